@@ -1,0 +1,68 @@
+/** Errors thrown by toolgate. Every one carries a stable string `code`. */
+
+/** Base class of every error toolgate throws on purpose. */
+export class ToolgateError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Thrown by `ToolRegistry` when two definitions share a name. */
+export class DuplicateToolError extends ToolgateError {
+  readonly toolName: string;
+  constructor(toolName: string) {
+    super("duplicate-tool", `duplicate tool name: ${toolName}`);
+    this.toolName = toolName;
+  }
+}
+
+/** Thrown by `ToolPolicy` when its construction input is contradictory (for example a tool in two sets). */
+export class PolicyDefinitionError extends ToolgateError {
+  constructor(message: string) {
+    super("policy-definition", message);
+  }
+}
+
+/** Codes of `ApprovalError`. */
+export type ApprovalErrorCode = "not-found" | "already-used" | "expired";
+
+/** Thrown by `ToolController.resolve` for an approval id that cannot be used. */
+export class ApprovalError extends ToolgateError {
+  declare readonly code: ApprovalErrorCode;
+  readonly approvalId: string;
+  constructor(code: ApprovalErrorCode, approvalId: string, message: string) {
+    super(code, message);
+    this.approvalId = approvalId;
+  }
+}
+
+/**
+ * Thrown by a store or audit sink that cannot be reached or written. The controller lets it propagate:
+ * nothing executes when a store fails (fail closed).
+ */
+export class StoreUnavailableError extends ToolgateError {
+  readonly store: string;
+  constructor(store: string, message: string, options?: { cause?: unknown }) {
+    super("store-unavailable", `${store}: ${message}`, options);
+    this.store = store;
+  }
+}
+
+/**
+ * Thrown by a handler to report an expected failure (file not found, a refused operation). The controller
+ * turns it into an error `ToolResult` the model can read. Any other exception is a defect and is re-thrown.
+ */
+export class ToolFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ToolFailure";
+  }
+}
+
+/** True when `error` is a `ToolFailure` (also across copies of the package). */
+export function isToolFailure(error: unknown): error is ToolFailure {
+  return error instanceof ToolFailure || (error instanceof Error && error.name === "ToolFailure");
+}
