@@ -1,0 +1,59 @@
+import type { PolicyAction } from "./types.js";
+
+/** Every step the controller records. */
+export const AUDIT_EVENT_TYPES = [
+  "call.received",
+  "call.rejected",
+  "policy.decided",
+  "approval.requested",
+  "approval.granted",
+  "approval.rejected",
+  "approval.expired",
+  "tool.executed",
+  "tool.failed",
+  "tool.defect",
+] as const;
+
+/** One of the audit event types. */
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** One audit record. Plain JSON data. */
+export interface AuditEvent {
+  readonly type: AuditEventType;
+  /** ISO 8601 time. */
+  readonly time: string;
+  readonly callId: string;
+  readonly toolName: string;
+  /** Fingerprint of the policy in force for this step. */
+  readonly fingerprint: string;
+  /** When a re-check after approval ran under another policy than the one that asked: the one that asked. */
+  readonly requestFingerprint?: string;
+  readonly decision?: PolicyAction;
+  readonly ruleIds?: readonly string[];
+  readonly approvalId?: string;
+  readonly approver?: string;
+  /** A reason: the policy's, the person's, or a failure message. */
+  readonly reason?: string;
+  /** The call's arguments, after redaction (absent when the tool's arguments are redacted whole). */
+  readonly arguments?: unknown;
+}
+
+/**
+ * Where audit events go. `record` resolves once the event is durably written and rejects with
+ * `StoreUnavailableError` when it cannot be: the controller then executes nothing (fail closed).
+ */
+export interface AuditSink {
+  readonly name: string;
+  record(event: AuditEvent): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Keeps events in an array: for tests and for applications that forward them elsewhere. */
+export class MemoryAuditSink implements AuditSink {
+  readonly name = "memory";
+  readonly events: AuditEvent[] = [];
+  async record(event: AuditEvent): Promise<void> {
+    this.events.push(event);
+  }
+  async close(): Promise<void> {}
+}
