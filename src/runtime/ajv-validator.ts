@@ -1,0 +1,68 @@
+import { compileRegex } from "./match/regex.js";
+import type { ArgumentCheck, ArgumentValidator } from "./types.js";
+
+/** The part of an ajv error object the runtime reads. */
+export interface AjvErrorLike {
+  readonly instancePath: string;
+  readonly message?: string;
+  readonly keyword: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/** A validate function as ajv (compiled or standalone) produces it. */
+export interface AjvValidateFunction {
+  (data: unknown): boolean;
+  errors?: readonly AjvErrorLike[] | null;
+}
+
+function issuePath(error: AjvErrorLike): string {
+  // A missing or unexpected property is reported on its parent; name the property itself.
+  const params = error.params ?? {};
+  if (error.keyword === "required" && typeof params.missingProperty === "string") {
+    return `${error.instancePath}/${escapePointer(params.missingProperty)}`;
+  }
+  if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    return `${error.instancePath}/${escapePointer(params.additionalProperty)}`;
+  }
+  return error.instancePath;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function issueMessage(error: AjvErrorLike): string {
+  if (error.keyword === "required") return "is required";
+  if (error.keyword === "additionalProperties") return "is not allowed";
+  return error.message ?? `fails ${error.keyword}`;
+}
+
+/**
+ * Wraps an ajv validate function (built by `ajv.compile` or emitted by ajv standalone) as an
+ * `ArgumentValidator`. The function must have been built with `allErrors` for every issue to be named.
+ */
+export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidator {
+  return (args: unknown): ArgumentCheck => {
+    if (validate(args)) return { ok: true, value: args };
+    const issues = (validate.errors ?? []).map((error) => ({
+      path: issuePath(error),
+      message: issueMessage(error),
+    }));
+    return {
+      ok: false,
+      issues: issues.length > 0 ? issues : [{ path: "", message: "arguments do not match the input schema" }],
+    };
+  };
+}
+
+/**
+ * The regular-expression engine that input-schema `pattern`s run on: the linear-time engine, so that no
+ * pattern can backtrack catastrophically. Matches ajv's `code.regExp` signature.
+ * @throws SyntaxError when the pattern uses a construct the linear-time engine refuses (backreferences,
+ *   lookaround) — the config loader reports that as `invalid-input-schema` before anything runs.
+ */
+export function schemaPattern(pattern: string, flags: string): { test(input: string): boolean } {
+  const compiled = compileRegex(pattern, flags);
+  if (!compiled.ok) throw new SyntaxError(`pattern "${pattern}": ${compiled.message}`);
+  return compiled.regex;
+}

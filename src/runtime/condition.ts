@@ -1,0 +1,296 @@
+/**
+ * Argument conditions of policy rules: the plain-data form written in YAML (`when:` / `context:`), compiled
+ * once into evaluators that answer with three values. `UNKNOWN` means "may match": conservative matching
+ * turns it into a match for deny and ask rules and into no match for allow rules (DESIGN.md section 4.5).
+ */
+import { canonicalJson } from "./canonical-json.js";
+import { compileGlob, type Glob } from "./match/glob.js";
+import { normalizePath } from "./match/path.js";
+import { compileRegex, type LinearRegex } from "./match/regex.js";
+import { matchCommand, splitCommandPrefix } from "./match/shell.js";
+
+/** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
+export type Truth = 0 | 1 | 2;
+export const FALSE: Truth = 0;
+export const TRUE: Truth = 1;
+export const UNKNOWN: Truth = 2;
+
+/** A JSON value as written in YAML. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [k: string]: JsonValue };
+
+/** The operators of one field, as written in YAML. Several operators on one field must all hold. */
+export interface OperatorSpec {
+  readonly equals?: JsonValue;
+  readonly in?: readonly JsonValue[];
+  readonly prefix?: string;
+  readonly glob?: string | readonly string[];
+  readonly regex?: string;
+  readonly min?: number;
+  readonly max?: number;
+  readonly exists?: boolean;
+  readonly any?: OperatorSpec;
+  readonly all?: OperatorSpec;
+  readonly not?: OperatorSpec;
+  readonly command?: readonly string[];
+}
+
+/** The names of every operator. */
+export const OPERATOR_NAMES = [
+  "equals",
+  "in",
+  "prefix",
+  "glob",
+  "regex",
+  "min",
+  "max",
+  "exists",
+  "any",
+  "all",
+  "not",
+  "command",
+] as const;
+
+/** One operator name. */
+export type OperatorName = (typeof OPERATOR_NAMES)[number];
+
+/** `when:` or `context:` of a rule: field path (dots for nested properties) → operators. All must hold. */
+export type ConditionSpec = { readonly [fieldPath: string]: OperatorSpec };
+
+/** A compiled test of one value. */
+type ValueTest = (value: unknown) => Truth;
+
+/** A compiled condition over an object (arguments or context). */
+export type CompiledCondition = (subject: unknown) => Truth;
+
+/** Outcome of compiling a condition: a problem names the field path and operator. */
+export type CompileConditionResult =
+  | { readonly ok: true; readonly condition: CompiledCondition }
+  | { readonly ok: false; readonly problems: readonly ConditionProblem[] };
+
+/** Why a condition could not be compiled. */
+export interface ConditionProblem {
+  readonly field: string;
+  readonly operator: OperatorName | "field";
+  readonly message: string;
+}
+
+/** Conjunction in three values. */
+function and(a: Truth, b: Truth): Truth {
+  if (a === FALSE || b === FALSE) return FALSE;
+  return a === UNKNOWN || b === UNKNOWN ? UNKNOWN : TRUE;
+}
+
+function negate(a: Truth): Truth {
+  return a === UNKNOWN ? UNKNOWN : a === TRUE ? FALSE : TRUE;
+}
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.hasOwn(object, key);
+}
+
+/** Reads `a.b.c` from plain data; `undefined` when a step is missing or is not a plain object. */
+export function readField(subject: unknown, path: readonly string[]): unknown {
+  let current: unknown = subject;
+  for (const key of path) {
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
+    if (!hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Splits a field path written as `a.b` into its property names. */
+export function splitFieldPath(fieldPath: string): readonly string[] {
+  return fieldPath.split(".");
+}
+
+function jsonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
+}
+
+/** A glob over a normalised path; a path that cannot be normalised or climbs out of its root is UNKNOWN. */
+function globTest(globs: readonly Glob[], foldedGlobs: readonly Glob[]): ValueTest {
+  return (value) => {
+    if (typeof value !== "string") return UNKNOWN;
+    const normal = normalizePath(value);
+    if (!normal.ok || normal.escapesRoot) return UNKNOWN;
+    for (const glob of globs) if (glob.test(normal.path)) return TRUE;
+    // On a case-insensitive file system `.ENV` is `.env`: a match that only holds ignoring case is a maybe.
+    const folded = normal.path.toLowerCase();
+    for (const glob of foldedGlobs) if (glob.test(folded)) return UNKNOWN;
+    return FALSE;
+  };
+}
+
+/** `prefix` is literal, but a value whose path form differs (`src/../x`) only ever "may" start with it. */
+function prefixTest(prefix: string): ValueTest {
+  return (value) => {
+    if (typeof value !== "string") return UNKNOWN;
+    const literal = value.startsWith(prefix);
+    const normal = normalizePath(value);
+    const clean = normal.ok && !normal.escapesRoot && normal.path === value;
+    if (clean) return literal ? TRUE : FALSE;
+    if (literal) return UNKNOWN;
+    return normal.ok && normal.path.startsWith(prefix) ? UNKNOWN : FALSE;
+  };
+}
+
+function compileOperators(field: string, spec: OperatorSpec, problems: ConditionProblem[]): ValueTest {
+  const tests: ValueTest[] = [];
+  const problem = (operator: OperatorName, message: string) => problems.push({ field, operator, message });
+  for (const key of Object.keys(spec)) {
+    if (!(OPERATOR_NAMES as readonly string[]).includes(key)) {
+      problems.push({ field, operator: "field", message: `unknown operator "${key}"` });
+    }
+  }
+  if (hasOwn(spec, "exists")) {
+    const want = spec.exists === true;
+    tests.push((value) => ((value !== undefined) === want ? TRUE : FALSE));
+  }
+  // Every other operator needs a value: a missing field certainly does not match it.
+  const present =
+    (test: ValueTest): ValueTest =>
+    (value) =>
+      value === undefined ? FALSE : test(value);
+  if (hasOwn(spec, "equals")) {
+    const expected = spec.equals;
+    tests.push(present((value) => (jsonEquals(value, expected) ? TRUE : FALSE)));
+  }
+  if (spec.in !== undefined) {
+    const options = spec.in;
+    tests.push(present((value) => (options.some((option) => jsonEquals(value, option)) ? TRUE : FALSE)));
+  }
+  if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
+  if (spec.glob !== undefined) {
+    const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
+    const globs: Glob[] = [];
+    const folded: Glob[] = [];
+    for (const pattern of patterns) {
+      const compiled = compileGlob(pattern);
+      const lower = compileGlob(pattern.toLowerCase());
+      if (!compiled.ok) problem("glob", `invalid glob "${pattern}": ${compiled.message}`);
+      else globs.push(compiled.glob);
+      if (lower.ok) folded.push(lower.glob);
+    }
+    tests.push(present(globTest(globs, folded)));
+  }
+  if (spec.regex !== undefined) {
+    const compiled = compileRegex(spec.regex);
+    if (!compiled.ok) problem("regex", `invalid regex "${spec.regex}": ${compiled.message}`);
+    else {
+      const regex: LinearRegex = compiled.regex;
+      tests.push(
+        present((value) => (typeof value !== "string" ? UNKNOWN : regex.test(value) ? TRUE : FALSE)),
+      );
+    }
+  }
+  if (spec.min !== undefined) {
+    const min = spec.min;
+    tests.push(present((value) => (typeof value !== "number" ? UNKNOWN : value >= min ? TRUE : FALSE)));
+  }
+  if (spec.max !== undefined) {
+    const max = spec.max;
+    tests.push(present((value) => (typeof value !== "number" ? UNKNOWN : value <= max ? TRUE : FALSE)));
+  }
+  if (spec.command !== undefined) {
+    const prefixes: (readonly string[])[] = [];
+    for (const text of spec.command) {
+      const words = splitCommandPrefix(text);
+      if (words === null || words.length === 0) {
+        problem("command", `command prefix "${text}" is not a plain list of words`);
+      } else prefixes.push(words);
+    }
+    tests.push(
+      present((value) => {
+        if (typeof value !== "string") return UNKNOWN;
+        const m = matchCommand(value, prefixes);
+        return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
+      }),
+    );
+  }
+  if (spec.any !== undefined) {
+    const inner = compileOperators(`${field}[*]`, spec.any, problems);
+    tests.push(
+      present((value) => {
+        if (!Array.isArray(value)) return UNKNOWN;
+        let result: Truth = FALSE;
+        for (const element of value) {
+          const t = inner(element);
+          if (t === TRUE) return TRUE;
+          if (t === UNKNOWN) result = UNKNOWN;
+        }
+        return result;
+      }),
+    );
+  }
+  if (spec.all !== undefined) {
+    const inner = compileOperators(`${field}[*]`, spec.all, problems);
+    tests.push(
+      present((value) => {
+        if (!Array.isArray(value)) return UNKNOWN;
+        let result: Truth = TRUE;
+        for (const element of value) {
+          const t = inner(element);
+          if (t === FALSE) return FALSE;
+          if (t === UNKNOWN) result = UNKNOWN;
+        }
+        return result;
+      }),
+    );
+  }
+  if (spec.not !== undefined) {
+    const inner = compileOperators(field, spec.not, problems);
+    tests.push((value) => negate(inner(value)));
+  }
+  if (tests.length === 0) {
+    problems.push({ field, operator: "field", message: `field "${field}" has no operator` });
+  }
+  if (tests.length === 1) return tests[0] as ValueTest;
+  return (value) => {
+    let result: Truth = TRUE;
+    for (const test of tests) {
+      result = and(result, test(value));
+      if (result === FALSE) return FALSE;
+    }
+    return result;
+  };
+}
+
+/**
+ * Compiles a `when:` or `context:` condition. Every field must hold (conjunction); an empty condition
+ * always holds.
+ */
+export function compileCondition(spec: ConditionSpec): CompileConditionResult {
+  const problems: ConditionProblem[] = [];
+  const fields: { path: readonly string[]; test: ValueTest }[] = [];
+  for (const field of Object.keys(spec)) {
+    const operators = spec[field];
+    if (operators === undefined || operators === null || typeof operators !== "object") {
+      problems.push({ field, operator: "field", message: `field "${field}" needs an object of operators` });
+      continue;
+    }
+    fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems) });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const condition: CompiledCondition = (subject) => {
+    let result: Truth = TRUE;
+    for (const { path, test } of fields) {
+      result = and(result, test(readField(subject, path)));
+      if (result === FALSE) return FALSE;
+    }
+    return result;
+  };
+  return { ok: true, condition };
+}

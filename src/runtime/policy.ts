@@ -1,0 +1,294 @@
+/**
+ * The policy: statements (set entries and argument rules) and the decision procedure of DESIGN.md
+ * section 4 — the strictest matching statement wins (deny > ask > allow), nothing matching means deny,
+ * and matching is conservative (an allow rule needs a certain match, deny and ask rules a possible one).
+ */
+import {
+  type CompiledCondition,
+  type ConditionSpec,
+  compileCondition,
+  TRUE,
+  type Truth,
+  UNKNOWN,
+} from "./condition.js";
+import { PolicyDefinitionError } from "./errors.js";
+import type {
+  DecidingStatement,
+  PolicyAction,
+  PolicyDecision,
+  StatementSource,
+  ToolCall,
+  ToolContext,
+} from "./types.js";
+
+/** A policy statement in plain data: a set entry (no conditions) or an argument rule. */
+export interface StatementSpec {
+  readonly id: string;
+  readonly kind: "set" | "rule";
+  readonly action: PolicyAction;
+  readonly tools: readonly string[];
+  readonly reason: string;
+  readonly when?: ConditionSpec;
+  readonly context?: ConditionSpec;
+  readonly source?: StatementSource;
+}
+
+/** An argument rule as given to `new ToolPolicy({ rules })`. */
+export interface PolicyRule {
+  readonly id: string;
+  readonly tools: readonly string[];
+  readonly decision: PolicyAction;
+  readonly when?: ConditionSpec;
+  readonly context?: ConditionSpec;
+  readonly reason: string;
+  readonly source?: StatementSource;
+}
+
+/** Input of `new ToolPolicy(...)`: the seed's sets plus optional rules. */
+export interface ToolPolicyOptions {
+  readonly allowedTools?: Iterable<string>;
+  readonly confirmationRequiredTools?: Iterable<string>;
+  readonly deniedTools?: Iterable<string>;
+  /** A reason per tool for its set entry; a default reason is used otherwise. */
+  readonly reasons?: ReadonlyMap<string, string> | { readonly [tool: string]: string };
+  readonly rules?: readonly PolicyRule[];
+  /** Statements as a bundle holds them (layers may name one tool more than once). */
+  readonly statements?: readonly StatementSpec[];
+  readonly fingerprint?: string;
+}
+
+/** How one statement fared for one call (what `explain` prints). */
+export interface StatementEvaluation {
+  readonly statement: DecidingStatement & { readonly kind: "set" | "rule" };
+  readonly matched: boolean;
+  /** `certain` or `possible` for a match; `no` otherwise. */
+  readonly match: "certain" | "possible" | "no";
+}
+
+/** A decision with every statement that was considered. */
+export interface ExplainedDecision {
+  readonly decision: PolicyDecision;
+  readonly evaluations: readonly StatementEvaluation[];
+}
+
+interface CompiledStatement {
+  readonly public: DecidingStatement & { readonly kind: "set" | "rule" };
+  readonly action: PolicyAction;
+  readonly rank: number;
+  readonly when: CompiledCondition | null;
+  readonly context: CompiledCondition | null;
+}
+
+const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
+const ACTIONS: readonly PolicyAction[] = ["allow", "ask", "deny"];
+
+const DEFAULT_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> = {
+  allow: (tool) => `tool ${tool} is allowed`,
+  ask: (tool) => `tool ${tool} needs a person's approval`,
+  deny: (tool) => `tool ${tool} is denied`,
+};
+
+function reasonMap(reasons: ToolPolicyOptions["reasons"]): ReadonlyMap<string, string> {
+  if (reasons === undefined) return new Map();
+  if (reasons instanceof Map) return reasons;
+  return new Map(Object.entries(reasons as Record<string, string>));
+}
+
+/** Builds the statement list of the seed's sets and rules; a tool in two sets throws. */
+function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
+  const reasons = reasonMap(options.reasons);
+  const sets: [PolicyAction, Iterable<string> | undefined][] = [
+    ["allow", options.allowedTools],
+    ["ask", options.confirmationRequiredTools],
+    ["deny", options.deniedTools],
+  ];
+  const seen = new Map<string, PolicyAction>();
+  const statements: StatementSpec[] = [];
+  for (const [action, tools] of sets) {
+    for (const tool of tools ?? []) {
+      const earlier = seen.get(tool);
+      if (earlier !== undefined) {
+        throw new PolicyDefinitionError(
+          earlier === action
+            ? `tool "${tool}" is listed twice in ${action}; list it once`
+            : `tool "${tool}" is in both ${earlier} and ${action}; keep it in one`,
+        );
+      }
+      seen.set(tool, action);
+      statements.push({
+        id: `${action}:${tool}`,
+        kind: "set",
+        action,
+        tools: [tool],
+        reason: reasons.get(tool) ?? DEFAULT_REASON[action](tool),
+      });
+    }
+  }
+  for (const rule of options.rules ?? []) {
+    statements.push({
+      id: rule.id,
+      kind: "rule",
+      action: rule.decision,
+      tools: rule.tools,
+      reason: rule.reason,
+      ...(rule.when === undefined ? {} : { when: rule.when }),
+      ...(rule.context === undefined ? {} : { context: rule.context }),
+      ...(rule.source === undefined ? {} : { source: rule.source }),
+    });
+  }
+  return statements;
+}
+
+function compileStatement(spec: StatementSpec): CompiledStatement {
+  if (!ACTIONS.includes(spec.action)) {
+    throw new PolicyDefinitionError(
+      `statement "${spec.id}" has action "${String(spec.action)}"; use allow, ask or deny`,
+    );
+  }
+  if (typeof spec.reason !== "string" || spec.reason.trim() === "") {
+    throw new PolicyDefinitionError(`statement "${spec.id}" needs a non-empty reason`);
+  }
+  const compile = (condition: ConditionSpec | undefined, what: string): CompiledCondition | null => {
+    if (condition === undefined || Object.keys(condition).length === 0) return null;
+    const result = compileCondition(condition);
+    if (!result.ok) {
+      const detail = result.problems.map((p) => `${p.field}: ${p.message}`).join("; ");
+      throw new PolicyDefinitionError(`rule "${spec.id}" has an invalid ${what} condition: ${detail}`);
+    }
+    return result.condition;
+  };
+  const publicStatement = {
+    id: spec.id,
+    kind: spec.kind,
+    action: spec.action,
+    reason: spec.reason,
+    ...(spec.source === undefined ? {} : { source: spec.source }),
+  };
+  return {
+    public: Object.freeze(publicStatement),
+    action: spec.action,
+    rank: RANK[spec.action],
+    when: compile(spec.when, "when"),
+    context: compile(spec.context, "context"),
+  };
+}
+
+/**
+ * Decides allow, ask or deny for tool calls. Immutable; `decide` is pure and deterministic.
+ */
+export class ToolPolicy {
+  readonly #byTool: ReadonlyMap<string, readonly CompiledStatement[]>;
+  /** Fingerprint of the bundle this policy came from, or `"unbundled"`. */
+  readonly fingerprint: string;
+
+  /**
+   * @throws PolicyDefinitionError when a tool is in two sets, or a rule is malformed.
+   */
+  constructor(options: ToolPolicyOptions = {}) {
+    const byTool = new Map<string, CompiledStatement[]>();
+    for (const spec of [...statementsFromOptions(options), ...(options.statements ?? [])]) {
+      const compiled = compileStatement(spec);
+      for (const tool of spec.tools) {
+        const list = byTool.get(tool);
+        if (list === undefined) byTool.set(tool, [compiled]);
+        else list.push(compiled);
+      }
+    }
+    this.#byTool = byTool;
+    this.fingerprint = options.fingerprint ?? "unbundled";
+  }
+
+  /**
+   * Builds a policy from a statement list, as a bundle holds it: several layers may name one tool, and the
+   * strictest statement wins.
+   * @throws PolicyDefinitionError when a statement is malformed.
+   */
+  static fromStatements(statements: readonly StatementSpec[], fingerprint = "unbundled"): ToolPolicy {
+    return new ToolPolicy({ statements, fingerprint });
+  }
+
+  /** Every tool name that some statement mentions. */
+  get toolNames(): readonly string[] {
+    return [...this.#byTool.keys()];
+  }
+
+  /**
+   * Decides a call. Arguments should already be validated against the tool's schema (the controller does
+   * that first). Never throws for any call.
+   */
+  decide(call: ToolCall, context: ToolContext = {}): PolicyDecision {
+    return this.#evaluate(call, context, null);
+  }
+
+  /** Decides a call and reports how every statement on its tool fared. */
+  explain(call: ToolCall, context: ToolContext = {}): ExplainedDecision {
+    const evaluations: StatementEvaluation[] = [];
+    const decision = this.#evaluate(call, context, evaluations);
+    return { decision, evaluations };
+  }
+
+  /**
+   * True when every call of the tool is denied whatever its arguments (a deny set entry or an
+   * unconditional deny rule, or no statement at all). Such tools are not shown to the model.
+   */
+  isDeniedOutright(toolName: string): boolean {
+    const statements = this.#byTool.get(toolName);
+    if (statements === undefined) return true;
+    if (statements.some((s) => s.action === "deny" && s.when === null && s.context === null)) return true;
+    // Only deny statements: nothing can allow or ask.
+    return statements.every((s) => s.action === "deny");
+  }
+
+  #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
+    const statements = this.#byTool.get(call.toolName);
+    if (statements === undefined || statements.length === 0) return this.#defaultDeny(call.toolName);
+    let bestRank = -1;
+    let deciding: CompiledStatement[] = [];
+    for (const statement of statements) {
+      const truth = this.#matches(statement, call.arguments, context);
+      // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
+      const matched = truth === TRUE || (truth === UNKNOWN && statement.action !== "allow");
+      if (evaluations !== null) {
+        evaluations.push({
+          statement: statement.public,
+          matched,
+          match: !matched ? "no" : truth === TRUE ? "certain" : "possible",
+        });
+      }
+      if (!matched) continue;
+      if (statement.rank > bestRank) {
+        bestRank = statement.rank;
+        deciding = [statement];
+      } else if (statement.rank === bestRank) deciding.push(statement);
+    }
+    if (bestRank < 0) return this.#defaultDeny(call.toolName);
+    const first = deciding[0] as CompiledStatement;
+    const reasons = [...new Set(deciding.map((s) => s.public.reason))];
+    return {
+      action: first.action,
+      reason: reasons.join("; "),
+      ruleIds: deciding.map((s) => s.public.id),
+      statements: deciding.map((s) => s.public),
+      fingerprint: this.fingerprint,
+    };
+  }
+
+  #matches(statement: CompiledStatement, args: unknown, context: ToolContext): Truth {
+    if (statement.when === null && statement.context === null) return TRUE;
+    const a = statement.when === null ? TRUE : statement.when(args);
+    if (a === 0) return 0;
+    const c = statement.context === null ? TRUE : statement.context(context);
+    if (c === 0) return 0;
+    return a === UNKNOWN || c === UNKNOWN ? UNKNOWN : TRUE;
+  }
+
+  #defaultDeny(toolName: string): PolicyDecision {
+    return {
+      action: "deny",
+      reason: `no policy statement allows tool ${toolName} (default deny)`,
+      ruleIds: [],
+      statements: [],
+      fingerprint: this.fingerprint,
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import { isToolFailure } from "./errors.js";
+import type { ToolRegistry } from "./registry.js";
+import type { ArgumentIssue, PreparedToolCall, ToolCall, ToolContext, ToolResult } from "./types.js";
+
+/** Formats argument issues as the model sees them: `/b: must be integer; /a: must be integer`. */
+export function formatArgumentIssues(issues: readonly ArgumentIssue[]): string {
+  return issues
+    .map((issue) => `${issue.path === "" ? "(arguments)" : issue.path}: ${issue.message}`)
+    .join("; ");
+}
+
+/** An error result that keeps the call's id. */
+export function errorResult(callId: string, content: string): ToolResult {
+  return { callId, content, isError: true };
+}
+
+/** Turns a raw tool call into a prepared one (tool resolved, arguments validated) and runs prepared calls. */
+export class ToolRuntime {
+  /** The registry this runtime resolves names against. */
+  readonly registry: ToolRegistry;
+
+  constructor(registry: ToolRegistry) {
+    this.registry = registry;
+  }
+
+  /**
+   * Resolves the tool and validates the arguments. An unknown tool or invalid arguments give an error
+   * result that keeps the `callId`; nothing throws for bad model input.
+   */
+  prepare(call: ToolCall): PreparedToolCall | ToolResult {
+    const resolved = this.registry.resolve(call.toolName);
+    if (!resolved.found) return errorResult(call.callId, `unknown tool: ${call.toolName}`);
+    const check = resolved.definition.validateArguments(call.arguments);
+    if (!check.ok) {
+      return errorResult(
+        call.callId,
+        `invalid arguments for ${call.toolName}: ${formatArgumentIssues(check.issues)}`,
+      );
+    }
+    return { kind: "prepared", call, definition: resolved.definition, arguments: check.value };
+  }
+
+  /**
+   * Runs the handler of a prepared call. A `ToolFailure` becomes an error result; any other exception is a
+   * defect and is re-thrown unchanged.
+   */
+  async execute(prepared: PreparedToolCall, context: ToolContext = {}): Promise<ToolResult> {
+    try {
+      const content = await prepared.definition.handler(prepared.arguments, context);
+      if (typeof content !== "string") {
+        throw new TypeError(
+          `handler of ${prepared.call.toolName} returned ${typeof content}; a handler must return a string`,
+        );
+      }
+      return { callId: prepared.call.callId, content, isError: false };
+    } catch (error) {
+      if (isToolFailure(error)) return errorResult(prepared.call.callId, error.message);
+      throw error;
+    }
+  }
+}
+
+/** True when `value` is a prepared call rather than an error result. */
+export function isPrepared(value: PreparedToolCall | ToolResult): value is PreparedToolCall {
+  return (value as PreparedToolCall).kind === "prepared";
+}

@@ -1,0 +1,94 @@
+/**
+ * Builds argument validators from tool input schemas with ajv, in strict mode: no type coercion, no
+ * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), and `pattern` on the linear-time engine.
+ */
+import { Ajv, type Options } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { AjvValidateFunction } from "../runtime/ajv-validator.js";
+import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
+import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
+
+/** Which JSON Schema dialect a schema declares through `$schema`. */
+export type SchemaDraft = "2020-12" | "draft-07";
+
+/** The ajv options every input schema is compiled with. */
+export function ajvOptions(): Options {
+  const regExp = Object.assign(schemaPattern, { code: "schemaPattern" });
+  return {
+    strict: true,
+    strictRequired: false,
+    strictTypes: true,
+    allowUnionTypes: true,
+    allErrors: true,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+    $data: false,
+    validateFormats: false,
+    addUsedSchema: false,
+    code: { regExp, optimize: 1 },
+  };
+}
+
+/** The draft a schema declares; 2020-12 when it declares none. */
+export function schemaDraft(schema: JsonSchema): SchemaDraft | { unsupported: string } {
+  const declared = schema.$schema;
+  if (declared === undefined) return "2020-12";
+  if (typeof declared !== "string") return { unsupported: String(declared) };
+  if (/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/.test(declared)) return "2020-12";
+  if (/^https?:\/\/json-schema\.org\/draft-07\/schema#?$/.test(declared)) return "draft-07";
+  return { unsupported: declared };
+}
+
+/** A pair of ajv instances (one per supported draft), reused across many schemas. */
+export class ValidatorFactory {
+  readonly #ajv2020: Ajv2020;
+  readonly #ajv07: Ajv;
+
+  constructor(extra: Options = {}) {
+    this.#ajv2020 = new Ajv2020({ ...ajvOptions(), ...extra });
+    this.#ajv07 = new Ajv({ ...ajvOptions(), ...extra });
+  }
+
+  /** The ajv instance for a draft. */
+  ajvFor(draft: SchemaDraft): Ajv {
+    return draft === "2020-12" ? this.#ajv2020 : this.#ajv07;
+  }
+
+  /**
+   * Compiles one input schema.
+   * @returns the validator, or a message saying why ajv refused the schema.
+   */
+  compile(
+    schema: JsonSchema,
+  ):
+    | { ok: true; validator: ArgumentValidator; validate: AjvValidateFunction }
+    | { ok: false; message: string } {
+    const draft = schemaDraft(schema);
+    if (typeof draft === "object") {
+      return {
+        ok: false,
+        message: `unsupported $schema "${draft.unsupported}"; use draft 2020-12 or draft-07`,
+      };
+    }
+    try {
+      const validate = this.ajvFor(draft).compile(schema) as unknown as AjvValidateFunction;
+      return { ok: true, validator: fromAjvValidator(validate), validate };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}
+
+let shared: ValidatorFactory | undefined;
+
+/**
+ * Compiles an input schema into an `ArgumentValidator`.
+ * @throws TypeError with ajv's message when the schema is invalid.
+ */
+export function compileArgumentValidator(schema: JsonSchema): ArgumentValidator {
+  shared ??= new ValidatorFactory();
+  const result = shared.compile(schema);
+  if (!result.ok) throw new TypeError(`invalid input schema: ${result.message}`);
+  return result.validator;
+}
