@@ -1,0 +1,67 @@
+/**
+ * `toolgate/adapters`: pure conversions between model providers' tool-calling formats (OpenAI Chat
+ * Completions and Responses, Anthropic Messages, MCP) and toolgate's `ToolSpec`, `ToolCall` and `ToolResult`.
+ * Every export here is public API. No network code.
+ */
+
+export type {
+  AnthropicAssistantMessage,
+  AnthropicTextBlock,
+  AnthropicTool,
+  AnthropicToolResultBlock,
+  AnthropicToolResultMessage,
+  AnthropicToolUseBlock,
+} from "./anthropic.js";
+export {
+  fromAnthropicToolUse,
+  toAnthropicAssistantMessage,
+  toAnthropicToolResult,
+  toAnthropicToolResultMessage,
+  toAnthropicTools,
+} from "./anthropic.js";
+export type { AdapterProblem, AdapterProblemCode, ConversionResult } from "./conversion.js";
+export { InvalidToolCallError } from "./conversion.js";
+export type { JsonObject, JsonValue } from "./json-data.js";
+export { MAX_ARGUMENT_DEPTH } from "./json-data.js";
+export type {
+  McpCallToolParams,
+  McpCallToolRequest,
+  McpCallToolRequestOptions,
+  McpCallToolResponse,
+  McpCallToolResult,
+  McpListToolsResult,
+  McpRequestId,
+  McpTextContent,
+  McpTool,
+} from "./mcp.js";
+export {
+  callIdFromRequestId,
+  fromMcpCallToolRequest,
+  toMcpCallToolRequest,
+  toMcpCallToolResponse,
+  toMcpCallToolResult,
+  toMcpListToolsResult,
+  toMcpTools,
+} from "./mcp.js";
+export type {
+  OpenAIAssistantMessage,
+  OpenAIChatTool,
+  OpenAIChatToolCall,
+  OpenAIFunctionDefinition,
+  OpenAIResponsesFunctionCall,
+  OpenAIResponsesFunctionCallOutput,
+  OpenAIResponsesFunctionTool,
+  OpenAIToolMessage,
+} from "./openai.js";
+export {
+  fromOpenAIResponsesOutput,
+  fromOpenAIToolCalls,
+  toOpenAIAssistantMessage,
+  toOpenAIResponsesFunctionCalls,
+  toOpenAIResponsesOutput,
+  toOpenAIResponsesTools,
+  toOpenAIToolMessage,
+  toOpenAITools,
+} from "./openai.js";
+export type { CopiedSpec, SpecSource } from "./spec-source.js";
+export { InvalidToolSpecError, readSpecs } from "./spec-source.js";
