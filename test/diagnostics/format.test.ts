@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import {
+  diagnosticsToJunit,
+  formatDiagnostics,
+  formatGithub,
+  formatJson,
+  formatJunit,
+  formatSarif,
+  formatStylish,
+  isOutputFormat,
+  OUTPUT_FORMATS,
+} from "../../src/diagnostics/index.js";
+import { SAMPLE } from "./sample.js";
+
+describe("formatDiagnostics", () => {
+  it("knows exactly the five output formats", () => {
+    expect(OUTPUT_FORMATS).toEqual(["stylish", "json", "sarif", "github", "junit"]);
+    for (const format of OUTPUT_FORMATS) expect(isOutputFormat(format)).toBe(true);
+    for (const other of ["", "JSON", "text", "sarif ", "toString"]) expect(isOutputFormat(other)).toBe(false);
+  });
+
+  it("dispatches to each formatter with the parts of the input it uses", () => {
+    const input = { diagnostics: SAMPLE, fingerprint: "sha256:ab", color: true, toolVersion: "1.2.3" };
+    expect(formatDiagnostics("stylish", input)).toBe(formatStylish(SAMPLE, { color: true }));
+    expect(formatDiagnostics("stylish", { ...input, color: false })).toBe(
+      formatStylish(SAMPLE, { color: false }),
+    );
+    expect(formatDiagnostics("json", input)).toBe(
+      formatJson({ fingerprint: "sha256:ab", diagnostics: SAMPLE }),
+    );
+    expect(formatDiagnostics("sarif", input)).toBe(formatSarif(SAMPLE, { toolVersion: "1.2.3" }));
+    expect(formatDiagnostics("github", input)).toBe(formatGithub(SAMPLE));
+    expect(formatDiagnostics("junit", input)).toBe(formatJunit(diagnosticsToJunit(SAMPLE)));
+  });
+});
