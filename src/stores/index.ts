@@ -1,0 +1,21 @@
+/**
+ * Durable approval stores and audit sinks: SQLite (embedded), PostgreSQL (several instances) and a
+ * hash-chained JSONL log, and `openApprovalStore`/`openAuditSink` to pick one from a URL. Every export here is
+ * public API.
+ */
+export type { WaitForDecisionOptions } from "./approval-rows.js";
+export {
+  type AuditLogCheck,
+  type AuditLogHead,
+  GENESIS_PREV,
+  JsonlAuditSink,
+  type JsonlAuditSinkOptions,
+  verifyAuditLog,
+} from "./jsonl-audit-sink.js";
+export { type OpenStoreOptions, openApprovalStore, openAuditSink } from "./open-store.js";
+export { PostgresApprovalStore } from "./postgres-approval-store.js";
+export { PostgresAuditSink } from "./postgres-audit-sink.js";
+export { describePostgresUrl, type PostgresOptions } from "./postgres-connection.js";
+export { SqliteApprovalStore } from "./sqlite-approval-store.js";
+export { SqliteAuditSink } from "./sqlite-audit-sink.js";
+export type { SqliteOptions } from "./sqlite-database.js";

@@ -1,0 +1,282 @@
+import pg from "pg";
+import type {
+  ApprovalState,
+  ApprovalStore,
+  GetResult,
+  RespondResult,
+  StoredApproval,
+  TakeResult,
+} from "../runtime/approval-store.js";
+import { ToolgateError } from "../runtime/errors.js";
+import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
+import {
+  type ApprovalRow,
+  type ApprovalTable,
+  checkDecided,
+  OPEN_STATES,
+  pollUntilDecided,
+  respondTo,
+  takeFrom,
+  toApprovalColumns,
+  toStoredApproval,
+  type WaitForDecisionOptions,
+} from "./approval-rows.js";
+import { PostgresConnection, type PostgresMigration, type PostgresOptions } from "./postgres-connection.js";
+import { toStoreError } from "./store-errors.js";
+
+/** Schema migrations of the approvals table; index i moves version i to i + 1. Append, never edit. */
+const MIGRATIONS: readonly PostgresMigration[] = [
+  // JSON is kept as text, byte for byte as written (jsonb would reorder keys and refuse \u0000).
+  (p) => `
+    CREATE TABLE ${p}approvals (
+      id text PRIMARY KEY,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
+      state text NOT NULL CHECK (state IN ('pending', 'approved', 'rejected', 'used', 'expired')),
+      tool text NOT NULL,
+      call_id text NOT NULL,
+      arguments_hash text NOT NULL,
+      policy_fingerprint text NOT NULL,
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      approver text,
+      request text NOT NULL,
+      response text,
+      updated_at bigint NOT NULL
+    );
+    CREATE INDEX ${p}approvals_state_created ON ${p}approvals (state, created_at, seq);
+    CREATE INDEX ${p}approvals_state_expires ON ${p}approvals (state, expires_at);
+    CREATE INDEX ${p}approvals_call_id ON ${p}approvals (call_id);`,
+];
+
+const COLUMNS = "id, state, request, response, updated_at";
+
+/**
+ * An `ApprovalStore` in PostgreSQL, for several application instances sharing approvals. `take` is one
+ * `UPDATE … RETURNING` statement, so an approval id is taken at most once across all instances. The tables
+ * are created on first use, in a transaction holding `pg_advisory_xact_lock`, so that instances starting
+ * together do not race; a schema written by a newer toolgate is refused.
+ *
+ * `respond` sends `NOTIFY <prefix>approvals, '<id>'` (default channel `toolgate_approvals`), which
+ * `waitForDecision` listens for. Connection failures, including a connection dropped mid-statement, reject
+ * with `StoreUnavailableError`; `name` never contains the password. `put` of an existing id throws
+ * `ToolgateError` with code `approval-exists`.
+ */
+export class PostgresApprovalStore implements ApprovalStore {
+  /** `postgres://user@host:port/db`, without password. */
+  readonly name: string;
+  /** The channel `respond` notifies: `<prefix>approvals`. */
+  readonly channel: string;
+  readonly #db: PostgresConnection;
+  readonly #table: ApprovalTable;
+  readonly #t: string;
+  #listener: Promise<pg.Client> | undefined;
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  /**
+   * @param url a `postgres://` or `postgresql://` connection string.
+   * @throws ToolgateError `invalid-store-url` or `invalid-store-option`. Connects lazily: see `ready`.
+   */
+  constructor(url: string, options: PostgresOptions = {}) {
+    this.#db = new PostgresConnection(url, options, "approvals", MIGRATIONS);
+    this.name = this.#db.name;
+    this.#t = `${this.#db.prefix}approvals`;
+    this.channel = this.#t;
+    const t = this.#t;
+    const one = async (what: string, sql: string, params: readonly unknown[]) =>
+      (await this.#db.query<ApprovalRow>(what, sql, params)).rows[0];
+    this.#table = {
+      takeOpen: (id, now) =>
+        one(
+          "take",
+          `UPDATE ${t} SET state = 'used', updated_at = $2
+           WHERE id = $1 AND state IN ('pending', 'approved', 'rejected') AND expires_at > $2
+           RETURNING ${COLUMNS}`,
+          [id, now],
+        ),
+      // The notification is sent when the statement commits, and only for a recorded decision.
+      decide: (response, now) =>
+        one(
+          "respond",
+          `WITH decided AS (
+             UPDATE ${t} SET state = $3, response = $4, approver = $5, updated_at = $2
+             WHERE id = $1 AND state = 'pending' AND expires_at > $2
+             RETURNING ${COLUMNS}
+           )
+           SELECT ${COLUMNS}, pg_notify($6, id) AS notified FROM decided`,
+          [
+            response.approvalId,
+            now,
+            response.approved ? "approved" : "rejected",
+            JSON.stringify(response),
+            response.approver ?? null,
+            this.channel,
+          ],
+        ),
+      markExpired: (id, now, states) =>
+        one(
+          "expire",
+          `UPDATE ${t} SET state = 'expired', updated_at = $2
+           WHERE id = $1 AND state = ANY($3::text[]) AND expires_at <= $2
+           RETURNING ${COLUMNS}`,
+          [id, now, states],
+        ),
+      read: (id) => one("read", `SELECT ${COLUMNS} FROM ${t} WHERE id = $1`, [id]),
+    };
+  }
+
+  /** Connects and creates or migrates the tables. Optional: every method does it on first use. */
+  ready(): Promise<void> {
+    return this.#db.ready();
+  }
+
+  /** Stores a new pending request. @throws ToolgateError `approval-exists`, StoreUnavailableError. */
+  async put(request: ApprovalRequest): Promise<void> {
+    const c = toApprovalColumns(request);
+    const result = await this.#db.query(
+      "put",
+      `INSERT INTO ${this.#t}
+         (id, state, tool, call_id, arguments_hash, policy_fingerprint, created_at, expires_at, request, updated_at)
+       VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $6)
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        c.id,
+        c.tool,
+        c.call_id,
+        c.arguments_hash,
+        c.policy_fingerprint,
+        c.created_at,
+        c.expires_at,
+        c.request,
+      ],
+    );
+    if (result.rowCount === 0) {
+      throw new ToolgateError(
+        "approval-exists",
+        `${this.name}: approval id ${request.approvalId} already exists`,
+      );
+    }
+  }
+
+  /** Consumes a request at most once across instances (see `ApprovalStore.take`). */
+  async take(approvalId: string, now: number): Promise<TakeResult> {
+    return this.#wrap("take", takeFrom(this.#table, approvalId, now));
+  }
+
+  /** Records a person's decision on a pending request and notifies waiters (see `ApprovalStore.respond`). */
+  async respond(response: ApprovalResponse, now: number): Promise<RespondResult> {
+    return this.#wrap("respond", respondTo(this.#table, response, now));
+  }
+
+  /** Reads one request with its state. */
+  async get(approvalId: string): Promise<GetResult> {
+    const row = await this.#table.read(approvalId);
+    return row === undefined
+      ? { found: false }
+      : { found: true, approval: this.#convert([row])[0] as StoredApproval };
+  }
+
+  /** Requests in the given states (default: pending, approved and rejected), oldest first. */
+  async list(states: readonly ApprovalState[] = OPEN_STATES): Promise<readonly StoredApproval[]> {
+    const result = await this.#db.query<ApprovalRow>(
+      "list",
+      `SELECT ${COLUMNS} FROM ${this.#t} WHERE state = ANY($1::text[]) ORDER BY created_at, seq`,
+      [states],
+    );
+    return this.#convert(result.rows);
+  }
+
+  /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */
+  async expire(now: number): Promise<readonly ApprovalRequest[]> {
+    const result = await this.#db.query<ApprovalRow & { created_at: string; seq: string }>(
+      "expire",
+      `UPDATE ${this.#t} SET state = 'expired', updated_at = $1
+       WHERE state = 'pending' AND expires_at <= $1
+       RETURNING ${COLUMNS}, created_at, seq`,
+      [now],
+    );
+    const rows = [...result.rows].sort(
+      (a, b) => Number(a.created_at) - Number(b.created_at) || Number(a.seq) - Number(b.seq),
+    );
+    return this.#convert(rows).map((a) => a.request);
+  }
+
+  /**
+   * Resolves with the stored approval once it is no longer pending (decided, taken, or expired — an approval
+   * whose time is up is marked expired). Wakes on `NOTIFY` from `respond` in any instance, and also polls
+   * every `pollMs` (default 2000) in case notifications are lost (a dropped listening connection).
+   * @throws ApprovalError `not-found` for an unknown id; the signal's reason when aborted;
+   *   StoreUnavailableError.
+   */
+  async waitForDecision(approvalId: string, options: WaitForDecisionOptions = {}): Promise<StoredApproval> {
+    // LISTEN is best effort: without it, polling alone still finds the decision.
+    await this.#listen().catch(() => {});
+    return pollUntilDecided(
+      () => this.#wrap("waitForDecision", checkDecided(this.#table, this.name, approvalId, Date.now())),
+      { signal: options.signal, pollMs: options.pollMs ?? 2000 },
+      (wake) => {
+        let set = this.#waiters.get(approvalId);
+        if (set === undefined) {
+          set = new Set();
+          this.#waiters.set(approvalId, set);
+        }
+        set.add(wake);
+        return () => {
+          set.delete(wake);
+          if (set.size === 0) this.#waiters.delete(approvalId);
+        };
+      },
+    );
+  }
+
+  /** Ends the pool and the listening connection; later calls reject with `StoreUnavailableError`. */
+  async close(): Promise<void> {
+    const listener = this.#listener;
+    this.#listener = undefined;
+    await Promise.all([this.#db.close(), listener?.then((client) => client.end()).catch(() => {})]);
+  }
+
+  // One dedicated connection per store listens; when it fails it is dropped and the next wait reconnects.
+  #listen(): Promise<pg.Client> {
+    if (this.#listener !== undefined) return this.#listener;
+    const client = new pg.Client({
+      ...this.#db.config,
+      application_name: `${this.#db.config.application_name}-listen`,
+    });
+    const drop = (): void => {
+      if (this.#listener === started) this.#listener = undefined;
+      client.end().catch(() => {});
+    };
+    client.on("error", drop);
+    client.on("end", drop);
+    client.on("notification", (message) => {
+      if (message.channel !== this.channel || message.payload === undefined) return;
+      for (const wake of this.#waiters.get(message.payload) ?? []) wake();
+    });
+    const started = (async () => {
+      await this.#db.ready();
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+      return client;
+    })();
+    this.#listener = started;
+    started.catch(drop);
+    return started;
+  }
+
+  #convert(rows: readonly ApprovalRow[]): StoredApproval[] {
+    try {
+      return rows.map(toStoredApproval);
+    } catch (error) {
+      throw toStoreError(this.name, "reading a stored approval", error);
+    }
+  }
+
+  async #wrap<T>(what: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof ToolgateError) throw error;
+      throw toStoreError(this.name, what, error);
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import type Database from "better-sqlite3";
+import type {
+  ApprovalState,
+  ApprovalStore,
+  GetResult,
+  RespondResult,
+  StoredApproval,
+  TakeResult,
+} from "../runtime/approval-store.js";
+import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
+import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
+import {
+  type ApprovalColumns,
+  type ApprovalRow,
+  type ApprovalTable,
+  checkDecided,
+  OPEN_STATES,
+  pollUntilDecided,
+  respondTo,
+  takeFrom,
+  toApprovalColumns,
+  toStoredApproval,
+  type WaitForDecisionOptions,
+} from "./approval-rows.js";
+import { openSqlite, resolveSqlitePath, type SqliteOptions } from "./sqlite-database.js";
+import { toStoreError } from "./store-errors.js";
+
+/** Schema migrations of the approvals table; index i moves version i to i + 1. Append, never edit. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE toolgate_approvals (
+     id TEXT PRIMARY KEY,
+     state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'rejected', 'used', 'expired')),
+     tool TEXT NOT NULL,
+     call_id TEXT NOT NULL,
+     arguments_hash TEXT NOT NULL,
+     policy_fingerprint TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     approver TEXT,
+     request TEXT NOT NULL,
+     response TEXT,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX toolgate_approvals_state_created ON toolgate_approvals (state, created_at);
+   CREATE INDEX toolgate_approvals_state_expires ON toolgate_approvals (state, expires_at);
+   CREATE INDEX toolgate_approvals_call_id ON toolgate_approvals (call_id);`,
+];
+
+const COLUMNS = "id, state, request, response, updated_at";
+
+/**
+ * An `ApprovalStore` in a SQLite file (better-sqlite3, WAL mode): survives restarts and is shared by every
+ * process that opens the same file. `take` is one `UPDATE … RETURNING` statement, so an approval id is taken at
+ * most once across processes. The constructor opens the file (creating its directory) and migrates the
+ * schema; a file written by a newer toolgate is refused.
+ *
+ * Every failure of the database, including a lock held longer than `busyTimeoutMs`, rejects with
+ * `StoreUnavailableError` naming `sqlite:<path>`. `put` of an existing id throws `ToolgateError` with code
+ * `approval-exists`.
+ */
+export class SqliteApprovalStore implements ApprovalStore {
+  /** `sqlite:` followed by the path as given. */
+  readonly name: string;
+  /** The absolute path of the database file. */
+  readonly file: string;
+  readonly #db: Database.Database;
+  readonly #statements;
+  readonly #table: ApprovalTable;
+
+  /**
+   * @param file path of the database file, relative to `options.cwd`; `:memory:` for a private in-memory one.
+   * @throws StoreUnavailableError when the file cannot be opened or migrated.
+   */
+  constructor(file: string, options: SqliteOptions = {}) {
+    this.name = `sqlite:${file}`;
+    this.file = resolveSqlitePath(file, options.cwd);
+    const db = openSqlite(this.name, this.file, options, "approvals", MIGRATIONS);
+    this.#db = db;
+    try {
+      this.#statements = {
+        insert: db.prepare<ApprovalColumns>(
+          `INSERT INTO toolgate_approvals
+             (id, state, tool, call_id, arguments_hash, policy_fingerprint, created_at, expires_at, request, updated_at)
+           VALUES (@id, 'pending', @tool, @call_id, @arguments_hash, @policy_fingerprint, @created_at, @expires_at,
+             @request, @created_at)
+           ON CONFLICT (id) DO NOTHING`,
+        ),
+        take: db.prepare<{ id: string; now: number }, ApprovalRow>(
+          `UPDATE toolgate_approvals SET state = 'used', updated_at = @now
+           WHERE id = @id AND state IN ('pending', 'approved', 'rejected') AND expires_at > @now
+           RETURNING ${COLUMNS}`,
+        ),
+        decide: db.prepare<
+          { id: string; now: number; state: string; response: string; approver: string | null },
+          ApprovalRow
+        >(
+          `UPDATE toolgate_approvals
+           SET state = @state, response = @response, approver = @approver, updated_at = @now
+           WHERE id = @id AND state = 'pending' AND expires_at > @now
+           RETURNING ${COLUMNS}`,
+        ),
+        markExpired: db.prepare<{ id: string; now: number; states: string }, ApprovalRow>(
+          `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
+           WHERE id = @id AND state IN (SELECT value FROM json_each(@states)) AND expires_at <= @now
+           RETURNING ${COLUMNS}`,
+        ),
+        read: db.prepare<[string], ApprovalRow>(`SELECT ${COLUMNS} FROM toolgate_approvals WHERE id = ?`),
+        list: db.prepare<[string], ApprovalRow>(
+          `SELECT ${COLUMNS} FROM toolgate_approvals
+           WHERE state IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
+        ),
+        expireAll: db.prepare<{ now: number }, { request: string; created_at: number }>(
+          `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
+           WHERE state = 'pending' AND expires_at <= @now
+           RETURNING request, created_at`,
+        ),
+      };
+    } catch (error) {
+      db.close();
+      throw toStoreError(this.name, "preparing statements", error);
+    }
+    const s = this.#statements;
+    this.#table = {
+      takeOpen: async (id, now) => this.#run("take", () => s.take.get({ id, now })),
+      decide: async (response, now) => {
+        const json = JSON.stringify(response);
+        return this.#run("respond", () =>
+          s.decide.get({
+            id: response.approvalId,
+            now,
+            state: response.approved ? "approved" : "rejected",
+            response: json,
+            approver: response.approver ?? null,
+          }),
+        );
+      },
+      markExpired: async (id, now, states) =>
+        this.#run("expire", () => s.markExpired.get({ id, now, states: JSON.stringify(states) })),
+      read: async (id) => this.#run("read", () => s.read.get(id)),
+    };
+  }
+
+  /** Stores a new pending request. @throws ToolgateError `approval-exists`, StoreUnavailableError. */
+  async put(request: ApprovalRequest): Promise<void> {
+    const columns = toApprovalColumns(request);
+    const changes = this.#run("put", () => this.#statements.insert.run(columns).changes);
+    if (changes === 0) {
+      throw new ToolgateError(
+        "approval-exists",
+        `${this.name}: approval id ${request.approvalId} already exists`,
+      );
+    }
+  }
+
+  /** Consumes a request at most once across processes (see `ApprovalStore.take`). */
+  async take(approvalId: string, now: number): Promise<TakeResult> {
+    return this.#wrap("take", takeFrom(this.#table, approvalId, now));
+  }
+
+  /** Records a person's decision on a pending request (see `ApprovalStore.respond`). */
+  async respond(response: ApprovalResponse, now: number): Promise<RespondResult> {
+    return this.#wrap("respond", respondTo(this.#table, response, now));
+  }
+
+  /** Reads one request with its state. */
+  async get(approvalId: string): Promise<GetResult> {
+    const row = await this.#table.read(approvalId);
+    return row === undefined
+      ? { found: false }
+      : { found: true, approval: this.#convert(() => toStoredApproval(row)) };
+  }
+
+  /** Requests in the given states (default: pending, approved and rejected), oldest first. */
+  async list(states: readonly ApprovalState[] = OPEN_STATES): Promise<readonly StoredApproval[]> {
+    const rows = this.#run("list", () => this.#statements.list.all(JSON.stringify(states)));
+    return this.#convert(() => rows.map(toStoredApproval));
+  }
+
+  /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */
+  async expire(now: number): Promise<readonly ApprovalRequest[]> {
+    const rows = this.#run("expire", () => this.#statements.expireAll.all({ now }));
+    return this.#convert(() =>
+      rows.sort((a, b) => a.created_at - b.created_at).map((r) => JSON.parse(r.request) as ApprovalRequest),
+    );
+  }
+
+  /**
+   * Resolves with the stored approval once it is no longer pending (decided, taken, or expired — an approval
+   * whose time is up is marked expired), polling every `pollMs` (default 250).
+   * @throws ApprovalError `not-found` for an unknown id; the signal's reason when aborted;
+   *   StoreUnavailableError.
+   */
+  async waitForDecision(approvalId: string, options: WaitForDecisionOptions = {}): Promise<StoredApproval> {
+    return pollUntilDecided(
+      () => this.#wrap("waitForDecision", checkDecided(this.#table, this.name, approvalId, Date.now())),
+      { signal: options.signal, pollMs: options.pollMs ?? 250 },
+    );
+  }
+
+  /** Closes the database; later calls reject with `StoreUnavailableError`. */
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+
+  #run<T>(what: string, statement: () => T): T {
+    if (!this.#db.open) throw new StoreUnavailableError(this.name, "the store is closed");
+    try {
+      return statement();
+    } catch (error) {
+      throw toStoreError(this.name, what, error);
+    }
+  }
+
+  // A row this code cannot read back is a broken store, not a programmer error of the caller.
+  #convert<T>(convert: () => T): T {
+    try {
+      return convert();
+    } catch (error) {
+      throw toStoreError(this.name, "reading a stored approval", error);
+    }
+  }
+
+  async #wrap<T>(what: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof ToolgateError) throw error;
+      throw toStoreError(this.name, what, error);
+    }
+  }
+}

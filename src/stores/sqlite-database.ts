@@ -1,0 +1,71 @@
+/** Opening and migrating the SQLite file shared by `SqliteApprovalStore` and `SqliteAuditSink`. */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { schemaTooNewError, toStoreError } from "./store-errors.js";
+
+/** Options of the SQLite store and sink. */
+export interface SqliteOptions {
+  /** Directory a relative path is resolved against (default: `process.cwd()`). */
+  readonly cwd?: string;
+  /** How long a statement waits for another process's lock before failing, in ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+  /**
+   * `full` (default) syncs the write-ahead log on every commit, so a taken approval or a recorded event
+   * survives a power loss; `normal` is faster and survives a crash of the process, not of the machine.
+   */
+  readonly synchronous?: "full" | "normal";
+}
+
+/** Resolves a store path against `cwd`; `:memory:` stays as it is. */
+export function resolveSqlitePath(file: string, cwd: string | undefined): string {
+  return file === ":memory:" ? file : path.resolve(cwd ?? process.cwd(), file);
+}
+
+/**
+ * Opens (creating the parent directory) a database in WAL mode with a busy timeout, and brings the schema of
+ * `component` to the last of `migrations` (index i moves version i to i + 1) in one IMMEDIATE transaction.
+ * Versions live in `toolgate_meta`, one row per component, so that approvals and audit can share a file.
+ * Throws `StoreUnavailableError` naming `store`.
+ */
+export function openSqlite(
+  store: string,
+  file: string,
+  options: SqliteOptions,
+  component: string,
+  migrations: readonly string[],
+): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma("journal_mode = WAL");
+    db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+    const conn = db;
+    conn
+      .transaction(() => {
+        conn.exec("CREATE TABLE IF NOT EXISTS toolgate_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+        const key = `${component}.schema_version`;
+        const row = conn.prepare("SELECT value FROM toolgate_meta WHERE key = ?").get(key) as
+          | { value: number }
+          | undefined;
+        const current = row?.value ?? 0;
+        if (current > migrations.length)
+          throw schemaTooNewError(store, component, current, migrations.length);
+        for (const sql of migrations.slice(current)) conn.exec(sql);
+        if (current < migrations.length) {
+          conn
+            .prepare(
+              "INSERT INTO toolgate_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )
+            .run(key, migrations.length);
+        }
+      })
+      .immediate();
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toStoreError(store, "opening the database", error);
+  }
+}
