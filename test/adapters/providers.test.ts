@@ -126,8 +126,10 @@ describe("Anthropic Messages", () => {
   it("copies input instead of sharing it with the payload", () => {
     const { calls } = fromAnthropicToolUse(message);
     const block = message.content[2] as { input: { options: object } };
-    expect(calls[1]?.arguments).not.toBe(block.input);
-    expect((calls[1]?.arguments as { options: object }).options).not.toBe(block.input.options);
+    const args = calls[1]?.arguments as { options: object };
+    expect(args).toEqual(block.input);
+    expect(args).not.toBe(block.input);
+    expect(args.options).not.toBe(block.input.options);
   });
 
   it("answers with tool_result blocks in one user message, is_error always present", () => {
