@@ -124,7 +124,16 @@ export class CallCollector {
       this.#fail(callId, `call ${callId} has no tool name; send the name of one of the offered tools`);
       return;
     }
-    const args = raw.decodeArguments(callId);
+    let args: ArgumentsOutcome;
+    try {
+      args = raw.decodeArguments(callId);
+    } catch (error) {
+      // The id is known, so the model can still be answered.
+      args = {
+        ok: false,
+        reason: `the arguments of call ${callId} could not be read: ${errorMessage(error)}`,
+      };
+    }
     if (!args.ok) {
       this.#fail(callId, args.reason);
       return;
@@ -198,10 +207,8 @@ export function decodeArgumentsText(text: unknown, callId: string, field: string
  */
 export function decodeArgumentsValue(value: unknown, callId: string, field: string): ArgumentsOutcome {
   if (!isPlainObject(value)) {
-    return {
-      ok: false,
-      reason: `${field} of call ${callId} ${verb(field)} ${describeValue(value)}, not an object; send a JSON object`,
-    };
+    const what = value === undefined ? "missing" : `${describeValue(value)}, not a JSON object`;
+    return { ok: false, reason: `${field} of call ${callId} ${verb(field)} ${what}; send a JSON object` };
   }
   const copy = copyJsonObject(value, { protoKey: "reject" });
   if (copy.ok) return copy;

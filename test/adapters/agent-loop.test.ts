@@ -78,7 +78,7 @@ describe("an agent loop turn through the adapters", () => {
         {
           type: "tool_result",
           tool_use_id: "toolu_2",
-          content: "input of call toolu_2 is an array, not an object; send a JSON object",
+          content: "input of call toolu_2 is an array, not a JSON object; send a JSON object",
           is_error: true,
         },
       ],

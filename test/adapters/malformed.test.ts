@@ -44,10 +44,10 @@ describe("malformed OpenAI Chat tool calls", () => {
       ),
     );
     expect(result.errors).toEqual([
-      error("c1", "arguments of call c1 are an array, not an object; send a JSON object"),
-      error("c2", "arguments of call c2 are a string, not an object; send a JSON object"),
-      error("c3", "arguments of call c3 are a number, not an object; send a JSON object"),
-      error("c4", "arguments of call c4 are null, not an object; send a JSON object"),
+      error("c1", "arguments of call c1 are an array, not a JSON object; send a JSON object"),
+      error("c2", "arguments of call c2 are a string, not a JSON object; send a JSON object"),
+      error("c3", "arguments of call c3 are a number, not a JSON object; send a JSON object"),
+      error("c4", "arguments of call c4 are null, not a JSON object; send a JSON object"),
     ]);
   });
 
@@ -238,6 +238,14 @@ describe("wrong top-level shapes never throw", () => {
     };
     const result = fromOpenAIToolCalls(hostile);
     expect(result.calls.map((call) => call.callId)).toEqual(["c1"]);
+    const hostileInput = {
+      get x(): string {
+        throw new Error("getter");
+      },
+    };
+    expect(
+      fromAnthropicToolUse([{ type: "tool_use", id: "t1", name: "f", input: hostileInput }]).errors,
+    ).toEqual([error("t1", "the arguments of call t1 could not be read: getter")]);
     expect(result.problems).toEqual([
       { code: "unreadable-input", index: 1, message: "reading tool_calls[1] failed: boom; it was skipped" },
     ]);
@@ -307,9 +315,9 @@ describe("malformed Anthropic tool_use blocks", () => {
     const result = fromAnthropicToolUse({ role: "assistant", content });
     expect(result.calls).toEqual([]);
     expect(result.errors).toEqual([
-      error("toolu_1", "input of call toolu_1 is a string, not an object; send a JSON object"),
+      error("toolu_1", "input of call toolu_1 is a string, not a JSON object; send a JSON object"),
       error("toolu_2", "call toolu_2 has no tool name; send the name of one of the offered tools"),
-      error("toolu_4", "input of call toolu_4 is undefined, not an object; send a JSON object"),
+      error("toolu_4", "input of call toolu_4 is missing; send a JSON object"),
       error(
         "toolu_1",
         "call id toolu_1 is used by an earlier call in the same message; this call was not run, send it again with an id of its own",
@@ -354,11 +362,11 @@ describe("malformed MCP tools/call requests", () => {
       error("5", "call 5 has no tool name; send the name of one of the offered tools"),
     ]);
     expect(fromMcpCallToolRequest(request({ params: { name: "f", arguments: [1] } })).errors).toEqual([
-      error("5", "arguments of call 5 are an array, not an object; send a JSON object"),
+      error("5", "arguments of call 5 are an array, not a JSON object; send a JSON object"),
     ]);
     expect(
       fromMcpCallToolRequest(request({ id: "abc", params: { name: "f", arguments: "x" } })).errors,
-    ).toEqual([error("abc", "arguments of call abc are a string, not an object; send a JSON object")]);
+    ).toEqual([error("abc", "arguments of call abc are a string, not a JSON object; send a JSON object")]);
   });
 
   it("reports a request without id (a notification) or with a null id as a problem", () => {
