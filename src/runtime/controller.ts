@@ -160,7 +160,8 @@ export class ToolController {
   /**
    * Applies a person's answer to an approval request. The request is taken from the store once; an
    * approval is then re-checked (prepared again against the current registry, decided again against the
-   * current policy): a deny now wins over the approval.
+   * current policy): a deny now wins over the approval. A rejection already recorded in the store (for
+   * example by `toolgate approvals reject`) wins over an approving `response`.
    * @throws ApprovalError `not-found`, `already-used` or `expired`; `StoreUnavailableError`; handler defects.
    */
   async resolve(response: ApprovalResponse): Promise<ToolResult> {
@@ -181,19 +182,22 @@ export class ToolController {
       throw error;
     }
     const { request } = taken;
+    // A rejection a person recorded in the store (out of band) wins over any later answer: of two
+    // answers, the stricter one holds.
+    const answer = taken.response !== undefined && !taken.response.approved ? taken.response : response;
     const call = request.call;
     const context = request.context ?? {};
     const fingerprints = { approvalId: request.approvalId, requestFingerprint: request.policyFingerprint };
-    const person = response.approver === undefined ? "" : ` by ${response.approver}`;
-    if (!response.approved) {
+    const person = answer.approver === undefined ? "" : ` by ${answer.approver}`;
+    if (!answer.approved) {
       await this.#record("approval.rejected", call, policy.fingerprint, {
         ...fingerprints,
-        ...(response.approver === undefined ? {} : { approver: response.approver }),
-        reason: response.reason ?? "no reason given",
+        ...(answer.approver === undefined ? {} : { approver: answer.approver }),
+        reason: answer.reason ?? "no reason given",
       });
       return errorResult(
         call.callId,
-        `the person rejected this call${person}: ${response.reason ?? "no reason given"}`,
+        `the person rejected this call${person}: ${answer.reason ?? "no reason given"}`,
       );
     }
     if (hashCanonical(call.arguments ?? null) !== request.argumentsHash) {
@@ -205,8 +209,8 @@ export class ToolController {
     }
     await this.#record("approval.granted", call, policy.fingerprint, {
       ...fingerprints,
-      ...(response.approver === undefined ? {} : { approver: response.approver }),
-      ...(response.reason === undefined ? {} : { reason: response.reason }),
+      ...(answer.approver === undefined ? {} : { approver: answer.approver }),
+      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
     });
     const prepared = runtime.prepare(call);
     if (!isPrepared(prepared)) {
