@@ -1,8 +1,32 @@
 /**
  * `toolgate`: every export of this file is public API. The core classes come from `./runtime/`; the YAML
- * loader, lint, codegen and compile stages build on them.
+ * loader, lint, policy tests, codegen and compile stages build on them.
  */
+
+export { type LintReport, lintPolicy, lintPolicySync } from "./config/lint-policy.js";
+export {
+  type LoadOptions,
+  type LoadResult,
+  loadPolicy,
+  loadPolicyResult,
+  PolicyConfigError,
+} from "./config/load-policy.js";
+export type { BundleSettings, BundleTool, PolicyBundle, PolicyTestCase } from "./config/policy-bundle.js";
+export {
+  ControllerSetupError,
+  type CreateControllerOptions,
+  createController,
+  type HandlerMap,
+} from "./controller/create-controller.js";
+export * from "./diagnostics/index.js";
 export * from "./runtime/index.js";
+export * from "./stores/index.js";
+export {
+  type CoverageEntry,
+  type PolicyTestReport,
+  type PolicyTestResult,
+  runPolicyTests,
+} from "./testing/run-policy-tests.js";
 export {
   compileArgumentValidator,
   type SchemaDraft,

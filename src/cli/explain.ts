@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { loadPolicyResult } from "../config/load-policy.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import { decisionController } from "../testing/run-policy-tests.js";
+import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+
+/** Options of `toolgate explain`. */
+export interface ExplainCommandOptions {
+  readonly config?: string;
+  readonly args?: string;
+  readonly context?: string;
+  readonly format: string;
+  readonly color?: boolean;
+}
+
+/** Reads a JSON flag value: inline JSON, or `@path` to a JSON file. */
+function readJsonFlag(flag: string, value: string | undefined, fallback: unknown): unknown {
+  if (value === undefined) return fallback;
+  let text = value;
+  if (value.startsWith("@")) {
+    try {
+      text = readFileSync(value.slice(1), "utf8");
+    } catch {
+      throw new UsageError(`${flag} ${value}: cannot read ${value.slice(1)}`);
+    }
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(
+      `${flag} is not valid JSON (${(error as Error).message}); pass a JSON object or @file.json`,
+    );
+  }
+}
+
+/** `toolgate explain TOOL`: the decision for one call, its reason, and every statement considered. */
+export async function runExplain(tool: string, options: ExplainCommandOptions): Promise<number> {
+  const format = parseFormat(options.format, ["stylish", "json"] as const);
+  const args = readJsonFlag("--args", options.args, {});
+  const context = readJsonFlag("--context", options.context, {});
+  if (context === null || typeof context !== "object" || Array.isArray(context)) {
+    throw new UsageError("--context must be a JSON object");
+  }
+  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
+  if (loaded.bundle === undefined) {
+    print(
+      formatDiagnostics("stylish", {
+        diagnostics: loaded.diagnostics,
+        fingerprint: null,
+        color: useColor(options.color),
+        toolVersion: toolVersion(),
+      }),
+    );
+    printError("the configuration has errors; fix them (toolgate lint) first");
+    return loaded.configFound ? EXIT.findings : EXIT.usage;
+  }
+  const controller = decisionController(loaded.bundle, loaded.validators);
+  const explained = controller.explain(
+    { callId: "explain", toolName: tool, arguments: args },
+    context as { [key: string]: unknown },
+  );
+  const output =
+    "callId" in explained
+      ? { tool, action: "invalid" as const, reason: explained.content, ruleIds: [], statements: [] }
+      : {
+          tool,
+          action: explained.decision.action,
+          reason: explained.decision.reason,
+          ruleIds: explained.decision.ruleIds,
+          statements: explained.evaluations.map((e) => ({
+            id: e.statement.id,
+            kind: e.statement.kind,
+            action: e.statement.action,
+            matched: e.matched,
+            match: e.match,
+            reason: e.statement.reason,
+            ...(e.statement.source === undefined
+              ? {}
+              : {
+                  file: e.statement.source.file,
+                  line: e.statement.source.line,
+                  layer: e.statement.source.layer ?? 0,
+                }),
+          })),
+        };
+  if (format === "json") {
+    print(JSON.stringify({ ...output, fingerprint: loaded.bundle.fingerprint }, null, 2));
+    return EXIT.ok;
+  }
+  print(`${tool}: ${output.action.toUpperCase()} — ${output.reason}`);
+  if (output.ruleIds.length > 0) print(`decided by: ${output.ruleIds.join(", ")}`);
+  for (const s of output.statements) {
+    const where = "file" in s ? `  ${s.file}:${s.line}` : "";
+    const mark = s.matched ? (s.match === "possible" ? "may match" : "matched") : "no match";
+    print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${s.id}${where}`);
+  }
+  return EXIT.ok;
+}

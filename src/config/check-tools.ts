@@ -1,0 +1,159 @@
+/** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
+import type { ValidatorFactory } from "../validation/argument-validator.js";
+import { pascalCase } from "./identifiers.js";
+import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
+import type { BundleTool } from "./policy-bundle.js";
+
+/** What model providers accept as a tool name. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** Names that could reach an object's prototype machinery; never valid. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Why a tool name is invalid, or `undefined` when it is fine. */
+export function toolNameProblem(name: string): string | undefined {
+  if (RESERVED_NAMES.has(name)) return `"${name}" is reserved and can never be a tool name; rename the tool`;
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    const odd = [...name].find((c) => !/[A-Za-z0-9_-]/.test(c));
+    const detail =
+      odd === undefined
+        ? ""
+        : ` (it contains ${JSON.stringify(odd)}${odd.charCodeAt(0) > 127 ? `, U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}` : ""})`;
+    return `tool name ${JSON.stringify(name)} is not valid${detail}: names must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$, as model providers require`;
+  }
+  return undefined;
+}
+
+interface RawTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: JsonSchema;
+}
+
+/** Finds `$ref`s that leave the schema (anything not starting with `#`). */
+function findRemoteRefs(schema: unknown, pointer: string, out: { pointer: string; ref: string }[]): void {
+  if (schema === null || typeof schema !== "object") return;
+  if (Array.isArray(schema)) {
+    schema.forEach((item, i) => {
+      findRemoteRefs(item, childPointer(pointer, i), out);
+    });
+    return;
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === "$ref" || key === "$dynamicRef") && typeof value === "string" && !value.startsWith("#")) {
+      out.push({ pointer: childPointer(pointer, key), ref: value });
+    } else findRemoteRefs(value, childPointer(pointer, key), out);
+  }
+}
+
+/** Finds the pointer of a key named `key` inside the subtree at `pointer`, to point at a typo'd keyword. */
+function findKey(parsed: ParsedFile, pointer: string, key: string): string | undefined {
+  const suffix = `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  for (const candidate of parsed.positions.keys()) {
+    if (candidate.startsWith(`${pointer}/`) && candidate.endsWith(suffix)) return candidate;
+  }
+  return undefined;
+}
+
+/** Tool checks over all tool files. */
+export function checkTools(
+  files: readonly ParsedFile[],
+  factory: ValidatorFactory,
+): {
+  tools: BundleTool[];
+  validators: Map<string, ArgumentValidator>;
+  /** Every validly named tool, also those whose schema failed: later checks must not call them unknown. */
+  declared: Set<string>;
+  diagnostics: Diagnostic[];
+} {
+  const diagnostics: Diagnostic[] = [];
+  const tools: BundleTool[] = [];
+  const validators = new Map<string, ArgumentValidator>();
+  const firstPlace = new Map<string, string>();
+  const declared = new Set<string>();
+  const identifiers = new Map<string, { name: string; place: string }>();
+  for (const parsed of files) {
+    const list = (parsed.data as { tools: RawTool[] }).tools;
+    list.forEach((raw, index) => {
+      const at = `/tools/${index}`;
+      const namePointer = `${at}/name`;
+      const span = positionOf(parsed, namePointer);
+      const place = `${parsed.file}:${span.line}`;
+      const problem = toolNameProblem(raw.name);
+      if (problem !== undefined) {
+        diagnostics.push(diagnosticAt(parsed, namePointer, "invalid-tool-name", problem));
+        return;
+      }
+      const earlier = firstPlace.get(raw.name);
+      if (earlier !== undefined) {
+        diagnostics.push(
+          diagnosticAt(
+            parsed,
+            namePointer,
+            "duplicate-tool",
+            `tool "${raw.name}" is defined twice: ${earlier} and ${place}; keep one definition`,
+          ),
+        );
+        return;
+      }
+      firstPlace.set(raw.name, place);
+      declared.add(raw.name);
+      const identifier = pascalCase(raw.name);
+      const clash = identifiers.get(identifier);
+      if (clash !== undefined) {
+        diagnostics.push(
+          diagnosticAt(
+            parsed,
+            namePointer,
+            "identifier-collision",
+            `tools "${clash.name}" (${clash.place}) and "${raw.name}" both become the TypeScript name ${identifier}Args; rename one`,
+          ),
+        );
+      } else identifiers.set(identifier, { name: raw.name, place });
+
+      const schemaPointer = `${at}/input_schema`;
+      const remote: { pointer: string; ref: string }[] = [];
+      findRemoteRefs(raw.input_schema, schemaPointer, remote);
+      for (const r of remote) {
+        diagnostics.push(
+          diagnosticAt(
+            parsed,
+            r.pointer,
+            "invalid-input-schema",
+            `tool "${raw.name}": $ref "${r.ref}" points outside the schema; toolgate never fetches schemas — inline it under $defs and use "#/$defs/..."`,
+          ),
+        );
+      }
+      if (remote.length > 0) return;
+      const compiled = factory.compile(raw.input_schema);
+      if (!compiled.ok) {
+        const keyword = /unknown keyword: "?([^"\s]+)"?/.exec(compiled.message)?.[1];
+        const target = (keyword && findKey(parsed, schemaPointer, keyword)) || schemaPointer;
+        const hint =
+          keyword === undefined
+            ? ""
+            : "; check the spelling of the keyword (JSON Schema keywords are case-sensitive)";
+        diagnostics.push(
+          diagnosticAt(
+            parsed,
+            target,
+            "invalid-input-schema",
+            `tool "${raw.name}": input_schema is not a valid JSON Schema: ${compiled.message}${hint}`,
+            { prefer: keyword === undefined ? "value" : "key" },
+          ),
+        );
+        return;
+      }
+      validators.set(raw.name, compiled.validator);
+      tools.push({
+        name: raw.name,
+        description: raw.description,
+        inputSchema: raw.input_schema,
+        source: { file: parsed.file, line: span.line, column: span.column },
+      });
+    });
+  }
+  return { tools, validators, declared, diagnostics };
+}

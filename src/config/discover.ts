@@ -1,0 +1,69 @@
+/**
+ * Finds the configuration file with cosmiconfig (module name `toolgate`): `toolgate.config.yaml`,
+ * `.toolgaterc.yaml`, …, `package.json#toolgate`, from the working directory up to the project root.
+ * cosmiconfig only finds the file; toolgate parses it itself, with positions and its safe YAML rules.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { cosmiconfigSync } from "cosmiconfig";
+
+/** The places searched in each directory, in order. */
+export const SEARCH_PLACES: readonly string[] = [
+  "package.json",
+  ".toolgaterc",
+  ".toolgaterc.yaml",
+  ".toolgaterc.yml",
+  ".toolgaterc.json",
+  ".config/toolgaterc.yaml",
+  ".config/toolgaterc.yml",
+  "toolgate.config.yaml",
+  "toolgate.config.yml",
+  "toolgate.config.json",
+];
+
+/** A found configuration: an absolute path, and whether it is the `toolgate` key of a package.json. */
+export type ConfigLocation =
+  | { readonly found: true; readonly path: string; readonly packageJson: boolean }
+  | { readonly found: false; readonly message: string };
+
+const marker = () => ({ found: true });
+// package.json must be read as JSON so that cosmiconfig can see whether it has a `toolgate` key.
+const jsonLoader = (_path: string, content: string): unknown => {
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return { found: true };
+  }
+};
+
+/**
+ * Locates the configuration.
+ * @param options.config an explicit path (`--config`), relative to `cwd`.
+ * @param options.cwd where the search starts (default `process.cwd()`).
+ */
+export function findConfig(options: { config?: string; cwd: string }): ConfigLocation {
+  if (options.config !== undefined) {
+    const path = resolve(options.cwd, options.config);
+    if (!existsSync(path)) return { found: false, message: `config file ${options.config} does not exist` };
+    return { found: true, path, packageJson: path.endsWith("package.json") };
+  }
+  const explorer = cosmiconfigSync("toolgate", {
+    searchPlaces: [...SEARCH_PLACES],
+    searchStrategy: "project",
+    // Only locate: every file is parsed later by toolgate's own safe YAML parser, with positions.
+    loaders: { ".yaml": marker, ".yml": marker, ".json": jsonLoader, noExt: marker },
+    cache: false,
+  });
+  try {
+    const result = explorer.search(options.cwd);
+    if (result === null) {
+      return {
+        found: false,
+        message: `no toolgate configuration found from ${options.cwd === process.cwd() ? "this directory" : options.cwd} up to the project root; create toolgate.config.yaml or pass --config PATH`,
+      };
+    }
+    return { found: true, path: result.filepath, packageJson: result.filepath.endsWith("package.json") };
+  } catch (error) {
+    return { found: false, message: `could not search for the configuration: ${(error as Error).message}` };
+  }
+}

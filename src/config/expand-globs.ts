@@ -1,0 +1,46 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { compileGlob } from "../runtime/match/glob.js";
+
+const GLOB_CHARS = /[*?[{]/;
+const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
+
+/** Outcome of expanding one pattern. */
+export type ExpandResult =
+  | { readonly ok: true; readonly files: readonly string[] }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Expands a path or glob relative to `base` into the relative paths of the files it names, sorted.
+ * A plain path is returned as it is (whether it exists is checked when it is read).
+ */
+export function expandPattern(base: string, pattern: string): ExpandResult {
+  if (!GLOB_CHARS.test(pattern)) return { ok: true, files: [pattern] };
+  const compiled = compileGlob(pattern.replace(/^\.\//, ""));
+  if (!compiled.ok) return { ok: false, message: `invalid glob "${pattern}": ${compiled.message}` };
+  const segments = pattern.replace(/^\.\//, "").split("/");
+  const staticSegments: string[] = [];
+  for (const segment of segments) {
+    if (GLOB_CHARS.test(segment)) break;
+    staticSegments.push(segment);
+  }
+  const files: string[] = [];
+  const walk = (relative: string) => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(join(base, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
+      } else if (entry.isFile() && compiled.glob.test(path)) {
+        files.push(path);
+      }
+    }
+  };
+  walk(staticSegments.join("/"));
+  return { ok: true, files: files.sort() };
+}

@@ -1,0 +1,50 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics } from "../diagnostics/diagnostic.js";
+import {
+  type PolicyTestReport,
+  runPolicyTests,
+  testFailureDiagnostics,
+} from "../testing/run-policy-tests.js";
+import { type LoadOptions, loadPolicyResult } from "./load-policy.js";
+import type { PolicyBundle } from "./policy-bundle.js";
+
+/** What `lintPolicy` returns: the shape `toolgate lint --format json` prints, plus the bundle when there is one. */
+export interface LintReport {
+  readonly fingerprint: string | null;
+  readonly errorCount: number;
+  readonly warningCount: number;
+  readonly diagnostics: readonly Diagnostic[];
+  /** False when no configuration file was found (the CLI exits 2). */
+  readonly configFound: boolean;
+  readonly bundle?: PolicyBundle;
+  readonly tests?: PolicyTestReport;
+}
+
+/**
+ * Loads, checks, and runs the policy tests; never throws for bad configuration: every problem is a
+ * diagnostic in the report.
+ */
+export async function lintPolicy(options: LoadOptions = {}): Promise<LintReport> {
+  return lintPolicySync(options);
+}
+
+/** `lintPolicy` without the promise, for tools that need it synchronously. */
+export function lintPolicySync(options: LoadOptions = {}): LintReport {
+  const loaded = loadPolicyResult(options);
+  let diagnostics = [...loaded.diagnostics];
+  let tests: PolicyTestReport | undefined;
+  if (loaded.bundle !== undefined) {
+    tests = runPolicyTests(loaded.bundle, loaded.validators);
+    diagnostics = sortDiagnostics([...diagnostics, ...testFailureDiagnostics(tests)]);
+  }
+  const errorCount = diagnostics.filter((d) => d.severity === "error").length;
+  return {
+    fingerprint: loaded.bundle?.fingerprint ?? null,
+    errorCount,
+    warningCount: diagnostics.length - errorCount,
+    diagnostics,
+    configFound: loaded.configFound,
+    ...(loaded.bundle === undefined ? {} : { bundle: loaded.bundle }),
+    ...(tests === undefined ? {} : { tests }),
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * Safe YAML parsing with positions. Refuses what a policy file never needs and an attacker might use:
+ * duplicate keys, anchors and aliases (no billion laughs), unknown tags, non-string keys, files over 1 MiB,
+ * bytes that are not UTF-8. Every parser warning is an error. The result is plain data plus a map from
+ * JSON Pointer to source position, so later stages can point at the offending node.
+ */
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Range,
+  visit,
+  type Node as YamlNode,
+} from "yaml";
+import type { Diagnostic, DiagnosticCode } from "../diagnostics/diagnostic.js";
+
+/** Files larger than this are refused before parsing. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** A 1-based position range in a file. */
+export interface Span {
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+/** Where a node and (for a map entry) its key stand. */
+export interface NodePosition {
+  readonly value: Span;
+  readonly key?: Span;
+}
+
+/** A parsed file: its data and the position of every node by JSON Pointer (`""` is the root). */
+export interface ParsedFile {
+  /** Path relative to the working directory, as diagnostics show it. */
+  readonly file: string;
+  readonly data: unknown;
+  readonly positions: ReadonlyMap<string, NodePosition>;
+}
+
+/** Escapes one JSON Pointer segment. */
+export function pointerSegment(key: string | number): string {
+  return String(key).replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** Joins a pointer and a segment. */
+export function childPointer(pointer: string, key: string | number): string {
+  return `${pointer}/${pointerSegment(key)}`;
+}
+
+const ZERO_SPAN: Span = { line: 1, column: 1, endLine: 1, endColumn: 1 };
+
+/** The position of the node at `pointer`, or of its nearest ancestor that has one. */
+export function positionOf(parsed: ParsedFile, pointer: string, prefer: "key" | "value" = "value"): Span {
+  let current = pointer;
+  for (;;) {
+    const found = parsed.positions.get(current);
+    if (found !== undefined) return prefer === "key" && found.key !== undefined ? found.key : found.value;
+    if (current === "") return ZERO_SPAN;
+    current = current.slice(0, current.lastIndexOf("/"));
+  }
+}
+
+/** A diagnostic at the node at `pointer` of a parsed file. */
+export function diagnosticAt(
+  parsed: ParsedFile,
+  pointer: string,
+  code: DiagnosticCode,
+  message: string,
+  options: { severity?: "error" | "warning"; prefer?: "key" | "value" } = {},
+): Diagnostic {
+  const span = positionOf(parsed, pointer, options.prefer ?? "value");
+  return {
+    code,
+    severity: options.severity ?? "error",
+    message,
+    file: parsed.file,
+    line: span.line,
+    column: span.column,
+    endLine: span.endLine,
+    endColumn: span.endColumn,
+    ...(pointer === "" ? {} : { path: pointer }),
+  };
+}
+
+/** A diagnostic about a whole file (line 1, column 1). */
+export function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
+  return { code, severity: "error", message, file, line: 1, column: 1 };
+}
+
+const YAML_CODES: Readonly<Record<string, DiagnosticCode>> = {
+  DUPLICATE_KEY: "duplicate-key",
+};
+
+/** Sets a property without ever invoking the `__proto__` setter. */
+function defineData(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Parses YAML bytes into plain data with positions.
+ * @param bytes the file's contents.
+ * @param file the path shown in diagnostics (relative to the working directory).
+ */
+export function parseYaml(
+  bytes: Uint8Array,
+  file: string,
+): { ok: true; value: ParsedFile; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] } {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    return {
+      ok: false,
+      diagnostics: [
+        fileDiagnostic(
+          file,
+          "file-too-large",
+          `file is ${bytes.byteLength} bytes; policy files may be at most ${MAX_FILE_BYTES} bytes (1 MiB): split it`,
+        ),
+      ],
+    };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const before = new TextDecoder("utf-8").decode(bytes.subarray(0, offset));
+    const lines = before.split("\n");
+    return {
+      ok: false,
+      diagnostics: [
+        {
+          code: "invalid-encoding",
+          severity: "error",
+          message: `byte ${offset} is not valid UTF-8; save the file as UTF-8`,
+          file,
+          line: lines.length,
+          column: (lines[lines.length - 1]?.length ?? 0) + 1,
+        },
+      ],
+    };
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    merge: false,
+    strict: true,
+    prettyErrors: false,
+    version: "1.2",
+    schema: "core",
+    customTags: [],
+  });
+  const diagnostics: Diagnostic[] = [];
+  const span = (range: Range | readonly [number, number] | undefined | null): Span => {
+    if (range == null) return ZERO_SPAN;
+    const start = lineCounter.linePos(range[0]);
+    const end = lineCounter.linePos(Math.max(range[0], range[1]));
+    return { line: start.line, column: start.col, endLine: end.line, endColumn: end.col };
+  };
+  const push = (code: DiagnosticCode, message: string, where: Span) =>
+    diagnostics.push({ code, severity: "error", message, file, ...where });
+
+  for (const error of [...doc.errors, ...doc.warnings]) {
+    const code = YAML_CODES[error.code] ?? "yaml-syntax";
+    const message =
+      code === "duplicate-key"
+        ? "duplicate key: a key may appear once in a mapping; remove or rename one"
+        : error.code === "TAG_RESOLVE_FAILED"
+          ? `${error.message}; custom tags are not allowed in policy files`
+          : `${error.message.split("\n")[0]}`;
+    push(code, message, span(error.pos));
+  }
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+
+  // Refuse anchors and aliases before anything expands them (billion laughs), and tags beyond the core ones.
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      push(
+        "yaml-alias",
+        "aliases (*name) are not allowed in policy files; write the value out",
+        span(node.range),
+      );
+    } else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) {
+      push(
+        "yaml-alias",
+        `anchors (&${node.anchor}) are not allowed in policy files; write each value out`,
+        span(node.range),
+      );
+    }
+  });
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+
+  const positions = new Map<string, NodePosition>();
+  const convert = (node: unknown, pointer: string, keySpan?: Span): unknown => {
+    const value = span((node as YamlNode | null)?.range);
+    positions.set(pointer, keySpan === undefined ? { value } : { value, key: keySpan });
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key;
+        const keyPos = span((keyNode as YamlNode | null)?.range);
+        if (!isScalar(keyNode) || typeof keyNode.value !== "string") {
+          const shown = isScalar(keyNode) ? JSON.stringify(keyNode.value) : "a collection";
+          push("config-schema", `keys must be strings, found ${shown}; quote the key`, keyPos);
+          continue;
+        }
+        const key = keyNode.value;
+        const valuePointer = childPointer(pointer, key);
+        const valueNode = pair.value;
+        if (valueNode === null || valueNode === undefined) {
+          positions.set(valuePointer, { value: keyPos, key: keyPos });
+          defineData(out, key, null);
+        } else {
+          defineData(out, key, convert(valueNode, valuePointer, keyPos));
+        }
+      }
+      return out;
+    }
+    if (isSeq(node)) return node.items.map((item, index) => convert(item, childPointer(pointer, index)));
+    if (isScalar(node)) {
+      const v = node.value;
+      if (typeof v === "number" && !Number.isFinite(v)) {
+        push("config-schema", `${String(v)} is not a JSON number; use a finite number`, value);
+        return null;
+      }
+      return v;
+    }
+    return null;
+  };
+  const data = doc.contents === null ? null : convert(doc.contents, "");
+  if (doc.contents === null) positions.set("", { value: ZERO_SPAN });
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  return { ok: true, value: { file, data, positions }, diagnostics };
+}
+
+/** Offset of the first byte that breaks UTF-8. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    const need =
+      b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return i;
+}

@@ -1,0 +1,127 @@
+/**
+ * Validates parsed files against the JSON Schemas in `schemas/` — exactly those files, which editors also
+ * use — and turns ajv's errors into Diagnostics at the YAML node they concern.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { nearest } from "./nearest.js";
+import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
+
+/** The file formats, each with its schema file. */
+export type FileKind = "config" | "tools" | "policy" | "tests";
+
+const SCHEMA_FILES: Readonly<Record<FileKind, string>> = {
+  config: "config.schema.json",
+  tools: "tools.schema.json",
+  policy: "policy.schema.json",
+  tests: "tests.schema.json",
+};
+
+/** The `schemas/` folder of this package. */
+export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
+
+let validators: Map<FileKind, ValidateFunction> | undefined;
+
+function validatorFor(kind: FileKind): ValidateFunction {
+  if (validators === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false });
+    validators = new Map();
+    for (const [k, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
+      const schema = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), "utf8")) as object;
+      validators.set(k, ajv.compile(schema));
+    }
+  }
+  return validators.get(kind) as ValidateFunction;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let current = data;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function toDiagnostic(parsed: ParsedFile, error: ErrorObject): Diagnostic {
+  const at = error.instancePath;
+  const where = at === "" ? "the file" : `"${at.slice(1)}"`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const allowed = Object.keys(
+        (error.parentSchema as { properties?: object } | undefined)?.properties ?? {},
+      );
+      const near = nearest(key, allowed);
+      const hint = near === undefined ? `allowed keys: ${allowed.join(", ")}` : `did you mean "${near}"?`;
+      return diagnosticAt(parsed, childPointer(at, key), "config-schema", `unknown key "${key}"; ${hint}`, {
+        prefer: "key",
+      });
+    }
+    case "required":
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} is missing the required key "${String(params.missingProperty)}"`,
+      );
+    case "type":
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} must be ${String(params.type).replace(",", " or ")}, found ${describeType(valueAt(parsed.data, at))}`,
+      );
+    case "enum":
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      );
+    case "const":
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} must be ${JSON.stringify(params.allowedValue)}`,
+      );
+    default:
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} ${error.message ?? `fails ${error.keyword}`}`,
+      );
+  }
+}
+
+/**
+ * Validates a parsed file against its schema.
+ * @returns the diagnostics, empty when the file matches.
+ */
+export function validateAgainstSchema(parsed: ParsedFile, kind: FileKind): Diagnostic[] {
+  const validate = validatorFor(kind);
+  if (validate(parsed.data)) return [];
+  const errors = validate.errors ?? [];
+  // anyOf reports each branch and then itself; keep the branch errors only when nothing more precise exists.
+  const precise = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "if");
+  const chosen = (precise.length > 0 ? precise : errors).map((e) => toDiagnostic(parsed, e));
+  const seen = new Set<string>();
+  return chosen.filter((d) => {
+    const key = `${d.line}:${d.column}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

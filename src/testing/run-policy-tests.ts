@@ -1,0 +1,131 @@
+/**
+ * Runs policy test cases through the very code the controller uses: `ToolRuntime.prepare` (tool and
+ * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
+ */
+import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
+import { bundlePolicy, bundleValidators } from "../controller/create-controller.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { ToolController } from "../runtime/controller.js";
+import { ToolRegistry } from "../runtime/registry.js";
+import { ToolRuntime } from "../runtime/tool-runtime.js";
+import type { ArgumentValidator, PolicyAction, StatementSource, ToolResult } from "../runtime/types.js";
+
+/** How one case came out. */
+export interface PolicyTestResult {
+  readonly case: PolicyTestCase;
+  readonly passed: boolean;
+  readonly actual: PolicyAction | "invalid";
+  readonly reason: string;
+  readonly ruleIds: readonly string[];
+  /** Why it failed, when it failed. */
+  readonly failure?: string;
+}
+
+/** A statement and whether any case was decided by it. */
+export interface CoverageEntry {
+  readonly id: string;
+  readonly kind: "set" | "rule";
+  readonly source?: StatementSource;
+  readonly covered: boolean;
+}
+
+/** All results, with coverage of statements. */
+export interface PolicyTestReport {
+  readonly results: readonly PolicyTestResult[];
+  readonly passed: number;
+  readonly failed: number;
+  readonly coverage: readonly CoverageEntry[];
+  /** Covered statements in percent (100 when the policy has none). */
+  readonly coveragePercent: number;
+}
+
+/** A controller over the bundle whose handlers never run: tests only prepare and decide. */
+export function decisionController(
+  bundle: PolicyBundle,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
+): ToolController {
+  const checks = validators ?? bundleValidators(bundle);
+  const never = () => {
+    throw new Error("policy tests never run handlers");
+  };
+  const registry = new ToolRegistry(
+    bundle.tools.map((tool) => ({
+      spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
+      validateArguments: checks.get(tool.name) as ArgumentValidator,
+      handler: never,
+    })),
+  );
+  return new ToolController({ runtime: new ToolRuntime(registry), policy: bundlePolicy(bundle) });
+}
+
+/** Runs every test case of the bundle. */
+export function runPolicyTests(
+  bundle: PolicyBundle,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
+): PolicyTestReport {
+  const controller = decisionController(bundle, validators);
+  const covered = new Set<string>();
+  const results: PolicyTestResult[] = bundle.tests.map((testCase, index) => {
+    const explained = controller.explain(
+      { callId: `test_${index + 1}`, toolName: testCase.tool, arguments: testCase.arguments },
+      testCase.context ?? {},
+    );
+    let actual: PolicyAction | "invalid";
+    let reason: string;
+    let ruleIds: readonly string[];
+    if ("callId" in explained) {
+      actual = "invalid";
+      reason = (explained as ToolResult).content;
+      ruleIds = [];
+    } else {
+      actual = explained.decision.action;
+      reason = explained.decision.reason;
+      ruleIds = explained.decision.ruleIds;
+      for (const id of ruleIds) covered.add(id);
+    }
+    const failures: string[] = [];
+    if (actual !== testCase.expect) failures.push(`expected ${testCase.expect}, got ${actual} (${reason})`);
+    if (testCase.rule !== undefined && !ruleIds.includes(testCase.rule)) {
+      failures.push(
+        `expected rule "${testCase.rule}" to decide it, but ${ruleIds.length === 0 ? "no rule did" : `${ruleIds.join(", ")} did`}`,
+      );
+    }
+    return {
+      case: testCase,
+      passed: failures.length === 0,
+      actual,
+      reason,
+      ruleIds,
+      ...(failures.length === 0 ? {} : { failure: failures.join("; ") }),
+    };
+  });
+  const coverage: CoverageEntry[] = bundle.statements.map((s) => ({
+    id: s.id,
+    kind: s.kind,
+    ...(s.source === undefined ? {} : { source: s.source }),
+    covered: covered.has(s.id),
+  }));
+  const coveredCount = coverage.filter((c) => c.covered).length;
+  const passed = results.filter((r) => r.passed).length;
+  return {
+    results,
+    passed,
+    failed: results.length - passed,
+    coverage,
+    coveragePercent: coverage.length === 0 ? 100 : Math.floor((coveredCount / coverage.length) * 1000) / 10,
+  };
+}
+
+/** Failed cases as `test-failed` diagnostics at the case's line. */
+export function testFailureDiagnostics(report: PolicyTestReport): Diagnostic[] {
+  return report.results
+    .filter((r) => !r.passed)
+    .map((r) => ({
+      code: "test-failed" as const,
+      severity: "error" as const,
+      message: `policy test "${r.case.name}" failed: ${r.failure ?? "unexpected decision"}`,
+      file: r.case.source.file,
+      line: r.case.source.line,
+      column: r.case.source.column ?? 1,
+    }));
+}
