@@ -1,0 +1,1188 @@
+/**
+ * A linear-time regular-expression engine for policy `regex` rules and input-schema `pattern`s.
+ *
+ * Patterns compile to a Thompson NFA and run as a Pike-VM simulation: every input position is visited once and
+ * every instruction at most once per position, so `test` costs O(input length × program size) whatever the
+ * pattern. Nothing backtracks, so no pattern can make a call hang.
+ *
+ * The syntax is a subset of JavaScript's: everything that describes a regular language (literals, escapes,
+ * classes, `.`, anchors, `\b`, groups, alternation, greedy and lazy quantifiers). Constructs that need
+ * backtracking (backreferences, lookaround) are refused with a message saying so.
+ *
+ * Where this engine knowingly differs from `RegExp`:
+ * - Without flag `u` input is read as UTF-16 code units, as JavaScript does; with `u` as code points.
+ * - Syntax is checked as strictly as JavaScript's `u` mode in both modes (no Annex B leniency: a lone `{`,
+ *   `}` or `]`, an octal escape or `\a` is an error), except that any ASCII punctuation may be escaped and
+ *   `\u{...}` is accepted in both modes.
+ * - Flag `i` uses Unicode simple case folding (upper-case, then lower-case, of single code points) in both
+ *   modes, so without `u` the Kelvin sign `K` matches `k` (JavaScript matches it only with `u`).
+ *   `\b` and `\B` look at ASCII word characters only, with or without `i`.
+ */
+
+/** A compiled pattern. `test` has search semantics (like `RegExp.prototype.test`) and keeps no state. */
+export interface LinearRegex {
+  /** The pattern as given. */
+  readonly source: string;
+  /** The flags as given (a subset of `imsu`). */
+  readonly flags: string;
+  /** True when the pattern matches somewhere in `input` (anchored only by `^` and `$`). */
+  test(input: string): boolean;
+}
+
+/** Result of {@link compileRegex}; `offset` is the code-unit index in the pattern (or in `flags`) of the problem. */
+export type CompileRegexResult =
+  | { readonly ok: true; readonly regex: LinearRegex }
+  | { readonly ok: false; readonly message: string; readonly offset: number };
+
+/** The largest compiled program {@link compileRegex} accepts, in instructions; bounds `test`'s cost per character. */
+export const MAX_REGEX_PROGRAM_SIZE = 10_000;
+
+/** Groups nested deeper than this are refused, so that compiling never exhausts the stack. */
+const MAX_GROUP_DEPTH = 200;
+
+// ---------------------------------------------------------------------------------------------------------
+// Case folding
+
+/** Blocks (inclusive code-point ranges) that hold every cased character outside ASCII. */
+const CASED_BLOCKS: readonly (readonly [number, number])[] = [
+  [0x80, 0x5ff],
+  [0x1000, 0x13ff],
+  [0x1c00, 0x1fff],
+  [0x2100, 0x2cff],
+  [0xa600, 0xa7ff],
+  [0xab00, 0xabff],
+  [0xff00, 0xffff],
+  [0x10400, 0x105ff],
+  [0x10c00, 0x10dff],
+  [0x11800, 0x118ff],
+  [0x16e00, 0x16eff],
+  [0x1e900, 0x1e9ff],
+];
+
+interface FoldTable {
+  /** Code point → its fold, only for code points that fold to something else (ASCII included). */
+  readonly map: Map<number, number>;
+  /** The keys of `map`, ascending. */
+  readonly keys: Int32Array;
+}
+
+let foldTable: FoldTable | undefined;
+
+function singleCodePoint(text: string): number {
+  const cp = text.codePointAt(0);
+  if (cp === undefined) return -1;
+  return text.length === (cp > 0xffff ? 2 : 1) ? cp : -1;
+}
+
+/** Built on first use of flag `i` (about ten thousand `toUpperCase` calls, once per process). */
+function getFoldTable(): FoldTable {
+  if (foldTable !== undefined) return foldTable;
+  const map = new Map<number, number>();
+  for (let c = 0x41; c <= 0x5a; c++) map.set(c, c + 0x20);
+  for (const [lo, hi] of CASED_BLOCKS) {
+    for (let c = lo; c <= hi; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const upper = singleCodePoint(String.fromCodePoint(c).toUpperCase());
+      const c1 = upper < 0 ? c : upper;
+      const lower = singleCodePoint(String.fromCodePoint(c1).toLowerCase());
+      const c2 = lower < 0 ? c1 : lower;
+      if (c2 !== c) map.set(c, c2);
+    }
+  }
+  // Make the fold idempotent: every value must be a fixed point.
+  for (const [key, value] of map) {
+    let target = value;
+    for (let guard = 0; guard < 4; guard++) {
+      const further = map.get(target);
+      if (further === undefined || further === target) break;
+      target = further;
+    }
+    if (target === key) map.delete(key);
+    else map.set(key, target);
+  }
+  const keys = Int32Array.from([...map.keys()].sort((a, b) => a - b));
+  foldTable = { map, keys };
+  return foldTable;
+}
+
+function foldCodePoint(c: number, table: FoldTable): number {
+  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+  return table.map.get(c) ?? c;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Character sets
+
+/** Sorted, non-overlapping inclusive ranges as a flat list `[lo0, hi0, lo1, hi1, ...]`. */
+type Ranges = number[];
+
+const MAX_CODE_POINT = 0x10ffff;
+
+function normalizeRanges(ranges: Ranges): Ranges {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i + 1 < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const out: Ranges = [];
+  for (const [lo, hi] of pairs) {
+    const last = out.length - 1;
+    if (last > 0 && lo <= (out[last] as number) + 1) {
+      if (hi > (out[last] as number)) out[last] = hi;
+    } else out.push(lo, hi);
+  }
+  return out;
+}
+
+function complementRanges(ranges: Ranges): Ranges {
+  const sorted = normalizeRanges(ranges);
+  const out: Ranges = [];
+  let next = 0;
+  for (let i = 0; i + 1 < sorted.length; i += 2) {
+    const lo = sorted[i] as number;
+    if (lo > next) out.push(next, lo - 1);
+    next = (sorted[i + 1] as number) + 1;
+  }
+  if (next <= MAX_CODE_POINT) out.push(next, MAX_CODE_POINT);
+  return out;
+}
+
+function inRanges(ranges: Int32Array, c: number): boolean {
+  let lo = 0;
+  let hi = (ranges.length >> 1) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (c < (ranges[2 * mid] as number)) hi = mid - 1;
+    else if (c > (ranges[2 * mid + 1] as number)) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** A compiled set: `has` takes an already folded character when the pattern has flag `i`. */
+class CharSet {
+  private readonly ascii: Uint8Array;
+  private readonly ranges: Int32Array;
+  private readonly negated: boolean;
+
+  constructor(ranges: Ranges, negated: boolean, table: FoldTable | undefined) {
+    let positive = normalizeRanges(ranges);
+    if (table !== undefined) {
+      // S ∪ fold(S): an input character c is in the set when fold(c) is (the fold is idempotent).
+      const extra: Ranges = [];
+      for (let i = 0; i + 1 < positive.length; i += 2) {
+        const lo = positive[i] as number;
+        const hi = positive[i + 1] as number;
+        let k = lowerBound(table.keys, lo);
+        while (k < table.keys.length && (table.keys[k] as number) <= hi) {
+          const folded = table.map.get(table.keys[k] as number) as number;
+          extra.push(folded, folded);
+          k++;
+        }
+      }
+      if (extra.length > 0) positive = normalizeRanges(positive.concat(extra));
+    }
+    this.ranges = Int32Array.from(positive);
+    this.negated = negated;
+    this.ascii = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) this.ascii[c] = inRanges(this.ranges, c) !== negated ? 1 : 0;
+  }
+
+  has(c: number): boolean {
+    if (c < 128) return this.ascii[c] === 1;
+    return inRanges(this.ranges, c) !== this.negated;
+  }
+}
+
+function lowerBound(keys: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((keys[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const DIGIT_RANGES: Ranges = [0x30, 0x39];
+const WORD_RANGES: Ranges = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
+const SPACE_RANGES: Ranges = [
+  0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f,
+  0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff,
+];
+const LINE_TERMINATOR_RANGES: Ranges = [0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029];
+
+function isLineTerminator(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+}
+
+function isWordUnit(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Syntax tree
+
+type AssertKind = "bol" | "eol" | "word" | "nonword";
+
+type Node =
+  | { readonly kind: "empty" }
+  | { readonly kind: "char"; readonly cp: number }
+  | { readonly kind: "set"; readonly ranges: Ranges; readonly negated: boolean }
+  | { readonly kind: "concat"; readonly items: readonly Node[] }
+  | { readonly kind: "alt"; readonly items: readonly Node[] }
+  | {
+      readonly kind: "repeat";
+      readonly child: Node;
+      readonly min: number;
+      readonly max: number;
+      readonly offset: number;
+    }
+  | { readonly kind: "assert"; readonly which: AssertKind };
+
+class RegexSyntaxError {
+  constructor(
+    readonly message: string,
+    readonly offset: number,
+  ) {}
+}
+
+const SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
+
+function isHexDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+function isAsciiPunctuation(c: number): boolean {
+  return (
+    (c >= 0x21 && c <= 0x2f) ||
+    (c >= 0x3a && c <= 0x40) ||
+    (c >= 0x5b && c <= 0x60) ||
+    (c >= 0x7b && c <= 0x7e)
+  );
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** An escape inside or outside a class: one character, or a class escape such as `\d`. */
+type Escape =
+  | { readonly kind: "char"; readonly cp: number }
+  | { readonly kind: "set"; readonly ranges: Ranges };
+
+/** Recursive-descent parser over the pattern; throws `RegexSyntaxError` internally, caught by `compileRegex`. */
+class Parser {
+  private pos = 0;
+  private depth = 0;
+  private readonly names = new Set<string>();
+
+  constructor(
+    private readonly src: string,
+    private readonly unicode: boolean,
+    private readonly dotAll: boolean,
+  ) {}
+
+  parse(): Node {
+    const node = this.parseDisjunction();
+    if (this.pos < this.src.length) {
+      // Only an unmatched `)` stops a top-level disjunction early.
+      throw new RegexSyntaxError(
+        "unbalanced parenthesis: this ) has no matching (; escape it as \\)",
+        this.pos,
+      );
+    }
+    return node;
+  }
+
+  private fail(message: string, offset: number = this.pos): never {
+    throw new RegexSyntaxError(message, offset);
+  }
+
+  private peek(offset = 0): number {
+    const i = this.pos + offset;
+    return i < this.src.length ? this.src.charCodeAt(i) : -1;
+  }
+
+  /** The next pattern character: a code point with `u`, a code unit without. */
+  private nextChar(): number {
+    if (this.unicode) {
+      const cp = this.src.codePointAt(this.pos) as number;
+      this.pos += cp > 0xffff ? 2 : 1;
+      return cp;
+    }
+    return this.src.charCodeAt(this.pos++);
+  }
+
+  private parseDisjunction(): Node {
+    const items: Node[] = [this.parseAlternative()];
+    while (this.peek() === 0x7c /* | */) {
+      this.pos++;
+      items.push(this.parseAlternative());
+    }
+    return items.length === 1 ? (items[0] as Node) : { kind: "alt", items };
+  }
+
+  private parseAlternative(): Node {
+    const items: Node[] = [];
+    for (;;) {
+      const c = this.peek();
+      if (c === -1 || c === 0x7c /* | */ || c === 0x29 /* ) */) break;
+      this.parseTerm(items);
+    }
+    if (items.length === 0) return { kind: "empty" };
+    return items.length === 1 ? (items[0] as Node) : { kind: "concat", items };
+  }
+
+  private parseTerm(out: Node[]): void {
+    const start = this.pos;
+    const c = this.peek();
+    switch (c) {
+      case 0x5e /* ^ */:
+        this.pos++;
+        out.push({ kind: "assert", which: "bol" });
+        this.refuseQuantifier("^");
+        return;
+      case 0x24 /* $ */:
+        this.pos++;
+        out.push({ kind: "assert", which: "eol" });
+        this.refuseQuantifier("$");
+        return;
+      case 0x5c /* backslash */:
+        if (this.peek(1) === 0x62 /* b */ || this.peek(1) === 0x42 /* B */) {
+          const which = this.peek(1) === 0x62 ? "word" : "nonword";
+          this.pos += 2;
+          out.push({ kind: "assert", which });
+          this.refuseQuantifier(which === "word" ? "\\b" : "\\B");
+          return;
+        }
+        break;
+      case 0x2a /* * */:
+      case 0x2b /* + */:
+      case 0x3f /* ? */:
+        this.fail(
+          `nothing to repeat: the quantifier ${String.fromCharCode(c)} follows no character or group; escape it as \\${String.fromCharCode(c)}`,
+        );
+        break;
+      case 0x7b /* { */:
+        if (this.tryQuantifierBraces() !== undefined) {
+          this.fail(
+            "nothing to repeat: the quantifier {...} follows no character or group; escape it as \\{",
+            start,
+          );
+        }
+        this.fail("lone {: a { must start a quantifier such as {2,5}; escape a literal { as \\{", start);
+        break;
+      default:
+        break;
+    }
+    const atom = this.parseAtom();
+    this.parseQuantifiers(atom, out, start);
+  }
+
+  private refuseQuantifier(what: string): void {
+    const c = this.peek();
+    if (c === 0x2a || c === 0x2b || c === 0x3f || (c === 0x7b && this.lookQuantifierBraces())) {
+      this.fail(`nothing to repeat: the assertion ${what} cannot take a quantifier; remove the quantifier`);
+    }
+  }
+
+  private lookQuantifierBraces(): boolean {
+    const saved = this.pos;
+    const result = this.tryQuantifierBraces();
+    this.pos = saved;
+    return result !== undefined;
+  }
+
+  /** Parses `{n}`, `{n,}` or `{n,m}` at the current position, or returns undefined and moves nothing. */
+  private tryQuantifierBraces(): { min: number; max: number } | undefined {
+    const saved = this.pos;
+    if (this.peek() !== 0x7b) return undefined;
+    this.pos++;
+    const min = this.readDecimal();
+    if (min === undefined) {
+      this.pos = saved;
+      return undefined;
+    }
+    let max = min;
+    if (this.peek() === 0x2c /* , */) {
+      this.pos++;
+      max = this.peek() === 0x7d ? Number.POSITIVE_INFINITY : (this.readDecimal() ?? -1);
+      if (max === -1) {
+        this.pos = saved;
+        return undefined;
+      }
+    }
+    if (this.peek() !== 0x7d /* } */) {
+      this.pos = saved;
+      return undefined;
+    }
+    this.pos++;
+    return { min, max };
+  }
+
+  private readDecimal(): number | undefined {
+    const start = this.pos;
+    let value = 0;
+    while (isDigit(this.peek())) {
+      // Saturate: anything this large exceeds the program-size bound anyway.
+      value = Math.min(value * 10 + (this.peek() - 0x30), 1e9);
+      this.pos++;
+    }
+    return this.pos === start ? undefined : value;
+  }
+
+  private parseQuantifiers(atom: Node, out: Node[], start: number): void {
+    const c = this.peek();
+    let min: number;
+    let max: number;
+    const quantifierStart = this.pos;
+    if (c === 0x2a) {
+      min = 0;
+      max = Number.POSITIVE_INFINITY;
+      this.pos++;
+    } else if (c === 0x2b) {
+      min = 1;
+      max = Number.POSITIVE_INFINITY;
+      this.pos++;
+    } else if (c === 0x3f) {
+      min = 0;
+      max = 1;
+      this.pos++;
+    } else if (c === 0x7b) {
+      const braces = this.tryQuantifierBraces();
+      if (braces === undefined) {
+        this.fail("lone {: a { must start a quantifier such as {2,5}; escape a literal { as \\{");
+      }
+      min = braces.min;
+      max = braces.max;
+      if (min > max) {
+        this.fail(
+          `numbers out of order in quantifier {${min},${max}}: the minimum must not exceed the maximum`,
+          quantifierStart,
+        );
+      }
+    } else {
+      out.push(atom);
+      return;
+    }
+    if (this.peek() === 0x3f) this.pos++; // lazy: the same language, so the same answer for test()
+    const next = this.peek();
+    if (next === 0x2a || next === 0x2b || next === 0x3f || (next === 0x7b && this.lookQuantifierBraces())) {
+      this.fail(
+        "nothing to repeat: a quantifier cannot follow another quantifier; group the first one with (?:...)",
+      );
+    }
+    out.push({ kind: "repeat", child: atom, min, max, offset: start });
+  }
+
+  private parseAtom(): Node {
+    const start = this.pos;
+    const c = this.peek();
+    switch (c) {
+      case 0x2e /* . */:
+        this.pos++;
+        return this.dotAll
+          ? { kind: "set", ranges: [0, MAX_CODE_POINT], negated: false }
+          : { kind: "set", ranges: LINE_TERMINATOR_RANGES, negated: true };
+      case 0x28 /* ( */:
+        return this.parseGroup();
+      case 0x5b /* [ */:
+        return this.parseClass();
+      case 0x5c: {
+        // backslash
+        const escaped = this.parseEscape(false);
+        if (escaped.kind === "set") return { kind: "set", ranges: escaped.ranges, negated: false };
+        return this.charNode(escaped.cp);
+      }
+      case 0x5d /* ] */:
+        this.fail("lone ]: escape a literal ] as \\]", start);
+        break;
+      case 0x7d /* } */:
+        this.fail("lone }: escape a literal } as \\}", start);
+        break;
+      default:
+        break;
+    }
+    return this.charNode(this.nextChar());
+  }
+
+  /** A literal; without `u` a code point above U+FFFF (from `\u{...}`) becomes its two code units. */
+  private charNode(cp: number): Node {
+    if (!this.unicode && cp > 0xffff) {
+      const high = 0xd800 + ((cp - 0x10000) >> 10);
+      const low = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      return {
+        kind: "concat",
+        items: [
+          { kind: "char", cp: high },
+          { kind: "char", cp: low },
+        ],
+      };
+    }
+    return { kind: "char", cp };
+  }
+
+  private parseGroup(): Node {
+    const start = this.pos;
+    this.pos++; // (
+    if (this.peek() === 0x3f /* ? */) {
+      const c1 = this.peek(1);
+      const c2 = this.peek(2);
+      if (c1 === 0x3a /* : */) {
+        this.pos += 2;
+      } else if (c1 === 0x3d /* = */ || c1 === 0x21 /* ! */) {
+        this.fail(
+          `lookahead (?${String.fromCharCode(c1)} is not supported: regex rules run on a linear-time engine; rewrite the pattern without lookaround`,
+          start,
+        );
+      } else if (c1 === 0x3c /* < */ && (c2 === 0x3d || c2 === 0x21)) {
+        this.fail(
+          `lookbehind (?<${String.fromCharCode(c2)} is not supported: regex rules run on a linear-time engine; rewrite the pattern without lookaround`,
+          start,
+        );
+      } else if (c1 === 0x3c) {
+        this.pos += 2;
+        this.parseGroupName(start);
+      } else {
+        this.fail(
+          "unknown group syntax (?: use (...), (?:...) or (?<name>...); lookaround and inline modifiers are not supported",
+          start,
+        );
+      }
+    }
+    this.depth++;
+    if (this.depth > MAX_GROUP_DEPTH) {
+      this.fail(`groups nested more than ${MAX_GROUP_DEPTH} deep: simplify the pattern`, start);
+    }
+    const inner = this.parseDisjunction();
+    this.depth--;
+    if (this.peek() !== 0x29 /* ) */) {
+      this.fail("unbalanced parenthesis: this ( is never closed; add a ) or escape it as \\(", start);
+    }
+    this.pos++;
+    return inner;
+  }
+
+  private parseGroupName(groupStart: number): void {
+    const nameStart = this.pos;
+    while (this.pos < this.src.length && this.peek() !== 0x3e /* > */) this.pos++;
+    if (this.pos >= this.src.length)
+      this.fail("unterminated group name: (?<name> needs a closing >", groupStart);
+    const name = this.src.slice(nameStart, this.pos);
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+      this.fail(
+        `invalid group name "${name}": use letters, digits, _ or $, not starting with a digit`,
+        nameStart,
+      );
+    }
+    if (this.names.has(name)) {
+      this.fail(`duplicate group name "${name}": give each named group its own name`, nameStart);
+    }
+    this.names.add(name);
+    this.pos++; // >
+  }
+
+  private parseClass(): Node {
+    const start = this.pos;
+    this.pos++; // [
+    let negated = false;
+    if (this.peek() === 0x5e /* ^ */) {
+      negated = true;
+      this.pos++;
+    }
+    const ranges: Ranges = [];
+    for (;;) {
+      const c = this.peek();
+      if (c === -1)
+        this.fail("unterminated character class: add the closing ] or escape the [ as \\[", start);
+      if (c === 0x5d /* ] */) {
+        this.pos++;
+        break;
+      }
+      const itemStart = this.pos;
+      const first = this.parseClassAtom();
+      if (this.peek() === 0x2d /* - */ && this.peek(1) !== 0x5d && this.peek(1) !== -1) {
+        this.pos++; // -
+        const secondStart = this.pos;
+        const second = this.parseClassAtom();
+        if (first.kind === "set" || second.kind === "set") {
+          this.fail(
+            "a class escape such as \\d cannot be a range endpoint: escape the - as \\- to mean a literal -",
+            first.kind === "set" ? itemStart : secondStart,
+          );
+        }
+        if (first.cp > second.cp) {
+          this.fail("range out of order in character class: write the smaller character first", itemStart);
+        }
+        ranges.push(first.cp, second.cp);
+      } else if (first.kind === "set") {
+        for (const r of first.ranges) ranges.push(r);
+      } else {
+        ranges.push(first.cp, first.cp);
+      }
+    }
+    return { kind: "set", ranges, negated };
+  }
+
+  private parseClassAtom(): Escape {
+    const start = this.pos;
+    if (this.peek() === 0x5c) return this.parseEscape(true);
+    const cp = this.nextChar();
+    if (!this.unicode && cp > 0xffff) {
+      this.fail("a character above U+FFFF in a class needs flag u", start);
+    }
+    return { kind: "char", cp };
+  }
+
+  /** Parses `\...` at the current position. `inClass` changes `\b` (backspace) and allows `\-`. */
+  private parseEscape(inClass: boolean): Escape {
+    const start = this.pos;
+    this.pos++; // backslash
+    const c = this.peek();
+    if (c === -1) this.fail("the pattern ends with a lone \\: escape a literal backslash as \\\\", start);
+    this.pos++;
+    const char = (cp: number): Escape => {
+      if (inClass && !this.unicode && cp > 0xffff) {
+        this.fail("a character above U+FFFF in a class needs flag u", start);
+      }
+      return { kind: "char", cp };
+    };
+    switch (c) {
+      case 0x64 /* d */:
+        return { kind: "set", ranges: DIGIT_RANGES };
+      case 0x44 /* D */:
+        return { kind: "set", ranges: complementRanges(DIGIT_RANGES) };
+      case 0x77 /* w */:
+        return { kind: "set", ranges: WORD_RANGES };
+      case 0x57 /* W */:
+        return { kind: "set", ranges: complementRanges(WORD_RANGES) };
+      case 0x73 /* s */:
+        return { kind: "set", ranges: SPACE_RANGES };
+      case 0x53 /* S */:
+        return { kind: "set", ranges: complementRanges(SPACE_RANGES) };
+      case 0x74 /* t */:
+        return char(0x09);
+      case 0x6e /* n */:
+        return char(0x0a);
+      case 0x72 /* r */:
+        return char(0x0d);
+      case 0x66 /* f */:
+        return char(0x0c);
+      case 0x76 /* v */:
+        return char(0x0b);
+      case 0x62 /* b */:
+        // Outside a class \b is an assertion, handled by parseTerm.
+        return char(0x08);
+      case 0x42 /* B */:
+        return this.fail("\\B is not allowed inside a character class", start);
+      case 0x30 /* 0 */:
+        if (isDigit(this.peek())) {
+          this.fail("octal escapes are not supported: write \\xHH instead", start);
+        }
+        return char(0);
+      case 0x78 /* x */:
+        {
+          const a = this.peek();
+          const b = this.peek(1);
+          if (!isHexDigit(a) || !isHexDigit(b)) {
+            this.fail("\\x must be followed by exactly two hex digits, as in \\x41", start);
+          }
+          this.pos += 2;
+          return char(Number.parseInt(this.src.slice(this.pos - 2, this.pos), 16));
+        }
+      case 0x75 /* u */:
+        return char(this.parseUnicodeEscape(start));
+      case 0x63 /* c */:
+        {
+          const letter = this.peek();
+          if (!((letter >= 0x41 && letter <= 0x5a) || (letter >= 0x61 && letter <= 0x7a))) {
+            this.fail("\\c must be followed by a letter A-Z, as in \\cJ", start);
+          }
+          this.pos++;
+          return char(letter % 32);
+        }
+      case 0x6b /* k */:
+        return this.fail(
+          "backreferences are not supported: regex rules run on a linear-time engine; rewrite without \\k<name>",
+          start,
+        );
+      case 0x70 /* p */:
+      case 0x50 /* P */:
+        return this.fail(
+          `Unicode property escapes (\\${String.fromCharCode(c)}{...}) are not supported: list the characters in a class instead`,
+          start,
+        );
+      default:
+        break;
+    }
+    if (c >= 0x31 && c <= 0x39) {
+      if (inClass) this.fail("octal escapes are not supported: write \\xHH instead", start);
+      return this.fail(
+        `backreferences are not supported: regex rules run on a linear-time engine; rewrite without \\${String.fromCharCode(c)}`,
+        start,
+      );
+    }
+    if (SYNTAX_CHARACTERS.includes(String.fromCharCode(c)) || isAsciiPunctuation(c)) return char(c);
+    return this.fail(
+      `unknown escape \\${String.fromCharCode(c)}: escape only punctuation; for the letter itself drop the backslash`,
+      start,
+    );
+  }
+
+  /** After `\u`: `HHHH` (a surrogate pair of two such escapes joins with `u`) or `{H...}`. */
+  private parseUnicodeEscape(start: number): number {
+    if (this.peek() === 0x7b /* { */) {
+      const close = this.src.indexOf("}", this.pos);
+      const digits = close < 0 ? "" : this.src.slice(this.pos + 1, close);
+      if (close < 0 || digits.length === 0 || !/^[0-9A-Fa-f]+$/.test(digits)) {
+        this.fail("\\u{...} must hold hex digits, as in \\u{1F600}", start);
+      }
+      const cp = Number.parseInt(digits, 16);
+      if (digits.length > 6 || cp > MAX_CODE_POINT) this.fail("\\u{...} is above U+10FFFF", start);
+      this.pos = close + 1;
+      return cp;
+    }
+    const hex = this.src.slice(this.pos, this.pos + 4);
+    if (!/^[0-9A-Fa-f]{4}$/.test(hex)) {
+      this.fail("\\u must be followed by four hex digits or {hex}, as in \\u00e9 or \\u{1F600}", start);
+    }
+    this.pos += 4;
+    const unit = Number.parseInt(hex, 16);
+    if (this.unicode && unit >= 0xd800 && unit <= 0xdbff && this.src.startsWith("\\u", this.pos)) {
+      const lowHex = this.src.slice(this.pos + 2, this.pos + 6);
+      if (/^[0-9A-Fa-f]{4}$/.test(lowHex)) {
+        const low = Number.parseInt(lowHex, 16);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          this.pos += 6;
+          return 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        }
+      }
+    }
+    return unit;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Program
+
+const OP_CHAR = 0;
+const OP_SET = 1;
+const OP_ANY = 2;
+const OP_SPLIT = 3;
+const OP_JMP = 4;
+const OP_ASSERT = 5;
+const OP_MATCH = 6;
+
+const ASSERT_CODES: Record<AssertKind, number> = { bol: 0, eol: 1, word: 2, nonword: 3 };
+
+class TooLarge {
+  constructor(readonly offset: number) {}
+}
+
+/** Instruction count of `node`, or throws `TooLarge` as soon as it passes the bound. */
+function programSize(node: Node): number {
+  switch (node.kind) {
+    case "empty":
+      return 0;
+    case "char":
+    case "set":
+    case "assert":
+      return 1;
+    case "concat": {
+      let total = 0;
+      for (const item of node.items) total += programSize(item);
+      if (total > MAX_REGEX_PROGRAM_SIZE) throw new TooLarge(0);
+      return total;
+    }
+    case "alt": {
+      let total = 2 * (node.items.length - 1);
+      for (const item of node.items) total += programSize(item);
+      if (total > MAX_REGEX_PROGRAM_SIZE) throw new TooLarge(0);
+      return total;
+    }
+    case "repeat": {
+      const s = programSize(node.child);
+      if (s === 0) return 0;
+      const { min, max } = node;
+      let total: number;
+      if (max === Number.POSITIVE_INFINITY) total = min === 0 ? s + 2 : s * min + 1;
+      else total = s * min + (max - min) * (s + 1);
+      if (total > MAX_REGEX_PROGRAM_SIZE) throw new TooLarge(node.offset);
+      return total;
+    }
+  }
+}
+
+/** Emits the Thompson program: three int32 slots per instruction (op, a, b). */
+class Emitter {
+  readonly code: number[] = [];
+  readonly sets: CharSet[] = [];
+
+  constructor(private readonly table: FoldTable | undefined) {}
+
+  get pc(): number {
+    return this.code.length / 3;
+  }
+
+  emitOp(op: number, a = 0, b = 0): number {
+    const pc = this.pc;
+    this.code.push(op, a, b);
+    return pc;
+  }
+
+  patch(pc: number, slot: 1 | 2, target: number): void {
+    this.code[3 * pc + slot] = target;
+  }
+
+  emit(node: Node): void {
+    switch (node.kind) {
+      case "empty":
+        return;
+      case "char":
+        this.emitOp(OP_CHAR, this.table === undefined ? node.cp : foldCodePoint(node.cp, this.table));
+        return;
+      case "set":
+        if (
+          !node.negated &&
+          node.ranges.length === 2 &&
+          node.ranges[0] === 0 &&
+          node.ranges[1] === MAX_CODE_POINT
+        ) {
+          this.emitOp(OP_ANY);
+          return;
+        }
+        this.sets.push(new CharSet(node.ranges, node.negated, this.table));
+        this.emitOp(OP_SET, this.sets.length - 1);
+        return;
+      case "assert":
+        this.emitOp(OP_ASSERT, ASSERT_CODES[node.which]);
+        return;
+      case "concat":
+        for (const item of node.items) this.emit(item);
+        return;
+      case "alt": {
+        const jumps: number[] = [];
+        for (let i = 0; i < node.items.length; i++) {
+          const item = node.items[i] as Node;
+          if (i === node.items.length - 1) {
+            this.emit(item);
+            break;
+          }
+          const split = this.emitOp(OP_SPLIT, 0, 0);
+          this.patch(split, 1, this.pc);
+          this.emit(item);
+          jumps.push(this.emitOp(OP_JMP));
+          this.patch(split, 2, this.pc);
+        }
+        for (const jump of jumps) this.patch(jump, 1, this.pc);
+        return;
+      }
+      case "repeat":
+        this.emitRepeat(node.child, node.min, node.max);
+        return;
+    }
+  }
+
+  private emitRepeat(child: Node, min: number, max: number): void {
+    if (programSize(child) === 0) return;
+    if (max === Number.POSITIVE_INFINITY) {
+      if (min === 0) {
+        const split = this.emitOp(OP_SPLIT);
+        this.patch(split, 1, this.pc);
+        this.emit(child);
+        this.emitOp(OP_JMP, split);
+        this.patch(split, 2, this.pc);
+        return;
+      }
+      for (let i = 0; i < min - 1; i++) this.emit(child);
+      const loop = this.pc;
+      this.emit(child);
+      this.emitOp(OP_SPLIT, loop, this.pc + 1);
+      return;
+    }
+    for (let i = 0; i < min; i++) this.emit(child);
+    const exits: number[] = [];
+    for (let i = min; i < max; i++) {
+      const split = this.emitOp(OP_SPLIT);
+      this.patch(split, 1, this.pc);
+      exits.push(split);
+      this.emit(child);
+    }
+    for (const split of exits) this.patch(split, 2, this.pc);
+  }
+}
+
+/** Literal fast paths found at compile time. */
+interface Shortcut {
+  /** Characters every match starts with (empty when unknown). */
+  readonly prefix: string;
+  readonly anchoredStart: boolean;
+  /** When the whole pattern is `^?literal$?`: how to answer with string methods alone. */
+  readonly literal: { readonly text: string; readonly anchoredEnd: boolean } | undefined;
+}
+
+function literalText(cps: readonly number[], unicode: boolean): string | undefined {
+  let text = "";
+  for (const cp of cps) {
+    // A lone surrogate could match half of a pair under `u`; leave such patterns to the VM.
+    if (unicode && cp >= 0xd800 && cp <= 0xdfff) return undefined;
+    text += unicode ? String.fromCodePoint(cp) : String.fromCharCode(cp);
+  }
+  return text;
+}
+
+function findShortcut(root: Node, unicode: boolean, multiline: boolean, ignoreCase: boolean): Shortcut {
+  const items: Node[] = [];
+  const flatten = (node: Node): void => {
+    if (node.kind === "concat") for (const item of node.items) flatten(item);
+    else if (node.kind !== "empty") items.push(node);
+  };
+  flatten(root);
+  let i = 0;
+  const anchoredStart = !multiline && items[0]?.kind === "assert" && items[0].which === "bol";
+  if (anchoredStart) i++;
+  const cps: number[] = [];
+  while (i < items.length) {
+    const item = items[i] as Node;
+    if (item.kind !== "char") break;
+    cps.push(item.cp);
+    i++;
+  }
+  const text = ignoreCase ? undefined : literalText(cps, unicode);
+  let literal: Shortcut["literal"];
+  if (text !== undefined) {
+    const last = items[i];
+    if (i === items.length) literal = { text, anchoredEnd: false };
+    else if (i === items.length - 1 && !multiline && last?.kind === "assert" && last.which === "eol") {
+      literal = { text, anchoredEnd: true };
+    }
+  }
+  return { prefix: text ?? "", anchoredStart, literal };
+}
+
+/** The Pike VM: the program plus reusable buffers (test() is synchronous, so one set per regex suffices). */
+class Machine {
+  private readonly ops: Int32Array;
+  private readonly argA: Int32Array;
+  private readonly argB: Int32Array;
+  private readonly listA: Int32Array;
+  private readonly listB: Int32Array;
+  private readonly mark: Uint32Array;
+  private readonly stack: Int32Array;
+  private generation = 0;
+
+  constructor(
+    code: readonly number[],
+    private readonly sets: readonly CharSet[],
+    private readonly table: FoldTable | undefined,
+    private readonly unicode: boolean,
+    private readonly multiline: boolean,
+    private readonly shortcut: Shortcut,
+  ) {
+    const size = code.length / 3;
+    this.ops = new Int32Array(size);
+    this.argA = new Int32Array(size);
+    this.argB = new Int32Array(size);
+    for (let pc = 0; pc < size; pc++) {
+      this.ops[pc] = code[3 * pc] as number;
+      this.argA[pc] = code[3 * pc + 1] as number;
+      this.argB[pc] = code[3 * pc + 2] as number;
+    }
+    this.listA = new Int32Array(size);
+    this.listB = new Int32Array(size);
+    this.mark = new Uint32Array(size);
+    this.stack = new Int32Array(2 * size + 2);
+  }
+
+  private nextGeneration(): number {
+    if (this.generation >= 0xfffffffe) {
+      this.mark.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
+  }
+
+  private assertHolds(kind: number, input: string, pos: number): boolean {
+    const before = pos > 0 ? input.charCodeAt(pos - 1) : -1;
+    const after = pos < input.length ? input.charCodeAt(pos) : -1;
+    switch (kind) {
+      case 0:
+        return before === -1 || (this.multiline && isLineTerminator(before));
+      case 1:
+        return after === -1 || (this.multiline && isLineTerminator(after));
+      case 2:
+        return isWordUnit(before) !== isWordUnit(after);
+      default:
+        return isWordUnit(before) === isWordUnit(after);
+    }
+  }
+
+  /** Adds the ε-closure of `start` at `pos` to `list`; returns the new length, or -1 when MATCH is reached. */
+  private addThread(
+    list: Int32Array,
+    length: number,
+    gen: number,
+    start: number,
+    input: string,
+    pos: number,
+  ): number {
+    const { ops, argA, argB, mark, stack } = this;
+    let top = 0;
+    stack[top++] = start;
+    let n = length;
+    while (top > 0) {
+      const pc = stack[--top] as number;
+      if (mark[pc] === gen) continue;
+      mark[pc] = gen;
+      switch (ops[pc]) {
+        case OP_JMP:
+          stack[top++] = argA[pc] as number;
+          break;
+        case OP_SPLIT:
+          stack[top++] = argB[pc] as number;
+          stack[top++] = argA[pc] as number;
+          break;
+        case OP_ASSERT:
+          if (this.assertHolds(argA[pc] as number, input, pos)) stack[top++] = pc + 1;
+          break;
+        case OP_MATCH:
+          return -1;
+        default:
+          list[n++] = pc;
+      }
+    }
+    return n;
+  }
+
+  run(input: string): boolean {
+    const { ops, argA, sets, table, unicode, shortcut } = this;
+    const { prefix, anchoredStart } = shortcut;
+    const length = input.length;
+    if (anchoredStart && prefix !== "" && !input.startsWith(prefix)) return false;
+    let current = this.listA;
+    let next = this.listB;
+    let currentLength = 0;
+    let currentGen = 0;
+    let pos = 0;
+    for (;;) {
+      if (currentLength === 0) {
+        if (anchoredStart && pos > 0) return false;
+        if (prefix !== "" && !anchoredStart) {
+          const found = input.indexOf(prefix, pos);
+          if (found < 0) return false;
+          pos = found;
+        }
+        currentGen = this.nextGeneration();
+      }
+      if (!anchoredStart || pos === 0) {
+        const added = this.addThread(current, currentLength, currentGen, 0, input, pos);
+        if (added < 0) return true;
+        currentLength = added;
+      }
+      if (pos >= length) return false;
+      let c = input.charCodeAt(pos);
+      let width = 1;
+      if (unicode && c >= 0xd800 && c <= 0xdbff && pos + 1 < length) {
+        const low = input.charCodeAt(pos + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          width = 2;
+        }
+      }
+      const folded = table === undefined ? c : foldCodePoint(c, table);
+      const nextGen = this.nextGeneration();
+      let nextLength = 0;
+      const after = pos + width;
+      for (let i = 0; i < currentLength; i++) {
+        const pc = current[i] as number;
+        const op = ops[pc];
+        const hit =
+          op === OP_CHAR
+            ? folded === argA[pc]
+            : op === OP_SET
+              ? (sets[argA[pc] as number] as CharSet).has(folded)
+              : op === OP_ANY;
+        if (hit) {
+          nextLength = this.addThread(next, nextLength, nextGen, pc + 1, input, after);
+          if (nextLength < 0) return true;
+        }
+      }
+      const swap = current;
+      current = next;
+      next = swap;
+      currentLength = nextLength;
+      currentGen = nextGen;
+      pos = after;
+    }
+  }
+}
+
+class CompiledRegex implements LinearRegex {
+  constructor(
+    readonly source: string,
+    readonly flags: string,
+    private readonly machine: Machine,
+    private readonly shortcut: Shortcut,
+  ) {}
+
+  test(input: string): boolean {
+    const literal = this.shortcut.literal;
+    if (literal !== undefined) {
+      const { text, anchoredEnd } = literal;
+      if (this.shortcut.anchoredStart) return anchoredEnd ? input === text : input.startsWith(text);
+      return anchoredEnd ? input.endsWith(text) : input.includes(text);
+    }
+    return this.machine.run(input);
+  }
+}
+
+/**
+ * Compiles `pattern` (JavaScript syntax, see the module comment for the subset) into a linear-time matcher.
+ *
+ * @param pattern - the regular expression source, without slashes.
+ * @param flags - any of `i` (case-insensitive), `m` (multiline anchors), `s` (`.` matches line terminators),
+ *   `u` (code points); each at most once. Stateful flags (`g`, `y`) and `d`/`v` are refused.
+ * @returns `{ ok: true, regex }`, or `{ ok: false, message, offset }` where `offset` indexes `pattern` — or,
+ *   for a flag problem, `flags`. Never throws.
+ */
+export function compileRegex(pattern: string, flags = ""): CompileRegexResult {
+  const seen = new Set<string>();
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as string;
+    if (!"imsu".includes(flag)) {
+      const why =
+        flag === "g" || flag === "y"
+          ? "test() keeps no lastIndex state; remove it"
+          : "only i, m, s and u are supported; remove it";
+      return { ok: false, message: `unsupported flag "${flag}": ${why}`, offset: i };
+    }
+    if (seen.has(flag))
+      return { ok: false, message: `flag "${flag}" is given twice; give it once`, offset: i };
+    seen.add(flag);
+  }
+  const unicode = seen.has("u");
+  const ignoreCase = seen.has("i");
+  const multiline = seen.has("m");
+  let root: Node;
+  try {
+    root = new Parser(pattern, unicode, seen.has("s")).parse();
+    programSize(root);
+  } catch (error) {
+    if (error instanceof RegexSyntaxError) return { ok: false, message: error.message, offset: error.offset };
+    if (error instanceof TooLarge) {
+      return {
+        ok: false,
+        message: `pattern too large: it compiles to more than ${MAX_REGEX_PROGRAM_SIZE} instructions (counted repetition such as {1000} is expanded); use smaller counts or * and +`,
+        offset: error.offset,
+      };
+    }
+    throw error;
+  }
+  const table = ignoreCase ? getFoldTable() : undefined;
+  const emitter = new Emitter(table);
+  emitter.emit(root);
+  emitter.emitOp(OP_MATCH);
+  const shortcut = findShortcut(root, unicode, multiline, ignoreCase);
+  const machine = new Machine(emitter.code, emitter.sets, table, unicode, multiline, shortcut);
+  return { ok: true, regex: new CompiledRegex(pattern, flags, machine, shortcut) };
+}
