@@ -126,8 +126,9 @@ export class ToolController {
    *   when the approval store or audit sink cannot be reached (nothing runs then).
    */
   async handle(call: ToolCall, context: ToolContext = {}): Promise<ToolResult | ApprovalRequest> {
+    await this.#record("call.received", call, this.#active.policy.fingerprint, { withArguments: true });
+    // Read the pair only after the await: a reload that landed meanwhile must decide this call.
     const { runtime, policy } = this.#active;
-    await this.#record("call.received", call, policy.fingerprint, { withArguments: true });
     const prepared = runtime.prepare(call);
     if (!isPrepared(prepared)) {
       await this.#record("call.rejected", call, policy.fingerprint, { reason: prepared.content });
@@ -165,7 +166,6 @@ export class ToolController {
    * @throws ApprovalError `not-found`, `already-used` or `expired`; `StoreUnavailableError`; handler defects.
    */
   async resolve(response: ApprovalResponse): Promise<ToolResult> {
-    const { runtime, policy } = this.#active;
     let taken: Awaited<ReturnType<PendingApprovals["take"]>>;
     try {
       taken = await this.approvals.take(response.approvalId);
@@ -173,14 +173,21 @@ export class ToolController {
       if (error instanceof Error && (error as { code?: string }).code === "expired") {
         const found = await this.approvals.store.get(response.approvalId);
         if (found.found) {
-          await this.#record("approval.expired", found.approval.request.call, policy.fingerprint, {
-            approvalId: response.approvalId,
-            requestFingerprint: found.approval.request.policyFingerprint,
-          });
+          await this.#record(
+            "approval.expired",
+            found.approval.request.call,
+            this.#active.policy.fingerprint,
+            {
+              approvalId: response.approvalId,
+              requestFingerprint: found.approval.request.policyFingerprint,
+            },
+          );
         }
       }
       throw error;
     }
+    // The re-check uses the pair in force after the take: a reload (a new deny) during it must apply.
+    const { runtime, policy } = this.#active;
     const { request } = taken;
     // A rejection a person recorded in the store (out of band) wins over any later answer: of two
     // answers, the stricter one holds.

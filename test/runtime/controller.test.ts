@@ -1,7 +1,9 @@
 import {
   ApprovalError,
   type ApprovalRequest,
+  type AuditEvent,
   defineTool,
+  MemoryApprovalStore,
   MemoryAuditSink,
   PendingApprovals,
   StoreUnavailableError,
@@ -433,6 +435,63 @@ describe("ToolController.resolve", () => {
     expect(
       asResult(await controller.resolve({ approvalId: request.approvalId, approved: true })).content,
     ).toBe("denied by policy: staging is frozen (rule: staging-frozen)");
+    expect(calculator.runs).toEqual([]);
+  });
+});
+
+describe("ToolController.reload while a call is in flight", () => {
+  /** A promise the test releases by hand. */
+  function gate() {
+    let open = () => {};
+    const opened = new Promise<void>((done) => {
+      open = done;
+    });
+    return { opened, open };
+  }
+
+  it("a reload that lands while the approval is being taken still decides the re-check", async () => {
+    const taking = gate();
+    class GatedStore extends MemoryApprovalStore {
+      override async take(approvalId: string, now: number) {
+        await taking.opened;
+        return super.take(approvalId, now);
+      }
+    }
+    const approvals = new PendingApprovals({ store: new GatedStore() });
+    const { controller, calculator } = setup({ confirmationRequiredTools: ["calculator"] }, { approvals });
+    const request = asApproval(await controller.handle(add("call_13")));
+    const pending = controller.resolve({ approvalId: request.approvalId, approved: true });
+    controller.reload({
+      policy: new ToolPolicy({ deniedTools: ["calculator"], reasons: { calculator: "frozen" } }),
+    });
+    taking.open();
+    await expect(pending).resolves.toEqual({
+      callId: "call_13",
+      content: "denied by policy: frozen (rule: deny:calculator)",
+      isError: true,
+    });
+    expect(calculator.runs).toEqual([]);
+  });
+
+  it("a reload that lands while the call is being recorded decides the call", async () => {
+    const recording = gate();
+    class GatedSink extends MemoryAuditSink {
+      override async record(event: AuditEvent): Promise<void> {
+        if (event.type === "call.received") await recording.opened;
+        return super.record(event);
+      }
+    }
+    const { controller, calculator } = setup({ allowedTools: ["calculator"] }, { audit: new GatedSink() });
+    const pending = controller.handle(add("call_14"));
+    controller.reload({
+      policy: new ToolPolicy({ deniedTools: ["calculator"], reasons: { calculator: "frozen" } }),
+    });
+    recording.open();
+    await expect(pending).resolves.toEqual({
+      callId: "call_14",
+      content: "denied by policy: frozen (rule: deny:calculator)",
+      isError: true,
+    });
     expect(calculator.runs).toEqual([]);
   });
 });
