@@ -17,7 +17,9 @@ export {
   type CreateControllerOptions,
   createController,
   type HandlerMap,
+  reloadController,
 } from "./controller/create-controller.js";
+export { type PolicyWatcher, type WatchPolicyOptions, watchPolicy } from "./controller/watch-policy.js";
 export * from "./diagnostics/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";

@@ -4,6 +4,8 @@
  * or internal error. No stack trace is printed unless TOOLGATE_DEBUG is set.
  */
 import { Command, CommanderError, Option } from "commander";
+import { runApprovalsDecide, runApprovalsList } from "./approvals.js";
+import { runAuditVerify } from "./audit.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runExplain } from "./explain.js";
 import { runLint } from "./lint.js";
@@ -51,6 +53,48 @@ export function buildProgram(state: { code: number }): Command {
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {
       state.code = await runExplain(tool, options);
+    });
+  const approvals = program
+    .command("approvals")
+    .description("list, approve or reject pending approval requests in the configured store");
+  approvals
+    .command("list")
+    .description("list the open requests with their arguments and reasons")
+    .option("--config <path>", "configuration file")
+    .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .addOption(formatOption(["stylish", "json"]))
+    .action(async (options) => {
+      state.code = await runApprovalsList(options);
+    });
+  for (const [name, approved] of [
+    ["approve", true],
+    ["reject", false],
+  ] as const) {
+    approvals
+      .command(name)
+      .description(
+        approved
+          ? "approve a request; the waiting application runs the call once"
+          : "reject a request with a reason",
+      )
+      .argument("<id>", "approval id")
+      .option("--config <path>", "configuration file")
+      .option("--store <url>", "approval store URL (default: the config's approvals)")
+      .option("--approver <name>", "who decides (default: the current user)")
+      .option("--reason <text>", approved ? "a note for the audit log" : "why (required; the model is told)")
+      .action(async (id: string, options) => {
+        state.code = await runApprovalsDecide(id, approved, options);
+      });
+  }
+  program
+    .command("audit")
+    .description("audit log tools")
+    .command("verify")
+    .description("check the hash chain of a JSONL audit log; names the first bad line")
+    .argument("[path]", "the log (default: the config's audit sink)")
+    .option("--config <path>", "configuration file")
+    .action(async (path: string | undefined, options) => {
+      state.code = await runAuditVerify(path, options);
     });
   return program;
 }

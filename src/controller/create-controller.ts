@@ -101,6 +101,38 @@ export function assertHandlersFit(
   }
 }
 
+/** The runtime (registry of validated tools with their handlers) of a bundle. */
+export function bundleRuntime(bundle: PolicyBundle, handlers: HandlerMap): ToolRuntime {
+  const validators = bundleValidators(bundle);
+  const refuse: ToolHandler<unknown> = () => {
+    throw new ToolgateError("no-handler", "this tool is denied outright and has no handler");
+  };
+  const definitions: ToolDefinition<unknown>[] = bundle.tools.map((tool) => ({
+    spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
+    validateArguments: validators.get(tool.name) as ArgumentValidator,
+    handler: Object.hasOwn(handlers, tool.name) ? (handlers[tool.name] as ToolHandler<unknown>) : refuse,
+  }));
+  return new ToolRuntime(new ToolRegistry(definitions));
+}
+
+/**
+ * Swaps a controller to a new bundle with the same handlers, in one step (policy and registry together).
+ * @throws ControllerSetupError when the handlers do not fit the new bundle; the controller keeps the old one.
+ */
+export function reloadController(
+  controller: ToolController,
+  bundle: PolicyBundle,
+  handlers: HandlerMap,
+): void {
+  const policy = bundlePolicy(bundle);
+  assertHandlersFit(
+    bundle.tools.map((t) => t.name),
+    policy,
+    handlers,
+  );
+  controller.reload({ policy, runtime: bundleRuntime(bundle, handlers) });
+}
+
 function storePath(url: string, base: string): string {
   for (const scheme of ["sqlite:", "jsonl:"]) {
     if (url.startsWith(scheme) && !isAbsolute(url.slice(scheme.length))) {
@@ -122,15 +154,7 @@ export function createController(options: CreateControllerOptions): ToolControll
     policy,
     handlers,
   );
-  const validators = bundleValidators(bundle);
-  const refuse: ToolHandler<unknown> = () => {
-    throw new ToolgateError("no-handler", "this tool is denied outright and has no handler");
-  };
-  const definitions: ToolDefinition<unknown>[] = bundle.tools.map((tool) => ({
-    spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
-    validateArguments: validators.get(tool.name) as ArgumentValidator,
-    handler: Object.hasOwn(handlers, tool.name) ? (handlers[tool.name] as ToolHandler<unknown>) : refuse,
-  }));
+  const runtime = bundleRuntime(bundle, handlers);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);
   const approvalsOption = options.approvals ?? bundle.settings.approvals;
   const ttl = options.approvalTtlMs === undefined ? {} : { ttlMs: options.approvalTtlMs };
@@ -152,7 +176,7 @@ export function createController(options: CreateControllerOptions): ToolControll
   const audit = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
   const redact = new Map(Object.entries(bundle.settings.audit?.redact ?? {}));
   return new ToolController({
-    runtime: new ToolRuntime(new ToolRegistry(definitions)),
+    runtime,
     policy,
     approvals,
     ...(audit === undefined ? {} : { audit }),

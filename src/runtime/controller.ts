@@ -1,3 +1,4 @@
+import type { ApprovalStore, StoredApproval } from "./approval-store.js";
 import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
@@ -243,11 +244,21 @@ export class ToolController {
     options: { readonly pollMs?: number; readonly signal?: AbortSignal } = {},
   ): Promise<ToolResult> {
     const pollMs = options.pollMs ?? 250;
+    const store = this.approvals.store as ApprovalStore & {
+      waitForDecision?: (id: string, o: { pollMs?: number; signal?: AbortSignal }) => Promise<StoredApproval>;
+    };
     for (;;) {
       options.signal?.throwIfAborted();
       const found = await this.approvals.store.get(approvalId);
       if (!found.found) return this.resolve({ approvalId, approved: false });
-      const { approval } = found;
+      let approval = found.approval;
+      if (approval.state === "pending" && typeof store.waitForDecision === "function") {
+        // Durable stores wait efficiently (PostgreSQL: LISTEN/NOTIFY), also for decisions from other processes.
+        approval = await store.waitForDecision(approvalId, {
+          pollMs,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        });
+      }
       if (approval.state === "approved" || approval.state === "rejected") {
         return this.resolve(approval.response ?? { approvalId, approved: approval.state === "approved" });
       }

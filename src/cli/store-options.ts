@@ -1,0 +1,38 @@
+import { isAbsolute, resolve } from "node:path";
+import { loadPolicyResult } from "../config/load-policy.js";
+import { UsageError } from "./common.js";
+
+/** Makes a `sqlite:` or `jsonl:` path of the config relative to the config file's directory. */
+export function resolveStoreUrl(url: string, base: string): string {
+  for (const scheme of ["sqlite:", "jsonl:"]) {
+    if (url.startsWith(scheme) && !isAbsolute(url.slice(scheme.length))) {
+      return `${scheme}${resolve(base, url.slice(scheme.length))}`;
+    }
+  }
+  return url;
+}
+
+/**
+ * The store URL a command works on: `--store`, else the config's setting (`approvals` or `audit.sink`).
+ * @throws UsageError when neither names one.
+ */
+export function storeUrlFromConfig(
+  options: { readonly config?: string; readonly store?: string },
+  key: "approvals" | "audit",
+): string {
+  if (options.store !== undefined) return options.store;
+  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
+  if (loaded.bundle === undefined) {
+    const first = loaded.diagnostics.find((d) => d.severity === "error");
+    throw new UsageError(
+      `cannot read the ${key} setting: ${first === undefined ? "configuration has errors" : `${first.file}:${first.line}:${first.column} ${first.message}`}; fix it (toolgate lint) or pass --store URL`,
+    );
+  }
+  const url = key === "approvals" ? loaded.bundle.settings.approvals : loaded.bundle.settings.audit?.sink;
+  if (url === undefined) {
+    throw new UsageError(
+      `the configuration sets no ${key === "approvals" ? "approvals store" : "audit sink"}; add \`${key === "approvals" ? "approvals: sqlite:.toolgate/state.db" : "audit: { sink: jsonl:.toolgate/audit.jsonl }"}\` to it or pass --store URL`,
+    );
+  }
+  return resolveStoreUrl(url, resolve(process.cwd(), loaded.bundle.configDir));
+}
