@@ -159,7 +159,8 @@ function inRanges(ranges: Int32Array, c: number): boolean {
 
 /** A compiled set: `has` takes an already folded character when the pattern has flag `i`. */
 class CharSet {
-  private readonly ascii: Uint8Array;
+  /** Membership of each ASCII character, negation and folding applied. */
+  readonly ascii: Uint8Array;
   private readonly ranges: Int32Array;
   private readonly negated: boolean;
 
@@ -779,8 +780,19 @@ class TooLarge {
   constructor(readonly offset: number) {}
 }
 
+/** Sizes already computed: counted repetition emits the same child node many times. */
+const sizeCache = new WeakMap<Node, number>();
+
 /** Instruction count of `node`, or throws `TooLarge` as soon as it passes the bound. */
 function programSize(node: Node): number {
+  const cached = sizeCache.get(node);
+  if (cached !== undefined) return cached;
+  const size = computeProgramSize(node);
+  sizeCache.set(node, size);
+  return size;
+}
+
+function computeProgramSize(node: Node): number {
   switch (node.kind) {
     case "empty":
       return 0;
@@ -817,6 +829,8 @@ function programSize(node: Node): number {
 class Emitter {
   readonly code: number[] = [];
   readonly sets: CharSet[] = [];
+  /** A set node emitted several times (counted repetition) is compiled once. */
+  private readonly setIndex = new Map<Node, number>();
 
   constructor(private readonly table: FoldTable | undefined) {}
 
@@ -841,19 +855,24 @@ class Emitter {
       case "char":
         this.emitOp(OP_CHAR, this.table === undefined ? node.cp : foldCodePoint(node.cp, this.table));
         return;
-      case "set":
-        if (
+      case "set": {
+        const everything =
           !node.negated &&
           node.ranges.length === 2 &&
           node.ranges[0] === 0 &&
-          node.ranges[1] === MAX_CODE_POINT
-        ) {
+          node.ranges[1] === MAX_CODE_POINT;
+        if (everything) {
           this.emitOp(OP_ANY);
           return;
         }
-        this.sets.push(new CharSet(node.ranges, node.negated, this.table));
-        this.emitOp(OP_SET, this.sets.length - 1);
+        let index = this.setIndex.get(node);
+        if (index === undefined) {
+          index = this.sets.push(new CharSet(node.ranges, node.negated, this.table)) - 1;
+          this.setIndex.set(node, index);
+        }
+        this.emitOp(OP_SET, index);
         return;
+      }
       case "assert":
         this.emitOp(OP_ASSERT, ASSERT_CODES[node.which]);
         return;
@@ -969,6 +988,8 @@ class Machine {
   private readonly listB: Int32Array;
   private readonly mark: Uint32Array;
   private readonly stack: Int32Array;
+  /** The ASCII tables of all sets side by side (set i at 128 * i), read without a call. */
+  private readonly asciiSets: Uint8Array;
   private generation = 0;
 
   constructor(
@@ -992,6 +1013,10 @@ class Machine {
     this.listB = new Int32Array(size);
     this.mark = new Uint32Array(size);
     this.stack = new Int32Array(2 * size + 2);
+    this.asciiSets = new Uint8Array(128 * sets.length);
+    sets.forEach((set, i) => {
+      this.asciiSets.set(set.ascii, 128 * i);
+    });
   }
 
   private nextGeneration(): number {
@@ -1055,7 +1080,7 @@ class Machine {
   }
 
   run(input: string): boolean {
-    const { ops, argA, sets, table, unicode, shortcut } = this;
+    const { ops, argA, sets, asciiSets, table, unicode, shortcut } = this;
     const { prefix, anchoredStart } = shortcut;
     const length = input.length;
     if (anchoredStart && prefix !== "" && !input.startsWith(prefix)) return false;
@@ -1100,7 +1125,9 @@ class Machine {
           op === OP_CHAR
             ? folded === argA[pc]
             : op === OP_SET
-              ? (sets[argA[pc] as number] as CharSet).has(folded)
+              ? folded < 128
+                ? asciiSets[((argA[pc] as number) << 7) + folded] === 1
+                : (sets[argA[pc] as number] as CharSet).has(folded)
               : op === OP_ANY;
         if (hit) {
           nextLength = this.addThread(next, nextLength, nextGen, pc + 1, input, after);
