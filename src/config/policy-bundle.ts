@@ -52,14 +52,8 @@ export interface PolicyBundle {
   readonly configDir: string;
 }
 
-/** Freezes a value and everything reachable from it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
+/** Freezes a value and everything reachable from it (shared with compiled controllers). */
+export { deepFreeze } from "../runtime/handlers.js";
 
 /**
  * The fingerprint covers what decides calls — tools (name, description, schema), statements (without their

@@ -9,6 +9,7 @@ import { PendingApprovals } from "../runtime/approvals.js";
 import type { AuditSink } from "../runtime/audit.js";
 import { type OnAsk, ToolController } from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
+import { assertHandlersFit, type HandlerMap, refuseHandler } from "../runtime/handlers.js";
 import { ToolPolicy } from "../runtime/policy.js";
 import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
@@ -16,9 +17,8 @@ import type { ArgumentValidator, ToolDefinition, ToolHandler } from "../runtime/
 import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
-/** Handlers by tool name. */
-// biome-ignore lint/suspicious/noExplicitAny: each handler receives the validated arguments of its own tool
-export type HandlerMap = { readonly [toolName: string]: ToolHandler<any> };
+// The handler check lives in the runtime, so that compiled controllers share it; re-exported here as before.
+export { assertHandlersFit, ControllerSetupError, type HandlerMap } from "../runtime/handlers.js";
 
 /** Options of `createController`. */
 export interface CreateControllerOptions {
@@ -33,15 +33,6 @@ export interface CreateControllerOptions {
   readonly approvalTtlMs?: number;
   /** Working directory the bundle was loaded from, for relative store paths in the config (default `process.cwd()`). */
   readonly cwd?: string;
-}
-
-/** Thrown by `createController` when handlers and tools do not fit together. */
-export class ControllerSetupError extends ToolgateError {
-  readonly problems: readonly string[];
-  constructor(code: "missing-handler" | "unknown-handler", problems: readonly string[]) {
-    super(code, problems.join("; "));
-    this.problems = problems;
-  }
 }
 
 /** Builds the validators of a bundle's tools (reusing those compiled while loading, when there are). */
@@ -64,53 +55,15 @@ export function bundlePolicy(bundle: PolicyBundle): ToolPolicy {
   return ToolPolicy.fromStatements(bundle.statements, bundle.fingerprint);
 }
 
-/**
- * Checks that handlers and tools fit: every tool the policy can allow or ask about has a handler, and
- * every handler names a declared tool.
- * @throws ControllerSetupError listing every problem.
- */
-export function assertHandlersFit(
-  toolNames: readonly string[],
-  policy: ToolPolicy,
-  handlers: HandlerMap,
-): void {
-  const declared = new Set(toolNames);
-  const unknown = Object.keys(handlers).filter((name) => !declared.has(name));
-  if (unknown.length > 0) {
-    throw new ControllerSetupError(
-      "unknown-handler",
-      unknown.map(
-        (name) =>
-          `a handler is given for "${name}", which no tool file declares; remove it or declare the tool`,
-      ),
-    );
-  }
-  const missing = toolNames.filter(
-    (name) =>
-      !policy.isDeniedOutright(name) &&
-      (!Object.hasOwn(handlers, name) || typeof handlers[name] !== "function"),
-  );
-  if (missing.length > 0) {
-    throw new ControllerSetupError(
-      "missing-handler",
-      missing.map(
-        (name) =>
-          `tool "${name}" can be allowed or asked by the policy but has no handler; add one to handlers`,
-      ),
-    );
-  }
-}
-
 /** The runtime (registry of validated tools with their handlers) of a bundle. */
 export function bundleRuntime(bundle: PolicyBundle, handlers: HandlerMap): ToolRuntime {
   const validators = bundleValidators(bundle);
-  const refuse: ToolHandler<unknown> = () => {
-    throw new ToolgateError("no-handler", "this tool is denied outright and has no handler");
-  };
   const definitions: ToolDefinition<unknown>[] = bundle.tools.map((tool) => ({
     spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
     validateArguments: validators.get(tool.name) as ArgumentValidator,
-    handler: Object.hasOwn(handlers, tool.name) ? (handlers[tool.name] as ToolHandler<unknown>) : refuse,
+    handler: Object.hasOwn(handlers, tool.name)
+      ? (handlers[tool.name] as ToolHandler<unknown>)
+      : refuseHandler,
   }));
   return new ToolRuntime(new ToolRegistry(definitions));
 }

@@ -4,6 +4,7 @@
  * the CLI (a test over the built files checks it).
  */
 
+export { AjvValidationError, ajvEqual, ajvUcs2length, ajvUri } from "./ajv-runtime.js";
 export {
   type AjvErrorLike,
   type AjvValidateFunction,
@@ -62,6 +63,13 @@ export {
   ToolFailure,
   ToolgateError,
 } from "./errors.js";
+export {
+  assertHandlersFit,
+  ControllerSetupError,
+  deepFreeze,
+  type HandlerMap,
+  refuseHandler,
+} from "./handlers.js";
 export {
   type ExplainedDecision,
   type PolicyRule,
