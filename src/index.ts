@@ -3,6 +3,12 @@
  * loader, lint, policy tests, codegen and compile stages build on them.
  */
 
+export { generateTypes } from "./codegen/generate-types.js";
+export {
+  type CompiledController,
+  compileController,
+  declarationPathFor,
+} from "./compile/compile-controller.js";
 export { type LintReport, lintPolicy, lintPolicySync } from "./config/lint-policy.js";
 export {
   type LoadOptions,

@@ -6,7 +6,9 @@
 import { Command, CommanderError, Option } from "commander";
 import { runApprovalsDecide, runApprovalsList } from "./approvals.js";
 import { runAuditVerify } from "./audit.js";
+import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
+import { runCompile } from "./compile.js";
 import { runExplain } from "./explain.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
@@ -53,6 +55,25 @@ export function buildProgram(state: { code: number }): Command {
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {
       state.code = await runExplain(tool, options);
+    });
+  program
+    .command("codegen")
+    .description("write the TypeScript argument interfaces and handler types of the policy")
+    .option("--config <path>", "configuration file")
+    .option("--out <path>", "the generated .ts file (default: the config's codegen.out)")
+    .option("--check", "exit 1 (codegen-stale) when the file on disk differs from what would be written")
+    .option("--no-color", "no ANSI colours")
+    .action(async (options) => {
+      state.code = await runCodegen(options);
+    });
+  program
+    .command("compile")
+    .description("write the standalone controller module (.mjs) and its declarations")
+    .option("--config <path>", "configuration file")
+    .option("--out <path>", "the compiled module (default: the config's compile.out)")
+    .option("--no-color", "no ANSI colours")
+    .action(async (options) => {
+      state.code = await runCompile(options);
     });
   const approvals = program
     .command("approvals")

@@ -1,0 +1,132 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve, sep } from "node:path";
+import { generateTypes } from "../codegen/generate-types.js";
+import { loadPolicyResult } from "../config/load-policy.js";
+import type { PolicyBundle } from "../config/policy-bundle.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+
+/** Options of `toolgate codegen`. */
+export interface CodegenCommandOptions {
+  readonly config?: string;
+  readonly out?: string;
+  readonly check?: boolean;
+  readonly color?: boolean;
+}
+
+/** A path relative to the working directory, with `/` separators (what diagnostics and messages show). */
+export function displayPath(absolute: string): string {
+  const rel = relative(process.cwd(), absolute);
+  return (rel === "" ? "." : rel).split(sep).join("/");
+}
+
+/**
+ * Loads the bundle for a generating command; prints the diagnostics and returns the exit code when the
+ * configuration cannot be used.
+ */
+export function loadForGeneration(
+  config: string | undefined,
+  color: boolean | undefined,
+): { bundle: PolicyBundle } | { exit: number } {
+  const loaded = loadPolicyResult(config === undefined ? {} : { config });
+  if (loaded.bundle !== undefined) return { bundle: loaded.bundle };
+  print(
+    formatDiagnostics("stylish", {
+      diagnostics: loaded.diagnostics,
+      fingerprint: null,
+      color: useColor(color),
+      toolVersion: toolVersion(),
+    }),
+  );
+  if (!loaded.configFound) {
+    printError(loaded.diagnostics[0]?.message ?? "no configuration found");
+    return { exit: EXIT.usage };
+  }
+  return { exit: EXIT.findings };
+}
+
+/**
+ * The output file: `--out` relative to the working directory, else the config's setting relative to the
+ * config file.
+ * @throws UsageError when neither is given.
+ */
+export function outputPath(
+  bundle: PolicyBundle,
+  out: string | undefined,
+  configured: string | undefined,
+  key: "codegen" | "compile",
+): string {
+  if (out !== undefined) return resolve(out);
+  if (configured !== undefined) return resolve(bundle.configDir, configured);
+  throw new UsageError(
+    `no output file: pass --out PATH or set ${key}: { out: PATH } in ${bundle.configFile}`,
+  );
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `codegen-stale` diagnostic, at the first line that differs. */
+function staleDiagnostic(file: string, actual: string | undefined, expected: string): Diagnostic {
+  if (actual === undefined) {
+    return {
+      code: "codegen-stale",
+      severity: "error",
+      message: "the generated file does not exist; run `toolgate codegen` and commit the result",
+      file,
+      line: 1,
+      column: 1,
+    };
+  }
+  const a = actual.split("\n");
+  const e = expected.split("\n");
+  let line = 0;
+  while (line < a.length && line < e.length && a[line] === e[line]) line++;
+  return {
+    code: "codegen-stale",
+    severity: "error",
+    message: `the generated file is out of date with the policy (first difference at line ${line + 1}); run \`toolgate codegen\` and commit the result`,
+    file,
+    line: line + 1,
+    column: 1,
+  };
+}
+
+/**
+ * `toolgate codegen`: writes the TypeScript argument interfaces and handler types of the policy, or with
+ * `--check` verifies that the file on disk is exactly what would be written (exit 1 with `codegen-stale`).
+ */
+export async function runCodegen(options: CodegenCommandOptions): Promise<number> {
+  const loaded = loadForGeneration(options.config, options.color);
+  if ("exit" in loaded) return loaded.exit;
+  const { bundle } = loaded;
+  const out = outputPath(bundle, options.out, bundle.settings.codegenOut, "codegen");
+  const text = await generateTypes(bundle);
+  const file = displayPath(out);
+  if (options.check === true) {
+    const actual = readIfExists(out);
+    if (actual === text) {
+      print(`toolgate: ${file} is up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`);
+      return EXIT.ok;
+    }
+    print(
+      formatDiagnostics("stylish", {
+        diagnostics: [staleDiagnostic(file, actual, text)],
+        fingerprint: bundle.fingerprint,
+        color: useColor(options.color),
+        toolVersion: toolVersion(),
+      }),
+    );
+    return EXIT.findings;
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  print(`toolgate: wrote ${file} (${bundle.tools.length} tools; ${bundle.fingerprint})`);
+  return EXIT.ok;
+}

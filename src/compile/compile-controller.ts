@@ -1,0 +1,288 @@
+/**
+ * Compile: one standalone ES module from a `PolicyBundle` — precompiled ajv validators (ajv standalone),
+ * the frozen specs and policy statements, the fingerprint, and `createController({ handlers, ... })` —
+ * plus its TypeScript declarations. The module imports `toolgate/runtime` and nothing else: no ajv
+ * compiler, no `new Function`, no `eval`, no `require(`.
+ */
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import {
+  type Code,
+  code,
+  docComment,
+  EmitError,
+  ident,
+  joinCode,
+  literal,
+  verbatim,
+} from "../codegen/emit.js";
+import {
+  formatTypeScript,
+  generatedHeader,
+  RUNTIME_MODULE,
+  typeDeclarations,
+} from "../codegen/generate-types.js";
+import type { BundleTool, PolicyBundle } from "../config/policy-bundle.js";
+import type { JsonSchema } from "../runtime/types.js";
+import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
+
+const standaloneCode = standaloneModule.default;
+
+/** The compiled controller: the module's text and its declarations' text. */
+export interface CompiledController {
+  /** The ES module (`.mjs`). */
+  readonly module: string;
+  /** Its TypeScript declarations (`.d.mts` next to a `.mjs`). */
+  readonly declarations: string;
+}
+
+/** The declaration file that belongs next to a compiled module: `.d.mts` for `.mjs`, `.d.ts` for `.js`. */
+export function declarationPathFor(modulePath: string): string {
+  if (modulePath.endsWith(".mjs")) return `${modulePath.slice(0, -".mjs".length)}.d.mts`;
+  if (modulePath.endsWith(".js")) return `${modulePath.slice(0, -".js".length)}.d.ts`;
+  throw new EmitError(
+    `the compiled controller must be an ES module file ending in .mjs or .js, not ${modulePath}`,
+  );
+}
+
+// ajv standalone refers to its runtime helpers with `require(...)`; the compiled module imports them
+// from toolgate/runtime instead (ajv issues 1976 and 2209).
+const AJV_HELPERS: ReadonlyMap<string, string> = new Map([
+  ['require("ajv/dist/runtime/ucs2length").default', "ajvUcs2length"],
+  ['require("ajv/dist/runtime/equal").default', "ajvEqual"],
+  ['require("ajv/dist/runtime/uri").default', "ajvUri"],
+  ['require("ajv/dist/runtime/validation_error").default', "AjvValidationError"],
+]);
+
+/** The runtime names the module body below uses, besides the ajv helpers. */
+const RUNTIME_IMPORTS = [
+  "PendingApprovals",
+  "ToolController",
+  "ToolPolicy",
+  "ToolRegistry",
+  "ToolRuntime",
+  "ToolgateError",
+  "assertHandlersFit",
+  "deepFreeze",
+  "fromAjvValidator",
+  "refuseHandler",
+];
+
+function assertNoCommentBreakingId(schema: unknown, tool: string): void {
+  if (schema === null || typeof schema !== "object") return;
+  for (const [key, value] of Object.entries(schema)) {
+    // ajv writes a schema's $id into a `/*# sourceURL=... */` comment of the standalone code.
+    if (
+      (key === "$id" || key === "id") &&
+      typeof value === "string" &&
+      /\*\/|[\r\n\u2028\u2029]/.test(value)
+    ) {
+      throw new EmitError(
+        `tool "${tool}": the $id ${JSON.stringify(value)} cannot be compiled; remove "*/" and line breaks`,
+      );
+    }
+    assertNoCommentBreakingId(value, tool);
+  }
+}
+
+interface ValidatorGroup {
+  /** The module-level name of the group's validators object. */
+  readonly name: string;
+  readonly code: Code;
+}
+
+/** ajv standalone code of one draft's tools, wrapped so that its names stay private. */
+function standaloneGroup(
+  draft: SchemaDraft,
+  tools: readonly { readonly key: string; readonly tool: BundleTool }[],
+  helpers: Set<string>,
+): ValidatorGroup {
+  const base = ajvOptions();
+  const options = { ...base, code: { ...base.code, source: true, esm: true } };
+  const ajv: Ajv | Ajv2020 = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  for (const { key, tool } of tools) {
+    assertNoCommentBreakingId(tool.inputSchema, tool.name);
+    try {
+      ajv.addSchema(tool.inputSchema as JsonSchema & object, key);
+    } catch (error) {
+      throw new EmitError(
+        `tool "${tool.name}": ajv refused the input schema: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  let source = standaloneCode(ajv, Object.fromEntries(tools.map(({ key }) => [key, key])));
+  source = source.replace(/^"use strict";/, "");
+  const exported = new Map<string, string>();
+  source = source.replace(/export const (v\d+) = ([A-Za-z_$][\w$]*);/g, (_match, key: string, fn: string) => {
+    exported.set(key, fn);
+    return "";
+  });
+  for (const [call, name] of AJV_HELPERS) {
+    if (source.includes(call)) {
+      helpers.add(name);
+      source = source.replaceAll(call, name);
+    }
+  }
+  const unknownHelper = /require\("([^"]*)"\)/.exec(source);
+  if (unknownHelper !== null) {
+    throw new EmitError(
+      `ajv standalone code needs the helper ${unknownHelper[1]}, which toolgate/runtime does not export`,
+    );
+  }
+  // What is left of `require(` can only be text inside string literals (a description, a pattern):
+  // written `require\u0028`, it is the same string and no longer looks like a call.
+  source = source.replaceAll("require(", "require\\u0028");
+  if (exported.size !== tools.length) {
+    throw new EmitError(`ajv standalone exported ${exported.size} validators for ${tools.length} tools`);
+  }
+  const name = draft === "2020-12" ? "draft2020Validators" : "draft07Validators";
+  const entries = tools.map(({ key }) => code`${ident(key)}: ${ident(exported.get(key) as string)}`);
+  return {
+    name,
+    code: code`const ${ident(name)} = (() => {
+${verbatim("ajv-standalone", source)}
+return { ${joinCode(entries, ", ")} };
+})();
+`,
+  };
+}
+
+/**
+ * The runtime JavaScript of the compiled module. It keeps the bundle's tool order, so that `specs` lists
+ * tools as the YAML-loaded controller's registry does (the declarations sort them, as codegen does).
+ */
+function moduleSource(bundle: PolicyBundle): Code {
+  const byDraft = new Map<SchemaDraft, { key: string; tool: BundleTool }[]>();
+  const validatorRefs: Code[] = [];
+  const groupNames = new Map<SchemaDraft, string>();
+  bundle.tools.forEach((tool, index) => {
+    const draft = schemaDraft(tool.inputSchema);
+    if (typeof draft === "object") {
+      throw new EmitError(`tool "${tool.name}": unsupported $schema "${draft.unsupported}"`);
+    }
+    const list = byDraft.get(draft) ?? [];
+    list.push({ key: `v${index}`, tool });
+    byDraft.set(draft, list);
+  });
+  const helpers = new Set<string>();
+  const groups: Code[] = [];
+  for (const draft of ["2020-12", "draft-07"] as const) {
+    const tools = byDraft.get(draft);
+    if (tools === undefined) continue;
+    const group = standaloneGroup(draft, tools, helpers);
+    groupNames.set(draft, group.name);
+    groups.push(group.code);
+  }
+  bundle.tools.forEach((tool, index) => {
+    const draft = schemaDraft(tool.inputSchema) as SchemaDraft;
+    validatorRefs.push(
+      code`fromAjvValidator(${ident(groupNames.get(draft) as string)}.${ident(`v${index}`)})`,
+    );
+  });
+  const imports = [...RUNTIME_IMPORTS, "schemaPattern", ...[...helpers].sort()].map((n) => ident(n));
+  const specs = bundle.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+  }));
+  const redact = Object.entries(bundle.settings.audit?.redact ?? {});
+  return code`${generatedHeader("compile")}import { ${joinCode(imports, ", ")} } from ${RUNTIME_MODULE};
+
+${groups}
+${docComment("Fingerprint of the policy bundle this module was compiled from.")}export const fingerprint = ${bundle.fingerprint};
+
+${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = deepFreeze(${literal(specs)});
+
+${docComment("The policy statements (frozen), as the bundle holds them.")}export const statements = deepFreeze(${literal(bundle.statements)});
+
+${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
+
+const validators = [${joinCode(validatorRefs, ", ")}];
+
+const redact = new Map(${literal(redact)});
+
+${docComment(
+  "Creates a controller over the compiled policy and the application's handlers.",
+  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `approvalTtlMs`.",
+  "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
+)}export function createController(options) {
+  const handlers = options === null || typeof options !== "object" ? undefined : options.handlers;
+  assertHandlersFit(specs.map((spec) => spec.name), policy, handlers);
+  const definitions = specs.map((spec, index) => ({
+    spec,
+    validateArguments: validators[index],
+    handler: Object.hasOwn(handlers, spec.name) ? handlers[spec.name] : refuseHandler,
+  }));
+  const given = options.approvals;
+  if (typeof given === "string") {
+    throw new ToolgateError("invalid-option", "a compiled controller takes approvals as a PendingApprovals or an ApprovalStore object, not a URL; open the store with toolgate's openApprovalStore");
+  }
+  if (typeof options.audit === "string") {
+    throw new ToolgateError("invalid-option", "a compiled controller takes audit as an AuditSink object, not a URL; open the sink with toolgate's openAuditSink");
+  }
+  const approvals = given instanceof PendingApprovals ? given : new PendingApprovals({
+    ...(given === undefined ? {} : { store: given }),
+    ...(options.approvalTtlMs === undefined ? {} : { ttlMs: options.approvalTtlMs }),
+  });
+  return new ToolController({
+    runtime: new ToolRuntime(new ToolRegistry(definitions)),
+    policy,
+    approvals,
+    ...(options.audit === undefined ? {} : { audit: options.audit }),
+    redact,
+    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+  });
+}
+`;
+}
+
+/** The TypeScript declarations of the compiled module: self-contained argument types and `createController`. */
+async function declarationSource(bundle: PolicyBundle): Promise<string> {
+  const types = await typeDeclarations(bundle);
+  return formatTypeScript(code`${generatedHeader("compile")}import type {
+  ApprovalStore,
+  AuditSink,
+  OnAsk,
+  PendingApprovals,
+  StatementSpec,
+  ToolContext,
+  ToolController,
+  ToolPolicy,
+  ToolSpec,
+} from ${RUNTIME_MODULE};
+
+${docComment("Fingerprint of the policy bundle this module was compiled from.")}export declare const fingerprint: ${bundle.fingerprint};
+
+${docComment("The tools' specs, as the model sees them (frozen).")}export declare const specs: readonly ToolSpec[];
+
+${docComment("The policy statements (frozen).")}export declare const statements: readonly StatementSpec[];
+
+${docComment("The policy (immutable).")}export declare const policy: ToolPolicy;
+
+${types}
+${docComment("Options of the compiled `createController`.")}export interface CreateControllerOptions {
+  ${docComment("One handler per tool, typed by the tool's input schema.")}readonly handlers: ToolHandlers;
+  ${docComment("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
+  ${docComment("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
+  ${docComment("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
+  ${docComment("How long approval requests stay usable, in milliseconds (default one hour).")}readonly approvalTtlMs?: number;
+}
+
+${docComment(
+  "Creates a controller over the compiled policy and the application's handlers.",
+  "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
+)}export declare function createController(options: CreateControllerOptions): ToolController;
+`);
+}
+
+/**
+ * Compiles a bundle into a standalone controller module and its declarations.
+ * @throws EmitError when a schema cannot be compiled standalone (for example an `$id` that would break
+ *   out of ajv's source comment).
+ */
+export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
+  const module = moduleSource(bundle).toString();
+  if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
+  return { module, declarations: await declarationSource(bundle) };
+}
