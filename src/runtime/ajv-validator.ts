@@ -64,5 +64,9 @@ export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidat
 export function schemaPattern(pattern: string, flags: string): { test(input: string): boolean } {
   const compiled = compileRegex(pattern, flags);
   if (!compiled.ok) throw new SyntaxError(`pattern "${pattern}": ${compiled.message}`);
-  return compiled.regex;
+  const regex = compiled.regex;
+  // ajv keys its shared pattern constants by `String(regex)`: each pattern needs its own key, or every
+  // schema of an ajv instance would test the first pattern that instance ever compiled.
+  const key = `schemaPattern(${JSON.stringify(pattern)}, ${JSON.stringify(flags)})`;
+  return { test: (input: string) => regex.test(input), toString: () => key };
 }
