@@ -243,8 +243,9 @@ export function verifyAuditLog(file: string): AuditLogCheck {
       };
     }
     if (parsed.seq < line) {
-      // A forged line that fits the chain is caught here, one line late: blame it, not its honest successor.
-      return linked
+      // A forged line that fits the chain (seq and prev right) is seen one line late, at its honest successor,
+      // whose seq is then one behind and whose prev points past the forgery: blame the forged line.
+      return linked || parsed.seq !== line - 1
         ? {
             ok: false,
             line,

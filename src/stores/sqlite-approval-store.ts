@@ -41,8 +41,10 @@ const MIGRATIONS: readonly string[] = [
      response TEXT,
      updated_at INTEGER NOT NULL
    );
-   CREATE INDEX toolgate_approvals_state_created ON toolgate_approvals (state, created_at);
-   CREATE INDEX toolgate_approvals_state_expires ON toolgate_approvals (state, expires_at);
+   -- Partial indexes: a take only removes the row from them, and used rows pile up outside them.
+   CREATE INDEX toolgate_approvals_open ON toolgate_approvals (created_at)
+     WHERE state IN ('pending', 'approved', 'rejected');
+   CREATE INDEX toolgate_approvals_pending_expires ON toolgate_approvals (expires_at) WHERE state = 'pending';
    CREATE INDEX toolgate_approvals_call_id ON toolgate_approvals (call_id);`,
 ];
 
@@ -120,23 +122,27 @@ export class SqliteApprovalStore implements ApprovalStore {
       throw toStoreError(this.name, "preparing statements", error);
     }
     const s = this.#statements;
+    // RETURNING statements use all(), never get(): get() leaves the statement open, which keeps a snapshot
+    // that stops the WAL from being checkpointed (it grew without bound in the benchmark).
     this.#table = {
-      takeOpen: async (id, now) => this.#run("take", () => s.take.get({ id, now })),
+      takeOpen: async (id, now) => this.#run("take", () => s.take.all({ id, now })[0]),
       decide: async (response, now) => {
         const json = JSON.stringify(response);
-        return this.#run("respond", () =>
-          s.decide.get({
-            id: response.approvalId,
-            now,
-            state: response.approved ? "approved" : "rejected",
-            response: json,
-            approver: response.approver ?? null,
-          }),
+        return this.#run(
+          "respond",
+          () =>
+            s.decide.all({
+              id: response.approvalId,
+              now,
+              state: response.approved ? "approved" : "rejected",
+              response: json,
+              approver: response.approver ?? null,
+            })[0],
         );
       },
       markExpired: async (id, now, states) =>
-        this.#run("expire", () => s.markExpired.get({ id, now, states: JSON.stringify(states) })),
-      read: async (id) => this.#run("read", () => s.read.get(id)),
+        this.#run("expire", () => s.markExpired.all({ id, now, states: JSON.stringify(states) })[0]),
+      read: async (id) => this.#run("read", () => s.read.all(id)[0]),
     };
   }
 
