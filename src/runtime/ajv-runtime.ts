@@ -9,14 +9,29 @@ import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import uriModule from "ajv/dist/runtime/uri.js";
 import validationErrorModule from "ajv/dist/runtime/validation_error.js";
 
+// Node gives a CommonJS module's `exports` object as the default import (the helper is its `default`);
+// bundlers and vite give `exports.default` itself. Accept both.
+function interop<T>(imported: unknown): T {
+  return (
+    imported !== null && typeof imported === "object" && "default" in imported ? imported.default : imported
+  ) as T;
+}
+
 /** Deep equality of JSON values, as ajv's `enum`, `const` and `uniqueItems` keywords use it. */
-export const ajvEqual = equalModule.default as unknown as (a: unknown, b: unknown) => boolean;
+export const ajvEqual = interop<(a: unknown, b: unknown) => boolean>(equalModule);
 
 /** String length in Unicode code points, as ajv's `minLength` and `maxLength` keywords count it. */
-export const ajvUcs2length: (str: string) => number = ucs2lengthModule.default;
+export const ajvUcs2length = interop<(str: string) => number>(ucs2lengthModule);
+
+/** The part of ajv's URI library (fast-uri) that validators call. */
+export interface AjvUriLibrary {
+  parse(uri: string): unknown;
+  resolve(base: string, relative: string): string;
+  serialize(components: unknown): string;
+}
 
 /** The URI library ajv resolves `$id` and `$ref` with. */
-export const ajvUri: typeof uriModule.default = uriModule.default;
+export const ajvUri = interop<AjvUriLibrary>(uriModule);
 
 /** The error `$async` validators throw. */
-export const AjvValidationError: typeof validationErrorModule.default = validationErrorModule.default;
+export const AjvValidationError = interop<typeof validationErrorModule.default>(validationErrorModule);

@@ -61,7 +61,10 @@ export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidat
  * @throws SyntaxError when the pattern uses a construct the linear-time engine refuses (backreferences,
  *   lookaround) — the config loader reports that as `invalid-input-schema` before anything runs.
  */
-export function schemaPattern(pattern: string, flags: string): { test(input: string): boolean } {
+export function schemaPattern(
+  pattern: string,
+  flags: string,
+): { test(input: string): boolean; toString(): string } {
   const compiled = compileRegex(pattern, flags);
   if (!compiled.ok) throw new SyntaxError(`pattern "${pattern}": ${compiled.message}`);
   const regex = compiled.regex;

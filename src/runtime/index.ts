@@ -4,7 +4,13 @@
  * the CLI (a test over the built files checks it).
  */
 
-export { AjvValidationError, ajvEqual, ajvUcs2length, ajvUri } from "./ajv-runtime.js";
+export {
+  type AjvUriLibrary,
+  AjvValidationError,
+  ajvEqual,
+  ajvUcs2length,
+  ajvUri,
+} from "./ajv-runtime.js";
 export {
   type AjvErrorLike,
   type AjvValidateFunction,
