@@ -11,24 +11,25 @@ export type ExpandResult =
   | { readonly ok: false; readonly message: string };
 
 /**
- * Expands a path or glob relative to `base` into the relative paths of the files it names, sorted.
- * A plain path is returned as it is (whether it exists is checked when it is read).
+ * Expands a path or glob relative to `base` into the paths (relative to `base`) of the files it names,
+ * sorted. The segments before the first one with a glob character are a plain directory (they may climb
+ * with `..`); the rest is matched below it. A plain path is returned as it is (whether it exists is
+ * checked when it is read).
  */
 export function expandPattern(base: string, pattern: string): ExpandResult {
   if (!GLOB_CHARS.test(pattern)) return { ok: true, files: [pattern] };
-  const compiled = compileGlob(pattern.replace(/^\.\//, ""));
+  const segments = pattern.split("/");
+  const firstGlob = segments.findIndex((segment) => GLOB_CHARS.test(segment));
+  const directory = segments.slice(0, firstGlob).join("/");
+  const rest = segments.slice(firstGlob).join("/");
+  const compiled = compileGlob(rest);
   if (!compiled.ok) return { ok: false, message: `invalid glob "${pattern}": ${compiled.message}` };
-  const segments = pattern.replace(/^\.\//, "").split("/");
-  const staticSegments: string[] = [];
-  for (const segment of segments) {
-    if (GLOB_CHARS.test(segment)) break;
-    staticSegments.push(segment);
-  }
+  const root = join(base, directory);
   const files: string[] = [];
   const walk = (relative: string) => {
     let entries: import("node:fs").Dirent[];
     try {
-      entries = readdirSync(join(base, relative), { withFileTypes: true });
+      entries = readdirSync(join(root, relative), { withFileTypes: true });
     } catch {
       return;
     }
@@ -37,10 +38,10 @@ export function expandPattern(base: string, pattern: string): ExpandResult {
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
       } else if (entry.isFile() && compiled.glob.test(path)) {
-        files.push(path);
+        files.push(directory === "" ? path : `${directory}/${path}`);
       }
     }
   };
-  walk(staticSegments.join("/"));
+  walk("");
   return { ok: true, files: files.sort() };
 }
