@@ -78,7 +78,10 @@ export class JsonlAuditSink implements AuditSink {
     this.#fsync = options.fsync ?? true;
   }
 
-  /** The last written line's `seq` and hash, to keep elsewhere as an anchor for `verifyAuditLog`. */
+  /**
+   * The last line's `seq` and hash, to keep elsewhere as an anchor for `verifyAuditLog`. Known once the file
+   * has been opened (at the first `record`); before that it is the genesis head.
+   */
   get head(): AuditLogHead {
     return this.#head;
   }
