@@ -134,7 +134,10 @@ function globTest(globs: readonly Glob[], foldedGlobs: readonly Glob[]): ValueTe
   };
 }
 
-/** `prefix` is literal, but a value whose path form differs (`src/../x`) only ever "may" start with it. */
+/**
+ * `prefix` is literal, but a value whose path form differs (`src/../x`) only ever "may" start with it, and a
+ * path that climbs out of its root (`../../etc/passwd`) may be anywhere, as for globs.
+ */
 function prefixTest(prefix: string): ValueTest {
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
@@ -142,7 +145,7 @@ function prefixTest(prefix: string): ValueTest {
     const normal = normalizePath(value);
     const clean = normal.ok && !normal.escapesRoot && normal.path === value;
     if (clean) return literal ? TRUE : FALSE;
-    if (literal) return UNKNOWN;
+    if (literal || (normal.ok && normal.escapesRoot)) return UNKNOWN;
     return normal.ok && normal.path.startsWith(prefix) ? UNKNOWN : FALSE;
   };
 }
