@@ -50,6 +50,14 @@ export function bundleValidators(bundle: PolicyBundle): ReadonlyMap<string, Argu
   return validators;
 }
 
+/** The validator of the bundle's `context_schema`, or `undefined` when the config declares none. */
+export function bundleContextValidator(bundle: PolicyBundle): ArgumentValidator | undefined {
+  if (bundle.contextSchema === null) return undefined;
+  const compiled = new ValidatorFactory().compile(bundle.contextSchema);
+  if (!compiled.ok) throw new ToolgateError("invalid-input-schema", `context_schema: ${compiled.message}`);
+  return compiled.validator;
+}
+
 /** The policy of a bundle. */
 export function bundlePolicy(bundle: PolicyBundle): ToolPolicy {
   return ToolPolicy.fromStatements(bundle.statements, bundle.fingerprint);
@@ -84,6 +92,11 @@ export function reloadController(
     handlers,
   );
   controller.reload({ policy, runtime: bundleRuntime(bundle, handlers) });
+}
+
+function contextOption(bundle: PolicyBundle): { contextValidator?: ArgumentValidator } {
+  const contextValidator = bundleContextValidator(bundle);
+  return contextValidator === undefined ? {} : { contextValidator };
 }
 
 function storePath(url: string, base: string): string {
@@ -135,5 +148,6 @@ export function createController(options: CreateControllerOptions): ToolControll
     ...(audit === undefined ? {} : { audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...contextOption(bundle),
   });
 }

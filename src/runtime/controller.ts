@@ -3,10 +3,11 @@ import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
-import { errorResult, isPrepared, type ToolRuntime } from "./tool-runtime.js";
+import { errorResult, formatArgumentIssues, isPrepared, type ToolRuntime } from "./tool-runtime.js";
 import type {
   ApprovalRequest,
   ApprovalResponse,
+  ArgumentValidator,
   PolicyDecision,
   PreparedToolCall,
   ToolCall,
@@ -31,6 +32,11 @@ export interface ToolControllerOptions {
   readonly audit?: AuditSink;
   readonly redact?: AuditRedaction;
   readonly onAsk?: OnAsk;
+  /**
+   * Validates the caller context against the config's `context_schema`. A context that fails it never
+   * reaches the policy: the call gets an error result (a misspelt fact must not silently skip a rule).
+   */
+  readonly contextValidator?: ArgumentValidator;
 }
 
 interface Active {
@@ -78,8 +84,10 @@ export class ToolController {
   readonly #audit: AuditSink | undefined;
   readonly #redact: AuditRedaction;
   readonly onAsk: OnAsk;
+  readonly #contextValidator: ArgumentValidator | undefined;
 
   constructor(options: ToolControllerOptions) {
+    this.#contextValidator = options.contextValidator;
     this.#active = { runtime: options.runtime, policy: options.policy };
     this.approvals = options.approvals ?? new PendingApprovals();
     this.#audit = options.audit;
@@ -116,7 +124,7 @@ export class ToolController {
     const { runtime, policy } = this.#active;
     const prepared = runtime.prepare(call);
     if (!isPrepared(prepared)) return prepared;
-    return policy.explain(call, context);
+    return this.#checkContext(call, context) ?? policy.explain(call, context);
   }
 
   /**
@@ -131,9 +139,11 @@ export class ToolController {
     // Read the pair only after the await: a reload that landed meanwhile must decide this call.
     const { runtime, policy } = this.#active;
     const prepared = runtime.prepare(call);
-    if (!isPrepared(prepared)) {
-      await this.#record("call.rejected", call, policy.fingerprint, { reason: prepared.content });
-      return prepared;
+    const rejected = isPrepared(prepared) ? this.#checkContext(call, context) : prepared;
+    if (rejected !== undefined || !isPrepared(prepared)) {
+      const result = rejected ?? (prepared as ToolResult);
+      await this.#record("call.rejected", call, policy.fingerprint, { reason: result.content });
+      return result;
     }
     const decision = policy.decide(call, context);
     await this.#record("policy.decided", call, policy.fingerprint, { decision });
@@ -221,12 +231,11 @@ export class ToolController {
       ...(answer.reason === undefined ? {} : { reason: answer.reason }),
     });
     const prepared = runtime.prepare(call);
-    if (!isPrepared(prepared)) {
-      await this.#record("call.rejected", call, policy.fingerprint, {
-        ...fingerprints,
-        reason: prepared.content,
-      });
-      return prepared;
+    const rejected = isPrepared(prepared) ? this.#checkContext(call, context) : prepared;
+    if (rejected !== undefined || !isPrepared(prepared)) {
+      const result = rejected ?? (prepared as ToolResult);
+      await this.#record("call.rejected", call, policy.fingerprint, { ...fingerprints, reason: result.content });
+      return result;
     }
     const decision = policy.decide(call, context);
     await this.#record("policy.decided", call, policy.fingerprint, { ...fingerprints, decision });
@@ -278,6 +287,14 @@ export class ToolController {
         );
       });
     }
+  }
+
+  /** An error result when the context fails the context schema; `undefined` when it is fine. */
+  #checkContext(call: ToolCall, context: ToolContext): ToolResult | undefined {
+    if (this.#contextValidator === undefined) return undefined;
+    const check = this.#contextValidator(context);
+    if (check.ok) return undefined;
+    return errorResult(call.callId, `invalid context for ${call.toolName}: ${formatArgumentIssues(check.issues)}`);
   }
 
   async #execute(

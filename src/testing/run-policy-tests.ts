@@ -3,7 +3,7 @@
  * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
  */
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
-import { bundlePolicy, bundleValidators } from "../controller/create-controller.js";
+import { bundleContextValidator, bundlePolicy, bundleValidators } from "../controller/create-controller.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ToolController } from "../runtime/controller.js";
 import { ToolRegistry } from "../runtime/registry.js";
@@ -55,7 +55,12 @@ export function decisionController(
       handler: never,
     })),
   );
-  return new ToolController({ runtime: new ToolRuntime(registry), policy: bundlePolicy(bundle) });
+  const contextValidator = bundleContextValidator(bundle);
+  return new ToolController({
+    runtime: new ToolRuntime(registry),
+    policy: bundlePolicy(bundle),
+    ...(contextValidator === undefined ? {} : { contextValidator }),
+  });
 }
 
 /** Runs every test case of the bundle. */

@@ -805,6 +805,11 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
     if (matchWords(renamed, prefix) !== "no-match") return "unknown";
   }
   if (head !== first.text && head !== name && runsAnotherCommand(name, words)) return "unknown";
+  // On a case-insensitive file system `RM` runs `rm`: a match that holds only when case is ignored is a maybe.
+  if (first.literal && name.toLowerCase() === head.toLowerCase() && name !== head) {
+    const folded = [{ text: head, literal: true }, ...words.slice(1)];
+    if (matchWords(folded, prefix) !== "no-match") return "unknown";
+  }
   return "no-match";
 }
 
