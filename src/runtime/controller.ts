@@ -234,7 +234,10 @@ export class ToolController {
     const rejected = isPrepared(prepared) ? this.#checkContext(call, context) : prepared;
     if (rejected !== undefined || !isPrepared(prepared)) {
       const result = rejected ?? (prepared as ToolResult);
-      await this.#record("call.rejected", call, policy.fingerprint, { ...fingerprints, reason: result.content });
+      await this.#record("call.rejected", call, policy.fingerprint, {
+        ...fingerprints,
+        reason: result.content,
+      });
       return result;
     }
     const decision = policy.decide(call, context);
@@ -294,7 +297,10 @@ export class ToolController {
     if (this.#contextValidator === undefined) return undefined;
     const check = this.#contextValidator(context);
     if (check.ok) return undefined;
-    return errorResult(call.callId, `invalid context for ${call.toolName}: ${formatArgumentIssues(check.issues)}`);
+    return errorResult(
+      call.callId,
+      `invalid context for ${call.toolName}: ${formatArgumentIssues(check.issues)}`,
+    );
   }
 
   async #execute(
