@@ -122,15 +122,23 @@ function jsonEquals(a: unknown, b: unknown): boolean {
 
 /** A glob over a normalised path; a path that cannot be normalised or climbs out of its root is UNKNOWN. */
 function globTest(globs: readonly Glob[], foldedGlobs: readonly Glob[]): ValueTest {
-  return (value) => {
-    if (typeof value !== "string") return UNKNOWN;
-    const normal = normalizePath(value);
+  const test = (path: string): Truth => {
+    const normal = normalizePath(path);
     if (!normal.ok || normal.escapesRoot) return UNKNOWN;
     for (const glob of globs) if (glob.test(normal.path)) return TRUE;
     // On a case-insensitive file system `.ENV` is `.env`: a match that only holds ignoring case is a maybe.
     const folded = normal.path.toLowerCase();
     for (const glob of foldedGlobs) if (glob.test(folded)) return UNKNOWN;
     return FALSE;
+  };
+  return (value) => {
+    if (typeof value !== "string") return UNKNOWN;
+    const result = test(value);
+    // A handler on Windows reads `\` as a separator: `src\..\.env` may be `.env`, and `..\x.ts` may climb out.
+    // When the two readings disagree, the answer is a maybe.
+    if (result !== UNKNOWN && value.includes("\\") && test(value.replaceAll("\\", "/")) !== result)
+      return UNKNOWN;
+    return result;
   };
 }
 
