@@ -16,6 +16,8 @@ import type {
   ToolSpec,
 } from "./types.js";
 
+const EMPTY_CONTEXT: ToolContext = Object.freeze({});
+
 /** What to do with an `ask` decision: queue it for a person (default), or deny it when nobody can answer. */
 export type OnAsk = "queue" | "deny";
 
@@ -134,7 +136,20 @@ export class ToolController {
    * @throws whatever a handler throws that is not a `ToolFailure` (a defect), and `StoreUnavailableError`
    *   when the approval store or audit sink cannot be reached (nothing runs then).
    */
-  async handle(call: ToolCall, context: ToolContext = {}): Promise<ToolResult | ApprovalRequest> {
+  handle(call: ToolCall, context: ToolContext = EMPTY_CONTEXT): Promise<ToolResult | ApprovalRequest> {
+    if (this.#audit !== undefined) return this.#handleAudited(call, context);
+    // Without an audit sink nothing needs to wait before the handler: the allowed path is synchronous up to it.
+    const { runtime, policy } = this.#active;
+    const prepared = runtime.prepare(call);
+    if (!isPrepared(prepared)) return Promise.resolve(prepared);
+    const rejected = this.#checkContext(call, context);
+    if (rejected !== undefined) return Promise.resolve(rejected);
+    const decision = policy.decide(call, context);
+    if (decision.action === "allow") return runtime.execute(prepared, context);
+    return this.#afterDecision(call, context, decision, policy.fingerprint);
+  }
+
+  async #handleAudited(call: ToolCall, context: ToolContext): Promise<ToolResult | ApprovalRequest> {
     await this.#record("call.received", call, this.#active.policy.fingerprint, { withArguments: true });
     // Read the pair only after the await: a reload that landed meanwhile must decide this call.
     const { runtime, policy } = this.#active;
@@ -147,9 +162,20 @@ export class ToolController {
     }
     const decision = policy.decide(call, context);
     await this.#record("policy.decided", call, policy.fingerprint, { decision });
+    if (decision.action === "allow") return this.#execute(prepared, context, policy.fingerprint, {});
+    return this.#afterDecision(call, context, decision, policy.fingerprint);
+  }
+
+  /** Deny and ask, after the decision was recorded. */
+  async #afterDecision(
+    call: ToolCall,
+    context: ToolContext,
+    decision: PolicyDecision,
+    fingerprint: string,
+  ): Promise<ToolResult | ApprovalRequest> {
     switch (decision.action) {
       case "allow":
-        return this.#execute(prepared, context, policy.fingerprint, {});
+        throw new Error("unreachable: allow is executed by the caller");
       case "deny":
         return errorResult(call.callId, deniedMessage(decision));
       case "ask": {
@@ -160,7 +186,7 @@ export class ToolController {
           );
         }
         const request = await this.approvals.create(call, decision, context);
-        await this.#record("approval.requested", call, policy.fingerprint, {
+        await this.#record("approval.requested", call, fingerprint, {
           decision,
           approvalId: request.approvalId,
         });

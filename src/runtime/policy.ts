@@ -77,9 +77,12 @@ interface CompiledStatement {
   readonly rank: number;
   readonly when: CompiledCondition | null;
   readonly context: CompiledCondition | null;
+  /** The decision this statement makes alone, built on first use (a statement belongs to one policy). */
+  single: PolicyDecision | undefined;
 }
 
 const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
+const ALLOW_RANK = 0;
 const ACTIONS: readonly PolicyAction[] = ["allow", "ask", "deny"];
 
 const DEFAULT_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> = {
@@ -170,6 +173,7 @@ function compileStatement(spec: StatementSpec): CompiledStatement {
     rank: RANK[spec.action],
     when: compile(spec.when, "when"),
     context: compile(spec.context, "context"),
+    single: undefined,
   };
 }
 
@@ -242,12 +246,14 @@ export class ToolPolicy {
   #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
     const statements = this.#byTool.get(call.toolName);
     if (statements === undefined || statements.length === 0) return this.#defaultDeny(call.toolName);
+    // The hot path allocates nothing when one statement decides: its decision is built once, frozen.
     let bestRank = -1;
-    let deciding: CompiledStatement[] = [];
+    let first: CompiledStatement | undefined;
+    let more: CompiledStatement[] | undefined;
     for (const statement of statements) {
       const truth = this.#matches(statement, call.arguments, context);
       // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
-      const matched = truth === TRUE || (truth === UNKNOWN && statement.action !== "allow");
+      const matched = truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK);
       if (evaluations !== null) {
         evaluations.push({
           statement: statement.public,
@@ -258,11 +264,13 @@ export class ToolPolicy {
       if (!matched) continue;
       if (statement.rank > bestRank) {
         bestRank = statement.rank;
-        deciding = [statement];
-      } else if (statement.rank === bestRank) deciding.push(statement);
+        first = statement;
+        more = undefined;
+      } else if (statement.rank === bestRank) (more ??= []).push(statement);
     }
-    if (bestRank < 0) return this.#defaultDeny(call.toolName);
-    const first = deciding[0] as CompiledStatement;
+    if (first === undefined) return this.#defaultDeny(call.toolName);
+    if (more === undefined) return this.#decisionOf(first);
+    const deciding = [first, ...more];
     const reasons = [...new Set(deciding.map((s) => s.public.reason))];
     return {
       action: first.action,
@@ -271,6 +279,21 @@ export class ToolPolicy {
       statements: deciding.map((s) => s.public),
       fingerprint: this.fingerprint,
     };
+  }
+
+  #decisionOf(statement: CompiledStatement): PolicyDecision {
+    let decision = statement.single;
+    if (decision === undefined) {
+      decision = Object.freeze({
+        action: statement.action,
+        reason: statement.public.reason,
+        ruleIds: Object.freeze([statement.public.id]),
+        statements: Object.freeze([statement.public]),
+        fingerprint: this.fingerprint,
+      });
+      statement.single = decision;
+    }
+    return decision;
   }
 
   #matches(statement: CompiledStatement, args: unknown, context: ToolContext): Truth {

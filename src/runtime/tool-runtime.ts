@@ -44,19 +44,34 @@ export class ToolRuntime {
    * Runs the handler of a prepared call. A `ToolFailure` becomes an error result; any other exception is a
    * defect and is re-thrown unchanged.
    */
-  async execute(prepared: PreparedToolCall, context: ToolContext = {}): Promise<ToolResult> {
+  execute(prepared: PreparedToolCall, context: ToolContext = {}): Promise<ToolResult> {
+    // A handler that answers synchronously costs no extra promise hop: this sits on every allowed call.
+    let content: unknown;
     try {
-      const content = await prepared.definition.handler(prepared.arguments, context);
-      if (typeof content !== "string") {
-        throw new TypeError(
-          `handler of ${prepared.call.toolName} returned ${typeof content}; a handler must return a string`,
-        );
-      }
-      return { callId: prepared.call.callId, content, isError: false };
+      content = prepared.definition.handler(prepared.arguments, context);
     } catch (error) {
-      if (isToolFailure(error)) return errorResult(prepared.call.callId, error.message);
-      throw error;
+      return isToolFailure(error)
+        ? Promise.resolve(errorResult(prepared.call.callId, error.message))
+        : Promise.reject(error);
     }
+    if (typeof content === "string")
+      return Promise.resolve({ callId: prepared.call.callId, content, isError: false });
+    return settle(prepared, content);
+  }
+}
+
+async function settle(prepared: PreparedToolCall, pending: unknown): Promise<ToolResult> {
+  try {
+    const content = await pending;
+    if (typeof content !== "string") {
+      throw new TypeError(
+        `handler of ${prepared.call.toolName} returned ${typeof content}; a handler must return a string`,
+      );
+    }
+    return { callId: prepared.call.callId, content, isError: false };
+  } catch (error) {
+    if (isToolFailure(error)) return errorResult(prepared.call.callId, error.message);
+    throw error;
   }
 }
 

@@ -42,17 +42,23 @@ export function schemaDraft(schema: JsonSchema): SchemaDraft | { unsupported: st
 
 /** A pair of ajv instances (one per supported draft), reused across many schemas. */
 export class ValidatorFactory {
-  readonly #ajv2020: Ajv2020;
-  readonly #ajv07: Ajv;
+  readonly #extra: Options;
+  // Built on first use: creating an ajv instance compiles its meta-schemas, which costs tens of milliseconds.
+  #ajv2020: Ajv2020 | undefined;
+  #ajv07: Ajv | undefined;
 
   constructor(extra: Options = {}) {
-    this.#ajv2020 = new Ajv2020({ ...ajvOptions(), ...extra });
-    this.#ajv07 = new Ajv({ ...ajvOptions(), ...extra });
+    this.#extra = extra;
   }
 
   /** The ajv instance for a draft. */
   ajvFor(draft: SchemaDraft): Ajv {
-    return draft === "2020-12" ? this.#ajv2020 : this.#ajv07;
+    if (draft === "2020-12") {
+      this.#ajv2020 ??= new Ajv2020({ ...ajvOptions(), ...this.#extra });
+      return this.#ajv2020;
+    }
+    this.#ajv07 ??= new Ajv({ ...ajvOptions(), ...this.#extra });
+    return this.#ajv07;
   }
 
   /**

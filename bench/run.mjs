@@ -1,0 +1,357 @@
+// `npm run bench`: every benchmark side by side, one table, written with the machine's description to
+// bench/RESULTS.md. Per-call figures are measured in this one process with mitata; cold start and codegen run
+// in child processes (median of several runs). `--smoke` runs tiny sizes and writes nothing (for the tests).
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { arch, cpus, platform, release, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { do_not_optimize, measure } from "mitata";
+import {
+  compileController,
+  createController,
+  lintPolicy,
+  loadPolicy,
+  MemoryApprovalStore,
+  newApprovalId,
+} from "toolgate";
+import { parse as parseYaml } from "yaml";
+import { ajvOptions } from "../dist/validation/argument-validator.js";
+import { benchCodegen } from "./codegen.mjs";
+import { benchColdStart } from "./cold-start.mjs";
+import { casbinEnforcer, cedarAuthorizer, toolgatePolicyYaml } from "./peers.mjs";
+import { benchStores } from "./stores.mjs";
+import { writeSyntheticConfig } from "./synthetic.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+// Under the repository, so that generated modules resolve `toolgate/runtime` by the package's own name.
+const OUT = join(ROOT, "bench", "out");
+const smoke = process.argv.includes("--smoke");
+const sizes = smoke
+  ? {
+      rules: [0, 10],
+      coldTools: [5],
+      coldRuns: 1,
+      lintTools: [5],
+      lintRules: 20,
+      lintRuns: 1,
+      codegenTools: 5,
+      codegenRuns: 1,
+      takes: 200,
+      memoryTools: 100,
+    }
+  : {
+      rules: [0, 10, 100],
+      coldTools: [50, 500],
+      coldRuns: 7,
+      lintTools: [50, 500],
+      lintRules: 2000,
+      lintRuns: 5,
+      codegenTools: 500,
+      codegenRuns: 5,
+      takes: 5000,
+      memoryTools: 10000,
+    };
+
+const rows = [];
+const row = (section, name, value, unit, ratio, target, pass) => {
+  rows.push({ section, name, value, unit, ratio, target, pass });
+  const r = ratio === undefined ? "" : `${ratio.toFixed(2)}x`;
+  console.log(
+    `${section.padEnd(12)} ${name.padEnd(58)} ${String(value).padStart(12)} ${unit.padEnd(6)} ${r.padStart(9)}  ${target ?? ""}${pass === undefined ? "" : pass ? "  ok" : "  MISSED"}`,
+  );
+};
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+const ns = async (fn) => (await measure(fn, { min_cpu_time: smoke ? 5e6 : 300e6 })).p50;
+
+// 1. Decision hot path ---------------------------------------------------------------------------------------
+const READ_FILE = [
+  "tools:",
+  "  - name: read_file",
+  "    description: Read a UTF-8 text file inside the workspace.",
+  "    input_schema:",
+  "      type: object",
+  "      properties:",
+  "        path: { type: string, minLength: 1, maxLength: 4096 }",
+  "      required: [path]",
+  "      additionalProperties: false",
+  "",
+].join("\n");
+
+async function hotPath() {
+  const call = { callId: "call_1", toolName: "read_file", arguments: { path: "src/index.ts" } };
+  const noop = () => "ok";
+  for (const rules of sizes.rules) {
+    const dir = join(OUT, `hot-${rules}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "toolgate.config.yaml"), "tools: [tools.yaml]\npolicy: policy.yaml\n");
+    writeFileSync(join(dir, "tools.yaml"), READ_FILE);
+    writeFileSync(join(dir, "policy.yaml"), toolgatePolicyYaml(rules));
+    const bundle = await loadPolicy({ cwd: dir });
+    const compiled = await compileController(bundle);
+    const modulePath = join(dir, "controller.mjs");
+    writeFileSync(modulePath, compiled.module);
+    const mod = await import(pathToFileURL(modulePath).href);
+    const compiledController = mod.createController({ handlers: { read_file: noop } });
+    const yamlController = createController({ bundle, handlers: { read_file: noop }, cwd: dir });
+
+    // The floor: a Map lookup plus the same ajv validator (same schema, same options) — no policy at all.
+    const validate = new Ajv2020(ajvOptions()).compile(bundle.tools[0].inputSchema);
+    const floorMap = new Map([["read_file", validate]]);
+    const floorFn = () => floorMap.get(call.toolName)(call.arguments);
+
+    const casbin = await casbinEnforcer(rules);
+    const cedar = await cedarAuthorizer(rules);
+    for (const [check, name] of [
+      [(await compiledController.handle(call)).content, "compiled handle"],
+      [(await yamlController.handle(call)).content, "YAML handle"],
+      [mod.policy.decide(call).action, "decide"],
+      [casbin(call.arguments.path), "casbin"],
+      [cedar(call.arguments.path), "cedar"],
+    ]) {
+      if (check !== "ok" && check !== "allow" && check !== true)
+        throw new Error(`${name} did not allow the call: ${check}`);
+    }
+
+    const floor = await ns(() => do_not_optimize(floorFn()));
+    const label = `${rules} rule${rules === 1 ? "" : "s"}`;
+    row("hot path", `floor: Map lookup + ajv validator (${label})`, round(floor), "ns", 1);
+    const compiledNs = await ns(async () => do_not_optimize(await compiledController.handle(call)));
+    const target = rules === 0 ? 3 : rules === 10 ? 5 : undefined;
+    row(
+      "hot path",
+      `compiled handle, allowed call, no-op handler (${label})`,
+      round(compiledNs),
+      "ns",
+      compiledNs / floor,
+      target === undefined ? undefined : `<= ${target}x floor`,
+      target === undefined ? undefined : compiledNs / floor <= target,
+    );
+    const yamlNs = await ns(async () => do_not_optimize(await yamlController.handle(call)));
+    row("hot path", `YAML-loaded handle (${label})`, round(yamlNs), "ns", yamlNs / floor);
+    const decideNs = await ns(() => do_not_optimize(mod.policy.decide(call)));
+    row("hot path", `decide alone (${label})`, round(decideNs), "ns", decideNs / floor);
+    const casbinNs = await ns(() => do_not_optimize(casbin(call.arguments.path)));
+    row(
+      "peers",
+      `casbin 5.51 enforceSync (${label})`,
+      round(casbinNs),
+      "ns",
+      casbinNs / floor,
+      rules <= 10 ? ">= 30x compiled" : undefined,
+      rules <= 10 ? casbinNs / compiledNs >= 30 : undefined,
+    );
+    const cedarNs = await ns(() => do_not_optimize(cedar(call.arguments.path)));
+    row(
+      "peers",
+      `cedar-wasm 4.13 statefulIsAuthorized (${label})`,
+      round(cedarNs),
+      "ns",
+      cedarNs / floor,
+      rules <= 10 ? ">= 100x compiled" : undefined,
+      rules <= 10 ? cedarNs / compiledNs >= 100 : undefined,
+    );
+  }
+}
+
+// 2. Cold start ------------------------------------------------------------------------------------------------
+async function coldStart() {
+  for (const r of await benchColdStart({ sizes: sizes.coldTools, runs: sizes.coldRuns })) {
+    row(
+      "cold start",
+      `compiled module: import + createController + first decision (${r.tools} tools)`,
+      r.compiledMs,
+      "ms",
+    );
+    const big = r.tools >= 500;
+    row(
+      "cold start",
+      `loadPolicy from YAML + createController + first decision (${r.tools} tools)`,
+      r.yamlMs,
+      "ms",
+      r.speedup,
+      big ? ">= 10x slower than compiled" : undefined,
+      big ? r.speedup >= 10 : undefined,
+    );
+  }
+}
+
+// 3. Lint against its baseline -----------------------------------------------------------------------------------
+function baselineLint(dir) {
+  // The floor of linting: the same YAML parsed with `yaml`, the same schemas compiled with ajv.
+  const tools = parseYaml(readFileSync(join(dir, "policies/tools.yaml"), "utf8"));
+  parseYaml(readFileSync(join(dir, "policies/policy.yaml"), "utf8"));
+  parseYaml(readFileSync(join(dir, "toolgate.config.yaml"), "utf8"));
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  for (const tool of tools.tools) ajv.compile(tool.input_schema);
+}
+
+async function lint() {
+  for (const tools of sizes.lintTools) {
+    const dir = join(OUT, `lint-${tools}`);
+    rmSync(dir, { recursive: true, force: true });
+    writeSyntheticConfig(dir, { tools, rules: sizes.lintRules });
+    const check = await lintPolicy({ cwd: dir });
+    if (check.errorCount !== 0)
+      throw new Error(`synthetic config has errors: ${JSON.stringify(check.diagnostics[0])}`);
+    baselineLint(dir);
+    const ours = [];
+    const base = [];
+    for (let i = 0; i < sizes.lintRuns; i++) {
+      let t = performance.now();
+      await lintPolicy({ cwd: dir });
+      ours.push(performance.now() - t);
+      t = performance.now();
+      baselineLint(dir);
+      base.push(performance.now() - t);
+    }
+    const ratio = median(ours) / median(base);
+    row("lint", `baseline: yaml parse + ajv compile (${tools} tools)`, round(median(base)), "ms", 1);
+    row(
+      "lint",
+      `toolgate lint (${tools} tools, ${sizes.lintRules} rules)`,
+      round(median(ours)),
+      "ms",
+      ratio,
+      "<= 2x baseline",
+      ratio <= 2,
+    );
+  }
+}
+
+// 4. Codegen ---------------------------------------------------------------------------------------------------
+async function codegen() {
+  const r = await benchCodegen({ tools: sizes.codegenTools, runs: sizes.codegenRuns });
+  row(
+    "codegen",
+    `generateTypes (${r.tools} tools)`,
+    r.generateMs,
+    "ms",
+    undefined,
+    "<= 1000 ms",
+    r.generateMs <= 1000,
+  );
+  row("codegen", `toolgate codegen command, whole process (${r.tools} tools)`, r.commandMs, "ms");
+}
+
+// 5. Approvals ---------------------------------------------------------------------------------------------------
+async function approvals() {
+  const store = new MemoryApprovalStore();
+  const ids = [];
+  const now = Date.now();
+  for (let i = 0; i < sizes.takes; i++) {
+    const approvalId = newApprovalId();
+    ids.push(approvalId);
+    await store.put({
+      kind: "approval-request",
+      approvalId,
+      call: { callId: `c${i}`, toolName: "write_file", arguments: { path: "a" } },
+      reason: "bench",
+      ruleIds: [],
+      argumentsHash: "sha256:0",
+      policyFingerprint: "sha256:0",
+      createdAt: now,
+      expiresAt: now + 3_600_000,
+    });
+  }
+  const t = performance.now();
+  for (const id of ids) await store.take(id, now);
+  row("approvals", "memory take", Math.round(sizes.takes / ((performance.now() - t) / 1000)), "ops/s");
+  for (const r of await benchStores({ n: sizes.takes })) {
+    const sqliteFull = r.name.includes("full");
+    const target = r.name.startsWith("sqlite") ? ">= 5000/s" : ">= 1000/s";
+    row(
+      "approvals",
+      r.name,
+      r.opsPerSecond,
+      "ops/s",
+      undefined,
+      target,
+      r.opsPerSecond >= (r.name.startsWith("sqlite") ? 5000 : 1000),
+    );
+    if (sqliteFull) continue;
+  }
+  if (!process.env.TOOLGATE_TEST_POSTGRES_URL)
+    row("approvals", "postgres: not measured (TOOLGATE_TEST_POSTGRES_URL unset)", "-", "");
+}
+
+// 6. Memory ------------------------------------------------------------------------------------------------------
+function memory() {
+  const dir = join(OUT, `memory-${sizes.memoryTools}`);
+  rmSync(dir, { recursive: true, force: true });
+  writeSyntheticConfig(dir, { tools: sizes.memoryTools, rules: 0 });
+  const script = `
+    const { createController, loadPolicy } = await import("toolgate");
+    const handlers = {};
+    globalThis.gc(); const before = process.memoryUsage().heapUsed;
+    const bundle = await loadPolicy({ cwd: ${JSON.stringify(dir)} });
+    for (const t of bundle.tools) handlers[t.name] = () => "ok";
+    const controller = createController({ bundle, handlers, cwd: ${JSON.stringify(dir)} });
+    await controller.handle({ callId: "c", toolName: bundle.tools[0].name, arguments: { path: "a" } });
+    globalThis.gc(); const after = process.memoryUsage().heapUsed;
+    console.log(JSON.stringify({ mb: (after - before) / 1048576, tools: bundle.tools.length, alive: controller.visibleSpecs().length }));
+  `;
+  const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (child.status !== 0) throw new Error(`memory child failed: ${child.stderr}`);
+  const r = JSON.parse(child.stdout.trim().split("\n").pop());
+  row(
+    "memory",
+    `heap of a YAML-loaded controller, bundle and validators (${r.tools} tools)`,
+    round(r.mb),
+    "MB",
+    undefined,
+    "< 100 MB",
+    r.mb < 100,
+  );
+}
+
+function machine() {
+  const cpu = cpus();
+  return `${cpu[0]?.model ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()} ${arch()}, Node ${process.version}`;
+}
+
+console.log(`toolgate benchmarks${smoke ? " (smoke run, tiny sizes)" : ""} — ${machine()}\n`);
+await hotPath();
+await coldStart();
+await lint();
+await codegen();
+await approvals();
+memory();
+
+if (!smoke) {
+  const lines = [
+    "# toolgate benchmarks",
+    "",
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`,
+    "",
+    `Machine: ${machine()}.`,
+    "",
+    "Per-call figures are medians (p50) of mitata samples in one process; the ratio column is against the floor",
+    "of the same section (hot path: a Map lookup plus the same ajv validator; lint: `yaml` parse plus ajv compile",
+    "of the same files). Cold start and codegen run in child processes, median of several runs.",
+    "",
+    "Peers decide an equivalent policy (see `bench/peers.mjs`): `allow: [read_file]` plus N deny rules on `path`;",
+    "casbin as `p` lines with an allow-unless-deny effect, Cedar as one `permit` and N `forbid … when` policies.",
+    "",
+    "| section | measurement | value | unit | ratio | target | met |",
+    "| --- | --- | ---: | --- | ---: | --- | --- |",
+    ...rows.map(
+      (r) =>
+        `| ${r.section} | ${r.name} | ${r.value} | ${r.unit} | ${r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`} | ${r.target ?? ""} | ${r.pass === undefined ? "" : r.pass ? "yes" : "**no**"} |`,
+    ),
+    "",
+  ];
+  writeFileSync(join(ROOT, "bench", "RESULTS.md"), lines.join("\n"));
+  console.log("\nwrote bench/RESULTS.md");
+}
