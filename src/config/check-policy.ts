@@ -275,12 +275,21 @@ function checkCondition(
   }
 }
 
+/** What the loader could not read, so that checks which need the whole picture stay quiet. */
+export interface PolicyCheckOptions {
+  /** False when a tool file could not be read or parsed: a tool the policy names may be declared there. */
+  readonly toolsComplete?: boolean;
+  /** False when a policy file could not be loaded: a tool with no statement may have one there. */
+  readonly policyComplete?: boolean;
+}
+
 /** The statements of all layers, with every problem found in them. */
 export function checkPolicy(
   layers: readonly PolicyLayer[],
   tools: readonly BundleTool[],
   declared: ReadonlySet<string>,
   contextSchema: JsonSchema | null,
+  options: PolicyCheckOptions = {},
 ): { statements: StatementSpec[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const statements: StatementSpec[] = [];
@@ -289,7 +298,14 @@ export function checkPolicy(
   // The strictest set entry per tool across all layers, for the reachability check.
   const setAction = new Map<string, { action: PolicyAction; place: string }>();
 
-  const unknownTool = (parsed: ParsedFile, pointer: string, name: string) => {
+  const unknownTool = (
+    parsed: ParsedFile,
+    pointer: string,
+    name: string,
+    prefer: "key" | "value" = "value",
+  ) => {
+    // With a tool file unreadable, "not declared" may be false: its own diagnostic says what to fix first.
+    if (options.toolsComplete === false) return;
     const near = nearest(name, declared);
     diagnostics.push(
       diagnosticAt(
@@ -297,6 +313,7 @@ export function checkPolicy(
         pointer,
         "unknown-tool",
         `tool "${name}" is not declared in any tool file${near === undefined ? "; declare it or remove it here" : `; did you mean "${near}"?`}`,
+        { prefer },
       ),
     );
   };
@@ -309,6 +326,33 @@ export function checkPolicy(
     };
     const idPrefix = layer === 0 ? "" : `${label}/`;
     const inFile = new Map<string, { action: PolicyAction; line: number }>();
+    // Overlap is decided in the order the entries stand in the file, so the later entry is the one reported.
+    const entries = ACTIONS.flatMap((action) =>
+      (policy[action] ?? []).map((tool, index) => {
+        const pointer = `/${action}/${index}`;
+        return { action, tool, pointer, span: positionOf(parsed, pointer) };
+      }),
+    ).sort((a, b) => a.span.line - b.span.line || a.span.column - b.span.column);
+    const overlapping = new Set<string>();
+    for (const { action, tool, pointer, span } of entries) {
+      if (!declared.has(tool)) continue;
+      const earlier = inFile.get(tool);
+      if (earlier === undefined) {
+        inFile.set(tool, { action, line: span.line });
+        continue;
+      }
+      overlapping.add(pointer);
+      diagnostics.push(
+        diagnosticAt(
+          parsed,
+          pointer,
+          "overlap",
+          earlier.action === action
+            ? `tool "${tool}" is listed twice in ${action} (lines ${earlier.line} and ${span.line}); list it once`
+            : `tool "${tool}" is in both ${earlier.action} (line ${earlier.line}) and ${action} (line ${span.line}); keep it in one`,
+        ),
+      );
+    }
     for (const action of ACTIONS) {
       (policy[action] ?? []).forEach((tool, index) => {
         const pointer = `/${action}/${index}`;
@@ -317,21 +361,7 @@ export function checkPolicy(
           unknownTool(parsed, pointer, tool);
           return;
         }
-        const earlier = inFile.get(tool);
-        if (earlier !== undefined) {
-          diagnostics.push(
-            diagnosticAt(
-              parsed,
-              pointer,
-              "overlap",
-              earlier.action === action
-                ? `tool "${tool}" is listed twice in ${action} (lines ${earlier.line} and ${line}); list it once`
-                : `tool "${tool}" is in both ${earlier.action} (line ${earlier.line}) and ${action} (line ${line}); keep it in one`,
-            ),
-          );
-          return;
-        }
-        inFile.set(tool, { action, line });
+        if (overlapping.has(pointer)) return;
         const place = `${parsed.file}:${line}`;
         const strictest = setAction.get(tool);
         if (strictest === undefined || RANK[action] > RANK[strictest.action])
@@ -348,7 +378,7 @@ export function checkPolicy(
     }
     for (const tool of Object.keys(policy.reasons ?? {})) {
       const pointer = childPointer("/reasons", tool);
-      if (!declared.has(tool)) unknownTool(parsed, pointer, tool);
+      if (!declared.has(tool)) unknownTool(parsed, pointer, tool, "key");
       else if (!inFile.has(tool)) {
         diagnostics.push(
           diagnosticAt(
@@ -460,7 +490,9 @@ export function checkPolicy(
   }
 
   const mentioned = new Set(statements.flatMap((s) => s.tools));
-  return { statements, diagnostics: [...diagnostics, ...unlisted(tools, mentioned)] };
+  // With a policy file unreadable, "no statement" may be false: its own diagnostic says what to fix first.
+  const warnings = options.policyComplete === false ? [] : unlisted(tools, mentioned);
+  return { statements, diagnostics: [...diagnostics, ...warnings] };
 }
 
 function unlisted(tools: readonly BundleTool[], mentioned: ReadonlySet<string>): Diagnostic[] {

@@ -3,6 +3,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import type { ValidatorFactory } from "../validation/argument-validator.js";
 import { pascalCase } from "./identifiers.js";
+import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
 import type { BundleTool } from "./policy-bundle.js";
 
@@ -19,7 +20,9 @@ export function toolNameProblem(name: string): string | undefined {
     const odd = [...name].find((c) => !/[A-Za-z0-9_-]/.test(c));
     const detail =
       odd === undefined
-        ? ""
+        ? name.length > 64
+          ? ` (it is ${name.length} characters long; at most 64)`
+          : ""
         : ` (it contains ${JSON.stringify(odd)}${odd.charCodeAt(0) > 127 ? `, U+${(odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}` : ""})`;
     return `tool name ${JSON.stringify(name)} is not valid${detail}: names must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$, as model providers require`;
   }
@@ -55,6 +58,68 @@ function findKey(parsed: ParsedFile, pointer: string, key: string): string | und
     if (candidate.startsWith(`${pointer}/`) && candidate.endsWith(suffix)) return candidate;
   }
   return undefined;
+}
+
+const JSON_TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"];
+
+/**
+ * Where in a schema (at `schemaPointer` of a parsed file) ajv's compile error points, and a message for it:
+ * an unknown keyword at its key, a meta-schema violation (`data/properties/x/type must be …`) at that
+ * node, a `pattern` the linear-time engine refuses at that pattern. Otherwise the schema itself.
+ */
+export function locateSchemaProblem(
+  parsed: ParsedFile,
+  schemaPointer: string,
+  message: string,
+): { pointer: string; message: string; prefer: "key" | "value" } {
+  const keyword = /unknown keyword: "?([^"\s]+)"?/.exec(message)?.[1];
+  if (keyword !== undefined) {
+    const target = findKey(parsed, schemaPointer, keyword);
+    return {
+      pointer: target ?? schemaPointer,
+      message: `${message}; check the spelling of the keyword (JSON Schema keywords are case-sensitive)`,
+      prefer: "key",
+    };
+  }
+  const metaPath = /^schema is invalid: data(\/\S*)? /.exec(message);
+  if (metaPath !== null) {
+    const pointer = `${schemaPointer}${metaPath[1] ?? ""}`;
+    const first = message.slice("schema is invalid: ".length).split(", data")[0] ?? message;
+    const where = (metaPath[1] ?? "").slice(1) || "the schema";
+    let text = `${where}${first.slice(`data${metaPath[1] ?? ""}`.length)}`;
+    const value = valueAtPointer(parsed.data, pointer);
+    if (pointer.endsWith("/type") && typeof value === "string") {
+      const near = nearest(value, JSON_TYPES);
+      text = `"${value}" is not a JSON Schema type; ${near === undefined ? `use one of ${JSON_TYPES.join(", ")}` : `did you mean "${near}"?`}`;
+    }
+    return { pointer, message: text, prefer: "value" };
+  }
+  if (message.startsWith("pattern ")) {
+    // A `pattern` value, or a `patternProperties` key, that the linear-time engine refuses.
+    for (const candidate of parsed.positions.keys()) {
+      if (!candidate.startsWith(`${schemaPointer}/`)) continue;
+      const segments = candidate.split("/");
+      const last = (segments.at(-1) ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
+      if (
+        candidate.endsWith("/pattern") &&
+        message.startsWith(`pattern "${String(valueAtPointer(parsed.data, candidate))}": `)
+      )
+        return { pointer: candidate, message, prefer: "value" };
+      if (segments.at(-2) === "patternProperties" && message.startsWith(`pattern "${last}": `))
+        return { pointer: candidate, message, prefer: "key" };
+    }
+  }
+  return { pointer: schemaPointer, message, prefer: "value" };
+}
+
+function valueAtPointer(data: unknown, pointer: string): unknown {
+  let current = data;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }
 
 /** Tool checks over all tool files. */
@@ -129,19 +194,14 @@ export function checkTools(
       if (remote.length > 0) return;
       const compiled = factory.compile(raw.input_schema);
       if (!compiled.ok) {
-        const keyword = /unknown keyword: "?([^"\s]+)"?/.exec(compiled.message)?.[1];
-        const target = (keyword && findKey(parsed, schemaPointer, keyword)) || schemaPointer;
-        const hint =
-          keyword === undefined
-            ? ""
-            : "; check the spelling of the keyword (JSON Schema keywords are case-sensitive)";
+        const problem = locateSchemaProblem(parsed, schemaPointer, compiled.message);
         diagnostics.push(
           diagnosticAt(
             parsed,
-            target,
+            problem.pointer,
             "invalid-input-schema",
-            `tool "${raw.name}": input_schema is not a valid JSON Schema: ${compiled.message}${hint}`,
-            { prefer: keyword === undefined ? "value" : "key" },
+            `tool "${raw.name}": input_schema is not a valid JSON Schema: ${problem.message}`,
+            { prefer: problem.prefer },
           ),
         );
         return;

@@ -4,7 +4,7 @@
  * cosmiconfig only finds the file; toolgate parses it itself, with positions and its safe YAML rules.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { cosmiconfigSync } from "cosmiconfig";
 
 /** The places searched in each directory, in order. */
@@ -49,21 +49,40 @@ export function findConfig(options: { config?: string; cwd: string }): ConfigLoc
   }
   const explorer = cosmiconfigSync("toolgate", {
     searchPlaces: [...SEARCH_PLACES],
-    searchStrategy: "project",
+    // One directory per search: cosmiconfig 9.0.0's "project" strategy does not stop at the project root
+    // (its `break` leaves only the inner loop), so a config above the project would be picked up.
+    searchStrategy: "none",
     // Only locate: every file is parsed later by toolgate's own safe YAML parser, with positions.
     loaders: { ".yaml": marker, ".yml": marker, ".json": jsonLoader, noExt: marker },
     cache: false,
   });
   try {
-    const result = explorer.search(options.cwd);
-    if (result === null) {
-      return {
-        found: false,
-        message: `no toolgate configuration found from ${options.cwd === process.cwd() ? "this directory" : options.cwd} up to the project root; create toolgate.config.yaml or pass --config PATH`,
-      };
+    for (const directory of searchDirectories(resolve(options.cwd))) {
+      const result = explorer.search(directory);
+      if (result !== null) {
+        return { found: true, path: result.filepath, packageJson: result.filepath.endsWith("package.json") };
+      }
     }
-    return { found: true, path: result.filepath, packageJson: result.filepath.endsWith("package.json") };
+    return {
+      found: false,
+      message: `no toolgate configuration found from ${options.cwd === process.cwd() ? "this directory" : options.cwd} up to the project root; create toolgate.config.yaml or pass --config PATH`,
+    };
   } catch (error) {
     return { found: false, message: `could not search for the configuration: ${(error as Error).message}` };
   }
+}
+
+/** The directories searched: `start`, then its parents up to and including the project root (the nearest
+ * directory with a package.json), or up to the file system root when there is none. */
+function searchDirectories(start: string): string[] {
+  const directories: string[] = [];
+  let current = start;
+  for (;;) {
+    directories.push(current);
+    if (existsSync(join(current, "package.json")) || existsSync(join(current, "package.yaml"))) break;
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return directories;
 }

@@ -11,7 +11,7 @@ import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
-import { checkTools } from "./check-tools.js";
+import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
 import { findConfig } from "./discover.js";
 import { expandPattern } from "./expand-globs.js";
 import {
@@ -87,6 +87,7 @@ class Reader {
     absolute: string,
     kind: FileKind,
     from?: { parsed: ParsedFile; pointer: string },
+    onSchemaProblems?: (parsed: ParsedFile) => void,
   ): ParsedFile | undefined {
     const file = toDisplayPath(this.cwd, absolute);
     const notFound = (message: string) =>
@@ -132,19 +133,32 @@ class Reader {
     }
     const schemaProblems = validateAgainstSchema(parsed.value, kind);
     this.diagnostics.push(...schemaProblems);
-    return schemaProblems.length === 0 ? parsed.value : undefined;
+    if (schemaProblems.length === 0) return parsed.value;
+    onSchemaProblems?.(parsed.value);
+    return undefined;
   }
 
-  /** Expands the patterns of a list key; a pattern that names no file is `file-not-found`. */
-  expand(base: string, patterns: readonly string[], config: ParsedFile, key: string): string[] {
+  /**
+   * Expands the patterns of a list key; a pattern that names no file is `file-not-found`, one that is not a
+   * glob is `invalid-glob`. `complete` is false when any pattern failed.
+   */
+  expand(
+    base: string,
+    patterns: readonly string[],
+    config: ParsedFile,
+    key: string,
+  ): { files: string[]; complete: boolean } {
     const files: string[] = [];
+    let complete = true;
     patterns.forEach((pattern, index) => {
       const expanded = expandPattern(base, pattern);
       if (!expanded.ok) {
-        this.diagnostics.push(diagnosticAt(config, `/${key}/${index}`, "file-not-found", expanded.message));
+        complete = false;
+        this.diagnostics.push(diagnosticAt(config, `/${key}/${index}`, "invalid-glob", expanded.message));
         return;
       }
       if (expanded.files.length === 0) {
+        complete = false;
         this.diagnostics.push(
           diagnosticAt(
             config,
@@ -159,7 +173,7 @@ class Reader {
         if (!files.includes(absolute)) files.push(absolute);
       }
     });
-    return files;
+    return { files, complete };
   }
 }
 
@@ -190,19 +204,35 @@ function readConfig(reader: Reader, path: string, packageJson: boolean): ParsedF
       .filter(([pointer]) => pointer === prefix || pointer.startsWith(`${prefix}/`))
       .map(([pointer, position]) => [pointer.slice(prefix.length), position] as const),
   );
-  const config: ParsedFile = {
-    file,
-    data: (parsed.value.data as { toolgate?: unknown }).toolgate,
-    positions,
-  };
+  const data = parsed.value.data;
+  if (data === null || typeof data !== "object" || !Object.hasOwn(data, "toolgate")) {
+    // Only an explicit --config gets here: discovery skips a package.json without the key.
+    reader.diagnostics.push(
+      fileDiagnostic(
+        file,
+        "config-schema",
+        `${file} has no "toolgate" key; add one with tools and policy, or point --config at a toolgate.config.yaml`,
+      ),
+    );
+    return undefined;
+  }
+  const config: ParsedFile = { file, data: (data as { toolgate?: unknown }).toolgate, positions };
   const problems = validateAgainstSchema(config, "config");
   reader.diagnostics.push(...problems);
   return problems.length === 0 ? config : undefined;
 }
 
-/** Loads the policy layers, following `extends` depth-first; a cycle is an error. */
-function readLayers(reader: Reader, policyPath: string, config: ParsedFile): PolicyLayer[] {
+/**
+ * Loads the policy layers, following `extends` depth-first; a cycle is an error. `complete` is false when a
+ * policy file could not be loaded.
+ */
+function readLayers(
+  reader: Reader,
+  policyPath: string,
+  config: ParsedFile,
+): { layers: PolicyLayer[]; complete: boolean } {
   const layers: PolicyLayer[] = [];
+  let complete = true;
   const loaded = new Set<string>();
   const visit = (
     absolute: string,
@@ -212,7 +242,10 @@ function readLayers(reader: Reader, policyPath: string, config: ParsedFile): Pol
     if (loaded.has(absolute)) return;
     loaded.add(absolute);
     const parsed = reader.read(absolute, "policy", from);
-    if (parsed === undefined) return;
+    if (parsed === undefined) {
+      complete = false;
+      return;
+    }
     layers.push({ parsed, layer: chain.length, label: basename(absolute, extname(absolute)) });
     const extendsList = (parsed.data as { extends?: readonly string[] }).extends ?? [];
     extendsList.forEach((entry, index) => {
@@ -234,13 +267,13 @@ function readLayers(reader: Reader, policyPath: string, config: ParsedFile): Pol
     });
   };
   visit(policyPath, [], { parsed: config, pointer: "/policy" });
-  return layers;
+  return { layers, complete };
 }
 
 function readTests(
   reader: Reader,
   files: readonly string[],
-  statementIds: ReadonlySet<string>,
+  statementIds: ReadonlySet<string> | undefined,
 ): PolicyTestCase[] {
   const cases: PolicyTestCase[] = [];
   for (const absolute of files) {
@@ -251,7 +284,8 @@ function readTests(
       const at = `/tests/${index}`;
       const call = test.call as { tool: string; arguments?: unknown };
       const rule = test.rule as string | undefined;
-      if (rule !== undefined && !statementIds.has(rule)) {
+      // Without all policy files loaded, the ids are not all known: say nothing rather than something false.
+      if (rule !== undefined && statementIds !== undefined && !statementIds.has(rule)) {
         reader.diagnostics.push(
           diagnosticAt(
             parsed,
@@ -276,6 +310,17 @@ function readTests(
   return cases;
 }
 
+/** The valid tool names a tool file declares, read from data that did not match the schema. */
+function declaredNames(parsed: ParsedFile): string[] {
+  const list = (parsed.data as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(list)) return [];
+  return list
+    .map((tool: unknown) =>
+      tool !== null && typeof tool === "object" ? (tool as { name?: unknown }).name : undefined,
+    )
+    .filter((name): name is string => typeof name === "string" && toolNameProblem(name) === undefined);
+}
+
 /**
  * Loads and checks everything, never throwing for bad input.
  * @returns the bundle when there is no error, and every diagnostic found.
@@ -298,9 +343,20 @@ export function loadPolicyResult(options: LoadOptions = {}): LoadResult {
   const base = dirname(location.path);
   const factory = new ValidatorFactory();
 
-  const toolFiles = reader
-    .expand(base, raw.tools, config, "tools")
-    .map((file, index) => reader.read(file, "tools", { parsed: config, pointer: `/tools/${index}` }))
+  const toolPatterns = reader.expand(base, raw.tools, config, "tools");
+  let toolsComplete = toolPatterns.complete;
+  // Tools of a file that fails its schema are still declared: the policy naming them is not a second error.
+  const declaredElsewhere = new Set<string>();
+  const toolFiles = toolPatterns.files
+    .map((file, index) => {
+      let rejected = false;
+      const parsed = reader.read(file, "tools", { parsed: config, pointer: `/tools/${index}` }, (p) => {
+        rejected = true;
+        for (const name of declaredNames(p)) declaredElsewhere.add(name);
+      });
+      if (parsed === undefined && !rejected) toolsComplete = false;
+      return parsed;
+    })
     .filter((f): f is ParsedFile => f !== undefined);
   const checked = checkTools(toolFiles, factory);
   reader.diagnostics.push(...checked.diagnostics);
@@ -310,23 +366,35 @@ export function loadPolicyResult(options: LoadOptions = {}): LoadResult {
     const compiled = factory.compile(raw.context_schema);
     if (compiled.ok) contextSchema = raw.context_schema;
     else {
+      const problem = locateSchemaProblem(config, "/context_schema", compiled.message);
       reader.diagnostics.push(
         diagnosticAt(
           config,
-          "/context_schema",
+          problem.pointer,
           "invalid-input-schema",
-          `context_schema is not a valid JSON Schema: ${compiled.message}`,
+          `context_schema is not a valid JSON Schema: ${problem.message}`,
+          { prefer: problem.prefer },
         ),
       );
     }
   }
 
-  const layers = readLayers(reader, resolve(base, raw.policy), config);
-  const policy = checkPolicy(layers, checked.tools, checked.declared, contextSchema);
+  const policyFiles = readLayers(reader, resolve(base, raw.policy), config);
+  const policy = checkPolicy(
+    policyFiles.layers,
+    checked.tools,
+    new Set([...checked.declared, ...declaredElsewhere]),
+    contextSchema,
+    { toolsComplete, policyComplete: policyFiles.complete },
+  );
   reader.diagnostics.push(...policy.diagnostics);
 
-  const testFiles = raw.tests === undefined ? [] : reader.expand(base, raw.tests, config, "tests");
-  const tests = readTests(reader, testFiles, new Set(policy.statements.map((s) => s.id)));
+  const testFiles = raw.tests === undefined ? [] : reader.expand(base, raw.tests, config, "tests").files;
+  const tests = readTests(
+    reader,
+    testFiles,
+    policyFiles.complete ? new Set(policy.statements.map((s) => s.id)) : undefined,
+  );
 
   const diagnostics = sortDiagnostics(reader.diagnostics);
   if (hasErrors(diagnostics)) return { diagnostics, configFound: true, validators: checked.validators };

@@ -172,8 +172,10 @@ export function parseYaml(
         ? "duplicate key: a key may appear once in a mapping; remove or rename one"
         : error.code === "TAG_RESOLVE_FAILED"
           ? `${error.message}; custom tags are not allowed in policy files`
-          : `${error.message.split("\n")[0]}`;
-    push(code, message, span(error.pos));
+          : error.code === "MULTIPLE_DOCS"
+            ? "a policy file holds one YAML document; remove this --- and what follows, or move it to its own file"
+            : `${error.message.split("\n")[0]}`;
+    push(code, message, span(unclosedFlowStart(doc, error) ?? error.pos));
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
@@ -182,14 +184,17 @@ export function parseYaml(
     if (isAlias(node)) {
       push(
         "yaml-alias",
-        "aliases (*name) are not allowed in policy files; write the value out",
+        `aliases (*${node.source}) are not allowed in policy files; write the value out`,
         span(node.range),
       );
     } else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) {
+      // The node's range starts after its properties: point at the `&name` itself, just before it.
+      const start = node.range?.[0] ?? 0;
+      const at = text.lastIndexOf(`&${node.anchor}`, start);
       push(
         "yaml-alias",
         `anchors (&${node.anchor}) are not allowed in policy files; write each value out`,
-        span(node.range),
+        span(at >= 0 ? [at, at + node.anchor.length + 1] : node.range),
       );
     }
   });
@@ -237,6 +242,29 @@ export function parseYaml(
   if (doc.contents === null) positions.set("", { value: ZERO_SPAN });
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   return { ok: true, value: { file, data, positions }, diagnostics };
+}
+
+/**
+ * For "flow sequence … must end with a ]" (an unclosed `[` or `{`), the parser reports where it gave up —
+ * often the end of the file. The user needs the bracket that was never closed: the innermost flow
+ * collection that ends where the error is.
+ */
+function unclosedFlowStart(
+  doc: ReturnType<typeof parseDocument>,
+  error: { code: string; message: string; pos: readonly [number, number] },
+): readonly [number, number] | undefined {
+  if (
+    error.code !== "BAD_INDENT" ||
+    !/^Flow (sequence|mapping|map|collection)\b.*end with/.test(error.message)
+  )
+    return undefined;
+  let found: readonly [number, number] | undefined;
+  visit(doc, (_key, node) => {
+    if ((isSeq(node) || isMap(node)) && node.flow && node.range && node.range[1] === error.pos[0]) {
+      found = [node.range[0], node.range[0] + 1];
+    }
+  });
+  return found;
 }
 
 /** Offset of the first byte that breaks UTF-8. */

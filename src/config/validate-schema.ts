@@ -25,7 +25,14 @@ let validators: Map<FileKind, ValidateFunction> | undefined;
 
 function validatorFor(kind: FileKind): ValidateFunction {
   if (validators === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false });
+    // verbose: errors carry their parentSchema, which lists the allowed keys for "did you mean".
+    const ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      allowUnionTypes: true,
+      validateFormats: false,
+      verbose: true,
+    });
     validators = new Map();
     for (const [k, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
       const schema = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), "utf8")) as object;
@@ -33,6 +40,24 @@ function validatorFor(kind: FileKind): ValidateFunction {
     }
   }
   return validators.get(kind) as ValidateFunction;
+}
+
+/** JSON Schema type names in the words of YAML. */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  object: "a mapping",
+  array: "a list",
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "true or false",
+  null: "null",
+};
+
+function describeExpected(types: string): string {
+  return types
+    .split(",")
+    .map((t) => TYPE_WORDS[t] ?? t)
+    .join(" or ");
 }
 
 function describeType(value: unknown): string {
@@ -80,7 +105,7 @@ function toDiagnostic(parsed: ParsedFile, error: ErrorObject): Diagnostic {
         parsed,
         at,
         "config-schema",
-        `${where} must be ${String(params.type).replace(",", " or ")}, found ${describeType(valueAt(parsed.data, at))}`,
+        `${where} must be ${describeExpected(String(params.type))}, found ${describeType(valueAt(parsed.data, at))}`,
       );
     case "enum":
       return diagnosticAt(
@@ -116,7 +141,29 @@ export function validateAgainstSchema(parsed: ParsedFile, kind: FileKind): Diagn
   const errors = validate.errors ?? [];
   // anyOf reports each branch and then itself; keep the branch errors only when nothing more precise exists.
   const precise = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "if");
-  const chosen = (precise.length > 0 ? precise : errors).map((e) => toDiagnostic(parsed, e));
+  // A misspelt key also makes the key it stands for "missing": report the misspelling only.
+  const misspelt = new Set(
+    precise
+      .filter((e) => e.keyword === "additionalProperties")
+      .flatMap((e) => {
+        const allowed = Object.keys(
+          (e.parentSchema as { properties?: object } | undefined)?.properties ?? {},
+        );
+        const near = nearest(
+          String((e.params as { additionalProperty?: unknown }).additionalProperty),
+          allowed,
+        );
+        return near === undefined ? [] : [`${e.instancePath}\u0000${near}`];
+      }),
+  );
+  const kept = precise.filter(
+    (e) =>
+      e.keyword !== "required" ||
+      !misspelt.has(
+        `${e.instancePath}\u0000${String((e.params as { missingProperty?: unknown }).missingProperty)}`,
+      ),
+  );
+  const chosen = (kept.length > 0 ? kept : errors).map((e) => toDiagnostic(parsed, e));
   const seen = new Set<string>();
   return chosen.filter((d) => {
     const key = `${d.line}:${d.column}:${d.message}`;
