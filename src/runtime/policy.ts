@@ -266,7 +266,10 @@ export class ToolPolicy {
         bestRank = statement.rank;
         first = statement;
         more = undefined;
-      } else if (statement.rank === bestRank) (more ??= []).push(statement);
+      } else if (statement.rank === bestRank) {
+        if (more === undefined) more = [statement];
+        else more.push(statement);
+      }
     }
     if (first === undefined) return this.#defaultDeny(call.toolName);
     if (more === undefined) return this.#decisionOf(first);
