@@ -171,9 +171,10 @@ ${docComment(
 /** Formats TypeScript once with prettier (loaded on first use). */
 export async function formatTypeScript(source: Code): Promise<string> {
   const prettier = await import("prettier");
-  // A `.d.ts` file path lets prettier skip JSX detection, which is slow on large generated files.
+  // babel-ts formats declarations like the typescript parser at about twice the speed; a `.d.ts` file
+  // path lets prettier skip JSX detection, which is slow on large generated files.
   return prettier.format(source.toString(), {
-    parser: "typescript",
+    parser: "babel-ts",
     filepath: "toolgate.generated.d.ts",
     printWidth: 110,
   });
