@@ -7,7 +7,7 @@ import type { ToolContext } from "toolgate/runtime";
 /**
  * Fingerprint of the policy bundle these types were generated from.
  */
-export const fingerprint = "sha256:5abec6c8cf05e43ccb0a9c6023efbc4a54cf464433bc9def20762f23a9c51928";
+export const fingerprint = "sha256:f02528b869b534ec0876cb609ea19914dc555def825b24a692297b91251781a0";
 
 /**
  * Apply a unified diff to files in the workspace.
