@@ -55,11 +55,13 @@ export function findConfig(options: { config?: string; cwd: string }): ConfigLoc
     // Only locate: every file is parsed later by toolgate's own safe YAML parser, with positions.
     loaders: { ".yaml": marker, ".yml": marker, ".json": jsonLoader, noExt: marker },
     cache: false,
+    // An empty toolgate.config.yaml is found, so that lint says it is empty rather than "not found".
+    ignoreEmptySearchPlaces: false,
   });
   try {
     for (const directory of searchDirectories(resolve(options.cwd))) {
       const result = explorer.search(directory);
-      if (result !== null) {
+      if (result !== null && !(result.isEmpty === true && result.filepath.endsWith("package.json"))) {
         return { found: true, path: result.filepath, packageJson: result.filepath.endsWith("package.json") };
       }
     }
