@@ -23,7 +23,7 @@ import {
   RUNTIME_MODULE,
   typeDeclarations,
 } from "../codegen/generate-types.js";
-import type { BundleTool, PolicyBundle } from "../config/policy-bundle.js";
+import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
 
@@ -69,7 +69,7 @@ const RUNTIME_IMPORTS = [
   "refuseHandler",
 ];
 
-function assertNoCommentBreakingId(schema: unknown, tool: string): void {
+function assertNoCommentBreakingId(schema: unknown, label: string): void {
   if (schema === null || typeof schema !== "object") return;
   for (const [key, value] of Object.entries(schema)) {
     // ajv writes a schema's $id into a `/*# sourceURL=... */` comment of the standalone code.
@@ -79,11 +79,20 @@ function assertNoCommentBreakingId(schema: unknown, tool: string): void {
       /\*\/|[\r\n\u2028\u2029]/.test(value)
     ) {
       throw new EmitError(
-        `tool "${tool}": the $id ${JSON.stringify(value)} cannot be compiled; remove "*/" and line breaks`,
+        `${label}: the $id ${JSON.stringify(value)} cannot be compiled; remove "*/" and line breaks`,
       );
     }
-    assertNoCommentBreakingId(value, tool);
+    assertNoCommentBreakingId(value, label);
   }
+}
+
+/** A schema to compile standalone: a tool's input schema or the context schema. */
+interface SchemaEntry {
+  /** Its name in the group's validators object. */
+  readonly key: string;
+  /** What it is, for messages: `tool "read_file"` or `context_schema`. */
+  readonly label: string;
+  readonly schema: JsonSchema;
 }
 
 interface ValidatorGroup {
@@ -95,29 +104,32 @@ interface ValidatorGroup {
 /** ajv standalone code of one draft's tools, wrapped so that its names stay private. */
 function standaloneGroup(
   draft: SchemaDraft,
-  tools: readonly { readonly key: string; readonly tool: BundleTool }[],
+  tools: readonly SchemaEntry[],
   helpers: Set<string>,
 ): ValidatorGroup {
   const base = ajvOptions();
   const options = { ...base, code: { ...base.code, source: true, esm: true } };
   const ajv: Ajv | Ajv2020 = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-  for (const { key, tool } of tools) {
-    assertNoCommentBreakingId(tool.inputSchema, tool.name);
+  for (const { key, label, schema } of tools) {
+    assertNoCommentBreakingId(schema, label);
     try {
-      ajv.addSchema(tool.inputSchema as JsonSchema & object, key);
+      ajv.addSchema(schema as JsonSchema & object, key);
     } catch (error) {
       throw new EmitError(
-        `tool "${tool.name}": ajv refused the input schema: ${error instanceof Error ? error.message : String(error)}`,
+        `${label}: ajv refused the schema: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
   let source = standaloneCode(ajv, Object.fromEntries(tools.map(({ key }) => [key, key])));
   source = source.replace(/^"use strict";/, "");
   const exported = new Map<string, string>();
-  source = source.replace(/export const (v\d+) = ([A-Za-z_$][\w$]*);/g, (_match, key: string, fn: string) => {
-    exported.set(key, fn);
-    return "";
-  });
+  source = source.replace(
+    /export const (v\d+|context) = ([A-Za-z_$][\w$]*);/g,
+    (_match, key: string, fn: string) => {
+      exported.set(key, fn);
+      return "";
+    },
+  );
   for (const [call, name] of AJV_HELPERS) {
     if (source.includes(call)) {
       helpers.add(name);
@@ -153,18 +165,23 @@ return { ${joinCode(entries, ", ")} };
  * tools as the YAML-loaded controller's registry does (the declarations sort them, as codegen does).
  */
 function moduleSource(bundle: PolicyBundle): Code {
-  const byDraft = new Map<SchemaDraft, { key: string; tool: BundleTool }[]>();
+  const byDraft = new Map<SchemaDraft, SchemaEntry[]>();
   const validatorRefs: Code[] = [];
   const groupNames = new Map<SchemaDraft, string>();
-  bundle.tools.forEach((tool, index) => {
-    const draft = schemaDraft(tool.inputSchema);
-    if (typeof draft === "object") {
-      throw new EmitError(`tool "${tool.name}": unsupported $schema "${draft.unsupported}"`);
-    }
+  const add = (key: string, label: string, schema: JsonSchema): SchemaDraft => {
+    const draft = schemaDraft(schema);
+    if (typeof draft === "object")
+      throw new EmitError(`${label}: unsupported $schema "${draft.unsupported}"`);
     const list = byDraft.get(draft) ?? [];
-    list.push({ key: `v${index}`, tool });
+    list.push({ key, label, schema });
     byDraft.set(draft, list);
-  });
+    return draft;
+  };
+  const drafts = bundle.tools.map((tool, index) => add(`v${index}`, `tool "${tool.name}"`, tool.inputSchema));
+  // The caller context is validated against the config's context_schema before any decision, as the
+  // YAML-loaded controller does.
+  const contextDraft =
+    bundle.contextSchema === null ? undefined : add("context", "context_schema", bundle.contextSchema);
   const helpers = new Set<string>();
   const groups: Code[] = [];
   for (const draft of ["2020-12", "draft-07"] as const) {
@@ -174,12 +191,15 @@ function moduleSource(bundle: PolicyBundle): Code {
     groupNames.set(draft, group.name);
     groups.push(group.code);
   }
-  bundle.tools.forEach((tool, index) => {
-    const draft = schemaDraft(tool.inputSchema) as SchemaDraft;
+  drafts.forEach((draft, index) => {
     validatorRefs.push(
       code`fromAjvValidator(${ident(groupNames.get(draft) as string)}.${ident(`v${index}`)})`,
     );
   });
+  const contextValidator =
+    contextDraft === undefined
+      ? code`undefined`
+      : code`fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context)`;
   const imports = [...RUNTIME_IMPORTS, "schemaPattern", ...[...helpers].sort()].map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({
     name: t.name,
@@ -201,6 +221,8 @@ ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromSta
 const validators = [${joinCode(validatorRefs, ", ")}];
 
 const redact = new Map(${literal(redact)});
+
+const contextValidator = ${contextValidator};
 
 ${docComment(
   "Creates a controller over the compiled policy and the application's handlers.",
@@ -232,6 +254,7 @@ ${docComment(
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(contextValidator === undefined ? {} : { contextValidator }),
   });
 }
 `;
