@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
-import { ValidatorFactory } from "../validation/argument-validator.js";
+import { sharedValidatorFactory, type ValidatorFactory } from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
 import { findConfig } from "./discover.js";
@@ -326,6 +326,15 @@ function declaredNames(parsed: ParsedFile): string[] {
  * @returns the bundle when there is no error, and every diagnostic found.
  */
 export function loadPolicyResult(options: LoadOptions = {}): LoadResult {
+  const factory = sharedValidatorFactory();
+  try {
+    return loadWith(options, factory);
+  } finally {
+    factory.reset();
+  }
+}
+
+function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
   const cwd = resolve(options.cwd ?? process.cwd());
   const reader = new Reader(cwd);
   const location = findConfig({ cwd, ...(options.config === undefined ? {} : { config: options.config }) });
@@ -341,7 +350,6 @@ export function loadPolicyResult(options: LoadOptions = {}): LoadResult {
     return { diagnostics: sortDiagnostics(reader.diagnostics), configFound: true, validators: new Map() };
   const raw = config.data as RawConfig;
   const base = dirname(location.path);
-  const factory = new ValidatorFactory();
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
   let toolsComplete = toolPatterns.complete;
