@@ -106,6 +106,16 @@ function assertJson(value: unknown, at: string): void {
   throw new EmitError(`${at} is a ${typeof value}, which JSON cannot represent`);
 }
 
+/**
+ * A JSON value as `JSON.parse("…")`: for large data, V8 parses a JSON string faster than the same object
+ * literal, which matters for a compiled controller's start-up.
+ * @throws EmitError for anything JSON cannot represent exactly.
+ */
+export function parsedJson(value: unknown): Code {
+  assertJson(value, "value");
+  return code`JSON.parse(${stringLiteral(JSON.stringify(value))})`;
+}
+
 /** An object property key: bare when it is an identifier name, a string literal otherwise. */
 export function propertyKey(name: string): Code {
   return IDENTIFIER.test(name) ? Code.fromTrusted(name) : stringLiteral(name);

@@ -15,6 +15,7 @@ import {
   ident,
   joinCode,
   literal,
+  parsedJson,
   verbatim,
 } from "../codegen/emit.js";
 import {
@@ -51,7 +52,6 @@ export function declarationPathFor(modulePath: string): string {
 const AJV_HELPERS: ReadonlyMap<string, string> = new Map([
   ['require("ajv/dist/runtime/ucs2length").default', "ajvUcs2length"],
   ['require("ajv/dist/runtime/equal").default', "ajvEqual"],
-  ['require("ajv/dist/runtime/uri").default', "ajvUri"],
   ['require("ajv/dist/runtime/validation_error").default', "AjvValidationError"],
 ]);
 
@@ -95,6 +95,64 @@ interface SchemaEntry {
   readonly schema: JsonSchema;
 }
 
+/** The index just past the JSON value that starts at `start` (ajv writes schema constants as JSON). */
+function endOfJson(source: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < source.length; i++) {
+    const c = source[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (depth === 0 && (c === ";" || c === ",")) return i;
+  }
+  return -1;
+}
+
+/**
+ * ajv standalone declares every root schema as a constant (`const schema31 = {…};`), used or not. Those
+ * that nothing refers to are dropped: at 500 tools they are a large share of the module, and parsing is
+ * most of a compiled controller's start-up. Declarations are found outside string literals only (ajv
+ * writes every string with double quotes), so that a description that looks like one is left alone; a
+ * name that occurs anywhere else, even inside a string, keeps its declaration.
+ */
+function dropUnusedSchemaConstants(source: string): string {
+  const uses = new Map<string, number>();
+  for (const [name] of source.matchAll(/\bschema\d+\b/g)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  const declaration = /const (schema\d+) = /y;
+  const parts: string[] = [];
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      continue;
+    }
+    if (c !== "c" || (i > 0 && !/[;{}\s]/.test(source[i - 1] as string))) continue;
+    declaration.lastIndex = i;
+    const match = declaration.exec(source);
+    if (match === null || uses.get(match[1] as string) !== 1) continue;
+    const end = endOfJson(source, i + match[0].length);
+    if (end < 0 || source[end] !== ";") continue;
+    parts.push(source.slice(from, i));
+    from = end + 1;
+    i = end;
+  }
+  parts.push(source.slice(from));
+  return parts.join("");
+}
+
 interface ValidatorGroup {
   /** The module-level name of the group's validators object. */
   readonly name: string;
@@ -121,7 +179,7 @@ function standaloneGroup(
     }
   }
   let source = standaloneCode(ajv, Object.fromEntries(tools.map(({ key }) => [key, key])));
-  source = source.replace(/^"use strict";/, "");
+  source = dropUnusedSchemaConstants(source.replace(/^"use strict";/, ""));
   const exported = new Map<string, string>();
   source = source.replace(
     /export const (v\d+|context) = ([A-Za-z_$][\w$]*);/g,
@@ -212,9 +270,9 @@ function moduleSource(bundle: PolicyBundle): Code {
 ${groups}
 ${docComment("Fingerprint of the policy bundle this module was compiled from.")}export const fingerprint = ${bundle.fingerprint};
 
-${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = deepFreeze(${literal(specs)});
+${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = deepFreeze(${parsedJson(specs)});
 
-${docComment("The policy statements (frozen), as the bundle holds them.")}export const statements = deepFreeze(${literal(bundle.statements)});
+${docComment("The policy statements (frozen), as the bundle holds them.")}export const statements = deepFreeze(${parsedJson(bundle.statements)});
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 

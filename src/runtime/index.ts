@@ -4,13 +4,7 @@
  * the CLI (a test over the built files checks it).
  */
 
-export {
-  type AjvUriLibrary,
-  AjvValidationError,
-  ajvEqual,
-  ajvUcs2length,
-  ajvUri,
-} from "./ajv-runtime.js";
+export { AjvValidationError, ajvEqual, ajvUcs2length } from "./ajv-runtime.js";
 export {
   type AjvErrorLike,
   type AjvValidateFunction,
