@@ -82,7 +82,7 @@ async function runCall(
           fingerprint: explained.decision.fingerprint,
         };
   const handled = await controller.handle(call, context);
-  if (handled.kind !== "approval-request") return { decision, result: handled };
+  if (!("approvalId" in handled)) return { decision, result: handled };
   const { approvalId: _id, createdAt: _created, expiresAt: _expires, ...request } = handled;
   const resolved = await controller.resolve({
     approvalId: handled.approvalId,
