@@ -43,7 +43,19 @@ function issueMessage(error: AjvErrorLike): string {
  */
 export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidator {
   return (args: unknown): ArgumentCheck => {
-    if (validate(args)) return { ok: true, value: args };
+    let valid: boolean;
+    try {
+      valid = validate(args);
+    } catch (error) {
+      // Hostile input can make a validator throw (ajv's deep-equal on `{"valueOf": null}`): never a crash of
+      // the loop, never a pass — the arguments are invalid.
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false,
+        issues: [{ path: "", message: `could not be validated (${reason}); send plain JSON data` }],
+      };
+    }
+    if (valid) return { ok: true, value: args };
     const issues = (validate.errors ?? []).map((error) => ({
       path: issuePath(error),
       message: issueMessage(error),

@@ -320,6 +320,12 @@ export class ToolController {
 
   /** An error result when the context fails the context schema; `undefined` when it is fine. */
   #checkContext(call: ToolCall, context: ToolContext): ToolResult | undefined {
+    if (context === null || typeof context !== "object" || Array.isArray(context)) {
+      return errorResult(
+        call.callId,
+        `invalid context for ${call.toolName}: the context must be an object of facts`,
+      );
+    }
     if (this.#contextValidator === undefined) return undefined;
     const check = this.#contextValidator(context);
     if (check.ok) return undefined;

@@ -60,3 +60,51 @@ describe("command names that differ only in case", () => {
     expect(matchCommand("RMDIR x", [["rm", "-rf"]])).toEqual({ certain: false, possible: false });
   });
 });
+
+describe("hostile input never crashes the controller", () => {
+  it("a validator that throws on the arguments gives an invalid-arguments result, and a null context is refused", async () => {
+    const { defineTool, ToolController, ToolPolicy, ToolRegistry, ToolRuntime } = await import("toolgate");
+    let runs = 0;
+    const tool = defineTool(
+      {
+        name: "pick",
+        description: "Pick a preset.",
+        inputSchema: {
+          type: "object",
+          properties: { preset: { enum: [{ size: 1 }, { size: 2 }] } },
+          required: ["preset"],
+          additionalProperties: false,
+        },
+      },
+      () => {
+        runs++;
+        return "picked";
+      },
+    );
+    const controller = new ToolController({
+      runtime: new ToolRuntime(new ToolRegistry([tool])),
+      policy: new ToolPolicy({ allowedTools: ["pick"] }),
+    });
+    const hostile = JSON.parse('{"preset": {"valueOf": null}}') as unknown;
+    const result = await controller.handle({ callId: "c1", toolName: "pick", arguments: hostile });
+    expect(result).toMatchObject({ callId: "c1", isError: true });
+    expect((result as { content: string }).content).toMatch(/^invalid arguments for pick: \(arguments\): could not be validated \(/);
+    const nullContext = await controller.handle(
+      { callId: "c2", toolName: "pick", arguments: { preset: { size: 1 } } },
+      null as unknown as Record<string, unknown>,
+    );
+    expect(nullContext).toEqual({
+      callId: "c2",
+      content: "invalid context for pick: the context must be an object of facts",
+      isError: true,
+    });
+    expect(
+      await controller.handle({ callId: "c3", toolName: "pick", arguments: { preset: { size: 2 } } }),
+    ).toEqual({
+      callId: "c3",
+      content: "picked",
+      isError: false,
+    });
+    expect(runs).toBe(1);
+  });
+});
