@@ -54,11 +54,14 @@ export async function cedarAuthorizer(rules) {
   const cedar = await import("@cedar-policy/cedar-wasm/nodejs");
   const policies = ['permit(principal, action == Action::"read_file", resource);'];
   for (let k = 0; k < rules; k++) {
-    policies.push(`forbid(principal, action == Action::"read_file", resource) when { context.path == "secrets/${k}.txt" };`);
+    policies.push(
+      `forbid(principal, action == Action::"read_file", resource) when { context.path == "secrets/${k}.txt" };`,
+    );
   }
   const id = `bench-${rules}`;
   const parsed = cedar.preparsePolicySet(id, { staticPolicies: policies.join("\n") });
-  if (parsed.type !== "success") throw new Error(`cedar could not parse the policy: ${JSON.stringify(parsed)}`);
+  if (parsed.type !== "success")
+    throw new Error(`cedar could not parse the policy: ${JSON.stringify(parsed)}`);
   return (path) => {
     const answer = cedar.statefulIsAuthorized({
       principal: { type: "User", id: "agent" },

@@ -35,7 +35,12 @@ export function policyYaml(tools, rules) {
   const allow = names.filter((_, i) => i % 5 < 3);
   const ask = names.filter((_, i) => i % 5 === 3);
   const deny = names.filter((_, i) => i % 5 === 4);
-  const lines = ["version: 1", `allow: [${allow.join(", ")}]`, `ask: [${ask.join(", ")}]`, `deny: [${deny.join(", ")}]`];
+  const lines = [
+    "version: 1",
+    `allow: [${allow.join(", ")}]`,
+    `ask: [${ask.join(", ")}]`,
+    `deny: [${deny.join(", ")}]`,
+  ];
   if (rules > 0) lines.push("rules:");
   for (let k = 0; k < rules; k++) {
     const tool = allow[k % allow.length];
@@ -59,7 +64,10 @@ export function policyYaml(tools, rules) {
 /** Writes a synthetic configuration into `dir` and returns `dir`. */
 export function writeSyntheticConfig(dir, { tools, rules = 0 }) {
   mkdirSync(join(dir, "policies"), { recursive: true });
-  writeFileSync(join(dir, "toolgate.config.yaml"), "tools: [policies/tools.yaml]\npolicy: policies/policy.yaml\n");
+  writeFileSync(
+    join(dir, "toolgate.config.yaml"),
+    "tools: [policies/tools.yaml]\npolicy: policies/policy.yaml\n",
+  );
   writeFileSync(join(dir, "policies/tools.yaml"), toolsYaml(tools));
   writeFileSync(join(dir, "policies/policy.yaml"), policyYaml(tools, rules));
   return dir;

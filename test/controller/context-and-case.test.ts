@@ -88,7 +88,9 @@ describe("hostile input never crashes the controller", () => {
     const hostile = JSON.parse('{"preset": {"valueOf": null}}') as unknown;
     const result = await controller.handle({ callId: "c1", toolName: "pick", arguments: hostile });
     expect(result).toMatchObject({ callId: "c1", isError: true });
-    expect((result as { content: string }).content).toMatch(/^invalid arguments for pick: \(arguments\): could not be validated \(/);
+    expect((result as { content: string }).content).toMatch(
+      /^invalid arguments for pick: \(arguments\): could not be validated \(/,
+    );
     const nullContext = await controller.handle(
       { callId: "c2", toolName: "pick", arguments: { preset: { size: 1 } } },
       null as unknown as Record<string, unknown>,
