@@ -1,15 +1,19 @@
 // Equivalent policies for peer engines, so that one allowed call can be measured side by side.
 //
-// The toolgate policy: `allow: [read_file]` plus N deny rules, rule k denying calls whose `path` equals
-// `secrets/k.txt`. The measured call reads `src/index.ts`, so every deny rule is evaluated and none matches,
-// and the decision is allow.
+// The toolgate policy: `allow: [read_file]` plus N deny rules on `path`: rule k (even) denies the exact path
+// `secrets/k.txt` (`equals`), rule k (odd) denies everything under `secrets/k/` (`glob: secrets/k/**`). The
+// measured call reads `src/index.ts`, so no deny rule matches and the decision is allow.
 //
-//   casbin: request (sub, act, path); policy lines `p, agent, read_file, *, allow` and
-//     `p, agent, read_file, secrets/k.txt, deny`; effect "allow unless some deny"; matcher
-//     `r.sub == p.sub && r.act == p.act && (p.path == "*" || r.path == p.path)`. Same statements, same outcome.
-//   Cedar: `permit(principal, action == Action::"read_file", resource);` plus
-//     `forbid(principal, action == Action::"read_file", resource) when { context.path == "secrets/k.txt" };`
-//     for each k. Cedar's forbid-overrides-permit is toolgate's strictest-wins for allow/deny.
+//   casbin: request (sub, act, path); policy lines `p, agent, read_file, *, allow`,
+//     `p, agent, read_file, secrets/k.txt, deny` and `p, agent, read_file, secrets/k/*, deny`; effect "allow
+//     unless some deny"; matcher `r.sub == p.sub && r.act == p.act && (p.path == "*" || keyMatch(r.path,
+//     p.path))` (keyMatch is equality for a pattern without `*`, and `*` spans `/`, as `**` does).
+//   Cedar: `permit(principal, action == Action::"read_file", resource);` plus, for each k,
+//     `forbid(…) when { context.path == "secrets/k.txt" };` or `forbid(…) when { context.path like
+//     "secrets/k/*" };` (`*` in `like` spans `/`). Cedar's forbid-overrides-permit is toolgate's strictest-wins
+//     for allow/deny.
+// The three agree on the measured call and on paths below `secrets/k/`; toolgate's `secrets/k/**` also
+// matches the directory `secrets/k` itself, which the other two do not — no measured call depends on it.
 import { newEnforcer, newModelFromString, StringAdapter } from "casbin";
 
 /** toolgate YAML for the measured tool with `rules` deny rules. */
@@ -21,7 +25,9 @@ export function toolgatePolicyYaml(rules) {
       `  - id: deny-secret-${k}`,
       "    tools: [read_file]",
       "    decision: deny",
-      `    when: { path: { equals: "secrets/${k}.txt" } }`,
+      k % 2 === 0
+        ? `    when: { path: { equals: "secrets/${k}.txt" } }`
+        : `    when: { path: { glob: "secrets/${k}/**" } }`,
       `    reason: secret ${k} is never read`,
     );
   }
@@ -41,10 +47,16 @@ p = sub, act, path, eft
 e = some(where (p.eft == allow)) && !some(where (p.eft == deny))
 
 [matchers]
-m = r.sub == p.sub && r.act == p.act && (p.path == "*" || r.path == p.path)
+m = r.sub == p.sub && r.act == p.act && (p.path == "*" || keyMatch(r.path, p.path))
 `);
   const lines = ["p, agent, read_file, *, allow"];
-  for (let k = 0; k < rules; k++) lines.push(`p, agent, read_file, secrets/${k}.txt, deny`);
+  for (let k = 0; k < rules; k++) {
+    lines.push(
+      k % 2 === 0
+        ? `p, agent, read_file, secrets/${k}.txt, deny`
+        : `p, agent, read_file, secrets/${k}/*, deny`,
+    );
+  }
   const enforcer = await newEnforcer(model, new StringAdapter(lines.join("\n")));
   return (path) => enforcer.enforceSync("agent", "read_file", path);
 }
@@ -55,7 +67,9 @@ export async function cedarAuthorizer(rules) {
   const policies = ['permit(principal, action == Action::"read_file", resource);'];
   for (let k = 0; k < rules; k++) {
     policies.push(
-      `forbid(principal, action == Action::"read_file", resource) when { context.path == "secrets/${k}.txt" };`,
+      k % 2 === 0
+        ? `forbid(principal, action == Action::"read_file", resource) when { context.path == "secrets/${k}.txt" };`
+        : `forbid(principal, action == Action::"read_file", resource) when { context.path like "secrets/${k}/*" };`,
     );
   }
   const id = `bench-${rules}`;

@@ -1,7 +1,7 @@
-// A synthetic toolgate configuration with N tools, for the cold-start and codegen benchmarks (and the
-// 500-tool codegen test). Tools cycle through a few schema shapes (strings with lengths and patterns,
-// integers with ranges, enums, arrays, nested objects); the policy allows a third, asks a third and denies
-// the rest, with one argument rule per ten tools.
+// A synthetic toolgate configuration with N tools, for the benchmarks (and the 500-tool codegen test). Tools
+// cycle through a few schema shapes (strings with lengths and patterns, integers with ranges, enums, arrays,
+// nested objects); the policy allows a third, asks a third and denies the rest, with one argument rule per
+// twenty tools — or, with `{ rules: R }`, R rules spread over the allowed tools that have a `path` argument.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -52,15 +52,21 @@ export function syntheticToolName(i) {
  * Writes toolgate.config.yaml, tools.yaml and policy.yaml for `count` tools into `dir`.
  * @returns the config file's path.
  */
-export function writeSyntheticConfig(dir, count) {
+export function writeSyntheticConfig(dir, count, options = {}) {
   mkdirSync(dir, { recursive: true });
   const tools = Array.from({ length: count }, (_, i) => ({
     name: syntheticToolName(i),
     description: `Synthetic tool number ${i}: does one thing well.`,
     input_schema: syntheticSchema(i),
   }));
-  // JSON is YAML.
-  writeFileSync(join(dir, "tools.yaml"), `${JSON.stringify({ tools }, null, 1)}\n`);
+  // JSON is YAML. 250 tools a file keeps every file well under the 1 MiB limit.
+  for (let start = 0; start < Math.max(tools.length, 1); start += 250) {
+    const file = `tools-${String(start / 250).padStart(3, "0")}.yaml`;
+    writeFileSync(
+      join(dir, file),
+      `${JSON.stringify({ tools: tools.slice(start, start + 250) }, null, 1)}\n`,
+    );
+  }
   const allow = [];
   const ask = [];
   const deny = [];
@@ -77,12 +83,32 @@ export function writeSyntheticConfig(dir, count) {
       });
     }
   });
+  if (options.rules !== undefined) {
+    // Allowed tools of shape 0 have `path` (string) and `max_bytes` (integer): glob, equals and min rules.
+    const targets = tools.filter((_, i) => i % 3 === 0 && i % 4 === 0).map((t) => t.name);
+    rules.length = 0;
+    for (let k = 0; k < options.rules; k++) {
+      const when =
+        k % 3 === 0
+          ? { path: { glob: `secrets/${k}/**` } }
+          : k % 3 === 1
+            ? { path: { equals: `private/${k}.txt` } }
+            : { max_bytes: { min: 500_000 + k } };
+      rules.push({
+        id: `rule-${k}`,
+        tools: [targets[k % targets.length]],
+        decision: k % 2 === 0 ? "deny" : "ask",
+        when,
+        reason: `synthetic rule ${k}`,
+      });
+    }
+  }
   const policy = { version: 1, allow, ask, deny, rules };
   writeFileSync(join(dir, "policy.yaml"), `${JSON.stringify(policy, null, 1)}\n`);
   const config = join(dir, "toolgate.config.yaml");
   writeFileSync(
     config,
-    "tools: [tools.yaml]\npolicy: policy.yaml\ncodegen: { out: generated/toolgate.ts }\ncompile: { out: generated/toolgate.controller.mjs }\n",
+    "tools: [tools-*.yaml]\npolicy: policy.yaml\ncodegen: { out: generated/toolgate.ts }\ncompile: { out: generated/toolgate.controller.mjs }\n",
   );
   return config;
 }

@@ -37,6 +37,8 @@ function issueMessage(error: AjvErrorLike): string {
   return error.message ?? `fails ${error.keyword}`;
 }
 
+const VALID: ArgumentCheck = Object.freeze({ ok: true });
+
 /**
  * Wraps an ajv validate function (built by `ajv.compile` or emitted by ajv standalone) as an
  * `ArgumentValidator`. The function must have been built with `allErrors` for every issue to be named.
@@ -55,7 +57,7 @@ export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidat
         issues: [{ path: "", message: `could not be validated (${reason}); send plain JSON data` }],
       };
     }
-    if (valid) return { ok: true, value: args };
+    if (valid) return VALID;
     const issues = (validate.errors ?? []).map((error) => ({
       path: issuePath(error),
       message: issueMessage(error),

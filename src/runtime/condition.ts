@@ -121,14 +121,63 @@ function jsonEquals(a: unknown, b: unknown): boolean {
 }
 
 /** A glob over a normalised path; a path that cannot be normalised or climbs out of its root is UNKNOWN. */
-function globTest(globs: readonly Glob[], foldedGlobs: readonly Glob[]): ValueTest {
+// Several glob and prefix rules usually test the same argument in one decision: normalise it once.
+let lastPathInput: string | undefined;
+let lastPathResult: ReturnType<typeof normalizePath> | undefined;
+let lastFolded: string | undefined;
+function normalizeOnce(path: string): ReturnType<typeof normalizePath> {
+  if (path !== lastPathInput || lastPathResult === undefined) {
+    lastPathResult = normalizePath(path);
+    lastPathInput = path;
+    lastFolded = undefined;
+  }
+  return lastPathResult;
+}
+function foldedOnce(normalPath: string): string {
+  lastFolded ??= normalPath.toLowerCase();
+  return lastFolded;
+}
+
+const WILDCARD = /[*?[\]{}\\]/;
+
+/**
+ * A glob behind a literal prefix and suffix check: most paths fail on those before the matcher runs. The
+ * literal parts stop at the first and last wildcard, less one `/` at each end (`**` may absorb a `/`:
+ * `a/**` matches `a`), so the check never rejects a path the glob matches.
+ */
+interface FilteredGlob {
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly glob: Glob;
+}
+
+function filtered(pattern: string, glob: Glob): FilteredGlob {
+  const first = pattern.search(WILDCARD);
+  if (first === -1) return { prefix: pattern, suffix: pattern, glob };
+  let last = -1;
+  for (let i = pattern.length - 1; i >= 0; i--) {
+    if (WILDCARD.test(pattern[i] as string)) {
+      last = i;
+      break;
+    }
+  }
+  const prefix = pattern.slice(0, first).replace(/\/$/, "");
+  const suffix = pattern.slice(last + 1).replace(/^\//, "");
+  return { prefix, suffix, glob };
+}
+
+function globMatches(g: FilteredGlob, path: string): boolean {
+  return path.startsWith(g.prefix) && path.endsWith(g.suffix) && g.glob.test(path);
+}
+
+function globTest(globs: readonly FilteredGlob[], foldedGlobs: readonly FilteredGlob[]): ValueTest {
   const test = (path: string): Truth => {
-    const normal = normalizePath(path);
+    const normal = normalizeOnce(path);
     if (!normal.ok || normal.escapesRoot) return UNKNOWN;
-    for (const glob of globs) if (glob.test(normal.path)) return TRUE;
+    for (const glob of globs) if (globMatches(glob, normal.path)) return TRUE;
     // On a case-insensitive file system `.ENV` is `.env`: a match that only holds ignoring case is a maybe.
-    const folded = normal.path.toLowerCase();
-    for (const glob of foldedGlobs) if (glob.test(folded)) return UNKNOWN;
+    const folded = foldedOnce(normal.path);
+    for (const glob of foldedGlobs) if (globMatches(glob, folded)) return UNKNOWN;
     return FALSE;
   };
   return (value) => {
@@ -150,7 +199,7 @@ function prefixTest(prefix: string): ValueTest {
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
     const literal = value.startsWith(prefix);
-    const normal = normalizePath(value);
+    const normal = normalizeOnce(value);
     const clean = normal.ok && !normal.escapesRoot && normal.path === value;
     if (clean) return literal ? TRUE : FALSE;
     if (literal || (normal.ok && normal.escapesRoot)) return UNKNOWN;
@@ -177,7 +226,12 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
       value === undefined ? FALSE : test(value);
   if (hasOwn(spec, "equals")) {
     const expected = spec.equals;
-    tests.push(present((value) => (jsonEquals(value, expected) ? TRUE : FALSE)));
+    // A scalar compares with ===, the common case on the hot path; structures compare as canonical JSON.
+    tests.push(
+      expected === null || typeof expected !== "object"
+        ? (value) => (value === expected ? TRUE : FALSE)
+        : present((value) => (jsonEquals(value, expected) ? TRUE : FALSE)),
+    );
   }
   if (spec.in !== undefined) {
     const options = spec.in;
@@ -186,14 +240,14 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
   if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
-    const globs: Glob[] = [];
-    const folded: Glob[] = [];
+    const globs: FilteredGlob[] = [];
+    const folded: FilteredGlob[] = [];
     for (const pattern of patterns) {
       const compiled = compileGlob(pattern);
       const lower = compileGlob(pattern.toLowerCase());
       if (!compiled.ok) problem("glob", `invalid glob "${pattern}": ${compiled.message}`);
-      else globs.push(compiled.glob);
-      if (lower.ok) folded.push(lower.glob);
+      else globs.push(filtered(pattern, compiled.glob));
+      if (lower.ok) folded.push(filtered(pattern.toLowerCase(), lower.glob));
     }
     tests.push(present(globTest(globs, folded)));
   }
@@ -279,6 +333,35 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
   };
 }
 
+/** Reads one field and tests it; a one-step path (the usual case) reads the property directly. */
+function fieldTest(path: readonly string[], test: ValueTest): CompiledCondition {
+  if (path.length !== 1) return (subject) => test(readField(subject, path));
+  const key = path[0] as string;
+  return (subject) =>
+    test(
+      subject !== null &&
+        typeof subject === "object" &&
+        !Array.isArray(subject) &&
+        Object.hasOwn(subject, key)
+        ? (subject as Record<string, unknown>)[key]
+        : undefined,
+    );
+}
+
+/** All of the tests must hold (three-valued); a single test is returned as it is. */
+function conjunction(tests: readonly CompiledCondition[]): CompiledCondition {
+  if (tests.length === 1) return tests[0] as CompiledCondition;
+  if (tests.length === 0) return () => TRUE;
+  return (subject) => {
+    let result: Truth = TRUE;
+    for (let i = 0; i < tests.length; i++) {
+      result = and(result, (tests[i] as CompiledCondition)(subject));
+      if (result === FALSE) return FALSE;
+    }
+    return result;
+  };
+}
+
 /**
  * Compiles a `when:` or `context:` condition. Every field must hold (conjunction); an empty condition
  * always holds.
@@ -295,13 +378,5 @@ export function compileCondition(spec: ConditionSpec): CompileConditionResult {
     fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems) });
   }
   if (problems.length > 0) return { ok: false, problems };
-  const condition: CompiledCondition = (subject) => {
-    let result: Truth = TRUE;
-    for (const { path, test } of fields) {
-      result = and(result, test(readField(subject, path)));
-      if (result === FALSE) return FALSE;
-    }
-    return result;
-  };
-  return { ok: true, condition };
+  return { ok: true, condition: conjunction(fields.map(({ path, test }) => fieldTest(path, test))) };
 }

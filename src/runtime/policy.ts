@@ -7,6 +7,7 @@ import {
   type CompiledCondition,
   type ConditionSpec,
   compileCondition,
+  type OperatorSpec,
   TRUE,
   type Truth,
   UNKNOWN,
@@ -79,6 +80,76 @@ interface CompiledStatement {
   readonly context: CompiledCondition | null;
   /** The decision this statement makes alone, built on first use (a statement belongs to one policy). */
   single: PolicyDecision | undefined;
+  /** Position in the policy's statement list: deciding statements are reported in this order. */
+  readonly order: number;
+  /** Set when the statement is exactly `when: { field: { equals: scalar } }`: decide finds it by index. */
+  readonly equalsKey: { readonly field: string; readonly value: Scalar } | undefined;
+}
+
+type Scalar = string | number | boolean | null;
+
+/** The strictest matches so far. */
+interface Best {
+  rank: number;
+  first: CompiledStatement | undefined;
+  more: CompiledStatement[] | undefined;
+}
+
+function consider(best: Best, statement: CompiledStatement): void {
+  if (statement.rank > best.rank) {
+    best.rank = statement.rank;
+    best.first = statement;
+    best.more = undefined;
+  } else if (statement.rank === best.rank) {
+    if (best.more === undefined) best.more = [statement];
+    else best.more.push(statement);
+  }
+}
+
+/** The statements of one tool, with the `equals` rules indexed by field and value. */
+interface ToolStatements {
+  readonly all: readonly CompiledStatement[];
+  /** Statements evaluated one by one. */
+  readonly scanned: readonly CompiledStatement[];
+  /** field → value → statements that match exactly that value (and certainly no other). */
+  readonly index: ReadonlyMap<string, ReadonlyMap<Scalar, readonly CompiledStatement[]>>;
+}
+
+/** The equals key of a statement whose only condition is one scalar `equals` on one top-level field. */
+function equalsKeyOf(spec: StatementSpec): CompiledStatement["equalsKey"] {
+  if (spec.context !== undefined && Object.keys(spec.context).length > 0) return undefined;
+  const when = spec.when;
+  if (when === undefined) return undefined;
+  const fields = Object.keys(when);
+  if (fields.length !== 1) return undefined;
+  const field = fields[0] as string;
+  if (field.includes(".")) return undefined;
+  const operators = when[field] as OperatorSpec;
+  if (Object.keys(operators).length !== 1 || !Object.hasOwn(operators, "equals")) return undefined;
+  const value = operators.equals;
+  if (value !== null && typeof value === "object") return undefined;
+  return { field, value: value as Scalar };
+}
+
+function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
+  const scanned: CompiledStatement[] = [];
+  const index = new Map<string, Map<Scalar, CompiledStatement[]>>();
+  for (const statement of all) {
+    const key = statement.equalsKey;
+    if (key === undefined) {
+      scanned.push(statement);
+      continue;
+    }
+    let byValue = index.get(key.field);
+    if (byValue === undefined) {
+      byValue = new Map();
+      index.set(key.field, byValue);
+    }
+    const list = byValue.get(key.value);
+    if (list === undefined) byValue.set(key.value, [statement]);
+    else list.push(statement);
+  }
+  return { all, scanned, index };
 }
 
 const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
@@ -142,7 +213,7 @@ function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
   return statements;
 }
 
-function compileStatement(spec: StatementSpec): CompiledStatement {
+function compileStatement(spec: StatementSpec, order: number): CompiledStatement {
   if (!ACTIONS.includes(spec.action)) {
     throw new PolicyDefinitionError(
       `statement "${spec.id}" has action "${String(spec.action)}"; use allow, ask or deny`,
@@ -174,6 +245,8 @@ function compileStatement(spec: StatementSpec): CompiledStatement {
     when: compile(spec.when, "when"),
     context: compile(spec.context, "context"),
     single: undefined,
+    order,
+    equalsKey: equalsKeyOf(spec),
   };
 }
 
@@ -181,7 +254,7 @@ function compileStatement(spec: StatementSpec): CompiledStatement {
  * Decides allow, ask or deny for tool calls. Immutable; `decide` is pure and deterministic.
  */
 export class ToolPolicy {
-  readonly #byTool: ReadonlyMap<string, readonly CompiledStatement[]>;
+  readonly #byTool: ReadonlyMap<string, ToolStatements>;
   /** Fingerprint of the bundle this policy came from, or `"unbundled"`. */
   readonly fingerprint: string;
 
@@ -189,16 +262,17 @@ export class ToolPolicy {
    * @throws PolicyDefinitionError when a tool is in two sets, or a rule is malformed.
    */
   constructor(options: ToolPolicyOptions = {}) {
-    const byTool = new Map<string, CompiledStatement[]>();
+    const lists = new Map<string, CompiledStatement[]>();
+    let order = 0;
     for (const spec of [...statementsFromOptions(options), ...(options.statements ?? [])]) {
-      const compiled = compileStatement(spec);
+      const compiled = compileStatement(spec, order++);
       for (const tool of spec.tools) {
-        const list = byTool.get(tool);
-        if (list === undefined) byTool.set(tool, [compiled]);
+        const list = lists.get(tool);
+        if (list === undefined) lists.set(tool, [compiled]);
         else list.push(compiled);
       }
     }
-    this.#byTool = byTool;
+    this.#byTool = new Map([...lists].map(([tool, all]) => [tool, indexStatements(all)]));
     this.fingerprint = options.fingerprint ?? "unbundled";
   }
 
@@ -236,7 +310,7 @@ export class ToolPolicy {
    * unconditional deny rule, or no statement at all). Such tools are not shown to the model.
    */
   isDeniedOutright(toolName: string): boolean {
-    const statements = this.#byTool.get(toolName);
+    const statements = this.#byTool.get(toolName)?.all;
     if (statements === undefined) return true;
     if (statements.some((s) => s.action === "deny" && s.when === null && s.context === null)) return true;
     // Only deny statements: nothing can allow or ask.
@@ -245,35 +319,46 @@ export class ToolPolicy {
 
   #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
     const statements = this.#byTool.get(call.toolName);
-    if (statements === undefined || statements.length === 0) return this.#defaultDeny(call.toolName);
+    if (statements === undefined || statements.all.length === 0) return this.#defaultDeny(call.toolName);
     // The hot path allocates nothing when one statement decides: its decision is built once, frozen.
-    let bestRank = -1;
-    let first: CompiledStatement | undefined;
-    let more: CompiledStatement[] | undefined;
-    for (const statement of statements) {
-      const truth = this.#matches(statement, call.arguments, context);
-      // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
-      const matched = truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK);
-      if (evaluations !== null) {
+    const best: Best = { rank: -1, first: undefined, more: undefined };
+    if (evaluations !== null) {
+      // explain: every statement in order, with how it fared.
+      for (const statement of statements.all) {
+        const truth = this.#matches(statement, call.arguments, context);
+        const matched = truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK);
         evaluations.push({
           statement: statement.public,
           matched,
           match: !matched ? "no" : truth === TRUE ? "certain" : "possible",
         });
+        if (matched) consider(best, statement);
       }
-      if (!matched) continue;
-      if (statement.rank > bestRank) {
-        bestRank = statement.rank;
-        first = statement;
-        more = undefined;
-      } else if (statement.rank === bestRank) {
-        if (more === undefined) more = [statement];
-        else more.push(statement);
+    } else {
+      for (const statement of statements.scanned) {
+        const truth = this.#matches(statement, call.arguments, context);
+        // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
+        if (truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK)) consider(best, statement);
+      }
+      // `equals` on a scalar is exact: only the statements indexed under the argument's value can match, and
+      // they certainly do (the same answer evaluating each would give).
+      if (statements.index.size > 0) {
+        const args = call.arguments;
+        if (args !== null && typeof args === "object" && !Array.isArray(args)) {
+          for (const [field, byValue] of statements.index) {
+            if (!Object.hasOwn(args, field)) continue;
+            const value = (args as Record<string, unknown>)[field];
+            if (value !== null && typeof value === "object") continue;
+            const hits = byValue.get(value as Scalar);
+            if (hits !== undefined) for (const statement of hits) consider(best, statement);
+          }
+        }
       }
     }
+    const first = best.first;
     if (first === undefined) return this.#defaultDeny(call.toolName);
-    if (more === undefined) return this.#decisionOf(first);
-    const deciding = [first, ...more];
+    if (best.more === undefined) return this.#decisionOf(first);
+    const deciding = [first, ...best.more].sort((x, y) => x.order - y.order);
     const reasons = [...new Set(deciding.map((s) => s.public.reason))];
     return {
       action: first.action,

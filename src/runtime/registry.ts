@@ -9,6 +9,8 @@ export type ResolveResult =
 /** The tools an application offers, by name. Immutable once built. */
 export class ToolRegistry {
   readonly #byName: ReadonlyMap<string, ToolDefinition<unknown>>;
+  // One frozen result per tool, so that resolving (on every call) allocates nothing.
+  readonly #found: ReadonlyMap<string, ResolveResult>;
   /** The specs of every tool, in the order given. */
   readonly specs: readonly ToolSpec[];
 
@@ -25,13 +27,15 @@ export class ToolRegistry {
       byName.set(name, definition as unknown as ToolDefinition<unknown>);
     }
     this.#byName = byName;
+    this.#found = new Map(
+      [...byName].map(([name, definition]) => [name, Object.freeze({ found: true, definition })]),
+    );
     this.specs = Object.freeze([...byName.values()].map((d) => d.spec));
   }
 
   /** Looks a tool up by its exact name. */
   resolve(name: string): ResolveResult {
-    const definition = this.#byName.get(name);
-    return definition === undefined ? { found: false, toolName: name } : { found: true, definition };
+    return this.#found.get(name) ?? { found: false, toolName: name };
   }
 
   /** True when a tool of that exact name is registered. */

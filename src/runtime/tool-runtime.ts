@@ -37,7 +37,7 @@ export class ToolRuntime {
         `invalid arguments for ${call.toolName}: ${formatArgumentIssues(check.issues)}`,
       );
     }
-    return { kind: "prepared", call, definition: resolved.definition, arguments: check.value };
+    return { kind: "prepared", call, definition: resolved.definition, arguments: call.arguments };
   }
 
   /**

@@ -35,7 +35,7 @@ export interface ArgumentIssue {
 
 /** The result of validating arguments against a tool's input schema. */
 export type ArgumentCheck =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true }
   | { readonly ok: false; readonly issues: readonly ArgumentIssue[] };
 
 /** Validates raw arguments; never throws, never coerces or fills in defaults. */

@@ -15,13 +15,13 @@ const calculator: ToolDefinition<{ a: number; b: number }> = {
     description: "Add exactly two integers named a and b.",
     inputSchema: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } } },
   },
-  validateArguments: (value) => ({ ok: true, value }),
+  validateArguments: () => ({ ok: true }),
   handler: ({ a, b }) => String(a + b),
 };
 
 const eraseDisk: ToolDefinition<never> = {
   spec: { name: "erase_disk", description: "Erase the disk.", inputSchema: { type: "object" } },
-  validateArguments: (value) => ({ ok: true, value }),
+  validateArguments: () => ({ ok: true }),
   handler: () => "erased",
 };
 

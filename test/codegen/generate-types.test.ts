@@ -180,7 +180,7 @@ describe("generateTypes at 500 tools", () => {
         (s) => ts.isInterfaceDeclaration(s) && s.name.text === "ToolArgs",
       );
       expect((toolArgs as ts.InterfaceDeclaration).members).toHaveLength(500);
-      expect(readFileSync(join(dir, "tools.yaml"), "utf8")).toContain("tool_0499");
+      expect(readFileSync(join(dir, "tools-001.yaml"), "utf8")).toContain("tool_0499");
     } finally {
       remove();
     }
