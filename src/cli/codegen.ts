@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { generateTypes } from "../codegen/generate-types.js";
-import { loadPolicyResult } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
+import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate codegen`. */
 export interface CodegenCommandOptions {
@@ -19,31 +19,6 @@ export interface CodegenCommandOptions {
 export function displayPath(absolute: string): string {
   const rel = relative(process.cwd(), absolute);
   return (rel === "" ? "." : rel).split(sep).join("/");
-}
-
-/**
- * Loads the bundle for a generating command; prints the diagnostics and returns the exit code when the
- * configuration cannot be used.
- */
-export function loadForGeneration(
-  config: string | undefined,
-  color: boolean | undefined,
-): { bundle: PolicyBundle } | { exit: number } {
-  const loaded = loadPolicyResult(config === undefined ? {} : { config });
-  if (loaded.bundle !== undefined) return { bundle: loaded.bundle };
-  print(
-    formatDiagnostics("stylish", {
-      diagnostics: loaded.diagnostics,
-      fingerprint: null,
-      color: useColor(color),
-      toolVersion: toolVersion(),
-    }),
-  );
-  if (!loaded.configFound) {
-    printError(loaded.diagnostics[0]?.message ?? "no configuration found");
-    return { exit: EXIT.usage };
-  }
-  return { exit: EXIT.findings };
 }
 
 /**
@@ -103,7 +78,7 @@ function staleDiagnostic(file: string, actual: string | undefined, expected: str
  * `--check` verifies that the file on disk is exactly what would be written (exit 1 with `codegen-stale`).
  */
 export async function runCodegen(options: CodegenCommandOptions): Promise<number> {
-  const loaded = loadForGeneration(options.config, options.color);
+  const loaded = loadBundleOrReport(options.config, options.color);
   if ("exit" in loaded) return loaded.exit;
   const { bundle } = loaded;
   const out = outputPath(bundle, options.out, bundle.settings.codegenOut, "codegen");

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
-import { displayPath, loadForGeneration, outputPath } from "./codegen.js";
+import { displayPath, outputPath } from "./codegen.js";
 import { EXIT, print, UsageError } from "./common.js";
+import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate compile`. */
 export interface CompileCommandOptions {
@@ -16,7 +17,7 @@ export interface CompileCommandOptions {
  * `createController`) and its declarations next to it.
  */
 export async function runCompile(options: CompileCommandOptions): Promise<number> {
-  const loaded = loadForGeneration(options.config, options.color);
+  const loaded = loadBundleOrReport(options.config, options.color);
   if ("exit" in loaded) return loaded.exit;
   const { bundle } = loaded;
   const out = outputPath(bundle, options.out, bundle.settings.compileOut, "compile");

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
-import { loadPolicyResult } from "../config/load-policy.js";
-import { formatDiagnostics } from "../diagnostics/format.js";
 import { decisionController } from "../testing/run-policy-tests.js";
-import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, parseFormat, print, UsageError } from "./common.js";
+import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate explain`. */
 export interface ExplainCommandOptions {
@@ -41,19 +40,8 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   if (context === null || typeof context !== "object" || Array.isArray(context)) {
     throw new UsageError("--context must be a JSON object");
   }
-  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
-  if (loaded.bundle === undefined) {
-    print(
-      formatDiagnostics("stylish", {
-        diagnostics: loaded.diagnostics,
-        fingerprint: null,
-        color: useColor(options.color),
-        toolVersion: toolVersion(),
-      }),
-    );
-    printError("the configuration has errors; fix them (toolgate lint) first");
-    return loaded.configFound ? EXIT.findings : EXIT.usage;
-  }
+  const loaded = loadBundleOrReport(options.config, options.color, "first");
+  if ("exit" in loaded) return loaded.exit;
   const controller = decisionController(loaded.bundle, loaded.validators);
   const explained = controller.explain(
     { callId: "explain", toolName: tool, arguments: args },

@@ -1,8 +1,7 @@
-import { loadPolicyResult } from "../config/load-policy.js";
-import { formatDiagnostics } from "../diagnostics/format.js";
 import { formatJunit, type JunitSuite } from "../diagnostics/format-junit.js";
 import { type PolicyTestReport, runPolicyTests } from "../testing/run-policy-tests.js";
-import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, parseFormat, print, printError, UsageError, useColor } from "./common.js";
+import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate test`. */
 export interface TestCommandOptions {
@@ -52,19 +51,8 @@ export async function runTest(options: TestCommandOptions): Promise<number> {
       );
     }
   }
-  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
-  if (loaded.bundle === undefined) {
-    print(
-      formatDiagnostics("stylish", {
-        diagnostics: loaded.diagnostics,
-        fingerprint: null,
-        color: useColor(options.color),
-        toolVersion: toolVersion(),
-      }),
-    );
-    printError("the configuration has errors; fix them (toolgate lint) before running policy tests");
-    return loaded.configFound ? EXIT.findings : EXIT.usage;
-  }
+  const loaded = loadBundleOrReport(options.config, options.color, "before running policy tests");
+  if ("exit" in loaded) return loaded.exit;
   const report = runPolicyTests(loaded.bundle, loaded.validators);
   const uncovered = report.coverage.filter((c) => !c.covered);
   if (format === "json") {

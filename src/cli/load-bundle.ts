@@ -1,0 +1,38 @@
+import { type LoadResult, loadPolicyResult } from "../config/load-policy.js";
+import type { PolicyBundle } from "../config/policy-bundle.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import type { ArgumentValidator } from "../runtime/types.js";
+import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
+
+/** A loaded bundle with the validators compiled while checking it. */
+export interface LoadedBundle {
+  readonly bundle: PolicyBundle;
+  readonly validators: LoadResult["validators"] & ReadonlyMap<string, ArgumentValidator>;
+}
+
+/**
+ * Loads the bundle for a command that needs one; when the configuration cannot be used, prints its
+ * diagnostics (and what to do) and returns the exit code instead: 2 when no config was found, else 1.
+ */
+export function loadBundleOrReport(
+  config: string | undefined,
+  color: boolean | undefined,
+  what?: string,
+): LoadedBundle | { readonly exit: number } {
+  const loaded = loadPolicyResult(config === undefined ? {} : { config });
+  if (loaded.bundle !== undefined) return { bundle: loaded.bundle, validators: loaded.validators };
+  print(
+    formatDiagnostics("stylish", {
+      diagnostics: loaded.diagnostics,
+      fingerprint: null,
+      color: useColor(color),
+      toolVersion: toolVersion(),
+    }),
+  );
+  if (!loaded.configFound) {
+    printError(loaded.diagnostics[0]?.message ?? "no configuration found");
+    return { exit: EXIT.usage };
+  }
+  if (what !== undefined) printError(`the configuration has errors; fix them (toolgate lint) ${what}`);
+  return { exit: EXIT.findings };
+}
