@@ -8,7 +8,7 @@ import { type ConditionSpec, compileCondition, type OperatorSpec } from "../runt
 import { compileGlob } from "../runtime/match/glob.js";
 import { compileRegex } from "../runtime/match/regex.js";
 import { splitCommandPrefix } from "../runtime/match/shell.js";
-import type { StatementSpec } from "../runtime/policy.js";
+import { ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
@@ -450,16 +450,7 @@ export function checkPolicy(
           }
         }
       }
-      statements.push({
-        id: rule.id,
-        kind: "rule",
-        action: rule.decision,
-        tools: rule.tools,
-        reason: rule.reason,
-        ...(rule.when === undefined ? {} : { when: rule.when }),
-        ...(rule.context === undefined ? {} : { context: rule.context }),
-        source: source(idPointer),
-      });
+      statements.push(ruleStatement({ ...rule, source: source(idPointer) }));
     });
   }
 

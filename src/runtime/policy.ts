@@ -168,6 +168,20 @@ function reasonMap(reasons: ToolPolicyOptions["reasons"]): ReadonlyMap<string, s
   return new Map(Object.entries(reasons as Record<string, string>));
 }
 
+/** The statement of an argument rule. */
+export function ruleStatement(rule: PolicyRule): StatementSpec {
+  return {
+    id: rule.id,
+    kind: "rule",
+    action: rule.decision,
+    tools: rule.tools,
+    reason: rule.reason,
+    ...(rule.when === undefined ? {} : { when: rule.when }),
+    ...(rule.context === undefined ? {} : { context: rule.context }),
+    ...(rule.source === undefined ? {} : { source: rule.source }),
+  };
+}
+
 /** Builds the statement list of the seed's sets and rules; a tool in two sets throws. */
 function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
   const reasons = reasonMap(options.reasons);
@@ -198,18 +212,7 @@ function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
       });
     }
   }
-  for (const rule of options.rules ?? []) {
-    statements.push({
-      id: rule.id,
-      kind: "rule",
-      action: rule.decision,
-      tools: rule.tools,
-      reason: rule.reason,
-      ...(rule.when === undefined ? {} : { when: rule.when }),
-      ...(rule.context === undefined ? {} : { context: rule.context }),
-      ...(rule.source === undefined ? {} : { source: rule.source }),
-    });
-  }
+  for (const rule of options.rules ?? []) statements.push(ruleStatement(rule));
   return statements;
 }
 
