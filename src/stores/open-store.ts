@@ -30,6 +30,25 @@ function pathAfter(prefix: string, url: string, kind: string, forms: string): st
   return file;
 }
 
+/**
+ * `sqlite:PATH` or `sqlite:PATH?synchronous=normal|full`. `full` (the default) makes every take durable before
+ * it returns, even across a power cut; `normal` is several times faster and durable across process crashes,
+ * but a power cut can undo the last commits — and so let an approval run twice.
+ */
+function sqliteUrl(
+  url: string,
+  kind: string,
+  forms: string,
+): { path: string; synchronous: { synchronous?: "full" | "normal" } } {
+  const rest = pathAfter("sqlite:", url, kind, forms);
+  const query = /\?synchronous=(full|normal)$/.exec(rest);
+  if (query === null) {
+    if (/\?[a-z_]+=/.test(rest)) throw invalid(kind, url, forms, "unknown option in");
+    return { path: rest, synchronous: {} };
+  }
+  return { path: rest.slice(0, query.index), synchronous: { synchronous: query[1] as "full" | "normal" } };
+}
+
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /**
@@ -43,7 +62,8 @@ export function openApprovalStore(url: string, options: OpenStoreOptions = {}): 
   const cwd = options.cwd === undefined ? {} : { cwd: options.cwd };
   if (url === "memory") return new MemoryApprovalStore();
   if (url.startsWith("sqlite:")) {
-    return new SqliteApprovalStore(pathAfter("sqlite:", url, "approval store", APPROVAL_FORMS), cwd);
+    const { path, synchronous } = sqliteUrl(url, "approval store", APPROVAL_FORMS);
+    return new SqliteApprovalStore(path, { ...cwd, ...synchronous });
   }
   if (isPostgres(url)) return new PostgresApprovalStore(url);
   throw invalid("approval store", url, APPROVAL_FORMS, "unknown store URL");
@@ -60,8 +80,10 @@ export function openAuditSink(url: string, options: OpenStoreOptions = {}): Audi
   if (url === "memory") return new MemoryAuditSink();
   if (url.startsWith("jsonl:"))
     return new JsonlAuditSink(pathAfter("jsonl:", url, "audit sink", AUDIT_FORMS), cwd);
-  if (url.startsWith("sqlite:"))
-    return new SqliteAuditSink(pathAfter("sqlite:", url, "audit sink", AUDIT_FORMS), cwd);
+  if (url.startsWith("sqlite:")) {
+    const { path, synchronous } = sqliteUrl(url, "audit sink", AUDIT_FORMS);
+    return new SqliteAuditSink(path, { ...cwd, ...synchronous });
+  }
   if (isPostgres(url)) return new PostgresAuditSink(url);
   throw invalid("audit sink", url, AUDIT_FORMS, "unknown audit sink URL");
 }
