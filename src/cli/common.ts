@@ -37,8 +37,8 @@ export function parseFormat<F extends string>(value: string, allowed: readonly F
   return value as F;
 }
 
-/** The formats of `lint`. */
-export const LINT_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS.filter((f) => f !== "junit");
+/** The formats of `lint`: all of them (junit gives one failing case per diagnostic, for CI test reports). */
+export const LINT_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 /** Parses `--max-warnings N` (a non-negative integer). */
 export function parseMaxWarnings(value: string | undefined): number {

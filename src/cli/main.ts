@@ -27,7 +27,7 @@ export function buildProgram(state: { code: number }): Command {
     .command("lint")
     .description("check the configuration, tool files, policy and policy tests; report every problem")
     .option("--config <path>", "configuration file (default: discovered from the working directory)")
-    .addOption(formatOption(["stylish", "json", "sarif", "github"]))
+    .addOption(formatOption(["stylish", "json", "sarif", "github", "junit"]))
     .option("--max-warnings <n>", "exit 1 when there are more warnings than this")
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
