@@ -111,8 +111,11 @@ interface ToolStatements {
   readonly all: readonly CompiledStatement[];
   /** Statements evaluated one by one. */
   readonly scanned: readonly CompiledStatement[];
-  /** field → value → statements that match exactly that value (and certainly no other). */
-  readonly index: ReadonlyMap<string, ReadonlyMap<Scalar, readonly CompiledStatement[]>>;
+  /** Per field: value → statements that match exactly that value (and certainly no other). */
+  readonly index: readonly {
+    readonly field: string;
+    readonly byValue: ReadonlyMap<Scalar, readonly CompiledStatement[]>;
+  }[];
 }
 
 /** The equals key of a statement whose only condition is one scalar `equals` on one top-level field. */
@@ -149,7 +152,7 @@ function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
     if (list === undefined) byValue.set(key.value, [statement]);
     else list.push(statement);
   }
-  return { all, scanned, index };
+  return { all, scanned, index: [...index].map(([field, byValue]) => ({ field, byValue })) };
 }
 
 const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
@@ -345,16 +348,16 @@ export class ToolPolicy {
       }
       // `equals` on a scalar is exact: only the statements indexed under the argument's value can match, and
       // they certainly do (the same answer evaluating each would give).
-      if (statements.index.size > 0) {
-        const args = call.arguments;
-        if (args !== null && typeof args === "object" && !Array.isArray(args)) {
-          for (const [field, byValue] of statements.index) {
-            if (!Object.hasOwn(args, field)) continue;
-            const value = (args as Record<string, unknown>)[field];
-            if (value !== null && typeof value === "object") continue;
-            const hits = byValue.get(value as Scalar);
-            if (hits !== undefined) for (const statement of hits) consider(best, statement);
-          }
+      const index = statements.index;
+      const args = call.arguments;
+      if (index.length > 0 && args !== null && typeof args === "object" && !Array.isArray(args)) {
+        for (let i = 0; i < index.length; i++) {
+          const { field, byValue } = index[i] as ToolStatements["index"][number];
+          if (!Object.hasOwn(args, field)) continue;
+          const value = (args as Record<string, unknown>)[field];
+          if (value !== null && typeof value === "object") continue;
+          const hits = byValue.get(value as Scalar);
+          if (hits !== undefined) for (const statement of hits) consider(best, statement);
         }
       }
     }
