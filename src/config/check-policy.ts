@@ -8,7 +8,7 @@ import { type ConditionSpec, compileCondition, type OperatorSpec } from "../runt
 import { compileGlob } from "../runtime/match/glob.js";
 import { compileRegex } from "../runtime/match/regex.js";
 import { splitCommandPrefix } from "../runtime/match/shell.js";
-import { ruleStatement, type StatementSpec } from "../runtime/policy.js";
+import { type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
@@ -22,14 +22,8 @@ export interface PolicyLayer {
   readonly label: string;
 }
 
-interface RawRule {
-  readonly id: string;
-  readonly tools: readonly string[];
-  readonly decision: PolicyAction;
-  readonly when?: ConditionSpec;
-  readonly context?: ConditionSpec;
-  readonly reason: string;
-}
+/** A rule as the policy file writes it (the schema has checked its shape). */
+type RawRule = Omit<PolicyRule, "source">;
 
 interface RawPolicy {
   readonly allow?: readonly string[];
