@@ -29,10 +29,8 @@ export function loadBundleOrReport(
       toolVersion: toolVersion(),
     }),
   );
-  if (!loaded.configFound) {
-    printError(loaded.diagnostics[0]?.message ?? "no configuration found");
-    return { exit: EXIT.usage };
-  }
+  // The stylish output above already says that no configuration was found, and where to put one.
+  if (!loaded.configFound) return { exit: EXIT.usage };
   if (what !== undefined) printError(`the configuration has errors; fix them (toolgate lint) ${what}`);
   return { exit: EXIT.findings };
 }
