@@ -3,7 +3,7 @@
  * `.toolgaterc.yaml`, …, `package.json#toolgate`, from the working directory up to the project root.
  * cosmiconfig only finds the file; toolgate parses it itself, with positions and its safe YAML rules.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cosmiconfigSync } from "cosmiconfig";
 
@@ -45,6 +45,12 @@ export function findConfig(options: { config?: string; cwd: string }): ConfigLoc
   if (options.config !== undefined) {
     const path = resolve(options.cwd, options.config);
     if (!existsSync(path)) return { found: false, message: `config file ${options.config} does not exist` };
+    if (!statSync(path).isFile()) {
+      return {
+        found: false,
+        message: `${options.config} is a directory; pass the configuration file itself`,
+      };
+    }
     return { found: true, path, packageJson: path.endsWith("package.json") };
   }
   const explorer = cosmiconfigSync("toolgate", {
