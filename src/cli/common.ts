@@ -1,6 +1,5 @@
 /** What every CLI command shares: exit codes, colour, output, version, and the usage-error type. */
 import { readFileSync } from "node:fs";
-import { OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
 import { ToolgateError } from "../runtime/errors.js";
 
 /** Exit codes of DESIGN.md section 7. */
@@ -36,9 +35,6 @@ export function parseFormat<F extends string>(value: string, allowed: readonly F
   }
   return value as F;
 }
-
-/** The formats of `lint`: all of them (junit gives one failing case per diagnostic, for CI test reports). */
-export const LINT_FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
 /** Parses `--max-warnings N` (a non-negative integer). */
 export function parseMaxWarnings(value: string | undefined): number {

@@ -1,15 +1,6 @@
 import { lintPolicy } from "../config/lint-policy.js";
-import { formatDiagnostics, type OutputFormat } from "../diagnostics/format.js";
-import {
-  EXIT,
-  LINT_FORMATS,
-  parseFormat,
-  parseMaxWarnings,
-  print,
-  printError,
-  toolVersion,
-  useColor,
-} from "./common.js";
+import { formatDiagnostics, OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
+import { EXIT, parseFormat, parseMaxWarnings, print, printError, toolVersion, useColor } from "./common.js";
 
 /** Options of `toolgate lint`. */
 export interface LintCommandOptions {
@@ -21,7 +12,7 @@ export interface LintCommandOptions {
 
 /** `toolgate lint`: checks the configuration, tool files, policy and policy tests; prints every finding. */
 export async function runLint(options: LintCommandOptions): Promise<number> {
-  const format: OutputFormat = parseFormat(options.format, LINT_FORMATS);
+  const format: OutputFormat = parseFormat(options.format, OUTPUT_FORMATS);
   const maxWarnings = parseMaxWarnings(options.maxWarnings);
   const report = await lintPolicy(options.config === undefined ? {} : { config: options.config });
   const output = formatDiagnostics(format, {

@@ -1,13 +1,12 @@
 import { type LoadResult, loadPolicyResult } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import type { ArgumentValidator } from "../runtime/types.js";
 import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
 
 /** A loaded bundle with the validators compiled while checking it. */
 export interface LoadedBundle {
   readonly bundle: PolicyBundle;
-  readonly validators: LoadResult["validators"] & ReadonlyMap<string, ArgumentValidator>;
+  readonly validators: LoadResult["validators"];
 }
 
 /**

@@ -166,33 +166,23 @@ export class ToolController {
     return this.#afterDecision(call, context, decision, policy.fingerprint);
   }
 
-  /** Deny and ask, after the decision was recorded. */
+  /** Deny and ask (the callers run allow themselves), after the decision was recorded. */
   async #afterDecision(
     call: ToolCall,
     context: ToolContext,
     decision: PolicyDecision,
     fingerprint: string,
   ): Promise<ToolResult | ApprovalRequest> {
-    switch (decision.action) {
-      case "allow":
-        throw new Error("unreachable: allow is executed by the caller");
-      case "deny":
-        return errorResult(call.callId, deniedMessage(decision));
-      case "ask": {
-        if (this.onAsk === "deny") {
-          return errorResult(
-            call.callId,
-            `needs a person's approval (${decision.reason}), and none is available here (onAsk: deny)`,
-          );
-        }
-        const request = await this.approvals.create(call, decision, context);
-        await this.#record("approval.requested", call, fingerprint, {
-          decision,
-          approvalId: request.approvalId,
-        });
-        return request;
-      }
+    if (decision.action !== "ask") return errorResult(call.callId, deniedMessage(decision));
+    if (this.onAsk === "deny") {
+      return errorResult(
+        call.callId,
+        `needs a person's approval (${decision.reason}), and none is available here (onAsk: deny)`,
+      );
     }
+    const request = await this.approvals.create(call, decision, context);
+    await this.#record("approval.requested", call, fingerprint, { decision, approvalId: request.approvalId });
+    return request;
   }
 
   /**
