@@ -23,6 +23,7 @@ import {
   type WaitForDecisionOptions,
 } from "./approval-rows.js";
 import { openSqlite, resolveSqlitePath, type SqliteOptions } from "./sqlite-database.js";
+import { SqliteWriteQueue } from "./sqlite-write-queue.js";
 import { toStoreError } from "./store-errors.js";
 
 /** Schema migrations of the approvals table; index i moves version i to i + 1. Append, never edit. */
@@ -53,7 +54,8 @@ const COLUMNS = "id, state, request, response, updated_at";
 /**
  * An `ApprovalStore` in a SQLite file (better-sqlite3, WAL mode): survives restarts and is shared by every
  * process that opens the same file. `take` is one `UPDATE … RETURNING` statement, so an approval id is taken at
- * most once across processes. The constructor opens the file (creating its directory) and migrates the
+ * most once across processes. Writes issued in the same turn of the event loop share one transaction (group
+ * commit, see `SqliteWriteQueue`), and each resolves only once it is committed. The constructor opens the file (creating its directory) and migrates the
  * schema; a file written by a newer toolgate is refused.
  *
  * Every failure of the database, including a lock held longer than `busyTimeoutMs`, rejects with
@@ -68,6 +70,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   readonly #db: Database.Database;
   readonly #statements;
   readonly #table: ApprovalTable;
+  readonly #writes: SqliteWriteQueue;
 
   /**
    * @param file path of the database file, relative to `options.cwd`; `:memory:` for a private in-memory one.
@@ -78,6 +81,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     this.file = resolveSqlitePath(file, options.cwd);
     const db = openSqlite(this.name, this.file, options, "approvals", MIGRATIONS);
     this.#db = db;
+    this.#writes = new SqliteWriteQueue(this.name, db);
     try {
       this.#statements = {
         insert: db.prepare<ApprovalColumns>(
@@ -111,6 +115,12 @@ export class SqliteApprovalStore implements ApprovalStore {
           `SELECT ${COLUMNS} FROM toolgate_approvals
            WHERE state IN (SELECT value FROM json_each(?)) ORDER BY created_at, rowid`,
         ),
+        // The literal condition lets SQLite read the partial index of open rows instead of every used one.
+        listOpen: db.prepare<[string], ApprovalRow>(
+          `SELECT ${COLUMNS} FROM toolgate_approvals
+           WHERE state IN ('pending', 'approved', 'rejected') AND state IN (SELECT value FROM json_each(?))
+           ORDER BY created_at, rowid`,
+        ),
         expireAll: db.prepare<{ now: number }, { request: string; created_at: number }>(
           `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
            WHERE state = 'pending' AND expires_at <= @now
@@ -122,13 +132,14 @@ export class SqliteApprovalStore implements ApprovalStore {
       throw toStoreError(this.name, "preparing statements", error);
     }
     const s = this.#statements;
+    const write = <T>(what: string, statement: () => T): Promise<T> => this.#writes.enqueue(what, statement);
     // RETURNING statements use all(), never get(): get() leaves the statement open, which keeps a snapshot
     // that stops the WAL from being checkpointed (it grew without bound in the benchmark).
     this.#table = {
-      takeOpen: async (id, now) => this.#run("take", () => s.take.all({ id, now })[0]),
+      takeOpen: (id, now) => write("take", () => s.take.all({ id, now })[0]),
       decide: async (response, now) => {
         const json = JSON.stringify(response);
-        return this.#run(
+        return write(
           "respond",
           () =>
             s.decide.all({
@@ -140,8 +151,8 @@ export class SqliteApprovalStore implements ApprovalStore {
             })[0],
         );
       },
-      markExpired: async (id, now, states) =>
-        this.#run("expire", () => s.markExpired.all({ id, now, states: JSON.stringify(states) })[0]),
+      markExpired: (id, now, states) =>
+        write("expire", () => s.markExpired.all({ id, now, states: JSON.stringify(states) })[0]),
       read: async (id) => this.#run("read", () => s.read.all(id)[0]),
     };
   }
@@ -149,7 +160,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   /** Stores a new pending request. @throws ToolgateError `approval-exists`, StoreUnavailableError. */
   async put(request: ApprovalRequest): Promise<void> {
     const columns = toApprovalColumns(request);
-    const changes = this.#run("put", () => this.#statements.insert.run(columns).changes);
+    const changes = await this.#writes.enqueue("put", () => this.#statements.insert.run(columns).changes);
     if (changes === 0) {
       throw new ToolgateError(
         "approval-exists",
@@ -178,13 +189,16 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** Requests in the given states (default: pending, approved and rejected), oldest first. */
   async list(states: readonly ApprovalState[] = OPEN_STATES): Promise<readonly StoredApproval[]> {
-    const rows = this.#run("list", () => this.#statements.list.all(JSON.stringify(states)));
+    const statement = states.every((state) => OPEN_STATES.includes(state))
+      ? this.#statements.listOpen
+      : this.#statements.list;
+    const rows = this.#run("list", () => statement.all(JSON.stringify(states)));
     return this.#convert(() => rows.map(toStoredApproval));
   }
 
   /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */
   async expire(now: number): Promise<readonly ApprovalRequest[]> {
-    const rows = this.#run("expire", () => this.#statements.expireAll.all({ now }));
+    const rows = await this.#writes.enqueue("expire", () => this.#statements.expireAll.all({ now }));
     return this.#convert(() =>
       rows.sort((a, b) => a.created_at - b.created_at).map((r) => JSON.parse(r.request) as ApprovalRequest),
     );
@@ -205,7 +219,9 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** Closes the database; later calls reject with `StoreUnavailableError`. */
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#writes.flush();
+    this.#db.close();
   }
 
   #run<T>(what: string, statement: () => T): T {

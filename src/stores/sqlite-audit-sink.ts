@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { AuditEvent, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError } from "../runtime/errors.js";
 import { openSqlite, resolveSqlitePath, type SqliteOptions } from "./sqlite-database.js";
+import { SqliteWriteQueue } from "./sqlite-write-queue.js";
 import { describeError, toStoreError } from "./store-errors.js";
 
 /** Schema migrations of the audit table; index i moves version i to i + 1. Append, never edit. */
@@ -49,7 +50,7 @@ export function toAuditColumns(event: AuditEvent): AuditColumns {
 /**
  * An `AuditSink` writing one row per event to table `toolgate_audit` of a SQLite file (WAL mode; it may be
  * the same file as `SqliteApprovalStore`'s). `record` resolves once the row is committed (synced to disk
- * unless `synchronous: "normal"`). Failures reject with `StoreUnavailableError` naming `sqlite:<path>`.
+ * unless `synchronous: "normal"`); events recorded in the same turn of the event loop share one commit. Failures reject with `StoreUnavailableError` naming `sqlite:<path>`.
  */
 export class SqliteAuditSink implements AuditSink {
   /** `sqlite:` followed by the path as given. */
@@ -58,6 +59,7 @@ export class SqliteAuditSink implements AuditSink {
   readonly file: string;
   readonly #db: Database.Database;
   readonly #insert: Database.Statement<AuditColumns>;
+  readonly #writes: SqliteWriteQueue;
 
   /**
    * @param file path of the database file, relative to `options.cwd`.
@@ -67,6 +69,7 @@ export class SqliteAuditSink implements AuditSink {
     this.name = `sqlite:${file}`;
     this.file = resolveSqlitePath(file, options.cwd);
     this.#db = openSqlite(this.name, this.file, options, "audit", MIGRATIONS);
+    this.#writes = new SqliteWriteQueue(this.name, this.#db);
     try {
       this.#insert = this.#db.prepare<AuditColumns>(
         `INSERT INTO toolgate_audit (time, type, call_id, tool, fingerprint, decision, rule_ids, event)
@@ -89,15 +92,13 @@ export class SqliteAuditSink implements AuditSink {
       });
     }
     if (!this.#db.open) throw new StoreUnavailableError(this.name, "the sink is closed");
-    try {
-      this.#insert.run(columns);
-    } catch (error) {
-      throw toStoreError(this.name, "recording an event", error);
-    }
+    await this.#writes.enqueue("recording an event", () => this.#insert.run(columns));
   }
 
-  /** Closes the database. */
+  /** Commits the events still queued and closes the database. */
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    this.#writes.flush();
+    this.#db.close();
   }
 }

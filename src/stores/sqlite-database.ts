@@ -41,6 +41,7 @@ export function openSqlite(
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     db.pragma("journal_mode = WAL");
+    db.pragma("temp_store = MEMORY");
     db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     const conn = db;
     conn

@@ -164,6 +164,61 @@ function contract(open: () => ApprovalStore): void {
     }
   });
 
+  it("takes an id once when callers take it at the same moment", async () => {
+    const request = makeRequest(T0);
+    await store.put(request);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => store.take(request.approvalId, T0 + 1)),
+    );
+    expect(results.filter((r) => r.status === "taken")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "already-used")).toHaveLength(7);
+  });
+
+  // Calls made together (one turn of the event loop) may share a transaction; each id is still taken at most
+  // once, a taken id ends up used, and an id ends up used only through a take that answered "taken".
+  it("keeps each id taken at most once under random concurrent calls", async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant("take" as const), id: fc.nat(3) }),
+      fc.record({ kind: fc.constant("respond" as const), id: fc.nat(3), approved: fc.boolean() }),
+      fc.record({ kind: fc.constant("put" as const), id: fc.nat(3) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 16 }), fc.nat(3), async (ops, stored) => {
+        const requests = [0, 1, 2, 3].map(() => makeRequest(T0, 1_000));
+        for (const r of requests.slice(0, stored)) await store.put(r);
+        const outcomes = await Promise.all(
+          ops.map(async (o) => {
+            const request = requests[o.id] as (typeof requests)[number];
+            if (o.kind === "put") {
+              return store.put(request).then(
+                () => ({ id: o.id, what: "put" }),
+                (error: unknown) => ({ id: o.id, what: (error as { code?: string }).code ?? "error" }),
+              );
+            }
+            if (o.kind === "respond") {
+              const result = await store.respond(
+                { approvalId: request.approvalId, approved: o.approved },
+                T0 + 1,
+              );
+              return { id: o.id, what: `respond:${result.status}` };
+            }
+            return { id: o.id, what: `take:${(await store.take(request.approvalId, T0 + 1)).status}` };
+          }),
+        );
+        for (const [i, request] of requests.entries()) {
+          const mine = outcomes.filter((o) => o.id === i).map((o) => o.what);
+          const taken = mine.filter((w) => w === "take:taken").length;
+          expect(taken).toBeLessThanOrEqual(1);
+          expect(mine.filter((w) => w === "respond:recorded").length).toBeLessThanOrEqual(1);
+          expect(mine.filter((w) => w === "put").length).toBeLessThanOrEqual(i < stored ? 0 : 1);
+          const got = await store.get(request.approvalId);
+          expect(got.found && got.approval.state === "used").toBe(taken === 1);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   // Differential: the durable store gives the same answers as the in-memory one for any sequence of calls.
   it("answers like the in-memory store for random sequences (an id executes at most once)", async () => {
     const op = fc.oneof(
