@@ -115,13 +115,19 @@ async function benchPostgres(url, n, clients) {
  * Runs the store benchmarks.
  * @param {{ n?: number; postgresUrl?: string }} [options] n: approvals per run (default 5000); postgresUrl
  *   (default TOOLGATE_TEST_POSTGRES_URL): when absent, PostgreSQL is not measured.
- * @returns {Promise<{ name: string; opsPerSecond: number; target?: number }[]>} target: the least ops/s
- *   asked for; the disk's sync rate, measured first, has none (it bounds a single caller with synchronous=full).
+ * @returns {Promise<{ name: string; opsPerSecond: number; target?: number; vsDisk?: number }[]>} target: the
+ *   least ops/s asked for; the disk's sync rate, measured first, has none (it bounds a single caller with
+ *   synchronous=full); vsDisk: a SQLite figure as a multiple of the disk's sync rate.
  */
 export async function benchStores({ n = 5000, postgresUrl = process.env.TOOLGATE_TEST_POSTGRES_URL } = {}) {
-  const rows = [diskSyncsPerSecond(n)];
-  for (const synchronous of ["full", "normal"])
-    for (const callers of [1, 8]) rows.push(await benchSqlite(n, synchronous, callers));
+  const disk = diskSyncsPerSecond(n);
+  const rows = [disk];
+  for (const synchronous of ["full", "normal"]) {
+    for (const callers of [1, 8]) {
+      const r = await benchSqlite(n, synchronous, callers);
+      rows.push({ ...r, vsDisk: r.opsPerSecond / disk.opsPerSecond });
+    }
+  }
   if (postgresUrl) rows.push(await benchPostgres(postgresUrl, n, 8));
   return rows;
 }
