@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "./errors.js";
 import type { PolicyAction } from "./types.js";
 
 /** Every step the controller records. */
@@ -48,12 +49,27 @@ export interface AuditSink {
   close(): Promise<void>;
 }
 
-/** Keeps events in an array: for tests and for applications that forward them elsewhere. */
+/**
+ * Keeps events in an array: for tests and for applications that forward them elsewhere. Each event is kept
+ * as a copy made when it is recorded, as the durable sinks serialise it then: a handler that later changes
+ * the arguments it was given does not change what the log says it was called with.
+ */
 export class MemoryAuditSink implements AuditSink {
   readonly name = "memory";
   readonly events: AuditEvent[] = [];
+  /** @throws StoreUnavailableError when the event holds something that cannot be copied (a function). */
   async record(event: AuditEvent): Promise<void> {
-    this.events.push(event);
+    let copy: AuditEvent;
+    try {
+      copy = structuredClone(event);
+    } catch (error) {
+      throw new StoreUnavailableError(
+        this.name,
+        `the event cannot be copied: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    this.events.push(copy);
   }
   async close(): Promise<void> {}
 }

@@ -222,6 +222,26 @@ describe("ToolController error boundary", () => {
     });
   });
 
+  it("the memory audit log keeps the arguments as they were called, whatever the handler does to them", async () => {
+    const audit = new MemoryAuditSink();
+    const tool = defineTool(
+      { name: "calculator", description: "d", inputSchema: CALCULATOR_SCHEMA },
+      (args: { a: number; b: number }) => {
+        args.a = 0;
+        return String(args.a + args.b);
+      },
+    );
+    const { controller } = setup({ allowedTools: ["calculator"] }, { audit }, [
+      tool as ToolDefinition<never>,
+    ]);
+    await controller.handle(add("call_11"));
+    const received = audit.events.find((e) => e.type === "call.received");
+    expect(received?.arguments).toEqual({ a: 40, b: 2 });
+    await expect(
+      audit.record({ ...(received as AuditEvent), arguments: { f: () => 1 } }),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
   it("a thrown non-Error value is re-thrown unchanged too", async () => {
     const { controller } = failing(() => {
       throw "plain string";
