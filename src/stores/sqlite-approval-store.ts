@@ -55,8 +55,8 @@ const COLUMNS = "id, state, request, response, updated_at";
  * An `ApprovalStore` in a SQLite file (better-sqlite3, WAL mode): survives restarts and is shared by every
  * process that opens the same file. `take` is one `UPDATE … RETURNING` statement, so an approval id is taken at
  * most once across processes. Writes issued in the same turn of the event loop share one transaction (group
- * commit, see `SqliteWriteQueue`), and each resolves only once it is committed. The constructor opens the file (creating its directory) and migrates the
- * schema; a file written by a newer toolgate is refused.
+ * commit, see `SqliteWriteQueue`), and each resolves only once it is committed. The constructor opens the file
+ * (creating its directory) and migrates the schema; a file written by a newer toolgate is refused.
  *
  * Every failure of the database, including a lock held longer than `busyTimeoutMs`, rejects with
  * `StoreUnavailableError` naming `sqlite:<path>`. `put` of an existing id throws `ToolgateError` with code

@@ -50,7 +50,8 @@ export function toAuditColumns(event: AuditEvent): AuditColumns {
 /**
  * An `AuditSink` writing one row per event to table `toolgate_audit` of a SQLite file (WAL mode; it may be
  * the same file as `SqliteApprovalStore`'s). `record` resolves once the row is committed (synced to disk
- * unless `synchronous: "normal"`); events recorded in the same turn of the event loop share one commit. Failures reject with `StoreUnavailableError` naming `sqlite:<path>`.
+ * unless `synchronous: "normal"`); events recorded in the same turn of the event loop share one commit.
+ * Failures reject with `StoreUnavailableError` naming `sqlite:<path>`.
  */
 export class SqliteAuditSink implements AuditSink {
   /** `sqlite:` followed by the path as given. */
