@@ -734,6 +734,90 @@ const WRAPPERS: ReadonlySet<string> = new Set([
 
 const FIND_ACTIONS: ReadonlySet<string> = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
+/**
+ * The command line of the wrappers read exactly, so that the command they run is matched like any other:
+ * options that stand alone, options that take the next word as their value (or attached: `-n5`,
+ * `--signal=KILL`), and how many operands come before the command (`timeout`'s duration). `env` also takes
+ * `NAME=value` words. Any other option (`env -S`, GNU `time -o`) leaves the command unknown.
+ */
+interface WrapperSyntax {
+  readonly flags: readonly string[];
+  readonly valued: readonly string[];
+  readonly operands?: number;
+  readonly assignments?: boolean;
+  readonly numericFlag?: boolean;
+}
+
+const READABLE_WRAPPERS: ReadonlyMap<string, WrapperSyntax> = new Map<string, WrapperSyntax>([
+  ["time", { flags: ["-p"], valued: [] }],
+  ["nohup", { flags: [], valued: [] }],
+  ["nice", { flags: [], valued: ["-n", "--adjustment"], numericFlag: true }],
+  [
+    "timeout",
+    {
+      flags: ["--preserve-status", "--foreground", "-v", "--verbose"],
+      valued: ["-s", "--signal", "-k", "--kill-after"],
+      operands: 1,
+    },
+  ],
+  ["stdbuf", { flags: [], valued: ["-i", "-o", "-e", "--input", "--output", "--error"] }],
+  [
+    "env",
+    {
+      flags: ["-i", "--ignore-environment", "-"],
+      valued: ["-u", "--unset", "-C", "--chdir"],
+      assignments: true,
+    },
+  ],
+  ["command", { flags: ["-p"], valued: [] }],
+  ["exec", { flags: ["-c", "-l"], valued: ["-a"] }],
+  ["builtin", { flags: [], valued: [] }],
+]);
+
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * The words of the command a readable wrapper runs (`nice -n 5 make all` → `make all`), or `undefined` when
+ * they cannot be known: an unknown option, a word before the command that is not literal (an unquoted
+ * expansion could split into several words and shift the command), or no command at all.
+ */
+function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[] | undefined {
+  const syntax = READABLE_WRAPPERS.get(name);
+  if (syntax === undefined) return undefined;
+  let k = 1;
+  let options = true;
+  let operands = syntax.operands ?? 0;
+  for (; k < words.length; k++) {
+    const word = words[k] as ShellWord;
+    if (!word.literal) return undefined;
+    const text = word.text;
+    if (options && text === "--") {
+      options = false;
+    } else if (options && text.startsWith("-") && text !== "-") {
+      if (syntax.flags.includes(text)) continue;
+      if (syntax.numericFlag === true && /^-\d+$/.test(text)) continue;
+      if (syntax.valued.includes(text)) {
+        k++;
+        if (k >= words.length || !(words[k] as ShellWord).literal) return undefined;
+        continue;
+      }
+      const attached = syntax.valued.some((option) =>
+        option.startsWith("--") ? text.startsWith(`${option}=`) : text.length > 2 && text.startsWith(option),
+      );
+      if (!attached) return undefined;
+    } else if (options && text === "-" && syntax.flags.includes("-")) {
+    } else if (syntax.assignments === true && ASSIGNMENT_WORD.test(text)) {
+      options = false;
+    } else if (operands > 0) {
+      options = false;
+      operands--;
+    } else {
+      break;
+    }
+  }
+  return k < words.length && operands === 0 ? words.slice(k) : undefined;
+}
+
 function basename(text: string): string {
   const slash = text.lastIndexOf("/");
   return slash < 0 ? text : text.slice(slash + 1);
@@ -804,7 +888,13 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
     const renamed = [{ text: name, literal: true }, ...words.slice(1)];
     if (matchWords(renamed, prefix) !== "no-match") return "unknown";
   }
-  if (head !== first.text && head !== name && runsAnotherCommand(name, words)) return "unknown";
+  if (head !== first.text && head !== name && runsAnotherCommand(name, words)) {
+    // The command a readable wrapper runs is matched in its place; even an equal one is only a maybe, since
+    // the wrapper changes how it runs (`env LD_PRELOAD=…`, `nice`).
+    const inner = unwrap(name, words);
+    if (inner === undefined) return "unknown";
+    return matchCommandPrefix({ ...command, words: inner }, prefix) === "no-match" ? "no-match" : "unknown";
+  }
   // On a case-insensitive file system `RM` runs `rm`: a match that holds only when case is ignored is a maybe.
   if (first.literal && name.toLowerCase() === head.toLowerCase() && name !== head) {
     const folded = [{ text: head, literal: true }, ...words.slice(1)];
