@@ -643,3 +643,59 @@ describe("matchCommand: composition (properties)", () => {
     );
   });
 });
+
+describe("matchCommandPrefix under command wrappers (properties)", () => {
+  const wrappers = [
+    "time",
+    "time -p",
+    "/usr/bin/time",
+    "nohup",
+    "nohup --",
+    "nice",
+    "nice -n 5",
+    "nice -n5",
+    "nice -5",
+    "timeout 5",
+    "timeout -s KILL -k 1 5",
+    "stdbuf -oL",
+    "env",
+    "env FOO=1",
+    "env -i PATH=/bin",
+    "env -u HOME --",
+    "command",
+    "command -p",
+    "exec -a name",
+    "builtin",
+    "sudo",
+    "xargs",
+    "env -S",
+    "timeout $T",
+    "nice -n $N",
+  ];
+  const inner = [
+    "rm -rf /",
+    "rm x",
+    "git status",
+    "git push -f",
+    "ls",
+    "npm test",
+    "/bin/rm -r x",
+    "RM -rf x",
+  ];
+  const prefixes = ["rm", "rm -rf", "git status", "git push", "ls", "npm test"];
+  const chain = fc.array(fc.constantFrom(...wrappers), { minLength: 1, maxLength: 3 });
+
+  it("a wrapper never hides a command from a prefix, and never makes it a certain match", () => {
+    fc.assert(
+      fc.property(chain, fc.constantFrom(...inner), fc.constantFrom(...prefixes), (chosen, command, text) => {
+        const prefix = splitCommandPrefix(text) as readonly string[];
+        const alone = matchCommandPrefix(only(command), prefix);
+        const source = `${chosen.join(" ")} ${command}`;
+        const wrapped = matchCommandPrefix(only(source), prefix);
+        expect(wrapped, source).not.toBe("match");
+        if (alone !== "no-match") expect(wrapped, source).toBe("unknown");
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
