@@ -18,7 +18,13 @@ export async function runAuditVerify(
   try {
     check = verifyAuditLog(file);
   } catch (error) {
-    printError((error as Error).message);
+    const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+    printError(
+      code === "ENOENT"
+        ? `${file}: no audit log there — nothing has been recorded to it yet, or the path is wrong ` +
+            "(check audit.sink in the config, or the PATH given)"
+        : (error as Error).message,
+    );
     return EXIT.usage;
   }
   if (check.ok) {

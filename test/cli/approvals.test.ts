@@ -75,6 +75,14 @@ describe("toolgate approvals from a second terminal", () => {
     );
   });
 
+  it("audit verify on a log nothing was recorded to says so, without a stack trace", () => {
+    const dir = writeTree(approvalConfig());
+    const missing = toolgate(["audit", "verify"], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/audit\.jsonl: no audit log there — nothing has been recorded to it yet/);
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("an unknown id is a finding, and a memory store cannot be approved from outside", () => {
     const dir = writeTree(approvalConfig());
     const unknown = toolgate(["approvals", "approve", "apr_nope"], dir);
