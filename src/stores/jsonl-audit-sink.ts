@@ -54,7 +54,10 @@ function hashLine(bytes: Uint8Array): string {
  * An `AuditSink` appending hash-chained JSON lines to a file (see the module comment for the format).
  * `record` resolves once the line is written and, by default, synced to disk. On first use it reads the last
  * line of an existing file to continue its chain; a file whose last line is cut short or is not a line of
- * this format is refused. One process writes a file at a time: two writers would fork the chain.
+ * this format is refused. One process writes a file at a time: two writers would fork the chain, so before
+ * each line the sink checks that the file still ends where its own last line did, and otherwise fails (closed)
+ * from then on. Two writes landing in the same instant can still slip past that check; the next one is
+ * caught, and `verifyAuditLog` names the fork.
  *
  * Failures reject with `StoreUnavailableError` naming `jsonl:<path>`; after a failed write every later
  * `record` fails too, because the chain on disk can no longer be trusted to continue.
@@ -68,6 +71,8 @@ export class JsonlAuditSink implements AuditSink {
   #opened: Promise<FileHandle> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #head: AuditLogHead = { seq: 0, hash: GENESIS_PREV };
+  /** The file's size after this sink's last line: anything else at the next write means another writer. */
+  #size = 0;
   #failure: StoreUnavailableError | undefined;
   #closed = false;
 
@@ -120,13 +125,30 @@ export class JsonlAuditSink implements AuditSink {
         cause: error,
       });
     }
+    let size: number;
     try {
-      await handle.appendFile(Buffer.concat([bytes, Buffer.from("\n")]));
+      size = (await handle.stat()).size;
+    } catch (error) {
+      throw toStoreError(this.name, "checking the log", error);
+    }
+    if (size !== this.#size) {
+      this.#failure = new StoreUnavailableError(
+        this.name,
+        `the log changed under this writer (${size} bytes, not the ${this.#size} it wrote): another process ` +
+          "appended to it, or it was cut; a jsonl: log has one writer at a time — give each process its own " +
+          "log, or use sqlite: or postgres:// for several processes",
+      );
+      throw this.#failure;
+    }
+    const line = Buffer.concat([bytes, Buffer.from("\n")]);
+    try {
+      await handle.appendFile(line);
       if (this.#fsync) await handle.datasync();
     } catch (error) {
       this.#failure = toStoreError(this.name, "an earlier write", error);
       throw toStoreError(this.name, "writing an event", error);
     }
+    this.#size += line.length;
     this.#head = { seq, hash: hashLine(bytes) };
   }
 
@@ -136,6 +158,7 @@ export class JsonlAuditSink implements AuditSink {
       mkdirSync(path.dirname(this.file), { recursive: true });
       handle = await open(this.file, "a+");
       this.#head = await readHead(handle, this.name);
+      this.#size = (await handle.stat()).size;
       return handle;
     } catch (error) {
       await handle?.close().catch(() => {});

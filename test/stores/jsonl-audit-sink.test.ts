@@ -164,6 +164,20 @@ describe("JsonlAuditSink", () => {
     expect(full.ok && cut.ok && full.head.seq !== cut.head.seq).toBe(true);
   });
 
+  it("fails closed once another writer appended to its log, which still verifies", async () => {
+    const file = path.join(tmp.dir, `shared-${n++}`, "audit.jsonl");
+    const first = new JsonlAuditSink(file);
+    const second = new JsonlAuditSink(file);
+    await first.record(event(1));
+    await second.record(event(2)); // opens after the first line and continues its chain
+    const error = await first.record(event(3)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toMatch(/the log changed under this writer .* another process appended/);
+    await expect(first.record(event(4))).rejects.toBe(error);
+    await Promise.all([first.close(), second.close()]);
+    expect(verifyAuditLog(file)).toMatchObject({ ok: true, lines: 2 });
+  });
+
   it("fails with StoreUnavailableError when the file cannot be written", async () => {
     const blocker = path.join(tmp.dir, "not-a-dir");
     writeFileSync(blocker, "");
