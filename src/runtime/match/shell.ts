@@ -806,6 +806,7 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       );
       if (!attached) return undefined;
     } else if (options && text === "-" && syntax.flags.includes("-")) {
+      // `env -` is `env -i`: a flag, though it does not look like one.
     } else if (syntax.assignments === true && ASSIGNMENT_WORD.test(text)) {
       options = false;
     } else if (operands > 0) {
