@@ -3,7 +3,7 @@
  * and the state transitions of `take` and `respond` written once over a few primitive statements.
  */
 import type { ApprovalState, RespondResult, StoredApproval, TakeResult } from "../runtime/approval-store.js";
-import { ApprovalError } from "../runtime/errors.js";
+import { ApprovalError, ToolgateError } from "../runtime/errors.js";
 import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 
 /** States from which an approval can still be taken. */
@@ -47,6 +47,11 @@ export function toApprovalColumns(request: ApprovalRequest): ApprovalColumns {
     expires_at: request.expiresAt,
     request: JSON.stringify(request),
   };
+}
+
+/** The error of `put` for an id the store already holds. */
+export function approvalExistsError(store: string, approvalId: string): ToolgateError {
+  return new ToolgateError("approval-exists", `${store}: approval id ${approvalId} already exists`);
 }
 
 /** Reads a row back; throws when the row is not what this code wrote. */

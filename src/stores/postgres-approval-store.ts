@@ -12,6 +12,7 @@ import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 import {
   type ApprovalRow,
   type ApprovalTable,
+  approvalExistsError,
   checkDecided,
   OPEN_STATES,
   pollUntilDecided,
@@ -150,10 +151,7 @@ export class PostgresApprovalStore implements ApprovalStore {
       ],
     );
     if (result.rowCount === 0) {
-      throw new ToolgateError(
-        "approval-exists",
-        `${this.name}: approval id ${request.approvalId} already exists`,
-      );
+      throw approvalExistsError(this.name, request.approvalId);
     }
   }
 

@@ -13,6 +13,7 @@ import {
   type ApprovalColumns,
   type ApprovalRow,
   type ApprovalTable,
+  approvalExistsError,
   checkDecided,
   OPEN_STATES,
   pollUntilDecided,
@@ -162,10 +163,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     const columns = toApprovalColumns(request);
     const changes = await this.#writes.enqueue("put", () => this.#statements.insert.run(columns).changes);
     if (changes === 0) {
-      throw new ToolgateError(
-        "approval-exists",
-        `${this.name}: approval id ${request.approvalId} already exists`,
-      );
+      throw approvalExistsError(this.name, request.approvalId);
     }
   }
 

@@ -63,7 +63,13 @@ export class SqliteWriteQueue {
 
   #commitGroup(group: readonly QueuedWrite[]): void {
     const first = group[0] as QueuedWrite;
-    if (!this.#begin(group)) return;
+    // The connection is open here: `enqueue` refuses once it is closed, and the stores flush before closing.
+    try {
+      this.#db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      this.#rejectAll(group, toStoreError(this.#store, first.what, error));
+      return;
+    }
     const results: unknown[] = [];
     try {
       for (const write of group) results.push(write.run());
@@ -82,27 +88,8 @@ export class SqliteWriteQueue {
     for (const [i, write] of group.entries()) write.resolve(results[i]);
   }
 
-  #begin(group: readonly QueuedWrite[]): boolean {
-    const first = group[0] as QueuedWrite;
-    if (!this.#db.open) {
-      this.#rejectAll(group, new StoreUnavailableError(this.#store, "the store is closed"));
-      return false;
-    }
-    try {
-      this.#db.exec("BEGIN IMMEDIATE");
-      return true;
-    } catch (error) {
-      this.#rejectAll(group, toStoreError(this.#store, first.what, error));
-      return false;
-    }
-  }
-
   // Outside an explicit transaction each statement commits on its own.
   #runAlone(write: QueuedWrite): void {
-    if (!this.#db.open) {
-      write.reject(new StoreUnavailableError(this.#store, "the store is closed"));
-      return;
-    }
     let result: unknown;
     try {
       result = write.run();
