@@ -7,7 +7,7 @@ import { StoreUnavailableError } from "../../src/runtime/errors.js";
 import type { ApprovalRequest } from "../../src/runtime/types.js";
 import { PostgresApprovalStore, PostgresAuditSink } from "../../src/stores/index.js";
 import { approvalConfig, writeTree } from "../cli/cli-helpers.js";
-import { describePostgres, dropTables, uniquePrefix } from "../stores/helpers.js";
+import { describePostgres, dropTables, uniquePrefix, waitForLockWait } from "../stores/helpers.js";
 
 describePostgres("a controller on PostgreSQL fails closed when its connection is cut", (url) => {
   const prefixes: string[] = [];
@@ -45,14 +45,7 @@ describePostgres("a controller on PostgreSQL fails closed when its connection is
       try {
         await locker.query(`BEGIN; LOCK TABLE ${tablePrefix}${table} IN ACCESS EXCLUSIVE MODE`);
         const settled = work().catch((error: unknown) => error);
-        for (let i = 0; i < 250; i++) {
-          const { rows } = await admin.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
-            [applicationName],
-          );
-          if (rows[0].n > 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
+        await waitForLockWait(admin, applicationName);
         await admin.query(
           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
           [applicationName],

@@ -54,6 +54,21 @@ export async function dropTables(url: string, prefix: string): Promise<void> {
   }
 }
 
+/**
+ * Waits (up to 5 s) until a backend named `applicationName` is waiting for a lock, so that terminating it cuts
+ * a statement in flight.
+ */
+export async function waitForLockWait(admin: pg.Client, applicationName: string): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    const { rows } = await admin.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+      [applicationName],
+    );
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A temporary directory, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), "toolgate-stores-"));

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, expect, it } from "vitest";
 import { ApprovalError, StoreUnavailableError } from "../../src/runtime/errors.js";
 import { describePostgresUrl, PostgresApprovalStore } from "../../src/stores/index.js";
-import { describePostgres, dropTables, makeRequest, uniquePrefix } from "./helpers.js";
+import { describePostgres, dropTables, makeRequest, uniquePrefix, waitForLockWait } from "./helpers.js";
 
 it("names a PostgreSQL store without its password or query", () => {
   expect(describePostgresUrl("postgres://ana:s3cret@db.example:6543/app?sslmode=require&password=x")).toBe(
@@ -101,14 +101,7 @@ describePostgres("PostgresApprovalStore", (url) => {
     // Hold a lock so that the store's take is in flight on the server when its backend is terminated.
     await locker.query(`BEGIN; LOCK TABLE ${tablePrefix}approvals IN ACCESS EXCLUSIVE MODE`);
     const taking = store.take(request.approvalId, Date.now()).catch((e: unknown) => e);
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
-        [applicationName],
-      );
-      if (rows[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitForLockWait(admin, applicationName);
     await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [
       applicationName,
     ]);
