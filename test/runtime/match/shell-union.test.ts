@@ -201,6 +201,11 @@ describe("deny and ask take the union of readings", () => {
     ["python x.py", false],
     ["prlimit bash x.sh", true],
     ["unbuffer xargs rm", true],
+    // A shell reading stdin behind an unknown wrapper, or a command queued for later.
+    ["echo 'rm -rf /' | prlimit sudo -s", true],
+    ["echo 'rm -rf /' | setpriv su", true],
+    ["echo 'rm -rf /' | at now", true],
+    ["echo 'rm -rf /' | unbuffer ssh host", true],
     ["prlimit sh -c 'rm -rf /'", true],
     ["prlimit eval 'rm -rf /'", true],
     ["git -c core.pager='rm -rf /' log", true],

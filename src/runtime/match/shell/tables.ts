@@ -54,6 +54,11 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "strace",
   "ltrace",
   "busybox",
+  "run0",
+  "ssh",
+  "script",
+  "at",
+  "batch",
   "sh",
   "bash",
   "zsh",
@@ -95,9 +100,19 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
 /**
  * Programs that, found anywhere after the first word, may run arbitrary code when an unknown command in front
  * of them runs them (`prlimit bash script.sh`, `unbuffer xargs rm`): shells read a script from a file or
- * stdin, `xargs` and `parallel` take their arguments from stdin.
+ * stdin, `xargs` and `parallel` take their arguments from stdin, `sudo -s`, `su`, `doas -s`, `ssh`, `at` and
+ * `batch` run a shell on what they read.
  */
 export const CODE_RUNNERS: ReadonlySet<string> = new Set([
+  "sudo",
+  "doas",
+  "su",
+  "runuser",
+  "pkexec",
+  "run0",
+  "ssh",
+  "at",
+  "batch",
   "sh",
   "bash",
   "zsh",
