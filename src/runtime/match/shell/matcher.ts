@@ -1,0 +1,271 @@
+// The `command` operator's matcher. Two answers, read two ways:
+// - certain (an allow may decide): the whole string is inside the safe subset (safe-subset.ts) and every simple
+//   command in it starts with the words of some prefix, exactly;
+// - possible (a deny or ask may decide): in the union of every reading any supported shell could make
+//   (reader.ts), some simple command may run a prefix — where the prefix's words appear (a command may be
+//   run by an unknown wrapper), under another spelling (`-Rf` for `-rf`, `/usr/bin/rm` for `rm`, `python3.12`
+//   for `python3`), or hidden in text a wrapper or builtin may run as code.
+
+import { type ParseShellResult, readShellCommand, type ShellWord, type SimpleCommand } from "./reader.js";
+import { readSafeSubset } from "./safe-subset.js";
+import {
+  CODE_RUNNERS,
+  HARMLESS_REDIRECTIONS,
+  hasHiddenCharacter,
+  NEVER_RUNS_OPERANDS,
+  READABLE_WRAPPERS,
+  WRAPPERS,
+} from "./tables.js";
+
+/** How a simple command relates to a command prefix; see {@link matchCommandPrefix}. */
+export type CommandMatch = "match" | "no-match" | "unknown";
+
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** A prefix word that is a cluster of short options (`-rf`): matched by its letters, in any order or case. */
+const OPTION_CLUSTER = /^-[A-Za-z]+$/;
+
+/** A version after an interpreter's name: `python3` → `python`, `python3.12` → `python3`, `perl5.36`. */
+const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
+
+/** Text that a wrapper or builtin running it as shell code would split into more than one word. */
+const CODE_LIKE = /[\s;&|`$()<>]/;
+
+/** Where {@link soupMatches} splits text: blanks, operators, quotes, expansion marks and `=`. */
+const SOUP_SPLIT = /[\s;&|`$()<>{}'"\\=]+/;
+
+function basename(text: string): string {
+  const slash = text.lastIndexOf("/");
+  return slash < 0 ? text : text.slice(slash + 1);
+}
+
+/**
+ * Whether a word run as a command may be the prefix's first word: the same base name, ignoring case (a
+ * case-insensitive file system runs `RM` as `rm`), or the same name with a version after it.
+ */
+function headMatches(word: string, head: string): boolean {
+  const name = basename(word).toLowerCase();
+  const wanted = basename(head).toLowerCase();
+  if (name === wanted) return true;
+  return name.startsWith(wanted) && VERSION_SUFFIX.test(name.slice(wanted.length));
+}
+
+/** The compiled rest of a prefix: its plain words in order, and the option letters its clusters need. */
+interface PrefixRest {
+  readonly words: readonly string[];
+  readonly letters: readonly string[];
+}
+
+function splitRest(prefix: readonly string[]): PrefixRest {
+  const words: string[] = [];
+  const letters = new Set<string>();
+  for (let i = 1; i < prefix.length; i++) {
+    const word = prefix[i] as string;
+    if (OPTION_CLUSTER.test(word)) for (const letter of word.slice(1).toLowerCase()) letters.add(letter);
+    else words.push(word);
+  }
+  return { words, letters: [...letters] };
+}
+
+/**
+ * Whether the words from `from` on may complete the prefix: its plain words appear in order (anything may
+ * stand between them), and the letters of its option clusters all appear in short options (`-r -f`, `-fR`,
+ * `-rfv`). A word the reader cannot know may be anything, several words included.
+ */
+function restMayMatch(
+  words: readonly string[],
+  literal: (k: number) => boolean,
+  from: number,
+  rest: PrefixRest,
+): boolean {
+  let j = 0;
+  const seen = new Set<string>();
+  for (let k = from; k < words.length; k++) {
+    if (!literal(k)) return true;
+    const text = words[k] as string;
+    if (j < rest.words.length && text === rest.words[j]) j++;
+    if (rest.letters.length > 0 && text.length > 1 && text[0] === "-" && text[1] !== "-") {
+      for (const letter of text.slice(1).toLowerCase()) seen.add(letter);
+    }
+  }
+  return j === rest.words.length && rest.letters.every((letter) => seen.has(letter));
+}
+
+/** Text a command may run as code, read as loose words: may the prefix appear in it anywhere? */
+function soupMatches(text: string, prefix: readonly string[], rest: PrefixRest): boolean {
+  const words = text.split(SOUP_SPLIT).filter((w) => w !== "");
+  const head = prefix[0] as string;
+  for (let k = 0; k < words.length; k++) {
+    if (headMatches(words[k] as string, head) && restMayMatch(words, () => true, k + 1, rest)) return true;
+  }
+  return false;
+}
+
+/**
+ * The words of the command a readable wrapper runs (`nice -n 5 make all` → `make all`), or `undefined` when
+ * they cannot be known: an unknown option, a word before the command that is not literal (an unquoted
+ * expansion could split into several words and shift the command), or no command at all.
+ */
+function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[] | undefined {
+  const syntax = READABLE_WRAPPERS.get(name);
+  if (syntax === undefined) return undefined;
+  let k = 1;
+  let options = true;
+  let operands = syntax.operands ?? 0;
+  for (; k < words.length; k++) {
+    const word = words[k] as ShellWord;
+    if (!word.literal) return undefined;
+    const text = word.text;
+    if (options && text === "--") {
+      options = false;
+    } else if (options && text.startsWith("-") && text !== "-") {
+      if (syntax.flags.includes(text)) continue;
+      if (syntax.numericFlag === true && /^-\d+$/.test(text)) continue;
+      if (syntax.valued.includes(text)) {
+        k++;
+        if (k >= words.length || !(words[k] as ShellWord).literal) return undefined;
+        continue;
+      }
+      const attached = syntax.valued.some((option) =>
+        option.startsWith("--") ? text.startsWith(`${option}=`) : text.length > 2 && text.startsWith(option),
+      );
+      if (!attached) return undefined;
+    } else if (options && text === "-" && syntax.flags.includes("-")) {
+      // `env -` is `env -i`: a flag, though it does not look like one.
+    } else if (syntax.assignments === true && ASSIGNMENT_WORD.test(text)) {
+      options = false;
+    } else if (operands > 0) {
+      options = false;
+      operands--;
+    } else {
+      break;
+    }
+  }
+  return k < words.length && operands === 0 ? words.slice(k) : undefined;
+}
+
+/** Positional, exact comparison: the first words are literal and equal to the prefix. */
+function startsWithPrefix(words: readonly ShellWord[], prefix: readonly string[]): boolean {
+  if (words.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const word = words[i] as ShellWord;
+    if (!word.literal || word.text !== prefix[i]) return false;
+  }
+  return true;
+}
+
+/** Whether some reading may run the prefix in this simple command (the union side). */
+function mayRun(
+  words: readonly ShellWord[],
+  prefix: readonly string[],
+  rest: PrefixRest,
+  depth: number,
+): boolean {
+  const first = words[0];
+  if (first === undefined) return false;
+  if (!first.literal) return true;
+  const head = prefix[0] as string;
+  const texts = words.map((w) => w.text);
+  const literal = (k: number): boolean => (words[k] as ShellWord).literal;
+  if (NEVER_RUNS_OPERANDS.has(first.text)) {
+    return headMatches(first.text, head) && restMayMatch(texts, literal, 1, rest);
+  }
+  const name = basename(first.text).toLowerCase();
+  if (WRAPPERS.has(name) && !headMatches(first.text, head)) {
+    // The command a readable wrapper runs is matched in its place; any other wrapper may run anything.
+    const inner = unwrap(name, words);
+    if (inner === undefined || depth > 8) return true;
+    if (mayRun(inner, prefix, rest, depth + 1)) return true;
+  }
+  for (let k = 0; k < words.length; k++) {
+    const word = words[k] as ShellWord;
+    // An unknown word may be any words; find's `{}` is replaced by file names.
+    if (!word.literal || word.text.includes("{}")) return true;
+    if (k > 0 && CODE_RUNNERS.has(basename(word.text).toLowerCase())) return true;
+    if (headMatches(word.text, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
+    if (k > 0 && CODE_LIKE.test(word.text) && soupMatches(word.text, prefix, rest)) return true;
+  }
+  return false;
+}
+
+/**
+ * Compares one simple command with a command prefix (a list of literal words), conservatively.
+ *
+ * - `"match"`: the first `prefix.length` words are literal and equal to the prefix (`git status --short`
+ *   matches `git status`; `git statusx` does not), there are no `NAME=value` assignments, and every
+ *   redirection is harmless (tables.ts). Equal words with assignments or other redirections give `"unknown"`.
+ *   (The whole string must also be inside the safe subset for {@link matchCommand} to call it certain.)
+ * - `"unknown"` (may match): the prefix may run in some reading — its first word appears anywhere in the
+ *   command under any spelling a system could run as it (`/usr/bin/rm`, `RM`, `python3.12` for `python3`),
+ *   with its other words after it in order and the letters of its option clusters among the short options
+ *   after it (`rm -Rf`, `rm -r -v -f` for `rm -rf`); a word the reader cannot know (an expansion, a glob,
+ *   find's `{}`) stands for any words; the first word is a wrapper that cannot be read exactly (`sudo`,
+ *   `xargs`, `eval`, a shell, `let`, …) or a shell or `xargs` appears after it; or text in the command that a
+ *   wrapper may run as code (`sh -c 'rm -rf /'`, an assignment's value) holds the prefix's words. Words after a
+ *   command known never to run its operands (`ls`, `echo`, `cat`, …) are data and not searched.
+ * - `"no-match"` otherwise, and for a command without words. An empty prefix gives `"unknown"`.
+ *
+ * @param command - a simple command from {@link parseShellCommand}.
+ * @param prefix - the prefix words, for example from {@link splitCommandPrefix}.
+ */
+export function matchCommandPrefix(command: SimpleCommand, prefix: readonly string[]): CommandMatch {
+  if (prefix.length === 0) return "unknown";
+  const words = command.words;
+  if (words.length > 0 && startsWithPrefix(words, prefix)) {
+    const clean =
+      command.assignments === 0 && command.redirections.every((r) => HARMLESS_REDIRECTIONS.has(r));
+    return clean ? "match" : "unknown";
+  }
+  const rest = splitRest(prefix);
+  for (const value of command.values) {
+    if (CODE_LIKE.test(value.text) && soupMatches(value.text, prefix, rest)) return "unknown";
+  }
+  for (const redirection of command.redirections) {
+    if (soupMatches(redirection, prefix, rest)) return "unknown";
+  }
+  return mayRun(words, prefix, rest, 0) ? "unknown" : "no-match";
+}
+
+/** Whether any simple command of one reading may match any prefix. */
+function readingMayMatch(reading: ParseShellResult, prefixes: readonly (readonly string[])[]): boolean {
+  if (!reading.ok) return true;
+  if (reading.opaque) return prefixes.length > 0;
+  for (const command of reading.commands) {
+    for (const prefix of prefixes) {
+      if (matchCommandPrefix(command, prefix) !== "no-match") return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Decides a `command` condition over a whole command string, conservatively.
+ *
+ * @param source - the command string.
+ * @param prefixes - the rule's command prefixes.
+ * @returns `certain`: the string is inside the safe subset and every simple command in it starts with the words
+ *   of some prefix; `possible`: in some shell's reading some simple command may run some prefix (see
+ *   {@link matchCommandPrefix}). A string that some reading cannot parse, that holds a character a shell drops
+ *   or a terminal hides, or an expansion that may evaluate code gives `{ certain: false, possible: true }`
+ *   for any non-empty list of prefixes. Never throws.
+ */
+export function matchCommand(
+  source: string,
+  prefixes: readonly (readonly string[])[],
+): { readonly certain: boolean; readonly possible: boolean } {
+  if (prefixes.length === 0) return { certain: false, possible: false };
+  if (hasHiddenCharacter(source)) return { certain: false, possible: true };
+  const read = readShellCommand(source);
+  if (!read.ok) return { certain: false, possible: true };
+  const possible = read.readings.some((reading) => readingMayMatch(reading, prefixes));
+  if (!possible) return { certain: false, possible };
+  const safe = readSafeSubset(source);
+  const certain =
+    safe?.every((command) =>
+      prefixes.some(
+        (prefix) =>
+          command.words.length >= prefix.length && prefix.every((word, i) => command.words[i] === word),
+      ),
+    ) === true;
+  return { certain, possible };
+}

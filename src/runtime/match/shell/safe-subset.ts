@@ -1,0 +1,193 @@
+// The safe subset of shell syntax: the only strings on which the `command` operator can answer "certainly
+// matches" (so that an allow rule may decide). dash, bash, bash --posix, busybox sh and zsh as sh read every
+// string of this subset as the same simple commands with the same words, and none of them expands anything
+// in it. docs/shell-subset.md states the subset; this file is its only definition in code.
+//
+// The subset:
+// - words made of the unquoted characters A-Z a-z 0-9 _ - . / , : @ % + =  (a word may not start with `=`),
+//   single-quoted strings of printable ASCII, and double-quoted strings of printable ASCII without `$`, a
+//   backquote, `\` or `!`; a word is all of these side by side (`'a'b"c"` is `abc`);
+// - simple commands joined by `;`, `&&`, `||`, `|` and newlines (a newline may also follow `&&`, `||`, `|`);
+// - the redirections `>/dev/null`, `>>/dev/null`, `</dev/null` (optionally after a descriptor 0, 1 or 2 and
+//   with blanks before the target) and `>&1`, `>&2` (optionally after 0, 1 or 2);
+// - every simple command has at least one word; its first word holds no `=` (no assignments) and is not a
+//   reserved word of any of the shells, nor a builtin that changes how later commands are read or found
+//   (tables.ts, SUBSET_REFUSED_FIRST_WORDS).
+// Anything else — `$` in any form, backquotes, `\`, globs `* ? [`, braces, `~`, `#`, `!`, `^`, `&` alone,
+// `|&`, `&>`, `(`, `)`, here-documents, other redirections, control or non-ASCII characters — is outside.
+
+import { SUBSET_REFUSED_FIRST_WORDS } from "./tables.js";
+
+/** One simple command of the safe subset: its words after quote removal and its (harmless) redirections. */
+export interface SafeCommand {
+  readonly words: readonly string[];
+  readonly redirections: readonly string[];
+}
+
+function isUnquotedWordChar(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || // a-z
+    (code >= 0x41 && code <= 0x5a) || // A-Z
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    code === 0x5f || // _
+    code === 0x2d || // -
+    code === 0x2e || // .
+    code === 0x2f || // /
+    code === 0x2c || // ,
+    code === 0x3a || // :
+    code === 0x40 || // @
+    code === 0x25 || // %
+    code === 0x2b || // +
+    code === 0x3d // =
+  );
+}
+
+/** Printable ASCII, space included. */
+function isPrintable(code: number): boolean {
+  return code >= 0x20 && code < 0x7f;
+}
+
+function isBlank(c: string | undefined): boolean {
+  return c === " " || c === "\t";
+}
+
+/** Where an unquoted word ends. */
+function isWordEnd(c: string | undefined): boolean {
+  return (
+    c === undefined ||
+    c === " " ||
+    c === "\t" ||
+    c === "\n" ||
+    c === ";" ||
+    c === "&" ||
+    c === "|" ||
+    c === "<" ||
+    c === ">"
+  );
+}
+
+/**
+ * Reads `source` as the safe subset.
+ *
+ * @returns its simple commands, or `undefined` when any part of the string is outside the subset (then no
+ *   `command` condition over it can be certain). Never throws; linear in the length of `source`.
+ */
+export function readSafeSubset(source: string): readonly SafeCommand[] | undefined {
+  const commands: SafeCommand[] = [];
+  let words: string[] = [];
+  let redirections: string[] = [];
+  /** An operator that needs a command after it (`&&`, `||`, `|`, `;` — `;` may also end the string). */
+  let pending: "none" | "and-or" | "semicolon" = "none";
+  let pos = 0;
+  const n = source.length;
+
+  const finish = (): boolean => {
+    if (words.length === 0) return false;
+    const first = words[0] as string;
+    if (first.includes("=") || SUBSET_REFUSED_FIRST_WORDS.has(first)) return false;
+    commands.push({ words, redirections });
+    words = [];
+    redirections = [];
+    return true;
+  };
+  const started = (): boolean => words.length > 0 || redirections.length > 0;
+
+  while (pos < n) {
+    const c = source[pos] as string;
+    if (isBlank(c)) {
+      pos++;
+      continue;
+    }
+    if (c === "\n") {
+      if (started()) {
+        if (!finish()) return undefined;
+        pending = "none";
+      } else if (pending === "semicolon") pending = "none";
+      pos++;
+      continue;
+    }
+    if (c === ";") {
+      if (!started() || !finish()) return undefined;
+      pending = "semicolon";
+      pos++;
+      continue;
+    }
+    if (c === "&") {
+      if (source[pos + 1] !== "&" || !started() || !finish()) return undefined;
+      pending = "and-or";
+      pos += 2;
+      continue;
+    }
+    if (c === "|") {
+      if (!started() || !finish()) return undefined;
+      if (source[pos + 1] === "|") pos += 2;
+      else if (source[pos + 1] === "&") return undefined;
+      else pos++;
+      pending = "and-or";
+      continue;
+    }
+    // A command starts here: the operator before it is satisfied.
+    pending = "none";
+    const fd = c >= "0" && c <= "2" && (source[pos + 1] === ">" || source[pos + 1] === "<") ? c : "";
+    if (fd !== "" || c === ">" || c === "<") {
+      const redirection = readRedirection(source, pos + fd.length, fd);
+      if (redirection === undefined) return undefined;
+      redirections.push(redirection.text);
+      pos = redirection.end;
+      continue;
+    }
+    const word = readWord(source, pos);
+    if (word === undefined) return undefined;
+    // `a2>x`, `10>x`: a word glued to a redirection is read as a descriptor by some shells only.
+    if (source[word.end] === "<" || source[word.end] === ">") return undefined;
+    words.push(word.text);
+    pos = word.end;
+  }
+  if (started() && !finish()) return undefined;
+  if (pending === "and-or" || commands.length === 0) return undefined;
+  return commands;
+}
+
+/** A redirection whose operator starts at `pos`: `>/dev/null`, `>>/dev/null`, `</dev/null`, `>&1`, `>&2`. */
+function readRedirection(source: string, pos: number, fd: string): { text: string; end: number } | undefined {
+  let op: string;
+  if (source.startsWith(">>", pos)) op = ">>";
+  else if (source.startsWith(">&", pos)) {
+    const target = source[pos + 2];
+    if ((target !== "1" && target !== "2") || !isWordEnd(source[pos + 3])) return undefined;
+    return { text: `${fd}>&${target}`, end: pos + 3 };
+  } else if (source[pos] === ">") op = ">";
+  else op = "<";
+  let i = pos + op.length;
+  const next = source[i];
+  if (next === "<" || next === ">" || next === "&" || next === "|" || next === "(") return undefined;
+  while (isBlank(source[i])) i++;
+  if (!source.startsWith("/dev/null", i) || !isWordEnd(source[i + 9])) return undefined;
+  return { text: `${fd}${op}/dev/null`, end: i + 9 };
+}
+
+/** A word at `pos` (not at a word end): unquoted safe characters and safe quoted strings, side by side. */
+function readWord(source: string, pos: number): { text: string; end: number } | undefined {
+  let text = "";
+  let i = pos;
+  if (source[i] === "=") return undefined;
+  while (!isWordEnd(source[i])) {
+    const c = source[i] as string;
+    if (c === "'" || c === '"') {
+      const close = source.indexOf(c, i + 1);
+      if (close < 0) return undefined;
+      for (let k = i + 1; k < close; k++) {
+        const code = source.charCodeAt(k);
+        if (!isPrintable(code)) return undefined;
+        if (c === '"' && (code === 0x24 || code === 0x60 || code === 0x5c || code === 0x21)) return undefined;
+      }
+      text += source.slice(i + 1, close);
+      i = close + 1;
+      continue;
+    }
+    if (!isUnquotedWordChar(source.charCodeAt(i))) return undefined;
+    text += c;
+    i++;
+  }
+  return { text, end: i };
+}
