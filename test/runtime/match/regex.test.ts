@@ -122,6 +122,47 @@ describe("compileRegex: matching", () => {
   });
 });
 
+describe("mayMatchTemplate: unknown segments", () => {
+  function may(pattern: string, template: (string | null)[], flags = "u"): boolean {
+    const compiled = compileRegex(pattern, flags);
+    if (!compiled.ok) throw new Error(compiled.message);
+    return compiled.regex.mayMatchTemplate(template);
+  }
+  // [pattern, template, expected]
+  const cases: [string, (string | null)[], boolean][] = [
+    ["^\\.git/config$", [null, "/config"], true],
+    ["^\\.git/config$", [null, "/other"], false],
+    ["^a/b$", [null], false],
+    ["^[^/]+$", [null], true],
+    ["^x[^/]*y$", ["x", null, "y"], true],
+    ["^x/y$", ["x", null, "y"], false],
+    ["^abc$", ["abc"], true],
+    ["^abc$", ["abd"], false],
+    ["^\\u{0}$", [null], false],
+    ["^a{3}$", [null], true],
+    ["^$", [null], false],
+    ["b", ["a", null], true],
+    // \b next to an unknown part counts as holding (an over-approximation)
+    ["^a\\bc$", ["a", null], true],
+  ];
+  it.each(cases)("/%s/ on %j is %s", (pattern, template, expected) => {
+    expect(may(pattern, template)).toBe(expected);
+  });
+
+  it("agrees with test() on templates without unknown parts (property)", () => {
+    const pattern = fc.constantFrom("^a", "b$", "^a[^/]*$", "a|b/c", "^(?:ab)+$", "\\bb", "^.$", "[^]");
+    const text = fc.array(fc.constantFrom("a", "b", "/", "\n", "ab"), { maxLength: 5 });
+    fc.assert(
+      fc.property(pattern, text, fc.constantFrom("", "u", "i", "m"), (source, parts, flags) => {
+        const compiled = compileRegex(source, flags);
+        if (!compiled.ok) throw new Error(compiled.message);
+        expect(compiled.regex.mayMatchTemplate(parts)).toBe(compiled.regex.test(parts.join("")));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe("compileRegex: linear time", () => {
   const long = "a".repeat(50_000);
   // Patterns that take exponential time on a backtracking engine; here they simply answer.
