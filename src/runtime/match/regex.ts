@@ -156,6 +156,8 @@ function lowerBound(keys: Int32Array, value: number): number {
 
 const DIGIT_RANGES: Ranges = [0x30, 0x39];
 const WORD_RANGES: Ranges = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
+/** With flag `i`, `\W` also leaves out `ſ` and `K`, which fold to word characters (as `RegExp` with `iu`). */
+const FOLDED_WORD_RANGES: Ranges = [...WORD_RANGES, 0x17f, 0x17f, 0x212a, 0x212a];
 const SPACE_RANGES: Ranges = [
   0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f,
   0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff,
@@ -231,6 +233,7 @@ class Parser {
     private readonly src: string,
     private readonly unicode: boolean,
     private readonly dotAll: boolean,
+    private readonly ignoreCase: boolean,
   ) {}
 
   parse(): Node {
@@ -606,7 +609,7 @@ class Parser {
       case 0x77 /* w */:
         return { kind: "set", ranges: WORD_RANGES };
       case 0x57 /* W */:
-        return { kind: "set", ranges: complementRanges(WORD_RANGES) };
+        return { kind: "set", ranges: complementRanges(this.ignoreCase ? FOLDED_WORD_RANGES : WORD_RANGES) };
       case 0x73 /* s */:
         return { kind: "set", ranges: SPACE_RANGES };
       case 0x53 /* S */:
@@ -1256,7 +1259,7 @@ export function compileRegex(pattern: string, flags = ""): CompileRegexResult {
   const multiline = seen.has("m");
   let root: Node;
   try {
-    root = new Parser(pattern, unicode, seen.has("s")).parse();
+    root = new Parser(pattern, unicode, seen.has("s"), ignoreCase).parse();
     programSize(root);
   } catch (error) {
     if (error instanceof RegexSyntaxError) return { ok: false, message: error.message, offset: error.offset };
