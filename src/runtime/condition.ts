@@ -30,7 +30,7 @@ export interface OperatorSpec {
   readonly in?: readonly JsonValue[];
   readonly prefix?: string;
   readonly glob?: string | readonly string[];
-  readonly regex?: string;
+  readonly regex?: string | RegexSpec;
   readonly min?: number;
   readonly max?: number;
   readonly exists?: boolean;
@@ -38,6 +38,53 @@ export interface OperatorSpec {
   readonly all?: OperatorSpec;
   readonly not?: OperatorSpec;
   readonly command?: readonly string[];
+}
+
+/**
+ * The object form of `regex`: a pattern and its flags. Only `i` (Unicode simple case folding), `m` and `s`
+ * are accepted; the object form always reads code points (as `RegExp` with `u`).
+ */
+export interface RegexSpec {
+  readonly pattern: string;
+  readonly flags?: string;
+}
+
+/** Why a `regex` operator does not compile: `in` says whether the problem is in its pattern or its flags. */
+export type CompileRegexOperatorResult =
+  | { readonly ok: true; readonly regex: LinearRegex }
+  | { readonly ok: false; readonly in: "pattern" | "flags"; readonly message: string };
+
+/**
+ * Compiles the value of a `regex` operator: a plain string (no flags, UTF-16 code units, as it always was) or
+ * `{ pattern, flags }` with flags among `i`, `m`, `s` (each at most once), compiled with `u` added.
+ */
+export function compileRegexOperator(spec: string | RegexSpec): CompileRegexOperatorResult {
+  if (typeof spec === "string") {
+    const compiled = compileRegex(spec);
+    return compiled.ok ? compiled : { ok: false, in: "pattern", message: compiled.message };
+  }
+  const flags = spec.flags ?? "";
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as string;
+    if (flags.indexOf(flag) !== i)
+      return { ok: false, in: "flags", message: `flag "${flag}" is given twice; give it once` };
+    if (flag === "u") {
+      return {
+        ok: false,
+        in: "flags",
+        message: 'flag "u" is always on in the object form (the pattern reads code points); remove it',
+      };
+    }
+    if (!"ims".includes(flag)) {
+      return {
+        ok: false,
+        in: "flags",
+        message: `unsupported flag "${flag}": a regex rule accepts only i (ignore case), m (multiline) and s (dot matches newlines)`,
+      };
+    }
+  }
+  const compiled = compileRegex(spec.pattern, `${flags}u`);
+  return compiled.ok ? compiled : { ok: false, in: "pattern", message: compiled.message };
 }
 
 /** The names of every operator. */
@@ -198,9 +245,11 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present(globTest(globs)));
   }
   if (spec.regex !== undefined) {
-    const compiled = compileRegex(spec.regex);
-    if (!compiled.ok) problem("regex", `invalid regex "${spec.regex}": ${compiled.message}`);
-    else {
+    const compiled = compileRegexOperator(spec.regex);
+    if (!compiled.ok) {
+      const source = typeof spec.regex === "string" ? spec.regex : spec.regex.pattern;
+      problem("regex", `invalid regex "${source}": ${compiled.message}`);
+    } else {
       const regex: LinearRegex = compiled.regex;
       tests.push(
         present((value) => (typeof value !== "string" ? UNKNOWN : regex.test(value) ? TRUE : FALSE)),
