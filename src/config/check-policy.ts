@@ -4,9 +4,13 @@
  * and unlisted tools. Produces the bundle's statement list.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { type ConditionSpec, compileCondition, type OperatorSpec } from "../runtime/condition.js";
+import {
+  type ConditionSpec,
+  compileCondition,
+  compileRegexOperator,
+  type OperatorSpec,
+} from "../runtime/condition.js";
 import { compileGlob } from "../runtime/match/glob.js";
-import { compileRegex } from "../runtime/match/regex.js";
 import { splitCommandPrefix } from "../runtime/match/shell.js";
 import { type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
@@ -177,14 +181,16 @@ function checkOperators(
     });
   }
   if (spec.regex !== undefined) {
-    const compiled = compileRegex(spec.regex);
+    const compiled = compileRegexOperator(spec.regex);
     if (!compiled.ok) {
+      const regexPointer = childPointer(pointer, "regex");
+      const source = typeof spec.regex === "string" ? spec.regex : spec.regex.pattern;
       diagnostics.push(
         diagnosticAt(
           parsed,
-          childPointer(pointer, "regex"),
+          typeof spec.regex === "string" ? regexPointer : childPointer(regexPointer, compiled.in),
           "invalid-regex",
-          `regex ${JSON.stringify(spec.regex)}: ${compiled.message}`,
+          `regex ${JSON.stringify(source)}: ${compiled.message}`,
         ),
       );
     }

@@ -4,7 +4,7 @@
  * turns it into a match for deny and ask rules and into no match for allow rules (DESIGN.md section 4.5).
  */
 import { canonicalJson } from "./canonical-json.js";
-import { compileGlob, type Glob } from "./match/glob.js";
+import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { normalizePath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import { matchCommand, splitCommandPrefix } from "./match/shell.js";
@@ -30,7 +30,7 @@ export interface OperatorSpec {
   readonly in?: readonly JsonValue[];
   readonly prefix?: string;
   readonly glob?: string | readonly string[];
-  readonly regex?: string;
+  readonly regex?: string | RegexSpec;
   readonly min?: number;
   readonly max?: number;
   readonly exists?: boolean;
@@ -38,6 +38,53 @@ export interface OperatorSpec {
   readonly all?: OperatorSpec;
   readonly not?: OperatorSpec;
   readonly command?: readonly string[];
+}
+
+/**
+ * The object form of `regex`: a pattern and its flags. Only `i` (Unicode simple case folding), `m` and `s`
+ * are accepted; the object form always reads code points (as `RegExp` with `u`).
+ */
+export interface RegexSpec {
+  readonly pattern: string;
+  readonly flags?: string;
+}
+
+/** Why a `regex` operator does not compile: `in` says whether the problem is in its pattern or its flags. */
+export type CompileRegexOperatorResult =
+  | { readonly ok: true; readonly regex: LinearRegex }
+  | { readonly ok: false; readonly in: "pattern" | "flags"; readonly message: string };
+
+/**
+ * Compiles the value of a `regex` operator: a plain string (no flags, UTF-16 code units, as it always was) or
+ * `{ pattern, flags }` with flags among `i`, `m`, `s` (each at most once), compiled with `u` added.
+ */
+export function compileRegexOperator(spec: string | RegexSpec): CompileRegexOperatorResult {
+  if (typeof spec === "string") {
+    const compiled = compileRegex(spec);
+    return compiled.ok ? compiled : { ok: false, in: "pattern", message: compiled.message };
+  }
+  const flags = spec.flags ?? "";
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as string;
+    if (flags.indexOf(flag) !== i)
+      return { ok: false, in: "flags", message: `flag "${flag}" is given twice; give it once` };
+    if (flag === "u") {
+      return {
+        ok: false,
+        in: "flags",
+        message: 'flag "u" is always on in the object form (the pattern reads code points); remove it',
+      };
+    }
+    if (!"ims".includes(flag)) {
+      return {
+        ok: false,
+        in: "flags",
+        message: `unsupported flag "${flag}": a regex rule accepts only i (ignore case), m (multiline) and s (dot matches newlines)`,
+      };
+    }
+  }
+  const compiled = compileRegex(spec.pattern, `${flags}u`);
+  return compiled.ok ? compiled : { ok: false, in: "pattern", message: compiled.message };
 }
 
 /** The names of every operator. */
@@ -120,74 +167,23 @@ function jsonEquals(a: unknown, b: unknown): boolean {
   }
 }
 
-/** A glob over a normalised path; a path that cannot be normalised or climbs out of its root is UNKNOWN. */
-// Several glob and prefix rules usually test the same argument in one decision: normalise it once.
+// Several prefix rules usually test the same argument in one decision: normalise it once.
 let lastPathInput: string | undefined;
 let lastPathResult: ReturnType<typeof normalizePath> | undefined;
-let lastFolded: string | undefined;
 function normalizeOnce(path: string): ReturnType<typeof normalizePath> {
   if (path !== lastPathInput || lastPathResult === undefined) {
     lastPathResult = normalizePath(path);
     lastPathInput = path;
-    lastFolded = undefined;
   }
   return lastPathResult;
 }
-function foldedOnce(normalPath: string): string {
-  lastFolded ??= normalPath.toLowerCase();
-  return lastFolded;
-}
 
-const WILDCARD = /[*?[\]{}\\]/;
-
-/**
- * A glob behind a literal prefix and suffix check: most paths fail on those before the matcher runs. The
- * literal parts stop at the first and last wildcard, less one `/` at each end (`**` may absorb a `/`:
- * `a/**` matches `a`), so the check never rejects a path the glob matches.
- */
-interface FilteredGlob {
-  readonly prefix: string;
-  readonly suffix: string;
-  readonly glob: Glob;
-}
-
-function filtered(pattern: string, glob: Glob): FilteredGlob {
-  const first = pattern.search(WILDCARD);
-  if (first === -1) return { prefix: pattern, suffix: pattern, glob };
-  let last = -1;
-  for (let i = pattern.length - 1; i >= 0; i--) {
-    if (WILDCARD.test(pattern[i] as string)) {
-      last = i;
-      break;
-    }
-  }
-  const prefix = pattern.slice(0, first).replace(/\/$/, "");
-  const suffix = pattern.slice(last + 1).replace(/^\//, "");
-  return { prefix, suffix, glob };
-}
-
-function globMatches(g: FilteredGlob, path: string): boolean {
-  return path.startsWith(g.prefix) && path.endsWith(g.suffix) && g.glob.test(path);
-}
-
-function globTest(globs: readonly FilteredGlob[], foldedGlobs: readonly FilteredGlob[]): ValueTest {
-  const test = (path: string): Truth => {
-    const normal = normalizeOnce(path);
-    if (!normal.ok || normal.escapesRoot) return UNKNOWN;
-    for (const glob of globs) if (globMatches(glob, normal.path)) return TRUE;
-    // On a case-insensitive file system `.ENV` is `.env`: a match that only holds ignoring case is a maybe.
-    const folded = foldedOnce(normal.path);
-    for (const glob of foldedGlobs) if (globMatches(glob, folded)) return UNKNOWN;
-    return FALSE;
-  };
+/** Globs over a path, read the way every platform may read it (`matchPathGlobs`); a non-string is UNKNOWN. */
+function globTest(globs: readonly Glob[]): ValueTest {
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
-    const result = test(value);
-    // A handler on Windows reads `\` as a separator: `src\..\.env` may be `.env`, and `..\x.ts` may climb out.
-    // When the two readings disagree, the answer is a maybe.
-    if (result !== UNKNOWN && value.includes("\\") && test(value.replaceAll("\\", "/")) !== result)
-      return UNKNOWN;
-    return result;
+    const m = matchPathGlobs(globs, value);
+    return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
   };
 }
 
@@ -240,21 +236,20 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
   if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
-    const globs: FilteredGlob[] = [];
-    const folded: FilteredGlob[] = [];
+    const globs: Glob[] = [];
     for (const pattern of patterns) {
       const compiled = compileGlob(pattern);
-      const lower = compileGlob(pattern.toLowerCase());
       if (!compiled.ok) problem("glob", `invalid glob "${pattern}": ${compiled.message}`);
-      else globs.push(filtered(pattern, compiled.glob));
-      if (lower.ok) folded.push(filtered(pattern.toLowerCase(), lower.glob));
+      else globs.push(compiled.glob);
     }
-    tests.push(present(globTest(globs, folded)));
+    tests.push(present(globTest(globs)));
   }
   if (spec.regex !== undefined) {
-    const compiled = compileRegex(spec.regex);
-    if (!compiled.ok) problem("regex", `invalid regex "${spec.regex}": ${compiled.message}`);
-    else {
+    const compiled = compileRegexOperator(spec.regex);
+    if (!compiled.ok) {
+      const source = typeof spec.regex === "string" ? spec.regex : spec.regex.pattern;
+      problem("regex", `invalid regex "${source}": ${compiled.message}`);
+    } else {
       const regex: LinearRegex = compiled.regex;
       tests.push(
         present((value) => (typeof value !== "string" ? UNKNOWN : regex.test(value) ? TRUE : FALSE)),

@@ -44,6 +44,7 @@ export {
   OPERATOR_NAMES,
   type OperatorName,
   type OperatorSpec,
+  type RegexSpec,
 } from "./condition.js";
 export {
   type AuditRedaction,

@@ -61,6 +61,12 @@ const PATHS = [
   "x\u0000y",
   "'src/index.ts'",
   "src/index.ts; rm -rf /",
+  "src/9.ts",
+  "a\tb",
+  "src\n.env",
+  "C:\\x\\.env",
+  ".env.",
+  "GIT~1/config",
 ] as const;
 const SEGMENTS = ["a", "src", "docs", "..", ".", "", ".env", "index.ts", "secrets", "b.md"] as const;
 const GLOBS = [
@@ -91,6 +97,11 @@ const REGEXES = [
   "[;&|`$]",
   "^\\.\\./",
   "(?:^|/)\\.env",
+  "^[a-z/]+\\.ts$",
+  "\\d",
+  "^\\S+$",
+  "\\s",
+  "^(ls|pwd)$",
 ] as const;
 const COMMAND_PREFIXES = [
   "git status",

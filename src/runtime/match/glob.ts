@@ -1,21 +1,28 @@
 // Path globs for `glob` rules, matched against paths already normalised by `normalizePath`.
 //
 // A glob translates to a pattern of the linear-time engine in `regex.ts`, so matching never backtracks.
-// Semantics:
-// - `**` as a whole segment matches zero or more segments: `**/.env*` matches `.env`, `a/.env.local` and
-//   `a/b/.env`; `src/**` matches `src` itself and everything below it. A leading `**` also crosses the root, so
-//   `**/.env` matches `/home/u/.env` too. `**` inside a segment (`a**b`) is the same as `*`.
-// - `*` matches any run of characters within one segment, `?` exactly one character (code point) other than
-//   `/`. Both match dot files (unlike a shell).
-// - `[abc]`, `[a-z]`, `[!a]` / `[^a]`: one character, never `/`. POSIX classes such as `[:alpha:]` are refused.
-// - `{a,b}`: alternatives, which may themselves hold globs and nested braces (`{a}` is one alternative).
-// - `\x` matches `x` literally.
-// Matching is case-sensitive and anchored to the whole path. A glob starting with `/` matches absolute paths
-// only; other globs are anchored at the start of the path (`src/*.ts` does not match `/src/a.ts`), except that
-// a leading `**` matches any leading directories, the root included.
+// Semantics (the reference the property tests check, written as segments):
+// - Expand braces first: `{a,b}` gives one glob per alternative; alternatives may hold globs and nested
+//   braces (`{a}` is one alternative). A glob starting with `/` (outside braces) is absolute; an alternative
+//   at the start of a glob may not start with `/` (and `{,a}/x` matches `a/x` only: its empty alternative
+//   leaves an empty first segment, which matches nothing).
+// - Split the path and the glob at `/`; an absolute one starts with the root as an empty first segment.
+// - `**` as a whole segment matches zero or more segments, the root included: `**/.env*` matches `.env`,
+//   `a/.env.local`, `a/b/.env` and `/home/u/.env`; `src/**` and `src/**/**` match `src` itself and everything
+//   below it. `**` inside a segment (`a**b`) is the same as `*`.
+// - Every other glob segment matches exactly one path segment, never the root: `*` any run of characters
+//   within it, `?` exactly one character (code point), `[abc]`, `[a-z]`, `[!a]` / `[^a]` one character, `\x`
+//   the character `x`; anything else itself. `*` and `?` match dot files (unlike a shell). So a relative glob
+//   matches an absolute path only through a leading `**` (`*/*.ts` does not match `/a.ts`, `src/*.ts` does not
+//   match `/src/a.ts`). POSIX classes such as `[:alpha:]` are refused.
+// - Matching is case-sensitive here and anchored to the whole path; `matchPathGlobs` adds the readings of
+//   other platforms and case-insensitive file systems as a *maybe*.
+// The root path `/` is the root segment alone: `/`, `/**` and `**` match it, `/*` does not.
 // Globs with empty, `.` or `..` segments (`a//b`, `./src`, `a/`) are refused: they could never match a
 // normalised path.
 
+import { foldString } from "./case-fold.js";
+import { type PathReading, type PathReadings, readPath } from "./path.js";
 import { compileRegex, type LinearRegex } from "./regex.js";
 
 /** A compiled glob. */
@@ -24,6 +31,16 @@ export interface Glob {
   readonly source: string;
   /** True when the whole of `normalizedPath` matches the glob. */
   test(normalizedPath: string): boolean;
+  /**
+   * True when the path matches exactly, or comparing with Unicode simple case folding, or matches the glob's
+   * NFC spelling; `foldedPath` is `foldString(normalizedPath)`.
+   */
+  mayMatch(normalizedPath: string, foldedPath?: string): boolean;
+  /**
+   * True when some path the template stands for may match as {@link Glob.mayMatch} does: a `null` part is an
+   * unknown segment name. The template starts with `/` when the path is absolute.
+   */
+  mayMatchTemplate(template: readonly (string | null)[]): boolean;
 }
 
 /** Result of {@link compileGlob}; `offset` is the code-unit index in the glob of the problem. */
@@ -32,8 +49,16 @@ export type CompileGlobResult =
   | { readonly ok: false; readonly message: string; readonly offset: number };
 
 const MAX_BRACE_DEPTH = 10;
-/** Any character, `/` included. */
+/** Any character, `/` and the root included. */
 const ANY = "[^]";
+/** The root of an absolute path, as {@link rootedPath} spells it. */
+const ROOT = "\\u{0}";
+
+/** The spelling the compiled pattern reads: the root of an absolute path as a NUL segment of its own. */
+function rootedPath(path: string): string {
+  if (path.charCodeAt(0) !== 0x2f) return path;
+  return path.length === 1 ? "\0" : `\0${path}`;
+}
 
 class GlobSyntaxError {
   constructor(
@@ -99,7 +124,12 @@ function checkSegments(src: string): void {
   check(src.length);
 }
 
-/** Translates a glob into the source of an anchored pattern for the linear-time engine (flag `u`). */
+/**
+ * Translates a glob into the source of an anchored pattern for the linear-time engine (flag `u`), over paths
+ * spelt with the root as a segment of its own: `/a/b` is matched as NUL + `/a/b` and `/` as NUL alone (see
+ * {@link rootedPath}). No glob element but `**` matches the NUL, so only a leading `**` crosses the root and a
+ * first segment that can be empty (`*` in a relative `*` + `/*.ts`) never reads the root as an empty segment.
+ */
 class Translator {
   private pos = 0;
   private depth = 0;
@@ -107,9 +137,9 @@ class Translator {
   constructor(private readonly src: string) {}
 
   translate(): string {
-    if (this.src === "/") return "^/$";
+    if (this.src === "/") return `^${ROOT}$`;
     checkSegments(this.src);
-    const body = this.sequence(false, true);
+    const body = this.sequence(false, true, false, true);
     if (this.pos < this.src.length) {
       // Only a `}` outside braces stops the top-level sequence.
       throw new GlobSyntaxError("lone }: escape a literal } as \\}", this.pos);
@@ -129,39 +159,82 @@ class Translator {
     return inBrace && (c === "," || c === "}");
   }
 
+  /** True when a `**` at `i` is a whole segment: followed by `/` or by the end of the sequence. */
+  private isDoubleStarSegment(i: number, inBrace: boolean): boolean {
+    return this.src.startsWith("**", i) && (this.src[i + 2] === "/" || this.endsSequence(i + 2, inBrace));
+  }
+
   /**
    * One sequence: the whole glob, or one alternative inside braces (which ends at `,` or `}`).
-   * `segmentStart` says whether the sequence begins a path segment, where `**` is special.
+   * A `/` is emitted with the segment after it (`slashPending`), so that a whole-segment `**` after it can
+   * take the slash too and match zero segments: `a/**` matches `a`, `a/**` + `/b` matches `a/b`, and so do
+   * `a/{**,x}` and `secrets/**` + `/**`. `segmentStart` says whether the sequence begins a path segment;
+   * `globStart` whether it begins the glob, where a `/` is the root.
    */
-  private sequence(inBrace: boolean, segmentStart: boolean): string {
+  private sequence(
+    inBrace: boolean,
+    segmentStart: boolean,
+    slashPending: boolean,
+    globStart: boolean,
+  ): string {
     let out = "";
     let atSegmentStart = segmentStart;
+    let pending = slashPending;
+    let atGlobStart = globStart;
     for (;;) {
       const start = this.pos;
       const c = this.peek();
       if (c === -1 || c === 0x7d /* } */ || (inBrace && c === 0x2c) /* , */) break;
       if (c === 0x2f /* / */) {
-        if (this.src.startsWith("**", start + 1) && this.endsSequence(start + 3, inBrace)) {
-          // A final `/**`: the directory itself or anything below it.
-          this.pos += 3;
-          out += `(?:/${ANY}*)?`;
-          atSegmentStart = false;
-        } else {
-          this.pos++;
-          out += "/";
-          atSegmentStart = true;
+        if (atGlobStart && inBrace) {
+          throw new GlobSyntaxError(
+            "a brace alternative at the start of the glob starts with /: an absolute glob starts with / outside braces; write /{a,b}/** or one glob per alternative",
+            start,
+          );
         }
+        if (atGlobStart) out += ROOT;
+        if (pending) out += "/";
+        this.pos++;
+        pending = true;
+        atSegmentStart = true;
+        atGlobStart = false;
         continue;
       }
-      const [text, nextAtSegmentStart] = this.atom(atSegmentStart, inBrace);
+      const wasGlobStart = atGlobStart;
+      atGlobStart = false;
+      if (pending && this.isDoubleStarSegment(start, inBrace)) {
+        // `/**`: zero or more segments, each with its slash.
+        this.pos = start + 2;
+        out += `(?:/${ANY}*)?`;
+        if (this.peek() === 0x2f) this.pos++;
+        else {
+          pending = false;
+          atSegmentStart = false;
+          continue;
+        }
+        // The `/` after it belongs to the next segment.
+        pending = true;
+        atSegmentStart = true;
+        continue;
+      }
+      if (pending && c === 0x7b /* { */) {
+        out += this.braces(true, true, false)[0];
+        pending = false;
+        atSegmentStart = false;
+        continue;
+      }
+      if (pending) out += "/";
+      pending = false;
+      const [text, nextAtSegmentStart] = this.atom(atSegmentStart, inBrace, wasGlobStart);
       out += text;
       atSegmentStart = nextAtSegmentStart;
     }
+    if (pending) out += "/";
     return out;
   }
 
   /** Translates one glob element at `pos`; returns its regex text and whether the next element starts a segment. */
-  private atom(atSegmentStart: boolean, inBrace: boolean): [string, boolean] {
+  private atom(atSegmentStart: boolean, inBrace: boolean, atGlobStart: boolean): [string, boolean] {
     const start = this.pos;
     const c = this.peek();
     switch (c) {
@@ -180,15 +253,15 @@ class Translator {
             }
           }
           while (this.peek() === 0x2a) this.pos++;
-          return ["[^/]*", false];
+          return [`[^/${ROOT}]*`, false];
         }
       case 0x3f /* ? */:
         this.pos++;
-        return ["[^/]", false];
+        return [`[^/${ROOT}]`, false];
       case 0x5b /* [ */:
         return [this.bracket(), false];
       case 0x7b /* { */:
-        return [this.braces(atSegmentStart), false];
+        return this.braces(atSegmentStart, false, atGlobStart);
       case 0x5c /* backslash */:
         {
           const escaped = this.peek(1);
@@ -241,7 +314,7 @@ class Translator {
     };
     while (this.pos < end - 1) {
       const itemStart = this.pos;
-      const lo = readChar();
+      let lo = readChar();
       let hi = lo;
       if (this.peek() === 0x2d /* - */ && this.pos + 1 < end - 1) {
         this.pos++;
@@ -253,19 +326,24 @@ class Translator {
           );
         }
       }
-      // A bracket never matches `/`: cut it out of the range.
+      // A bracket never matches `/` or the root: cut them out of the range.
+      if (lo === 0) lo = 1;
       if (lo <= 0x2f && hi >= 0x2f) {
         add(lo, 0x2e);
         add(0x30, hi);
       } else add(lo, hi);
     }
     this.pos = end;
-    if (negated) return `[^/${items}]`;
+    if (negated) return `[^/${ROOT}${items}]`;
     return items === "" ? "[]" : `[${items}]`;
   }
 
-  /** `{a,b,...}`: alternatives. */
-  private braces(segmentStart: boolean): string {
+  /**
+   * `{a,b,...}`: alternatives. Returns the pattern and whether it took the `/` after the braces: when an
+   * alternative is a whole first segment `**` (`{**,a}/b`), that `/` goes into every alternative so that `**`
+   * can take it too and match zero segments.
+   */
+  private braces(segmentStart: boolean, slashPending: boolean, globStart: boolean): [string, boolean] {
     const start = this.pos;
     this.pos++; // {
     this.depth++;
@@ -273,8 +351,11 @@ class Translator {
       throw new GlobSyntaxError(`braces nested more than ${MAX_BRACE_DEPTH} deep: simplify the glob`, start);
     }
     const alternatives: string[] = [];
+    const doubleStars: boolean[] = [];
     for (;;) {
-      alternatives.push(this.sequence(true, segmentStart));
+      const alternativeStart = this.pos;
+      alternatives.push(this.sequence(true, segmentStart, slashPending, globStart));
+      doubleStars.push(this.src.slice(alternativeStart, this.pos) === "**");
       const c = this.peek();
       if (c === 0x2c /* , */) {
         this.pos++;
@@ -287,18 +368,93 @@ class Translator {
       throw new GlobSyntaxError("unterminated {: add the closing } or escape the { as \\{", start);
     }
     this.depth--;
-    return `(?:${alternatives.join("|")})`;
+    if (segmentStart && !slashPending && this.peek() === 0x2f && doubleStars.includes(true)) {
+      this.pos++;
+      const joined = alternatives.map((text, i) => (doubleStars[i] ? `(?:${ANY}*/)?` : `${text}/`));
+      return [`(?:${joined.join("|")})`, true];
+    }
+    return [`(?:${alternatives.join("|")})`, false];
   }
 }
 
+const WILDCARD = /[*?[\]{}\\]/;
+
+/** The literal prefix and suffix of a (rooted) glob: up to the first and from the last wildcard, less one `/`. */
+function literalEnds(pattern: string): { prefix: string; suffix: string } {
+  const first = pattern.search(WILDCARD);
+  if (first === -1) return { prefix: pattern, suffix: pattern };
+  let last = -1;
+  for (let i = pattern.length - 1; i >= 0; i--) {
+    if (WILDCARD.test(pattern[i] as string)) {
+      last = i;
+      break;
+    }
+  }
+  return {
+    prefix: pattern.slice(0, first).replace(/\/$/, ""),
+    suffix: pattern.slice(last + 1).replace(/^\//, ""),
+  };
+}
+
+/**
+ * A compiled glob behind a literal prefix and suffix check: most paths fail on those before the matcher runs.
+ * The literal parts stop at the first and last wildcard, less one `/` at each end (`**` may absorb a `/`:
+ * `a/**` matches `a`), so the check never rejects a path the glob matches.
+ */
 class CompiledGlob implements Glob {
+  private folded: LinearRegex | undefined;
+  private readonly prefix: string;
+  private readonly suffix: string;
+  private readonly foldedPrefix: string;
+  private readonly foldedSuffix: string;
+
   constructor(
     readonly source: string,
-    private readonly regex: LinearRegex,
-  ) {}
+    private readonly exact: LinearRegex,
+    /** The glob spelt in NFC, when that differs (a file system may store either spelling). */
+    private readonly nfc: CompiledGlob | undefined,
+  ) {
+    const { prefix, suffix } = literalEnds(rootedPath(source));
+    this.prefix = prefix;
+    this.suffix = suffix;
+    this.foldedPrefix = foldString(prefix);
+    this.foldedSuffix = foldString(suffix);
+  }
 
   test(normalizedPath: string): boolean {
-    return this.regex.test(normalizedPath);
+    const path = rootedPath(normalizedPath);
+    return path.startsWith(this.prefix) && path.endsWith(this.suffix) && this.exact.test(path);
+  }
+
+  mayMatch(normalizedPath: string, foldedPath = foldString(normalizedPath)): boolean {
+    if (this.test(normalizedPath)) return true;
+    const path = rootedPath(normalizedPath);
+    const folded = rootedPath(foldedPath);
+    if (
+      folded.startsWith(this.foldedPrefix) &&
+      folded.endsWith(this.foldedSuffix) &&
+      this.ignoringCase().test(path)
+    ) {
+      return true;
+    }
+    return this.nfc?.mayMatch(normalizedPath, foldedPath) ?? false;
+  }
+
+  mayMatchTemplate(template: readonly (string | null)[]): boolean {
+    const rooted = [...template];
+    if (template[0] === "/") rooted[0] = template.length > 1 ? "\0/" : "\0";
+    if (this.exact.mayMatchTemplate(rooted) || this.ignoringCase().mayMatchTemplate(rooted)) return true;
+    return this.nfc?.mayMatchTemplate(template) ?? false;
+  }
+
+  private ignoringCase(): LinearRegex {
+    if (this.folded === undefined) {
+      const compiled = compileRegex(this.exact.source, "iu");
+      // The same source compiled with `u` alone; adding `i` cannot make it fail.
+      if (!compiled.ok) throw new Error(`glob ${this.source}: ${compiled.message}`);
+      this.folded = compiled.regex;
+    }
+    return this.folded;
   }
 }
 
@@ -323,5 +479,72 @@ export function compileGlob(pattern: string): CompileGlobResult {
   if (!compiled.ok) {
     return { ok: false, message: `the glob is too complex: ${compiled.message}`, offset: 0 };
   }
-  return { ok: true, glob: new CompiledGlob(pattern, compiled.regex) };
+  const nfcPattern = pattern.normalize("NFC");
+  const nfc = nfcPattern === pattern ? undefined : compileGlob(nfcPattern);
+  return {
+    ok: true,
+    glob: new CompiledGlob(pattern, compiled.regex, nfc?.ok ? (nfc.glob as CompiledGlob) : undefined),
+  };
+}
+
+/** The answer of {@link matchPathGlobs}: `possible` is always true when `certain` is. */
+export interface PathGlobMatch {
+  /** Every platform reads the path so that some glob matches it. */
+  readonly certain: boolean;
+  /** Some platform's reading of the path, compared with or without case, may match some glob. */
+  readonly possible: boolean;
+}
+
+const CERTAIN: PathGlobMatch = Object.freeze({ certain: true, possible: true });
+const POSSIBLE: PathGlobMatch = Object.freeze({ certain: false, possible: true });
+const NONE: PathGlobMatch = Object.freeze({ certain: false, possible: false });
+
+// Several glob rules usually test the same argument in one decision: read it once.
+let lastInput: string | undefined;
+let lastReadings: PathReadings | undefined;
+
+function readingsOf(path: string): PathReadings {
+  if (path !== lastInput || lastReadings === undefined) {
+    lastReadings = readPath(path);
+    lastInput = path;
+  }
+  return lastReadings;
+}
+
+function readingText(reading: PathReading): string {
+  if (reading.absolute) return `/${reading.segments.join("/")}`;
+  return reading.segments.length === 0 ? "." : reading.segments.join("/");
+}
+
+/**
+ * Matches a path as received (not yet normalised) against globs, conservatively across platforms
+ * (DESIGN.md section 4.5): `certain` only for a plain relative POSIX path ({@link readPath}) that some glob
+ * matches exactly; `possible` when any reading — POSIX or Windows, NFC or NFD, a short name as any name,
+ * compared exactly or with Unicode simple case folding — may match, or when the path may name any file.
+ *
+ * @param globs - compiled globs; the path matches when one of them does.
+ * @param path - the path as the tool received it.
+ */
+export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMatch {
+  const read = readingsOf(path);
+  if (read.anywhere) return POSSIBLE;
+  if (read.plain) {
+    const text = readingText(read.readings[0] as PathReading);
+    for (const glob of globs) if (glob.test(text)) return CERTAIN;
+  }
+  for (const reading of read.readings) {
+    if (reading.segments.includes(null)) {
+      const template: (string | null)[] = reading.absolute ? ["/"] : [];
+      reading.segments.forEach((segment, i) => {
+        if (i > 0) template.push("/");
+        template.push(segment);
+      });
+      for (const glob of globs) if (glob.mayMatchTemplate(template)) return POSSIBLE;
+      continue;
+    }
+    const text = readingText(reading);
+    const folded = foldString(text);
+    for (const glob of globs) if (glob.mayMatch(text, folded)) return POSSIBLE;
+  }
+  return NONE;
 }

@@ -1,8 +1,10 @@
 /**
  * POSIX path normalisation for glob and prefix rules: the same file is always spelt the same way before a
  * pattern looks at it. Purely lexical: no file system access, no symlink resolution, no case folding, and a
- * backslash is an ordinary character.
+ * backslash is an ordinary character. {@link readPath} gives the readings of other platforms.
  */
+
+import { isFoldStable } from "./case-fold.js";
 
 /** Result of {@link normalizePath}. */
 export type NormalizePathResult =
@@ -68,4 +70,179 @@ export function normalizePath(input: string): NormalizePathResult {
     path = parts.length === 0 ? "." : parts.join("/");
   }
   return { ok: true, path, absolute, escapesRoot };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Readings across platforms
+
+/** One way a platform may read a path, normalised; a `null` segment is an unknown name (a Windows short name). */
+export interface PathReading {
+  readonly absolute: boolean;
+  readonly segments: readonly (string | null)[];
+}
+
+/**
+ * How the file systems of Linux, macOS and Windows may read one path string (see {@link readPath}).
+ * `plain` says the first reading is the only one; `anywhere` that the path may name any file at all.
+ */
+export interface PathReadings {
+  /** A plain relative POSIX path in NFC whose case folding is stable: every platform reads it as `readings[0]`. */
+  readonly plain: boolean;
+  /** The path may name any file: a `..` climbs out of its root, a drive-relative `C:x`, a NUL byte, an empty path. */
+  readonly anywhere: boolean;
+  /** Every plausible reading, normalised; the first is the POSIX one (a backslash is an ordinary character). */
+  readonly readings: readonly PathReading[];
+}
+
+const ANYWHERE: PathReadings = Object.freeze({ plain: false, anywhere: true, readings: Object.freeze([]) });
+
+/** Windows device names: `con`, `nul.txt` and the like name a device in any directory. */
+const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?:\.|$)/i;
+/** An 8.3 short name such as `GIT~1` or `SECRET~2.PEM`. */
+const SHORT_NAME = /~[0-9]/;
+/** Dotless and dotted i: one letter with `i`/`I` on file systems that upper-case with the Turkic-free table. */
+const TURKIC_I = /[ıİ]/g;
+/** The most readings one path may have before it is simply read as "anywhere". */
+const MAX_READINGS = 64;
+
+/** `text` when every code point of it folds the same way on every case-insensitive file system. */
+function hasStableFolding(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) {
+      for (const ch of text.slice(i)) if (!isFoldStable(ch.codePointAt(0) as number)) return false;
+      return true;
+    }
+  }
+  return true;
+}
+
+/** Lexical normalisation of a reading; null when a `..` climbs out of its root. */
+function normalizeReading(absolute: boolean, segments: readonly (string | null)[]): PathReading | null {
+  const out: (string | null)[] = [];
+  for (const segment of segments) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(segment);
+  }
+  return { absolute, segments: out };
+}
+
+/**
+ * The Windows reading of one segment: a `:` starts a stream name (`a:b`, `name::$DATA`), trailing dots and
+ * spaces are dropped (`.env.`, `.env `), and an 8.3 short name (`GIT~1`) may be any long name. Returns
+ * undefined when nothing is left (`...`, `:x`): such a segment may be `.` or `..` or nothing at all.
+ */
+function windowsSegment(segment: string): string | null | undefined {
+  if (segment === "." || segment === "..") return segment;
+  let name = segment;
+  const colon = name.indexOf(":");
+  if (colon >= 0) name = name.slice(0, colon);
+  name = name.replace(/[. ]+$/, "");
+  if (name === "") return undefined;
+  if (SHORT_NAME.test(name)) return null;
+  return name;
+}
+
+/**
+ * The Windows readings of a path, `\` and `/` both separators: a drive (`C:\x`, `c:/x`) or UNC prefix
+ * (`\\server\share\x`, `//server/share/x`, `\\?\C:\x`, `\\.\x`) makes it absolute; a drive-relative `C:x`
+ * may be anywhere (returns null).
+ */
+function windowsReadings(input: string): PathReading[] | null {
+  let rest = input.replaceAll("\\", "/");
+  let absolute = false;
+  const roots: string[][] = [];
+  if (/^\/\/[?.]\//.test(rest)) {
+    rest = rest.slice(4);
+    if (/^unc\//i.test(rest)) rest = `//${rest.slice(4)}`;
+    absolute = true;
+  }
+  const drive = /^[A-Za-z]:/.exec(rest);
+  if (drive !== null) {
+    if (rest[2] !== "/" && rest.length > 2) return null;
+    if (rest.length === 2) return null;
+    roots.push(rest.slice(3).split("/"));
+    absolute = true;
+  } else if (rest.startsWith("//")) {
+    // UNC: `//server/share/x` is read with and without its server and share.
+    const parts = rest.slice(2).split("/");
+    roots.push(parts, parts.slice(2));
+    absolute = true;
+  } else {
+    absolute = absolute || rest.startsWith("/");
+    roots.push(rest.split("/"));
+  }
+  const readings: PathReading[] = [];
+  for (const parts of roots) {
+    const segments: (string | null)[] = [];
+    for (const part of parts) {
+      if (part === "") continue;
+      const read = windowsSegment(part);
+      if (read === undefined) return null;
+      segments.push(read);
+    }
+    const normal = normalizeReading(absolute, segments);
+    if (normal === null) return null;
+    readings.push(normal);
+  }
+  return readings;
+}
+
+function readingKey(reading: PathReading): string {
+  return `${reading.absolute ? "/" : ""}${reading.segments.map((s) => (s === null ? "\0" : s)).join("/")}`;
+}
+
+/**
+ * Every way Linux, macOS and Windows file systems may read `input` (DESIGN.md section 4.5: certainty means
+ * every reader agrees). The POSIX reading comes first; then the Windows one (`\` a separator, drive letters
+ * and UNC prefixes absolute, `:` streams and trailing dots and spaces dropped, 8.3 short names unknown);
+ * each also in NFC and NFD (macOS stores NFD) and with `ı`/`İ` read as `i`. Case is not folded here: a
+ * matcher compares the readings ignoring case for its *maybe*.
+ *
+ * @param input - the path as received.
+ * @returns the readings; `plain` when the path is a relative POSIX path that every platform reads alike
+ *   (no `\`, no `:`, no trailing dot or space in a segment, no short name or device name, NFC, case folding
+ *   stable, no `..` climbing out), `anywhere` when the path may name any file. Never throws.
+ */
+export function readPath(input: string): PathReadings {
+  const posix = normalizePath(input);
+  if (!posix.ok || posix.escapesRoot) return ANYWHERE;
+  const first: PathReading = {
+    absolute: posix.absolute,
+    segments:
+      posix.path === "."
+        ? []
+        : (posix.absolute ? posix.path.slice(1) : posix.path).split("/").filter((s) => s !== ""),
+  };
+  const nfc = input.normalize("NFC");
+  const plain =
+    !posix.absolute &&
+    !/[\\:]/.test(input) &&
+    nfc === input &&
+    first.segments.every(
+      (s) => s !== null && !/[. ]$/.test(s) && !SHORT_NAME.test(s) && !DEVICE_NAME.test(s),
+    ) &&
+    hasStableFolding(input);
+  if (plain) return { plain, anywhere: false, readings: [first] };
+  const readings = new Map<string, PathReading>([[readingKey(first), first]]);
+  const spellings = new Set([input, nfc, input.normalize("NFD")]);
+  for (const spelling of [...spellings]) {
+    if (TURKIC_I.test(spelling)) spellings.add(spelling.replace(TURKIC_I, "i"));
+    TURKIC_I.lastIndex = 0;
+  }
+  for (const spelling of spellings) {
+    const normal = normalizePath(spelling);
+    if (!normal.ok || normal.escapesRoot) return ANYWHERE;
+    const segments =
+      normal.path === "." ? [] : (normal.absolute ? normal.path.slice(1) : normal.path).split("/");
+    const reading = { absolute: normal.absolute, segments: segments.filter((s) => s !== "") };
+    readings.set(readingKey(reading), reading);
+    const windows = windowsReadings(spelling);
+    if (windows === null) return ANYWHERE;
+    for (const w of windows) readings.set(readingKey(w), w);
+    if (readings.size > MAX_READINGS) return ANYWHERE;
+  }
+  return { plain: false, anywhere: false, readings: [...readings.values()] };
 }

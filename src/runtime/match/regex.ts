@@ -14,10 +14,12 @@
  * - Syntax is checked as strictly as JavaScript's `u` mode in both modes (no Annex B leniency: a lone `{`,
  *   `}` or `]`, an octal escape or `\a` is an error), except that any ASCII punctuation may be escaped and
  *   `\u{...}` is accepted in both modes.
- * - Flag `i` uses Unicode simple case folding (upper-case, then lower-case, of single code points) in both
+ * - Flag `i` uses Unicode simple case folding (`case-fold.ts`, as `RegExp` with `iu`) in both
  *   modes, so without `u` the Kelvin sign `K` matches `k` (JavaScript matches it only with `u`).
  *   `\b` and `\B` look at ASCII word characters only, with or without `i`.
  */
+
+import { type FoldTable, foldCodePoint, getFoldTable } from "./case-fold.js";
 
 /** A compiled pattern. `test` has search semantics (like `RegExp.prototype.test`) and keeps no state. */
 export interface LinearRegex {
@@ -27,6 +29,12 @@ export interface LinearRegex {
   readonly flags: string;
   /** True when the pattern matches somewhere in `input` (anchored only by `^` and `$`). */
   test(input: string): boolean;
+  /**
+   * True when some string that `template` stands for may match: a string part is itself, a `null` part is any
+   * non-empty run of characters other than `/` and NUL (an unknown path segment). Over-approximates: `\b`, `\B` and
+   * the `m` anchors next to an unknown part count as holding. For conservative path matching only.
+   */
+  mayMatchTemplate(template: readonly (string | null)[]): boolean;
 }
 
 /** Result of {@link compileRegex}; `offset` is the code-unit index in the pattern (or in `flags`) of the problem. */
@@ -39,76 +47,6 @@ export const MAX_REGEX_PROGRAM_SIZE = 10_000;
 
 /** Groups nested deeper than this are refused, so that compiling never exhausts the stack. */
 const MAX_GROUP_DEPTH = 200;
-
-// ---------------------------------------------------------------------------------------------------------
-// Case folding
-
-/** Blocks (inclusive code-point ranges) that hold every cased character outside ASCII. */
-const CASED_BLOCKS: readonly (readonly [number, number])[] = [
-  [0x80, 0x5ff],
-  [0x1000, 0x13ff],
-  [0x1c00, 0x1fff],
-  [0x2100, 0x2cff],
-  [0xa600, 0xa7ff],
-  [0xab00, 0xabff],
-  [0xff00, 0xffff],
-  [0x10400, 0x105ff],
-  [0x10c00, 0x10dff],
-  [0x11800, 0x118ff],
-  [0x16e00, 0x16eff],
-  [0x1e900, 0x1e9ff],
-];
-
-interface FoldTable {
-  /** Code point → its fold, only for code points that fold to something else (ASCII included). */
-  readonly map: Map<number, number>;
-  /** The keys of `map`, ascending. */
-  readonly keys: Int32Array;
-}
-
-let foldTable: FoldTable | undefined;
-
-function singleCodePoint(text: string): number {
-  const cp = text.codePointAt(0);
-  if (cp === undefined) return -1;
-  return text.length === (cp > 0xffff ? 2 : 1) ? cp : -1;
-}
-
-/** Built on first use of flag `i` (about ten thousand `toUpperCase` calls, once per process). */
-function getFoldTable(): FoldTable {
-  if (foldTable !== undefined) return foldTable;
-  const map = new Map<number, number>();
-  for (let c = 0x41; c <= 0x5a; c++) map.set(c, c + 0x20);
-  for (const [lo, hi] of CASED_BLOCKS) {
-    for (let c = lo; c <= hi; c++) {
-      if (c >= 0xd800 && c <= 0xdfff) continue;
-      const upper = singleCodePoint(String.fromCodePoint(c).toUpperCase());
-      const c1 = upper < 0 ? c : upper;
-      const lower = singleCodePoint(String.fromCodePoint(c1).toLowerCase());
-      const c2 = lower < 0 ? c1 : lower;
-      if (c2 !== c) map.set(c, c2);
-    }
-  }
-  // Make the fold idempotent: every value must be a fixed point.
-  for (const [key, value] of map) {
-    let target = value;
-    for (let guard = 0; guard < 4; guard++) {
-      const further = map.get(target);
-      if (further === undefined || further === target) break;
-      target = further;
-    }
-    if (target === key) map.delete(key);
-    else map.set(key, target);
-  }
-  const keys = Int32Array.from([...map.keys()].sort((a, b) => a - b));
-  foldTable = { map, keys };
-  return foldTable;
-}
-
-function foldCodePoint(c: number, table: FoldTable): number {
-  if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
-  return table.map.get(c) ?? c;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Character sets
@@ -191,6 +129,18 @@ class CharSet {
     if (c < 128) return this.ascii[c] === 1;
     return inRanges(this.ranges, c) !== this.negated;
   }
+
+  /** True when the set holds some character other than `/` and NUL (a character of a path segment). */
+  hasSegmentCharacter(): boolean {
+    if (this.negated) return true;
+    const r = this.ranges;
+    for (let i = 0; i + 1 < r.length; i += 2) {
+      for (let c = r[i] as number; c <= (r[i + 1] as number); c++) {
+        if (c !== 0 && c !== 0x2f) return true;
+      }
+    }
+    return false;
+  }
 }
 
 function lowerBound(keys: Int32Array, value: number): number {
@@ -206,6 +156,8 @@ function lowerBound(keys: Int32Array, value: number): number {
 
 const DIGIT_RANGES: Ranges = [0x30, 0x39];
 const WORD_RANGES: Ranges = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
+/** With flag `i`, `\W` also leaves out `ſ` and `K`, which fold to word characters (as `RegExp` with `iu`). */
+const FOLDED_WORD_RANGES: Ranges = [...WORD_RANGES, 0x17f, 0x17f, 0x212a, 0x212a];
 const SPACE_RANGES: Ranges = [
   0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f,
   0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff,
@@ -281,6 +233,7 @@ class Parser {
     private readonly src: string,
     private readonly unicode: boolean,
     private readonly dotAll: boolean,
+    private readonly ignoreCase: boolean,
   ) {}
 
   parse(): Node {
@@ -656,7 +609,7 @@ class Parser {
       case 0x77 /* w */:
         return { kind: "set", ranges: WORD_RANGES };
       case 0x57 /* W */:
-        return { kind: "set", ranges: complementRanges(WORD_RANGES) };
+        return { kind: "set", ranges: complementRanges(this.ignoreCase ? FOLDED_WORD_RANGES : WORD_RANGES) };
       case 0x73 /* s */:
         return { kind: "set", ranges: SPACE_RANGES };
       case 0x53 /* S */:
@@ -1079,6 +1032,116 @@ class Machine {
     return n;
   }
 
+  /** Closure of `starts` over ε-moves; assertions next to an unknown part (`unknown`) count as holding. */
+  private closure(
+    starts: Iterable<number>,
+    before: number,
+    after: number,
+    unknown: boolean,
+    out: Set<number>,
+  ): boolean {
+    const { ops, argA, argB } = this;
+    const stack = [...starts];
+    const seen = new Set<number>();
+    while (stack.length > 0) {
+      const pc = stack.pop() as number;
+      if (seen.has(pc)) continue;
+      seen.add(pc);
+      switch (ops[pc]) {
+        case OP_JMP:
+          stack.push(argA[pc] as number);
+          break;
+        case OP_SPLIT:
+          stack.push(argB[pc] as number, argA[pc] as number);
+          break;
+        case OP_ASSERT: {
+          const kind = argA[pc] as number;
+          let holds: boolean;
+          if (kind === 0) holds = before === -1 || (this.multiline && (unknown || isLineTerminator(before)));
+          else if (kind === 1)
+            holds = after === -1 || (this.multiline && (unknown || isLineTerminator(after)));
+          else if (unknown) holds = true;
+          else holds = (isWordUnit(before) !== isWordUnit(after)) === (kind === 2);
+          if (holds) stack.push(pc + 1);
+          break;
+        }
+        case OP_MATCH:
+          return true;
+        default:
+          out.add(pc);
+      }
+    }
+    return false;
+  }
+
+  private consumes(pc: number, c: number): boolean {
+    const op = this.ops[pc];
+    if (op === OP_ANY) return true;
+    if (c < 0) {
+      // Any character of a path segment: not `/`, not NUL.
+      if (op === OP_CHAR) return this.argA[pc] !== 0x2f && this.argA[pc] !== 0;
+      return (this.sets[this.argA[pc] as number] as CharSet).hasSegmentCharacter();
+    }
+    const folded = this.table === undefined ? c : foldCodePoint(c, this.table);
+    if (op === OP_CHAR) return this.argA[pc] === folded;
+    return (this.sets[this.argA[pc] as number] as CharSet).has(folded);
+  }
+
+  /** See {@link LinearRegex.mayMatchTemplate}: a set simulation where `-1` stands for an unknown part. */
+  runTemplate(template: readonly (string | null)[]): boolean {
+    // The template as characters (code points with `u`); -1 is a whole unknown part (one or more characters).
+    const chars: number[] = [];
+    for (const part of template) {
+      if (part === null) {
+        chars.push(-1);
+        continue;
+      }
+      for (let i = 0; i < part.length; i++) {
+        let c = part.charCodeAt(i);
+        if (this.unicode && c >= 0xd800 && c <= 0xdbff && i + 1 < part.length) {
+          const low = part.charCodeAt(i + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+            i++;
+          }
+        }
+        chars.push(c);
+      }
+    }
+    // Assertions read code units; an unknown or astral neighbour is stood for by a letter or a surrogate.
+    const unit = (c: number | undefined): number =>
+      c === undefined ? -1 : c < 0 ? 0x61 : c > 0xffff ? 0xd800 : c;
+    let pending: number[] = [];
+    for (let k = 0; ; k++) {
+      const previous = k === 0 ? undefined : chars[k - 1];
+      const c = chars[k];
+      const unknown = (previous !== undefined && previous < 0) || (c !== undefined && c < 0);
+      const closed = new Set<number>();
+      // Search semantics: a match may start at any position.
+      pending.push(0);
+      if (this.closure(pending, unit(previous), unit(c), unknown, closed)) return true;
+      if (c === undefined) return false;
+      if (c >= 0) {
+        pending = [];
+        for (const pc of closed) if (this.consumes(pc, c)) pending.push(pc + 1);
+        continue;
+      }
+      // An unknown part: every state reachable after one or more characters other than `/` and NUL.
+      const reached = new Set<number>();
+      let frontier: number[] = [];
+      for (const pc of closed) if (this.consumes(pc, -1)) frontier.push(pc + 1);
+      while (frontier.length > 0) {
+        const fresh = frontier.filter((pc) => !reached.has(pc));
+        for (const pc of fresh) reached.add(pc);
+        const inside = new Set<number>();
+        if (this.closure([...fresh, 0], 0x61, 0x61, true, inside)) return true;
+        frontier = [];
+        for (const pc of inside) if (this.consumes(pc, -1) && !reached.has(pc + 1)) frontier.push(pc + 1);
+      }
+      pending = [...reached];
+    }
+  }
+
   run(input: string): boolean {
     const { ops, argA, sets, asciiSets, table, unicode, shortcut } = this;
     const { prefix, anchoredStart } = shortcut;
@@ -1161,6 +1224,10 @@ class CompiledRegex implements LinearRegex {
     }
     return this.machine.run(input);
   }
+
+  mayMatchTemplate(template: readonly (string | null)[]): boolean {
+    return this.machine.runTemplate(template);
+  }
 }
 
 /**
@@ -1192,7 +1259,7 @@ export function compileRegex(pattern: string, flags = ""): CompileRegexResult {
   const multiline = seen.has("m");
   let root: Node;
   try {
-    root = new Parser(pattern, unicode, seen.has("s")).parse();
+    root = new Parser(pattern, unicode, seen.has("s"), ignoreCase).parse();
     programSize(root);
   } catch (error) {
     if (error instanceof RegexSyntaxError) return { ok: false, message: error.message, offset: error.offset };

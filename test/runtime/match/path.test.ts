@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizePath } from "../../../src/runtime/match/path.js";
+import { normalizePath, readPath } from "../../../src/runtime/match/path.js";
 
 describe("normalizePath", () => {
   // [input, path, absolute, escapesRoot]
@@ -90,6 +90,90 @@ describe("normalizePath", () => {
           } else if (part !== "" && part !== ".") level++;
         }
         expect(result.escapesRoot).toBe(escaped);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("readPath", () => {
+  const text = (r: { absolute: boolean; segments: readonly (string | null)[] }) =>
+    (r.absolute ? "/" : "") + r.segments.map((s) => (s === null ? "<any>" : s)).join("/");
+
+  it.each([
+    ["src/index.ts", "src/index.ts"],
+    ["./a/../b", "b"],
+    ["docs/résumé.md", "docs/résumé.md"],
+    ["A/B", "A/B"],
+  ])("reads the plain relative path %j one way: %j", (input, reading) => {
+    const read = readPath(input);
+    expect(read.plain).toBe(true);
+    expect(read.anywhere).toBe(false);
+    expect(read.readings.map(text)).toEqual([reading]);
+  });
+
+  // [input, readings after the POSIX one]
+  const cases: [string, string[]][] = [
+    ["/etc/passwd", ["/etc/passwd"]],
+    ["src\\..\\.env", ["src\\..\\.env", ".env"]],
+    ["C:\\Users\\u\\.ssh", ["C:\\Users\\u\\.ssh", "/Users/u/.ssh"]],
+    ["c:/x", ["c:/x", "/x"]],
+    ["\\\\srv\\share\\x", ["\\\\srv\\share\\x", "/srv/share/x", "/x"]],
+    ["//srv/share/x", ["/srv/share/x", "/x"]],
+    ["\\\\?\\C:\\x", ["\\\\?\\C:\\x", "/x"]],
+    ["\\\\?\\UNC\\srv\\share\\x", ["\\\\?\\UNC\\srv\\share\\x", "/srv/share/x", "/x"]],
+    [".env.", [".env.", ".env"]],
+    [".env ", [".env ", ".env"]],
+    ["a/.env::$DATA", ["a/.env::$DATA", "a/.env"]],
+    ["name:stream", ["name:stream", "name"]],
+    ["GIT~1/config", ["GIT~1/config", "<any>/config"]],
+    ["x/SECRET~2.PEM", ["x/SECRET~2.PEM", "x/<any>"]],
+    ["docs/con.txt", ["docs/con.txt"]],
+    ["cafe\u0301", ["cafe\u0301", "café"]],
+    ["f\u0131le", ["f\u0131le", "file"]],
+    ["\u017Fecrets", ["\u017Fecrets"]],
+    ["\u212Aube", ["\u212Aube", "Kube"]], // NFC reads the Kelvin sign as K
+  ];
+  it.each(cases)("reads %j as a maybe: %j", (input, readings) => {
+    const read = readPath(input);
+    expect(read.plain).toBe(false);
+    expect(read.anywhere).toBe(false);
+    expect(read.readings.map(text)).toEqual(readings);
+  });
+
+  it.each(["", "a\u0000b", "../x", "a/../../x", "/../etc", "C:x", "C:", "a:b", "...", "C:\\..\\x", "x/:s"])(
+    "reads %j as possibly anywhere",
+    (input) => {
+      expect(readPath(input)).toEqual({ plain: false, anywhere: true, readings: [] });
+    },
+  );
+
+  it("a plain path has no backslash, colon, trailing dot or space, short name, device name, NFD or unstable case (property)", () => {
+    const segment = fc.constantFrom(
+      "a",
+      "B",
+      ".env",
+      "x.ts",
+      "é",
+      "\u00c9",
+      "a.",
+      "a ",
+      "a~1",
+      "nul",
+      "a\\b",
+      "a:b",
+      "\u017F",
+      "\u212A",
+      "\u00df",
+      "e\u0301",
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (parts) => {
+        const input = parts.join("/");
+        const read = readPath(input);
+        const weird = /[\\:]|[. ]$|[. ]\/|~[0-9]|(^|\/)nul($|\/)|\u017F|\u212A|\u00df|\u0301/.test(input);
+        expect(read.plain).toBe(!weird);
+        if (read.plain) expect(read.readings).toHaveLength(1);
       }),
       { numRuns: 1000 },
     );
