@@ -96,7 +96,13 @@ export class ToolFailure extends Error {
   }
 }
 
-/** True when `error` is a `ToolFailure` (also across copies of the package). */
+/** True when `error` is a `ToolFailure` (also across copies of the package). Never throws. */
 export function isToolFailure(error: unknown): error is ToolFailure {
-  return error instanceof ToolFailure || (error instanceof Error && error.name === "ToolFailure");
+  try {
+    return error instanceof ToolFailure || (error instanceof Error && error.name === "ToolFailure");
+  } catch {
+    // A value that throws when inspected (a hostile proxy, a throwing `name` getter) is no ToolFailure: it
+    // stays a defect and is re-thrown as it is.
+    return false;
+  }
 }

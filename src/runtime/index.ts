@@ -56,8 +56,11 @@ export {
 export {
   ApprovalError,
   type ApprovalErrorCode,
+  ApprovalStoreFullError,
   DuplicateToolError,
+  InvalidInputError,
   isToolFailure,
+  isToolgateError,
   PolicyDefinitionError,
   StoreUnavailableError,
   ToolFailure,
@@ -71,6 +74,12 @@ export {
   refuseHandler,
 } from "./handlers.js";
 export {
+  copyPlainData,
+  DEFAULT_MAX_ARGUMENT_BYTES,
+  MAX_DATA_DEPTH,
+  type PlainDataCopy,
+} from "./plain-data.js";
+export {
   type ExplainedDecision,
   type PolicyRule,
   type StatementEvaluation,
@@ -79,7 +88,13 @@ export {
   type ToolPolicyOptions,
 } from "./policy.js";
 export { type ResolveResult, ToolRegistry } from "./registry.js";
-export { errorResult, formatArgumentIssues, isPrepared, ToolRuntime } from "./tool-runtime.js";
+export {
+  errorResult,
+  formatArgumentIssues,
+  isPrepared,
+  type PrepareOptions,
+  ToolRuntime,
+} from "./tool-runtime.js";
 export type {
   ApprovalRequest,
   ApprovalResponse,
@@ -91,6 +106,7 @@ export type {
   PolicyAction,
   PolicyDecision,
   PreparedToolCall,
+  ResolveOptions,
   StatementSource,
   ToolCall,
   ToolContext,

@@ -90,7 +90,7 @@ export class ToolRuntime {
       content = prepared.definition.handler(prepared.arguments, context);
     } catch (error) {
       return isToolFailure(error)
-        ? Promise.resolve(errorResult(prepared.call.callId, error.message))
+        ? Promise.resolve(failureResult(prepared.call.callId, error))
         : Promise.reject(error);
     }
     if (typeof content === "string")
@@ -109,9 +109,23 @@ async function settle(prepared: PreparedToolCall, pending: unknown): Promise<Too
     }
     return { callId: prepared.call.callId, content, isError: false };
   } catch (error) {
-    if (isToolFailure(error)) return errorResult(prepared.call.callId, error.message);
+    if (isToolFailure(error)) return failureResult(prepared.call.callId, error);
     throw error;
   }
+}
+
+/** The error result of a `ToolFailure`; its message is read once, and a getter that throws cannot escape. */
+function failureResult(callId: string, failure: Error): ToolResult {
+  let message: unknown;
+  try {
+    message = failure.message;
+  } catch {
+    message = undefined;
+  }
+  return errorResult(
+    callId,
+    typeof message === "string" ? message : "the tool failed (its message could not be read)",
+  );
 }
 
 /** True when `value` is a prepared call rather than an error result. */
