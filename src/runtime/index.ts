@@ -14,8 +14,11 @@ export {
 export {
   type ApprovalState,
   type ApprovalStore,
+  DEFAULT_MAX_CLOSED_REQUESTS,
+  DEFAULT_MAX_OPEN_REQUESTS,
   type GetResult,
   MemoryApprovalStore,
+  type MemoryApprovalStoreOptions,
   type RespondResult,
   type StoredApproval,
   type TakeResult,
