@@ -3,7 +3,7 @@ import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
-import { admitData, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
+import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
 import {
   errorResult,
@@ -66,7 +66,13 @@ export interface ToolControllerOptions {
 
 /** A call after the input boundary: fresh, frozen, plain data, or the error result that refuses it. */
 type Admission =
-  | { readonly ok: true; readonly call: ToolCall; readonly context: ToolContext }
+  | {
+      readonly ok: true;
+      readonly call: ToolCall;
+      readonly context: ToolContext;
+      /** What `prepare` needs to skip the second walk of the copied arguments. */
+      readonly prepare: PrepareOptions;
+    }
   | { readonly ok: false; readonly call: ToolCall; readonly result: ToolResult };
 
 /** A context after the input boundary. */
@@ -133,7 +139,6 @@ export class ToolController {
   readonly #redact: AuditRedaction;
   readonly onAsk: OnAsk;
   readonly #contextValidator: ArgumentValidator | undefined;
-  readonly #prepareOptions: PrepareOptions;
   readonly #maxArgumentBytes: number;
   readonly #handlerTimeoutMs: number | undefined;
 
@@ -147,7 +152,6 @@ export class ToolController {
     this.onAsk = options.onAsk ?? "queue";
     this.#maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
     assertPositiveInteger("maxArgumentBytes", this.#maxArgumentBytes, Number.MAX_SAFE_INTEGER);
-    this.#prepareOptions = Object.freeze({ maxArgumentBytes: this.#maxArgumentBytes });
     this.#handlerTimeoutMs = options.handlerTimeoutMs;
     if (this.#handlerTimeoutMs !== undefined) {
       assertPositiveInteger("handlerTimeoutMs", this.#handlerTimeoutMs, MAX_TIMEOUT_MS);
@@ -186,7 +190,7 @@ export class ToolController {
     const admitted = this.#admit(call, context);
     if (!admitted.ok) return admitted.result;
     const { runtime, policy } = this.#active;
-    const prepared = runtime.prepare(admitted.call, this.#prepareOptions);
+    const prepared = runtime.prepare(admitted.call, admitted.prepare);
     if (!isPrepared(prepared)) return prepared;
     return (
       this.#checkContext(prepared.call, admitted.context) ?? policy.explain(prepared.call, admitted.context)
@@ -210,7 +214,7 @@ export class ToolController {
       // Without an audit sink nothing needs to wait before the handler: the allowed path is synchronous up to it.
       if (!admitted.ok) return Promise.resolve(admitted.result);
       const { runtime, policy } = this.#active;
-      const prepared = runtime.prepare(admitted.call, this.#prepareOptions);
+      const prepared = runtime.prepare(admitted.call, admitted.prepare);
       if (!isPrepared(prepared)) return Promise.resolve(prepared);
       const rejected = this.#checkContext(prepared.call, admitted.context);
       if (rejected !== undefined) return Promise.resolve(rejected);
@@ -229,7 +233,7 @@ export class ToolController {
       await this.#record("call.received", call, this.#active.policy.fingerprint, { withArguments: true });
       // Read the pair only after the await: a reload that landed meanwhile must decide this call.
       const { runtime, policy } = this.#active;
-      const prepared = admitted.ok ? runtime.prepare(call, this.#prepareOptions) : admitted.result;
+      const prepared = admitted.ok ? runtime.prepare(call, admitted.prepare) : admitted.result;
       const rejected =
         isPrepared(prepared) && admitted.ok ? this.#checkContext(call, admitted.context) : prepared;
       if (rejected !== undefined || !isPrepared(prepared) || !admitted.ok) {
@@ -347,7 +351,7 @@ export class ToolController {
         await this.#record("call.rejected", call, fingerprint(), { ...fingerprints, reason: refusal });
         return errorResult(call.callId, refusal);
       }
-      const context = (admitted as Admission & { ok: true }).context;
+      const { context, prepare } = admitted as Admission & { ok: true };
       await this.#record("approval.granted", call, fingerprint(), {
         ...fingerprints,
         ...(answer.approver === undefined ? {} : { approver: answer.approver }),
@@ -356,7 +360,7 @@ export class ToolController {
       // The re-check reads the pair after the last await before it: a reload that landed while the
       // approval was taken or recorded decides it.
       const { runtime, policy } = this.#active;
-      const prepared = runtime.prepare(call, this.#prepareOptions);
+      const prepared = runtime.prepare(call, prepare);
       const rejected = isPrepared(prepared) ? this.#recheckContexts(call, context, current) : prepared;
       if (rejected !== undefined || !isPrepared(prepared)) {
         const result = rejected as ToolResult;
@@ -508,7 +512,7 @@ export class ToolController {
         ),
       };
     }
-    const copy = admitData(args, this.#maxArgumentBytes);
+    const copy = copyPlainData(args, this.#maxArgumentBytes);
     if (!copy.ok) {
       const call = Object.freeze({ callId, toolName: name, arguments: undefined });
       const content = copy.tooLarge
@@ -516,8 +520,11 @@ export class ToolController {
         : `invalid arguments for ${name}: found ${copy.reason}; send a JSON object of plain data`;
       return { ok: false, call, result: errorResult(callId, content) };
     }
-    const admitted = Object.freeze({ callId, toolName: name, arguments: copy.value });
-    if (context === EMPTY_CONTEXT) return { ok: true, call: admitted, context: EMPTY_CONTEXT };
+    // The call wrapper is not frozen here (it stays inside the controller, and an approval request freezes
+    // its own); its arguments are.
+    const admitted: ToolCall = { callId, toolName: name, arguments: copy.value };
+    const prepare = { maxArgumentBytes: this.#maxArgumentBytes, [COPIED_BYTES]: copy.bytes };
+    if (context === EMPTY_CONTEXT) return { ok: true, call: admitted, context: EMPTY_CONTEXT, prepare };
     const facts = this.#copyContext(context);
     if (!facts.ok) {
       return {
@@ -526,7 +533,7 @@ export class ToolController {
         result: errorResult(callId, `invalid context for ${name}: ${facts.reason}`),
       };
     }
-    return { ok: true, call: admitted, context: facts.value };
+    return { ok: true, call: admitted, context: facts.value, prepare };
   }
 
   #copyContext(context: unknown): ContextCopy {

@@ -27,38 +27,29 @@ export type PlainDataCopy =
       readonly tooLarge: boolean;
     };
 
-/** Sizes of the copies this module made, so that a copy passed on is not walked again. */
-const copies = new WeakMap<object, number>();
-
 /**
- * `copyPlainData`, except that a value this module already copied (and froze) is taken as it is, with the
- * size measured then: the controller copies a call once on entry and `prepare` does not walk it again.
+ * Marks data that the controller has just copied with `copyPlainData`, with its measured size, so that
+ * `ToolRuntime.prepare` does not walk it a second time (module-internal; not part of the public API).
  */
-export function admitData(value: unknown, maxBytes: number = DEFAULT_MAX_ARGUMENT_BYTES): PlainDataCopy {
-  if (typeof value === "object" && value !== null) {
-    const bytes = copies.get(value);
-    if (bytes !== undefined) {
-      return bytes <= maxBytes
-        ? { ok: true, value, bytes }
-        : { ok: false, reason: `more than ${maxBytes} bytes`, tooLarge: true };
-    }
-  }
-  const copy = copyPlainData(value, maxBytes);
-  if (copy.ok && typeof copy.value === "object" && copy.value !== null) copies.set(copy.value, copy.bytes);
-  return copy;
-}
+export const COPIED_BYTES: unique symbol = Symbol("toolgate.copiedBytes");
 
 const FAILED: unique symbol = Symbol("failed");
 
-interface Walk {
-  bytes: number;
+class Walk {
+  bytes = 0;
   readonly maxBytes: number;
-  /** The chain of objects being copied, for telling a cycle from deep nesting. */
-  readonly stack: object[];
-  what: string;
-  tooLarge: boolean;
-  /** Filled in while the recursion unwinds after a failure, innermost key last. */
-  readonly path: string[];
+  what = "";
+  tooLarge = false;
+  /** Filled in only after a failure, while the recursion unwinds: innermost key first. */
+  path: string[] | undefined = undefined;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+  at(key: string): void {
+    if (this.tooLarge) return;
+    if (this.path === undefined) this.path = [key];
+    else this.path.push(key);
+  }
 }
 
 const getOwnDescriptor = Object.getOwnPropertyDescriptor;
@@ -78,17 +69,17 @@ const getOwnDescriptor = Object.getOwnPropertyDescriptor;
  * passes `maxBytes`. Never throws: a proxy or getter that throws while being read is a refusal too.
  */
 export function copyPlainData(value: unknown, maxBytes: number = DEFAULT_MAX_ARGUMENT_BYTES): PlainDataCopy {
-  const walk: Walk = { bytes: 0, maxBytes, stack: [], what: "", tooLarge: false, path: [] };
+  const walk = new Walk(maxBytes);
   let copy: unknown;
   try {
     copy = copyValue(value, walk, 0);
   } catch (error) {
     walk.what = `a value that could not be read (${describeThrown(error)})`;
-    walk.path.length = 0;
+    walk.path = undefined;
     copy = FAILED;
   }
   if (copy === FAILED) {
-    const at = walk.path.length === 0 ? "the top level" : `/${walk.path.reverse().join("/")}`;
+    const at = walk.path === undefined ? "the top level" : `/${walk.path.reverse().join("/")}`;
     const reason = walk.tooLarge ? walk.what : `${walk.what} at ${at}`;
     return { ok: false, reason, tooLarge: walk.tooLarge };
   }
@@ -123,16 +114,9 @@ function copyValue(value: unknown, walk: Walk, depth: number): unknown {
       return fail(walk, `${describeKind(value)}, which JSON cannot carry`);
   }
   if (value === null) return add(walk, 4) ? null : FAILED;
-  if (depth >= MAX_DATA_DEPTH) {
-    return fail(
-      walk,
-      walk.stack.includes(value) ? "a cycle" : `nesting deeper than ${MAX_DATA_DEPTH} levels`,
-    );
-  }
-  walk.stack.push(value);
-  const copy = Array.isArray(value) ? copyArray(value, walk, depth) : copyObject(value, walk, depth);
-  walk.stack.pop();
-  return copy;
+  // A cycle never ends, so it reaches this depth too (or the size ceiling first).
+  if (depth >= MAX_DATA_DEPTH) return fail(walk, `a cycle or nesting deeper than ${MAX_DATA_DEPTH} levels`);
+  return Array.isArray(value) ? copyArray(value, walk, depth) : copyObject(value, walk, depth);
 }
 
 function copyArray(array: unknown[], walk: Walk, depth: number): unknown {
@@ -149,7 +133,7 @@ function copyArray(array: unknown[], walk: Walk, depth: number): unknown {
         ? fail(walk, `${i in array ? "undefined" : "a hole"} in an array, which JSON cannot carry`)
         : copyValue(element, walk, depth + 1);
     if (item === FAILED) {
-      if (!walk.tooLarge) walk.path.push(String(i));
+      walk.at(String(i));
       return FAILED;
     }
     out[i] = item;
@@ -178,7 +162,7 @@ function copyObject(object: object, walk: Walk, depth: number): unknown {
       else item = copyValue(descriptor.value, walk, depth + 1);
     }
     if (item === FAILED) {
-      if (!walk.tooLarge) walk.path.push(escapePointer(key));
+      walk.at(escapePointer(key));
       return FAILED;
     }
     out[key] = item;

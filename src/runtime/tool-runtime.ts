@@ -1,5 +1,5 @@
 import { isToolFailure } from "./errors.js";
-import { admitData, DEFAULT_MAX_ARGUMENT_BYTES } from "./plain-data.js";
+import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, type PlainDataCopy } from "./plain-data.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ArgumentIssue, PreparedToolCall, ToolCall, ToolContext, ToolResult } from "./types.js";
 
@@ -19,6 +19,8 @@ export function errorResult(callId: string, content: string): ToolResult {
 export interface PrepareOptions {
   /** Ceiling on the arguments' size as compact JSON, in bytes (default 1 MiB). */
   readonly maxArgumentBytes?: number;
+  /** Set by the controller for arguments it has just copied: their size, so that they are not walked again. */
+  readonly [COPIED_BYTES]?: number;
 }
 
 /** The error result's text for arguments over the size ceiling: names the limit and how to raise it. */
@@ -50,7 +52,13 @@ export class ToolRuntime {
     const resolved = this.registry.resolve(call.toolName);
     if (!resolved.found) return errorResult(call.callId, `unknown tool: ${call.toolName}`);
     const maxBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
-    const copy = admitData(call.arguments, maxBytes);
+    const copied = options[COPIED_BYTES];
+    const copy: PlainDataCopy =
+      copied === undefined
+        ? copyPlainData(call.arguments, maxBytes)
+        : copied <= maxBytes
+          ? { ok: true, value: call.arguments, bytes: copied }
+          : { ok: false, reason: `more than ${maxBytes} bytes`, tooLarge: true };
     if (!copy.ok) {
       return errorResult(
         call.callId,
@@ -70,7 +78,7 @@ export class ToolRuntime {
     const prepared: PreparedToolCall = {
       kind: "prepared",
       call:
-        args === call.arguments && Object.isFrozen(call)
+        copied !== undefined && args === call.arguments
           ? call
           : Object.freeze({ callId: call.callId, toolName: call.toolName, arguments: args }),
       definition: resolved.definition,

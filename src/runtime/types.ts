@@ -56,7 +56,7 @@ export interface ToolDefinition<A = never> {
 
 /**
  * A call whose tool exists and whose arguments passed validation: the only thing `execute` accepts. `call` is
- * a frozen copy of the call as given, holding the copied arguments.
+ * a copy of the call as given (frozen when `prepare` made it), holding the copied arguments.
  */
 export interface PreparedToolCall {
   readonly kind: "prepared";
