@@ -179,7 +179,11 @@ describe("arguments that hide data from some readers never reach a handler", () 
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     ["a hole in an array", { path: "a", l: [1, , 3] }, "a hole in an array, which JSON cannot carry at /l/1"],
     ["a cycle", cyclic, "a cycle or nesting deeper than 100 levels at /self/self"],
-    ["nesting deeper than 100 levels", { path: "a", deep }, "nesting deeper than 100 levels at /deep/0/0"],
+    [
+      "nesting deeper than 100 levels",
+      { path: "a", deep },
+      "a cycle or nesting deeper than 100 levels at /deep/0/0",
+    ],
     ["undefined arguments", undefined, "undefined, which JSON cannot carry at the top level"],
   ])("%s is refused with an error result", async (_name, args, where) => {
     const { controller, reader } = setup();
