@@ -399,14 +399,16 @@ export class ToolController {
 
   /**
    * Waits until a person decided the request out of band (for example with `toolgate approvals approve`
-   * on a durable store), then resolves it with that decision.
+   * on a durable store), then resolves it with that decision (and `options.context`, as `resolve` takes it).
    * @throws ApprovalError when the request is unknown, used or expired; an `AbortError` when aborted.
    */
   async waitForDecision(
     approvalId: string,
-    options: { readonly pollMs?: number; readonly signal?: AbortSignal } = {},
+    options: { readonly pollMs?: number; readonly signal?: AbortSignal; readonly context?: ToolContext } = {},
   ): Promise<ToolResult> {
     const pollMs = options.pollMs ?? 250;
+    // The caller's facts now, as for resolve: the stricter decision of the stored and this context holds.
+    const resolveOptions: ResolveOptions = options.context === undefined ? {} : { context: options.context };
     const store = this.approvals.store as ApprovalStore & {
       waitForDecision?: (id: string, o: { pollMs?: number; signal?: AbortSignal }) => Promise<StoredApproval>;
     };
@@ -423,7 +425,10 @@ export class ToolController {
         });
       }
       if (approval.state === "approved" || approval.state === "rejected") {
-        return this.resolve(approval.response ?? { approvalId, approved: approval.state === "approved" });
+        return this.resolve(
+          approval.response ?? { approvalId, approved: approval.state === "approved" },
+          resolveOptions,
+        );
       }
       if (approval.state !== "pending" || this.approvals.now() >= approval.request.expiresAt) {
         // Used or expired: resolve reports it with the right ApprovalError.

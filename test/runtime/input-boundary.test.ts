@@ -576,3 +576,33 @@ describe("the argument size ceiling", () => {
     }
   });
 });
+
+describe("waitForDecision(id, { context })", () => {
+  it("re-checks with the current context as resolve does", async () => {
+    const reader = countedPathTool();
+    const controller = new ToolController({
+      runtime: new ToolRuntime(new ToolRegistry([reader.definition])),
+      policy: new ToolPolicy({
+        confirmationRequiredTools: ["read_file"],
+        rules: [
+          {
+            id: "no-prod",
+            tools: ["read_file"],
+            decision: "deny",
+            context: { environment: { equals: "production" } },
+            reason: "nothing is read in production",
+          },
+        ],
+      }),
+    });
+    const request = asApproval(await controller.handle(read({ path: "a.txt" }), { environment: "staging" }));
+    await controller.approvals.store.respond({ approvalId: request.approvalId, approved: true }, Date.now());
+    expect(
+      await controller.waitForDecision(request.approvalId, {
+        pollMs: 5,
+        context: { environment: "production" },
+      }),
+    ).toMatchObject({ isError: true, content: expect.stringContaining("no-prod") });
+    expect(reader.runs).toEqual([]);
+  });
+});
