@@ -58,11 +58,12 @@ const getOwnDescriptor = Object.getOwnPropertyDescriptor;
  * Copies `value` into fresh, deeply frozen plain JSON data, refusing what JSON cannot carry or what could
  * show different data to different readers: getters and setters, objects whose prototype is not
  * `Object.prototype` or `null` (class instances, `Date`, `Map`, `Object.create({...})`), own `__proto__`
- * keys, functions, symbols, bigints, `NaN` and infinities, `undefined` or holes inside arrays, cycles, and
+ * keys, functions, symbols, bigints, `NaN` and infinities, `undefined` or holes inside arrays, and cycles or
  * nesting deeper than `MAX_DATA_DEPTH`. Object properties are read through their descriptors, so a getter is
- * refused without being called; array elements are read once each, and what was read is the data. As in `JSON.stringify`, object properties whose value is `undefined`,
- * symbol keys and non-enumerable properties are not part of the data (the copy leaves them out, so no reader
- * sees them); `-0` becomes `0`. Copied objects have `Object.prototype` as their prototype.
+ * refused without being called; array elements are read once each, and what was read is the data. As in
+ * `JSON.stringify`, object properties whose value is `undefined`, symbol keys and non-enumerable properties
+ * are not part of the data (the copy leaves them out, so no reader sees them); `-0` becomes `0`. Copied
+ * objects have `Object.prototype` as their prototype.
  *
  * The size is measured in the same walk: the length of the value written as compact JSON, with every string
  * counted as its UTF-8 bytes plus two quotes (escapes are not expanded). The walk stops as soon as the size
