@@ -10,6 +10,7 @@ import {
   type ConversionResult,
   copyCallArguments,
   decodeArgumentsValue,
+  type ReadCallsOptions,
 } from "./conversion.js";
 import { describeValue, isRecord, type JsonObject, readOwn } from "./json-data.js";
 import { readSpecs, type SpecSource } from "./spec-source.js";
@@ -76,8 +77,8 @@ export function toAnthropicTools(source: SpecSource): AnthropicTool[] {
  *   content is a string has no tool calls. Each block's `input` must be a JSON object.
  * @returns calls, error results (with the block's id) and problems (blocks without an id, wrong shape).
  */
-export function fromAnthropicToolUse(content: unknown): ConversionResult {
-  const collector = new CallCollector({ list: "content", id: "id" });
+export function fromAnthropicToolUse(content: unknown, options: ReadCallsOptions = {}): ConversionResult {
+  const collector = new CallCollector({ list: "content", id: "id" }, options);
   collector.guard(() => readContent(collector, content));
   return collector.result();
 }
@@ -111,7 +112,8 @@ function readContent(collector: CallCollector, input: unknown): void {
         index,
         id: readOwn(block, "id"),
         name: readOwn(block, "name"),
-        decodeArguments: (callId) => decodeArgumentsValue(readOwn(block, "input"), callId, "input"),
+        decodeArguments: (callId, maxBytes) =>
+          decodeArgumentsValue(readOwn(block, "input"), callId, "input", maxBytes),
       });
     }, index);
   }

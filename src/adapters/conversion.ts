@@ -5,8 +5,27 @@
  */
 
 import { ToolgateError } from "../runtime/errors.js";
+import { DEFAULT_MAX_ARGUMENT_BYTES, utf8Length } from "../runtime/plain-data.js";
 import type { ToolCall, ToolResult } from "../runtime/types.js";
-import { copyJsonObject, describeValue, isPlainObject, type JsonObject, quoteValue } from "./json-data.js";
+import {
+  copyJsonObject,
+  describeValue,
+  findDuplicateKey,
+  isPlainObject,
+  type JsonObject,
+  quoteValue,
+  TOO_LARGE,
+} from "./json-data.js";
+
+/** Options of the `from*` adapters. */
+export interface ReadCallsOptions {
+  /**
+   * Ceiling on one call's arguments in bytes (default 1 MiB, as the controller's): JSON text is measured in
+   * UTF-8 before it is parsed, a JSON value as compact JSON while it is copied. A larger call becomes an
+   * error result naming the limit; raise it here and in the controller's `maxArgumentBytes` together.
+   */
+  readonly maxArgumentBytes?: number;
+}
 
 /** Codes of `AdapterProblem`. */
 export type AdapterProblemCode =
@@ -48,8 +67,8 @@ export interface RawCall {
   readonly index: number;
   readonly id: unknown;
   readonly name: unknown;
-  /** Decodes the arguments; only called once id and name are acceptable. */
-  readonly decodeArguments: (callId: string) => ArgumentsOutcome;
+  /** Decodes the arguments within the size ceiling; only called once id and name are acceptable. */
+  readonly decodeArguments: (callId: string, maxBytes: number) => ArgumentsOutcome;
   /** Set when the call is of a kind toolgate does not run (for example a non-function tool call). */
   readonly unsupported?: string;
 }
@@ -73,9 +92,15 @@ export class CallCollector {
   readonly #problems: AdapterProblem[] = [];
   readonly #seenIds = new Set<string>();
   readonly #fields: CallFields;
+  readonly #maxBytes: number;
 
-  constructor(fields: CallFields) {
+  /** @throws RangeError when `options.maxArgumentBytes` is not a positive whole number. */
+  constructor(fields: CallFields, options: ReadCallsOptions = {}) {
     this.#fields = fields;
+    this.#maxBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+    if (!Number.isSafeInteger(this.#maxBytes) || this.#maxBytes <= 0) {
+      throw new RangeError(`maxArgumentBytes must be a positive whole number, got ${String(this.#maxBytes)}`);
+    }
   }
 
   /** Records a problem that has no call id. */
@@ -126,7 +151,7 @@ export class CallCollector {
     }
     let args: ArgumentsOutcome;
     try {
-      args = raw.decodeArguments(callId);
+      args = raw.decodeArguments(callId, this.#maxBytes);
     } catch (error) {
       // The id is known, so the model can still be answered.
       args = {
@@ -174,8 +199,16 @@ export function stringId(id: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/** Decodes arguments sent as JSON text (OpenAI): it must parse to a JSON object without `__proto__` keys. */
-export function decodeArgumentsText(text: unknown, callId: string, field: string): ArgumentsOutcome {
+/**
+ * Decodes arguments sent as JSON text (OpenAI): within `maxBytes` (measured before parsing), it must parse to
+ * a JSON object without `__proto__` keys and without a key twice in one object.
+ */
+export function decodeArgumentsText(
+  text: unknown,
+  callId: string,
+  field: string,
+  maxBytes: number = DEFAULT_MAX_ARGUMENT_BYTES,
+): ArgumentsOutcome {
   const are = verb(field);
   if (typeof text !== "string") {
     return {
@@ -183,6 +216,8 @@ export function decodeArgumentsText(text: unknown, callId: string, field: string
       reason: `${field} of call ${callId} ${are} ${describeValue(text)}, not a string; send a JSON object as a string`,
     };
   }
+  // Every UTF-16 unit is at least one UTF-8 byte: a long text is refused before it is even measured.
+  if (text.length > maxBytes || utf8Length(text) > maxBytes) return tooLarge(field, callId, maxBytes);
   if (text.trim() === "") {
     return {
       ok: false,
@@ -198,23 +233,47 @@ export function decodeArgumentsText(text: unknown, callId: string, field: string
       reason: `${field} of call ${callId} ${are} not valid JSON: ${errorMessage(error)}; send a JSON object`,
     };
   }
-  return decodeArgumentsValue(parsed, callId, field);
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    return {
+      ok: false,
+      reason:
+        `${field} of call ${callId} cannot be used: the key ${JSON.stringify(duplicate)} appears twice in one ` +
+        "object, and readers disagree on which one counts; send each key once",
+    };
+  }
+  return decodeArgumentsValue(parsed, callId, field, maxBytes);
 }
 
 /**
- * Decodes arguments sent as a JSON value (Anthropic, MCP): it must be a JSON object, is copied into fresh
- * plain data, and may not contain a `__proto__` key anywhere.
+ * Decodes arguments sent as a JSON value (Anthropic, MCP): it must be a JSON object within `maxBytes`, is
+ * copied into fresh plain data, and may not contain a `__proto__` key anywhere.
  */
-export function decodeArgumentsValue(value: unknown, callId: string, field: string): ArgumentsOutcome {
+export function decodeArgumentsValue(
+  value: unknown,
+  callId: string,
+  field: string,
+  maxBytes: number = DEFAULT_MAX_ARGUMENT_BYTES,
+): ArgumentsOutcome {
   if (!isPlainObject(value)) {
     const what = value === undefined ? "missing" : `${describeValue(value)}, not a JSON object`;
     return { ok: false, reason: `${field} of call ${callId} ${verb(field)} ${what}; send a JSON object` };
   }
-  const copy = copyJsonObject(value, { protoKey: "reject" });
+  const copy = copyJsonObject(value, { protoKey: "reject", maxBytes });
   if (copy.ok) return copy;
+  if (copy.reason === TOO_LARGE) return tooLarge(field, callId, maxBytes);
   return {
     ok: false,
     reason: `${field} of call ${callId} cannot be used: found ${copy.reason}; send a JSON object of plain data`,
+  };
+}
+
+function tooLarge(field: string, callId: string, maxBytes: number): ArgumentsOutcome {
+  return {
+    ok: false,
+    reason:
+      `${field} of call ${callId} ${verb(field)} larger than ${maxBytes} bytes, the limit (maxArgumentBytes); ` +
+      "send smaller arguments (the application can raise maxArgumentBytes)",
   };
 }
 
@@ -244,7 +303,8 @@ export class InvalidToolCallError extends ToolgateError {
  * @throws InvalidToolCallError when they are not a JSON object of plain data without `__proto__` keys.
  */
 export function copyCallArguments(call: ToolCall): JsonObject {
-  const outcome = decodeArgumentsValue(call.arguments, call.callId, "arguments");
+  // Outgoing calls are the application's own: no size ceiling.
+  const outcome = decodeArgumentsValue(call.arguments, call.callId, "arguments", Number.POSITIVE_INFINITY);
   if (!outcome.ok) throw new InvalidToolCallError(call.callId, outcome.reason);
   return outcome.value as JsonObject;
 }

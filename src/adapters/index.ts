@@ -19,7 +19,7 @@ export {
   toAnthropicToolResultMessage,
   toAnthropicTools,
 } from "./anthropic.js";
-export type { AdapterProblem, AdapterProblemCode, ConversionResult } from "./conversion.js";
+export type { AdapterProblem, AdapterProblemCode, ConversionResult, ReadCallsOptions } from "./conversion.js";
 export { InvalidToolCallError } from "./conversion.js";
 export type { JsonObject, JsonValue } from "./json-data.js";
 export { MAX_ARGUMENT_DEPTH } from "./json-data.js";

@@ -13,6 +13,7 @@ import {
   type ConversionResult,
   copyCallArguments,
   decodeArgumentsValue,
+  type ReadCallsOptions,
 } from "./conversion.js";
 import { describeValue, isRecord, type JsonObject, quoteValue, readOwn } from "./json-data.js";
 import { readSpecs, type SpecSource } from "./spec-source.js";
@@ -67,7 +68,7 @@ export interface McpCallToolResponse {
 }
 
 /** Options of `fromMcpCallToolRequest`. */
-export interface McpCallToolRequestOptions {
+export interface McpCallToolRequestOptions extends ReadCallsOptions {
   /** The JSON-RPC id of the request, when only its `params` are passed (as an MCP server handler sees them). */
   readonly requestId?: McpRequestId;
 }
@@ -111,12 +112,15 @@ export function fromMcpCallToolRequest(
   request: unknown,
   options: McpCallToolRequestOptions = {},
 ): ConversionResult {
-  const collector = new CallCollector({
-    list: "request",
-    id: "id",
-    idExpected: "a non-empty string or a finite number; a request without id is a notification",
-    item: () => "the tools/call request",
-  });
+  const collector = new CallCollector(
+    {
+      list: "request",
+      id: "id",
+      idExpected: "a non-empty string or a finite number; a request without id is a notification",
+      item: () => "the tools/call request",
+    },
+    options,
+  );
   collector.guard(() => readRequest(collector, request, options));
   return collector.result();
 }
@@ -152,9 +156,11 @@ function readRequest(collector: CallCollector, input: unknown, options: McpCallT
       index: 0,
       id,
       name: paramsRecord === undefined ? undefined : readOwn(paramsRecord, "name"),
-      decodeArguments: (callId) => {
+      decodeArguments: (callId, maxBytes) => {
         const args = paramsRecord === undefined ? undefined : readOwn(paramsRecord, "arguments");
-        return args === undefined ? { ok: true, value: {} } : decodeArgumentsValue(args, callId, "arguments");
+        return args === undefined
+          ? { ok: true, value: {} }
+          : decodeArgumentsValue(args, callId, "arguments", maxBytes);
       },
     },
     callIdFromRequestId,

@@ -12,6 +12,7 @@ import {
   type ConversionResult,
   copyCallArguments,
   decodeArgumentsText,
+  type ReadCallsOptions,
 } from "./conversion.js";
 import { describeValue, isRecord, type JsonObject, quoteValue, readOwn } from "./json-data.js";
 import { readSpecs, type SpecSource } from "./spec-source.js";
@@ -115,8 +116,8 @@ export function toOpenAIResponsesTools(source: SpecSource): OpenAIResponsesFunct
  * @returns the calls; error results (with the payload's call id) for calls that cannot run; problems for
  *   calls without an id and for a payload of the wrong shape.
  */
-export function fromOpenAIToolCalls(message: unknown): ConversionResult {
-  const collector = new CallCollector({ list: "tool_calls", id: "id" });
+export function fromOpenAIToolCalls(message: unknown, options: ReadCallsOptions = {}): ConversionResult {
+  const collector = new CallCollector({ list: "tool_calls", id: "id" }, options);
   collector.guard(() => readChatMessage(collector, message));
   return collector.result();
 }
@@ -192,11 +193,12 @@ function readChatToolCall(collector: CallCollector, item: unknown, index: number
     index,
     id: readOwn(item, "id"),
     name: definition === undefined ? undefined : readOwn(definition, "name"),
-    decodeArguments: (callId): ArgumentsOutcome =>
+    decodeArguments: (callId, maxBytes): ArgumentsOutcome =>
       decodeArgumentsText(
         definition === undefined ? undefined : readOwn(definition, "arguments"),
         callId,
         "arguments",
+        maxBytes,
       ),
     ...(type === undefined || type === "function" ? {} : { unsupported: `has type ${quoteValue(type)}` }),
   });
@@ -209,8 +211,8 @@ function readChatToolCall(collector: CallCollector, item: unknown, index: number
  *   The call id is the item's `call_id` (what `function_call_output` answers), not its item `id`.
  * @returns calls, error results and problems, as `fromOpenAIToolCalls`.
  */
-export function fromOpenAIResponsesOutput(output: unknown): ConversionResult {
-  const collector = new CallCollector({ list: "output", id: "call_id" });
+export function fromOpenAIResponsesOutput(output: unknown, options: ReadCallsOptions = {}): ConversionResult {
+  const collector = new CallCollector({ list: "output", id: "call_id" }, options);
   collector.guard(() => readResponsesOutput(collector, output));
   return collector.result();
 }
@@ -237,7 +239,8 @@ function readResponsesOutput(collector: CallCollector, input: unknown): void {
         index,
         id: readOwn(item, "call_id"),
         name: readOwn(item, "name"),
-        decodeArguments: (callId) => decodeArgumentsText(readOwn(item, "arguments"), callId, "arguments"),
+        decodeArguments: (callId, maxBytes) =>
+          decodeArgumentsText(readOwn(item, "arguments"), callId, "arguments", maxBytes),
       });
     }, index);
   }

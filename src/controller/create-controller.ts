@@ -33,6 +33,10 @@ export interface CreateControllerOptions {
   readonly approvalTtlMs?: number;
   /** Working directory the bundle was loaded from, for relative store paths in the config (default `process.cwd()`). */
   readonly cwd?: string;
+  /** Ceiling on one call's arguments, in bytes of compact JSON (default 1 MiB); see `ToolControllerOptions`. */
+  readonly maxArgumentBytes?: number;
+  /** When set, a handler that has not settled after this many milliseconds gives an error result. */
+  readonly handlerTimeoutMs?: number;
 }
 
 /** Builds the validators of a bundle's tools (reusing those compiled while loading, when there are). */
@@ -148,6 +152,8 @@ export function createController(options: CreateControllerOptions): ToolControll
     ...(audit === undefined ? {} : { audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
+    ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
     ...contextOption(bundle),
   });
 }

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from "./errors.js";
+import { ApprovalStoreFullError, StoreUnavailableError, ToolgateError } from "./errors.js";
 import type { ApprovalRequest, ApprovalResponse } from "./types.js";
 
 /** Where an approval request stands in its store. */
@@ -61,32 +61,83 @@ export interface ApprovalStore {
 
 const OPEN_STATES: readonly ApprovalState[] = ["pending", "approved", "rejected"];
 
-/** The default store: a `Map` in this process. Fast, and lost on restart. */
+/** Default cap on the open requests of a `MemoryApprovalStore`. */
+export const DEFAULT_MAX_OPEN_REQUESTS = 1000;
+
+/** Default number of used or expired requests a `MemoryApprovalStore` remembers. */
+export const DEFAULT_MAX_CLOSED_REQUESTS = 100;
+
+/** Options of `MemoryApprovalStore`. */
+export interface MemoryApprovalStoreOptions {
+  /**
+   * How many requests may be open (pending, or decided but not used) at once; default 1000. A request past
+   * its expiry no longer counts. When full, `put` throws `ApprovalStoreFullError`: nothing is stored, and the
+   * controller answers the call with an error result (fail closed).
+   */
+  readonly maxOpenRequests?: number;
+  /**
+   * How many used or expired requests are remembered, newest kept; default 100. An older one is dropped with
+   * its arguments: taking it again then says `not-found` instead of `already-used` (refused either way).
+   */
+  readonly maxClosedRequests?: number;
+}
+
+/**
+ * The default store: `Map`s in this process. Fast, and lost on restart. Memory is bounded: open requests are
+ * capped, expired ones are dropped when room is needed, and only the newest used or expired ones are kept.
+ */
 export class MemoryApprovalStore implements ApprovalStore {
   readonly name = "memory";
-  readonly #entries = new Map<string, StoredApproval>();
-  #closed = false;
+  readonly #open = new Map<string, StoredApproval>();
+  /** Used and expired requests, oldest first (a `Map` keeps insertion order). */
+  readonly #closed = new Map<string, StoredApproval>();
+  readonly #maxOpen: number;
+  readonly #maxClosed: number;
+  #closedStore = false;
+
+  /** @throws RangeError when a cap is not a whole number (at least 1 open, at least 0 closed). */
+  constructor(options: MemoryApprovalStoreOptions = {}) {
+    this.#maxOpen = options.maxOpenRequests ?? DEFAULT_MAX_OPEN_REQUESTS;
+    this.#maxClosed = options.maxClosedRequests ?? DEFAULT_MAX_CLOSED_REQUESTS;
+    if (!Number.isSafeInteger(this.#maxOpen) || this.#maxOpen < 1) {
+      throw new RangeError(
+        `maxOpenRequests must be a whole number of at least 1, got ${String(this.#maxOpen)}`,
+      );
+    }
+    if (!Number.isSafeInteger(this.#maxClosed) || this.#maxClosed < 0) {
+      throw new RangeError(
+        `maxClosedRequests must be a whole number of at least 0, got ${String(this.#maxClosed)}`,
+      );
+    }
+  }
 
   async put(request: ApprovalRequest): Promise<void> {
     this.#assertOpen();
-    if (this.#entries.has(request.approvalId)) {
-      throw new Error(`approval id ${request.approvalId} already exists`);
+    if (this.#open.has(request.approvalId) || this.#closed.has(request.approvalId)) {
+      throw new ToolgateError("approval-exists", `approval id ${request.approvalId} already exists`);
     }
-    this.#entries.set(request.approvalId, { request, state: "pending", updatedAt: request.createdAt });
+    if (this.#open.size >= this.#maxOpen) {
+      // Room first from requests that can no longer be used.
+      this.#expireOpen(request.createdAt, () => true);
+      if (this.#open.size >= this.#maxOpen) throw new ApprovalStoreFullError(this.name, this.#maxOpen);
+    }
+    this.#open.set(request.approvalId, { request, state: "pending", updatedAt: request.createdAt });
   }
 
   async take(approvalId: string, now: number): Promise<TakeResult> {
     this.#assertOpen();
     // No await between read and write: within one process this is atomic.
-    const entry = this.#entries.get(approvalId);
-    if (entry === undefined) return { status: "not-found" };
-    if (entry.state === "used") return { status: "already-used", request: entry.request };
-    if (entry.state === "expired") return { status: "expired", request: entry.request };
+    const entry = this.#open.get(approvalId);
+    if (entry === undefined) {
+      const closed = this.#closed.get(approvalId);
+      if (closed === undefined) return { status: "not-found" };
+      return { status: closed.state === "used" ? "already-used" : "expired", request: closed.request };
+    }
     if (now >= entry.request.expiresAt) {
-      this.#entries.set(approvalId, { ...entry, state: "expired", updatedAt: now });
+      this.#close({ ...entry, state: "expired", updatedAt: now });
       return { status: "expired", request: entry.request };
     }
-    this.#entries.set(approvalId, { ...entry, state: "used", updatedAt: now });
+    this.#close({ ...entry, state: "used", updatedAt: now });
     return entry.response === undefined
       ? { status: "taken", request: entry.request }
       : { status: "taken", request: entry.request, response: entry.response };
@@ -94,11 +145,17 @@ export class MemoryApprovalStore implements ApprovalStore {
 
   async respond(response: ApprovalResponse, now: number): Promise<RespondResult> {
     this.#assertOpen();
-    const entry = this.#entries.get(response.approvalId);
-    if (entry === undefined) return { status: "not-found" };
-    if (entry.state === "expired" || (entry.state === "pending" && now >= entry.request.expiresAt)) {
+    const entry = this.#open.get(response.approvalId);
+    if (entry === undefined) {
+      const closed = this.#closed.get(response.approvalId);
+      if (closed === undefined) return { status: "not-found" };
+      return closed.state === "expired"
+        ? { status: "expired", approval: closed }
+        : { status: "already-decided", approval: closed };
+    }
+    if (entry.state === "pending" && now >= entry.request.expiresAt) {
       const expired: StoredApproval = { ...entry, state: "expired", updatedAt: now };
-      this.#entries.set(response.approvalId, expired);
+      this.#close(expired);
       return { status: "expired", approval: expired };
     }
     if (entry.state !== "pending") return { status: "already-decided", approval: entry };
@@ -108,40 +165,58 @@ export class MemoryApprovalStore implements ApprovalStore {
       response,
       updatedAt: now,
     };
-    this.#entries.set(response.approvalId, decided);
+    this.#open.set(response.approvalId, decided);
     return { status: "recorded", approval: decided };
   }
 
   async get(approvalId: string): Promise<GetResult> {
     this.#assertOpen();
-    const approval = this.#entries.get(approvalId);
+    const approval = this.#open.get(approvalId) ?? this.#closed.get(approvalId);
     return approval === undefined ? { found: false } : { found: true, approval };
   }
 
   async list(states: readonly ApprovalState[] = OPEN_STATES): Promise<readonly StoredApproval[]> {
     this.#assertOpen();
-    return [...this.#entries.values()]
+    return [...this.#open.values(), ...this.#closed.values()]
       .filter((e) => states.includes(e.state))
       .sort((a, b) => a.request.createdAt - b.request.createdAt);
   }
 
   async expire(now: number): Promise<readonly ApprovalRequest[]> {
     this.#assertOpen();
+    return this.#expireOpen(now, (entry) => entry.state === "pending");
+  }
+
+  async close(): Promise<void> {
+    this.#closedStore = true;
+  }
+
+  /** Moves open requests past their expiry that `which` selects to the closed ones; returns them. */
+  #expireOpen(now: number, which: (entry: StoredApproval) => boolean): ApprovalRequest[] {
     const expired: ApprovalRequest[] = [];
-    for (const [id, entry] of this.#entries) {
-      if (entry.state === "pending" && now >= entry.request.expiresAt) {
-        this.#entries.set(id, { ...entry, state: "expired", updatedAt: now });
+    for (const entry of [...this.#open.values()]) {
+      if (now >= entry.request.expiresAt && which(entry)) {
+        this.#close({ ...entry, state: "expired", updatedAt: now });
         expired.push(entry.request);
       }
     }
     return expired;
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
+  /** Files a used or expired request under the closed ones, dropping the oldest beyond the cap. */
+  #close(entry: StoredApproval): void {
+    const id = entry.request.approvalId;
+    this.#open.delete(id);
+    this.#closed.delete(id);
+    if (this.#maxClosed === 0) return;
+    this.#closed.set(id, entry);
+    while (this.#closed.size > this.#maxClosed) {
+      const oldest = this.#closed.keys().next().value as string;
+      this.#closed.delete(oldest);
+    }
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new StoreUnavailableError(this.name, "the store is closed");
+    if (this.#closedStore) throw new StoreUnavailableError(this.name, "the store is closed");
   }
 }

@@ -36,21 +36,27 @@ export class PendingApprovals {
       throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${this.ttlMs}`);
   }
 
-  /** Creates and stores a request for a call the policy asked about. */
+  /**
+   * Creates and stores a request for a call the policy asked about. The request is frozen (the controller
+   * passes calls and contexts it already copied and deeply froze), so that what is stored, what is hashed
+   * and what the caller holds cannot drift apart.
+   */
   async create(call: ToolCall, decision: PolicyDecision, context?: ToolContext): Promise<ApprovalRequest> {
     const createdAt = this.now();
-    const request: ApprovalRequest = {
+    const request: ApprovalRequest = Object.freeze({
       kind: "approval-request",
       approvalId: newApprovalId(),
-      call: { callId: call.callId, toolName: call.toolName, arguments: call.arguments },
+      call: Object.isFrozen(call)
+        ? call
+        : Object.freeze({ callId: call.callId, toolName: call.toolName, arguments: call.arguments }),
       reason: decision.reason,
-      ruleIds: decision.ruleIds,
+      ruleIds: Object.isFrozen(decision.ruleIds) ? decision.ruleIds : Object.freeze([...decision.ruleIds]),
       argumentsHash: hashCanonical(call.arguments ?? null),
       policyFingerprint: decision.fingerprint ?? "unbundled",
       createdAt,
       expiresAt: createdAt + this.ttlMs,
       ...(context === undefined || Object.keys(context).length === 0 ? {} : { context }),
-    };
+    });
     await this.store.put(request);
     return request;
   }

@@ -2,14 +2,24 @@ import type { ApprovalStore, StoredApproval } from "./approval-store.js";
 import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
+import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
+import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
-import { errorResult, formatArgumentIssues, isPrepared, type ToolRuntime } from "./tool-runtime.js";
+import {
+  errorResult,
+  formatArgumentIssues,
+  isPrepared,
+  type PrepareOptions,
+  type ToolRuntime,
+  tooLargeMessage,
+} from "./tool-runtime.js";
 import type {
   ApprovalRequest,
   ApprovalResponse,
   ArgumentValidator,
   PolicyDecision,
   PreparedToolCall,
+  ResolveOptions,
   ToolCall,
   ToolContext,
   ToolResult,
@@ -17,6 +27,9 @@ import type {
 } from "./types.js";
 
 const EMPTY_CONTEXT: ToolContext = Object.freeze({});
+
+/** The longest delay `setTimeout` keeps (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** What to do with an `ask` decision: queue it for a person (default), or deny it when nobody can answer. */
 export type OnAsk = "queue" | "deny";
@@ -39,6 +52,37 @@ export interface ToolControllerOptions {
    * reaches the policy: the call gets an error result (a misspelt fact must not silently skip a rule).
    */
   readonly contextValidator?: ArgumentValidator;
+  /**
+   * Ceiling on one call's arguments (and on the context), measured as compact JSON in UTF-8 bytes; default
+   * 1 MiB. Larger arguments get an error result naming the limit; nothing runs.
+   */
+  readonly maxArgumentBytes?: number;
+  /**
+   * When set, a handler that has not settled after this many milliseconds gives the model an error result
+   * (recorded as `tool.failed`). The handler is not stopped: whatever it returns later is ignored.
+   */
+  readonly handlerTimeoutMs?: number;
+}
+
+/** A call after the input boundary: fresh, frozen, plain data, or the error result that refuses it. */
+type Admission =
+  | {
+      readonly ok: true;
+      readonly call: ToolCall;
+      readonly context: ToolContext;
+      /** What `prepare` needs to skip the second walk of the copied arguments. */
+      readonly prepare: PrepareOptions;
+    }
+  | { readonly ok: false; readonly call: ToolCall; readonly result: ToolResult };
+
+/** A context after the input boundary. */
+type ContextCopy =
+  | { readonly ok: true; readonly value: ToolContext }
+  | { readonly ok: false; readonly reason: string };
+
+/** Whether a defect was already recorded on the way out (so that it is recorded once). */
+interface DefectState {
+  recorded: boolean;
 }
 
 interface Active {
@@ -79,6 +123,14 @@ export function deniedMessage(decision: PolicyDecision): string {
  * The gate. `handle` prepares a call, asks the policy, and runs the handler only for `allow`; `ask` stores
  * an approval request; `resolve` consumes an approval once and re-checks it against the current registry
  * and policy before running anything.
+ *
+ * Input boundary: `handle` and `resolve` first copy the call's arguments and the context into deeply
+ * frozen plain JSON data (see `copyPlainData`); the validator, the policy, the approval request and the
+ * handler all see that copy, never the caller's objects.
+ *
+ * Error boundary: neither `handle` nor `resolve` throws synchronously. A handler's `ToolFailure` becomes an
+ * error result; anything else thrown on the way (a defect) is recorded as `tool.defect` and re-thrown
+ * unchanged through the returned promise.
  */
 export class ToolController {
   #active: Active;
@@ -87,7 +139,10 @@ export class ToolController {
   readonly #redact: AuditRedaction;
   readonly onAsk: OnAsk;
   readonly #contextValidator: ArgumentValidator | undefined;
+  readonly #maxArgumentBytes: number;
+  readonly #handlerTimeoutMs: number | undefined;
 
+  /** @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number. */
   constructor(options: ToolControllerOptions) {
     this.#contextValidator = options.contextValidator;
     this.#active = { runtime: options.runtime, policy: options.policy };
@@ -95,6 +150,12 @@ export class ToolController {
     this.#audit = options.audit;
     this.#redact = options.redact ?? new Map();
     this.onAsk = options.onAsk ?? "queue";
+    this.#maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+    assertPositiveInteger("maxArgumentBytes", this.#maxArgumentBytes, Number.MAX_SAFE_INTEGER);
+    this.#handlerTimeoutMs = options.handlerTimeoutMs;
+    if (this.#handlerTimeoutMs !== undefined) {
+      assertPositiveInteger("handlerTimeoutMs", this.#handlerTimeoutMs, MAX_TIMEOUT_MS);
+    }
   }
 
   /** The policy in force now. */
@@ -121,49 +182,75 @@ export class ToolController {
     return runtime.registry.specs.filter((spec) => !policy.isDeniedOutright(spec.name));
   }
 
-  /** Decides a call as `handle` would, without running or storing anything, with every statement considered. */
-  explain(call: ToolCall, context: ToolContext = {}): ExplainedDecision | ToolResult {
+  /**
+   * Decides a call as `handle` would, without running or storing anything, with every statement considered.
+   * @throws InvalidInputError when the call has no string `callId`.
+   */
+  explain(call: ToolCall, context: ToolContext = EMPTY_CONTEXT): ExplainedDecision | ToolResult {
+    const admitted = this.#admit(call, context);
+    if (!admitted.ok) return admitted.result;
     const { runtime, policy } = this.#active;
-    const prepared = runtime.prepare(call);
+    const prepared = runtime.prepare(admitted.call, admitted.prepare);
     if (!isPrepared(prepared)) return prepared;
-    return this.#checkContext(call, context) ?? policy.explain(call, context);
+    return (
+      this.#checkContext(prepared.call, admitted.context) ?? policy.explain(prepared.call, admitted.context)
+    );
   }
 
   /**
-   * Handles one proposed call.
-   * @returns the tool's result, an error result (unknown tool, invalid arguments, denied, failed), or an
-   *   `ApprovalRequest` when a person must approve first.
-   * @throws whatever a handler throws that is not a `ToolFailure` (a defect), and `StoreUnavailableError`
-   *   when the approval store or audit sink cannot be reached (nothing runs then).
+   * Handles one proposed call. Never throws synchronously.
+   * @returns the tool's result, an error result (unknown tool, arguments that are not plain data, too
+   *   large or invalid, a bad context, denied, failed, timed out), or an `ApprovalRequest` when a person
+   *   must approve first.
+   * @throws (rejects with) whatever a handler throws that is not a `ToolFailure` (a defect, unchanged),
+   *   `StoreUnavailableError` when the approval store or audit sink cannot be reached (nothing runs then),
+   *   and `InvalidInputError` when the call has no string `callId`.
    */
   handle(call: ToolCall, context: ToolContext = EMPTY_CONTEXT): Promise<ToolResult | ApprovalRequest> {
-    if (this.#audit !== undefined) return this.#handleAudited(call, context);
-    // Without an audit sink nothing needs to wait before the handler: the allowed path is synchronous up to it.
-    const { runtime, policy } = this.#active;
-    const prepared = runtime.prepare(call);
-    if (!isPrepared(prepared)) return Promise.resolve(prepared);
-    const rejected = this.#checkContext(call, context);
-    if (rejected !== undefined) return Promise.resolve(rejected);
-    const decision = policy.decide(call, context);
-    if (decision.action === "allow") return runtime.execute(prepared, context);
-    return this.#afterDecision(call, context, decision, policy.fingerprint);
+    try {
+      // The boundary comes before any await: a caller changing its objects later changes nothing.
+      const admitted = this.#admit(call, context);
+      if (this.#audit !== undefined) return this.#handleAudited(admitted);
+      // Without an audit sink nothing needs to wait before the handler: the allowed path is synchronous up to it.
+      if (!admitted.ok) return Promise.resolve(admitted.result);
+      const { runtime, policy } = this.#active;
+      const prepared = runtime.prepare(admitted.call, admitted.prepare);
+      if (!isPrepared(prepared)) return Promise.resolve(prepared);
+      const rejected = this.#checkContext(prepared.call, admitted.context);
+      if (rejected !== undefined) return Promise.resolve(rejected);
+      const decision = policy.decide(prepared.call, admitted.context);
+      if (decision.action === "allow") return this.#runHandler(runtime, prepared, admitted.context);
+      return this.#afterDecision(prepared.call, admitted.context, decision, policy.fingerprint);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
-  async #handleAudited(call: ToolCall, context: ToolContext): Promise<ToolResult | ApprovalRequest> {
-    await this.#record("call.received", call, this.#active.policy.fingerprint, { withArguments: true });
-    // Read the pair only after the await: a reload that landed meanwhile must decide this call.
-    const { runtime, policy } = this.#active;
-    const prepared = runtime.prepare(call);
-    const rejected = isPrepared(prepared) ? this.#checkContext(call, context) : prepared;
-    if (rejected !== undefined || !isPrepared(prepared)) {
-      const result = rejected ?? (prepared as ToolResult);
-      await this.#record("call.rejected", call, policy.fingerprint, { reason: result.content });
-      return result;
+  async #handleAudited(admitted: Admission): Promise<ToolResult | ApprovalRequest> {
+    const call = admitted.call;
+    const defect: DefectState = { recorded: false };
+    try {
+      await this.#record("call.received", call, this.#active.policy.fingerprint, { withArguments: true });
+      // Read the pair only after the await: a reload that landed meanwhile must decide this call.
+      const { runtime, policy } = this.#active;
+      const prepared = admitted.ok ? runtime.prepare(call, admitted.prepare) : admitted.result;
+      const rejected =
+        isPrepared(prepared) && admitted.ok ? this.#checkContext(call, admitted.context) : prepared;
+      if (rejected !== undefined || !isPrepared(prepared) || !admitted.ok) {
+        const result = rejected as ToolResult;
+        await this.#record("call.rejected", call, policy.fingerprint, { reason: result.content });
+        return result;
+      }
+      const decision = policy.decide(prepared.call, admitted.context);
+      await this.#record("policy.decided", call, policy.fingerprint, { decision });
+      if (decision.action === "allow") {
+        return await this.#execute(runtime, prepared, admitted.context, policy.fingerprint, {}, defect);
+      }
+      return await this.#afterDecision(call, admitted.context, decision, policy.fingerprint);
+    } catch (error) {
+      await this.#recordDefect(call, error, defect);
+      throw error;
     }
-    const decision = policy.decide(call, context);
-    await this.#record("policy.decided", call, policy.fingerprint, { decision });
-    if (decision.action === "allow") return this.#execute(prepared, context, policy.fingerprint, {});
-    return this.#afterDecision(call, context, decision, policy.fingerprint);
   }
 
   /** Deny and ask (the callers run allow themselves), after the decision was recorded. */
@@ -180,98 +267,148 @@ export class ToolController {
         `needs a person's approval (${decision.reason}), and none is available here (onAsk: deny)`,
       );
     }
-    const request = await this.approvals.create(call, decision, context);
+    let request: ApprovalRequest;
+    try {
+      request = await this.approvals.create(call, decision, context);
+    } catch (error) {
+      // A full store fails closed, and the model can be told so: nothing was stored, nothing ran.
+      if (!isToolgateError(error) || error.code !== "store-full") throw error;
+      const content = `needs a person's approval (${decision.reason}), but ${error.message}; nothing ran`;
+      await this.#record("call.rejected", call, fingerprint, { reason: content });
+      return errorResult(call.callId, content);
+    }
     await this.#record("approval.requested", call, fingerprint, { decision, approvalId: request.approvalId });
     return request;
   }
 
   /**
-   * Applies a person's answer to an approval request. The request is taken from the store once; an
-   * approval is then re-checked (prepared again against the current registry, decided again against the
-   * current policy): a deny now wins over the approval. A rejection already recorded in the store (for
-   * example by `toolgate approvals reject`) wins over an approving `response`.
-   * @throws ApprovalError `not-found`, `already-used` or `expired`; `StoreUnavailableError`; handler defects.
+   * Applies a person's answer to an approval request. Never throws synchronously. The request is taken from
+   * the store once; an approval is then re-checked (prepared again against the current registry, decided
+   * again against the current policy, read after the last write to the audit log): a deny now wins over the
+   * approval. A rejection already recorded in the store (for example by `toolgate approvals reject`) wins over
+   * an approving `response`.
+   *
+   * With `options.context`, the caller's facts now are validated like `handle`'s context and the re-check
+   * decides with both the stored and the current context: the stricter decision holds. The handler receives
+   * the stored context, the one the person approved.
+   * @throws (rejects with) ApprovalError `not-found`, `already-used` or `expired` (the last two are
+   *   audited); `StoreUnavailableError`; `InvalidInputError` for a response without a string `approvalId`
+   *   or a boolean `approved`; handler defects, unchanged.
    */
-  async resolve(response: ApprovalResponse): Promise<ToolResult> {
+  resolve(response: ApprovalResponse, options: ResolveOptions = {}): Promise<ToolResult> {
+    try {
+      const answer = readResponse(response);
+      // Copied before the first await, as in handle.
+      const current =
+        options === null || typeof options !== "object" || options.context === undefined
+          ? undefined
+          : this.#copyContext(options.context);
+      return this.#resolve(answer, current);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #resolve(response: ApprovalResponse, current: ContextCopy | undefined): Promise<ToolResult> {
     let taken: Awaited<ReturnType<PendingApprovals["take"]>>;
     try {
       taken = await this.approvals.take(response.approvalId);
     } catch (error) {
-      if (error instanceof Error && (error as { code?: string }).code === "expired") {
-        const found = await this.approvals.store.get(response.approvalId);
-        if (found.found) {
-          await this.#record(
-            "approval.expired",
-            found.approval.request.call,
-            this.#active.policy.fingerprint,
-            {
-              approvalId: response.approvalId,
-              requestFingerprint: found.approval.request.policyFingerprint,
-            },
-          );
-        }
-      }
+      if (error instanceof ApprovalError) await this.#recordRefusedTake(error);
       throw error;
     }
-    // The re-check uses the pair in force after the take: a reload (a new deny) during it must apply.
-    const { runtime, policy } = this.#active;
     const { request } = taken;
-    // A rejection a person recorded in the store (out of band) wins over any later answer: of two
-    // answers, the stricter one holds.
-    const answer = taken.response !== undefined && !taken.response.approved ? taken.response : response;
-    const call = request.call;
-    const context = request.context ?? {};
-    const fingerprints = { approvalId: request.approvalId, requestFingerprint: request.policyFingerprint };
-    const person = answer.approver === undefined ? "" : ` by ${answer.approver}`;
-    if (!answer.approved) {
-      await this.#record("approval.rejected", call, policy.fingerprint, {
+    const defect: DefectState = { recorded: false };
+    let call: ToolCall = request.call;
+    try {
+      // A rejection a person recorded in the store (out of band) wins over any later answer: of two
+      // answers, the stricter one holds.
+      const answer = taken.response !== undefined && !taken.response.approved ? taken.response : response;
+      const fingerprints = { approvalId: request.approvalId, requestFingerprint: request.policyFingerprint };
+      const person = answer.approver === undefined ? "" : ` by ${answer.approver}`;
+      const fingerprint = () => this.#active.policy.fingerprint;
+      if (!answer.approved) {
+        await this.#record("approval.rejected", call, fingerprint(), {
+          ...fingerprints,
+          ...(answer.approver === undefined ? {} : { approver: answer.approver }),
+          reason: answer.reason ?? "no reason given",
+        });
+        return errorResult(
+          call.callId,
+          `the person rejected this call${person}: ${answer.reason ?? "no reason given"}`,
+        );
+      }
+      // A durable store gives back parsed JSON; the memory store gives back the copy made by handle. Either
+      // way it crosses the boundary again, and the hash is checked on what will run.
+      const admitted = this.#admit(request.call, request.context ?? EMPTY_CONTEXT);
+      call = admitted.call;
+      const refusal = !admitted.ok
+        ? admitted.result.content
+        : hashCanonical(call.arguments ?? null) !== request.argumentsHash
+          ? "the stored call does not match the approved arguments; nothing ran"
+          : undefined;
+      if (refusal !== undefined) {
+        await this.#record("call.rejected", call, fingerprint(), { ...fingerprints, reason: refusal });
+        return errorResult(call.callId, refusal);
+      }
+      const { context, prepare } = admitted as Admission & { ok: true };
+      await this.#record("approval.granted", call, fingerprint(), {
         ...fingerprints,
         ...(answer.approver === undefined ? {} : { approver: answer.approver }),
-        reason: answer.reason ?? "no reason given",
+        ...(answer.reason === undefined ? {} : { reason: answer.reason }),
       });
-      return errorResult(
-        call.callId,
-        `the person rejected this call${person}: ${answer.reason ?? "no reason given"}`,
-      );
+      // The re-check reads the pair after the last await before it: a reload that landed while the
+      // approval was taken or recorded decides it.
+      const { runtime, policy } = this.#active;
+      const prepared = runtime.prepare(call, prepare);
+      const rejected = isPrepared(prepared) ? this.#recheckContexts(call, context, current) : prepared;
+      if (rejected !== undefined || !isPrepared(prepared)) {
+        const result = rejected as ToolResult;
+        await this.#record("call.rejected", call, policy.fingerprint, {
+          ...fingerprints,
+          reason: result.content,
+        });
+        return result;
+      }
+      const stored = policy.decide(prepared.call, context);
+      const decision =
+        current === undefined || !current.ok
+          ? stored
+          : stricter(stored, policy.decide(prepared.call, current.value));
+      await this.#record("policy.decided", call, policy.fingerprint, { ...fingerprints, decision });
+      if (decision.action === "deny") return errorResult(call.callId, deniedMessage(decision));
+      return await this.#execute(runtime, prepared, context, policy.fingerprint, fingerprints, defect);
+    } catch (error) {
+      await this.#recordDefect(call, error, defect);
+      throw error;
     }
-    if (hashCanonical(call.arguments ?? null) !== request.argumentsHash) {
-      await this.#record("call.rejected", call, policy.fingerprint, {
-        ...fingerprints,
-        reason: "stored arguments do not match the approved hash",
-      });
-      return errorResult(call.callId, "the stored call does not match the approved arguments; nothing ran");
-    }
-    await this.#record("approval.granted", call, policy.fingerprint, {
-      ...fingerprints,
-      ...(answer.approver === undefined ? {} : { approver: answer.approver }),
-      ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    });
-    const prepared = runtime.prepare(call);
-    const rejected = isPrepared(prepared) ? this.#checkContext(call, context) : prepared;
-    if (rejected !== undefined || !isPrepared(prepared)) {
-      const result = rejected ?? (prepared as ToolResult);
-      await this.#record("call.rejected", call, policy.fingerprint, {
-        ...fingerprints,
-        reason: result.content,
-      });
-      return result;
-    }
-    const decision = policy.decide(call, context);
-    await this.#record("policy.decided", call, policy.fingerprint, { ...fingerprints, decision });
-    if (decision.action === "deny") return errorResult(call.callId, deniedMessage(decision));
-    return this.#execute(prepared, context, policy.fingerprint, fingerprints);
+  }
+
+  /** Records a refused take (used or expired) with the request's call, when the store still knows it. */
+  async #recordRefusedTake(error: ApprovalError): Promise<void> {
+    if (error.code === "not-found") return;
+    const found = await this.approvals.store.get(error.approvalId);
+    if (!found.found) return;
+    const request = found.approval.request;
+    const details = { approvalId: error.approvalId, requestFingerprint: request.policyFingerprint };
+    const fingerprint = this.#active.policy.fingerprint;
+    if (error.code === "expired") await this.#record("approval.expired", request.call, fingerprint, details);
+    else
+      await this.#record("call.rejected", request.call, fingerprint, { ...details, reason: error.message });
   }
 
   /**
    * Waits until a person decided the request out of band (for example with `toolgate approvals approve`
-   * on a durable store), then resolves it with that decision.
+   * on a durable store), then resolves it with that decision (and `options.context`, as `resolve` takes it).
    * @throws ApprovalError when the request is unknown, used or expired; an `AbortError` when aborted.
    */
   async waitForDecision(
     approvalId: string,
-    options: { readonly pollMs?: number; readonly signal?: AbortSignal } = {},
+    options: { readonly pollMs?: number; readonly signal?: AbortSignal; readonly context?: ToolContext } = {},
   ): Promise<ToolResult> {
     const pollMs = options.pollMs ?? 250;
+    // The caller's facts now, as for resolve: the stricter decision of the stored and this context holds.
+    const resolveOptions: ResolveOptions = options.context === undefined ? {} : { context: options.context };
     const store = this.approvals.store as ApprovalStore & {
       waitForDecision?: (id: string, o: { pollMs?: number; signal?: AbortSignal }) => Promise<StoredApproval>;
     };
@@ -288,7 +425,10 @@ export class ToolController {
         });
       }
       if (approval.state === "approved" || approval.state === "rejected") {
-        return this.resolve(approval.response ?? { approvalId, approved: approval.state === "approved" });
+        return this.resolve(
+          approval.response ?? { approvalId, approved: approval.state === "approved" },
+          resolveOptions,
+        );
       }
       if (approval.state !== "pending" || this.approvals.now() >= approval.request.expiresAt) {
         // Used or expired: resolve reports it with the right ApprovalError.
@@ -310,12 +450,6 @@ export class ToolController {
 
   /** An error result when the context fails the context schema; `undefined` when it is fine. */
   #checkContext(call: ToolCall, context: ToolContext): ToolResult | undefined {
-    if (context === null || typeof context !== "object" || Array.isArray(context)) {
-      return errorResult(
-        call.callId,
-        `invalid context for ${call.toolName}: the context must be an object of facts`,
-      );
-    }
     if (this.#contextValidator === undefined) return undefined;
     const check = this.#contextValidator(context);
     if (check.ok) return undefined;
@@ -325,21 +459,148 @@ export class ToolController {
     );
   }
 
+  /** The stored context is checked again (a store row can change), and the current one when given. */
+  #recheckContexts(
+    call: ToolCall,
+    stored: ToolContext,
+    current: ContextCopy | undefined,
+  ): ToolResult | undefined {
+    const rejected = this.#checkContext(call, stored);
+    if (rejected !== undefined || current === undefined) return rejected;
+    if (!current.ok) {
+      return errorResult(
+        call.callId,
+        `invalid current context for ${call.toolName}: ${current.reason}; nothing ran`,
+      );
+    }
+    const invalid = this.#checkContext(call, current.value);
+    return invalid === undefined
+      ? undefined
+      : errorResult(
+          call.callId,
+          `${invalid.content.replace("invalid context", "invalid current context")}; nothing ran`,
+        );
+  }
+
+  /**
+   * The input boundary: reads the call's fields once each and copies arguments and context into frozen
+   * plain data. Refused input becomes an error result with the call's id.
+   * @throws InvalidInputError when the call is not an object with a string `callId`.
+   */
+  #admit(call: ToolCall, context: unknown): Admission {
+    let callId: unknown;
+    let toolName: unknown;
+    let args: unknown;
+    try {
+      ({ callId, toolName, arguments: args } = call);
+    } catch (error) {
+      throw new InvalidInputError(
+        "invalid-call",
+        `the tool call could not be read: ${describeThrown(error)}`,
+      );
+    }
+    if (typeof callId !== "string") {
+      throw new InvalidInputError(
+        "invalid-call",
+        `a tool call needs a string callId, got ${callId === null ? "null" : typeof callId}`,
+      );
+    }
+    const name = typeof toolName === "string" ? toolName : "";
+    if (name === "") {
+      const call = Object.freeze({ callId, toolName: name, arguments: undefined });
+      return {
+        ok: false,
+        call,
+        result: errorResult(
+          callId,
+          `call ${callId} has no tool name; send the name of one of the offered tools`,
+        ),
+      };
+    }
+    const copy = copyPlainData(args, this.#maxArgumentBytes);
+    if (!copy.ok) {
+      const call = Object.freeze({ callId, toolName: name, arguments: undefined });
+      const content = copy.tooLarge
+        ? tooLargeMessage(name, this.#maxArgumentBytes)
+        : `invalid arguments for ${name}: found ${copy.reason}; send a JSON object of plain data`;
+      return { ok: false, call, result: errorResult(callId, content) };
+    }
+    // The call wrapper is not frozen here (it stays inside the controller, and an approval request freezes
+    // its own); its arguments are.
+    const admitted: ToolCall = { callId, toolName: name, arguments: copy.value };
+    const prepare = { maxArgumentBytes: this.#maxArgumentBytes, [COPIED_BYTES]: copy.bytes };
+    if (context === EMPTY_CONTEXT) return { ok: true, call: admitted, context: EMPTY_CONTEXT, prepare };
+    const facts = this.#copyContext(context);
+    if (!facts.ok) {
+      return {
+        ok: false,
+        call: admitted,
+        result: errorResult(callId, `invalid context for ${name}: ${facts.reason}`),
+      };
+    }
+    return { ok: true, call: admitted, context: facts.value, prepare };
+  }
+
+  #copyContext(context: unknown): ContextCopy {
+    const copy = copyPlainData(context, this.#maxArgumentBytes);
+    if (!copy.ok) {
+      return {
+        ok: false,
+        reason: copy.tooLarge
+          ? `the context is larger than ${this.#maxArgumentBytes} bytes (maxArgumentBytes)`
+          : `found ${copy.reason}; pass the context as a JSON object of plain data`,
+      };
+    }
+    const value = copy.value;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      return { ok: false, reason: "the context must be an object of facts" };
+    }
+    return { ok: true, value: value as ToolContext };
+  }
+
+  /** Runs the handler, under the timeout when one is set. */
+  #runHandler(runtime: ToolRuntime, prepared: PreparedToolCall, context: ToolContext): Promise<ToolResult> {
+    const running = runtime.execute(prepared, context);
+    const ms = this.#handlerTimeoutMs;
+    if (ms === undefined) return running;
+    return new Promise<ToolResult>((settle, fail) => {
+      const timer = setTimeout(() => {
+        settle(
+          errorResult(
+            prepared.call.callId,
+            `the handler of ${prepared.call.toolName} did not finish within ${ms} ms (handlerTimeoutMs); ` +
+              "its result will be ignored, and it may still be running",
+          ),
+        );
+      }, ms);
+      // Once the timeout answered, a late result or defect is ignored (and never an unhandled rejection).
+      running.then(
+        (result) => {
+          clearTimeout(timer);
+          settle(result);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          fail(error);
+        },
+      );
+    });
+  }
+
   async #execute(
+    runtime: ToolRuntime,
     prepared: PreparedToolCall,
     context: ToolContext,
     fingerprint: string,
     extra: { approvalId?: string; requestFingerprint?: string },
+    defect: DefectState,
   ): Promise<ToolResult> {
     const call = prepared.call;
     let result: ToolResult;
     try {
-      result = await this.#active.runtime.execute(prepared, context);
+      result = await this.#runHandler(runtime, prepared, context);
     } catch (error) {
-      await this.#record("tool.defect", call, fingerprint, {
-        ...extra,
-        reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
+      await this.#recordDefect(call, error, defect, extra, fingerprint);
       throw error;
     }
     await this.#record(result.isError ? "tool.failed" : "tool.executed", call, fingerprint, {
@@ -347,6 +608,26 @@ export class ToolController {
       ...(result.isError ? { reason: result.content } : {}),
     });
     return result;
+  }
+
+  /**
+   * Records `tool.defect` once for an unexpected exception (not toolgate's own errors, which say what went
+   * wrong themselves). A sink that cannot record it does not replace the defect: the caller gets the original.
+   */
+  async #recordDefect(
+    call: ToolCall,
+    error: unknown,
+    defect: DefectState,
+    extra: { approvalId?: string; requestFingerprint?: string } = {},
+    fingerprint: string = this.#active.policy.fingerprint,
+  ): Promise<void> {
+    if (defect.recorded || isToolgateError(error)) return;
+    defect.recorded = true;
+    try {
+      await this.#record("tool.defect", call, fingerprint, { ...extra, reason: describeThrown(error) });
+    } catch {
+      // The original value is re-thrown by the caller; a second failure must not hide it.
+    }
   }
 
   async #record(
@@ -389,4 +670,45 @@ export class ToolController {
     };
     await this.#audit.record(event);
   }
+}
+
+function assertPositiveInteger(name: string, value: number, max: number): void {
+  if (!Number.isInteger(value) || value <= 0 || value > max) {
+    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(value)}`);
+  }
+}
+
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+/** Of two decisions for one call, the stricter (deny over ask over allow); the first when they tie. */
+function stricter(first: PolicyDecision, second: PolicyDecision): PolicyDecision {
+  return RANK[second.action] > RANK[first.action] ? second : first;
+}
+
+/** Reads an approval response's fields once each into a fresh object. */
+function readResponse(response: ApprovalResponse): ApprovalResponse {
+  let approvalId: unknown;
+  let approved: unknown;
+  let approver: unknown;
+  let reason: unknown;
+  try {
+    ({ approvalId, approved, approver, reason } = response);
+  } catch (error) {
+    throw new InvalidInputError(
+      "invalid-response",
+      `the approval response could not be read: ${describeThrown(error)}`,
+    );
+  }
+  if (typeof approvalId !== "string" || typeof approved !== "boolean") {
+    throw new InvalidInputError(
+      "invalid-response",
+      "an approval response needs a string approvalId and a boolean approved",
+    );
+  }
+  return {
+    approvalId,
+    approved,
+    ...(typeof approver === "string" ? { approver } : {}),
+    ...(typeof reason === "string" ? { reason } : {}),
+  };
 }

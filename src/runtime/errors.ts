@@ -52,6 +52,40 @@ export class StoreUnavailableError extends ToolgateError {
 }
 
 /**
+ * Thrown by an approval store that holds as many open requests as it may (`maxOpenRequests`). Nothing is
+ * stored and nothing runs; the controller answers the call with an error result saying so.
+ */
+export class ApprovalStoreFullError extends ToolgateError {
+  readonly store: string;
+  readonly limit: number;
+  constructor(store: string, limit: number) {
+    super(
+      "store-full",
+      `${store}: ${limit} approval requests are already open (maxOpenRequests); answer or expire some, ` +
+        "or raise maxOpenRequests",
+    );
+    this.store = store;
+    this.limit = limit;
+  }
+}
+
+/** Thrown by `ToolController` for a call or response that is not shaped as its type says (a programmer error). */
+export class InvalidInputError extends ToolgateError {
+  constructor(code: "invalid-call" | "invalid-response", message: string) {
+    super(code, message);
+  }
+}
+
+/** True for a `ToolgateError`; false for anything else, including a proxy that throws when inspected. */
+export function isToolgateError(value: unknown): value is ToolgateError {
+  try {
+    return value instanceof ToolgateError;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Thrown by a handler to report an expected failure (file not found, a refused operation). The controller
  * turns it into an error `ToolResult` the model can read. Any other exception is a defect and is re-thrown.
  */
@@ -62,7 +96,13 @@ export class ToolFailure extends Error {
   }
 }
 
-/** True when `error` is a `ToolFailure` (also across copies of the package). */
+/** True when `error` is a `ToolFailure` (also across copies of the package). Never throws. */
 export function isToolFailure(error: unknown): error is ToolFailure {
-  return error instanceof ToolFailure || (error instanceof Error && error.name === "ToolFailure");
+  try {
+    return error instanceof ToolFailure || (error instanceof Error && error.name === "ToolFailure");
+  } catch {
+    // A value that throws when inspected (a hostile proxy, a throwing `name` getter) is no ToolFailure: it
+    // stays a defect and is re-thrown as it is.
+    return false;
+  }
 }

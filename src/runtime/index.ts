@@ -14,8 +14,11 @@ export {
 export {
   type ApprovalState,
   type ApprovalStore,
+  DEFAULT_MAX_CLOSED_REQUESTS,
+  DEFAULT_MAX_OPEN_REQUESTS,
   type GetResult,
   MemoryApprovalStore,
+  type MemoryApprovalStoreOptions,
   type RespondResult,
   type StoredApproval,
   type TakeResult,
@@ -57,8 +60,11 @@ export {
 export {
   ApprovalError,
   type ApprovalErrorCode,
+  ApprovalStoreFullError,
   DuplicateToolError,
+  InvalidInputError,
   isToolFailure,
+  isToolgateError,
   PolicyDefinitionError,
   StoreUnavailableError,
   ToolFailure,
@@ -72,6 +78,12 @@ export {
   refuseHandler,
 } from "./handlers.js";
 export {
+  copyPlainData,
+  DEFAULT_MAX_ARGUMENT_BYTES,
+  MAX_DATA_DEPTH,
+  type PlainDataCopy,
+} from "./plain-data.js";
+export {
   type ExplainedDecision,
   type PolicyRule,
   type StatementEvaluation,
@@ -80,7 +92,13 @@ export {
   type ToolPolicyOptions,
 } from "./policy.js";
 export { type ResolveResult, ToolRegistry } from "./registry.js";
-export { errorResult, formatArgumentIssues, isPrepared, ToolRuntime } from "./tool-runtime.js";
+export {
+  errorResult,
+  formatArgumentIssues,
+  isPrepared,
+  type PrepareOptions,
+  ToolRuntime,
+} from "./tool-runtime.js";
 export type {
   ApprovalRequest,
   ApprovalResponse,
@@ -92,6 +110,7 @@ export type {
   PolicyAction,
   PolicyDecision,
   PreparedToolCall,
+  ResolveOptions,
   StatementSource,
   ToolCall,
   ToolContext,

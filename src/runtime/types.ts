@@ -54,12 +54,18 @@ export interface ToolDefinition<A = never> {
   readonly handler: ToolHandler<A>;
 }
 
-/** A call whose tool exists and whose arguments passed validation: the only thing `execute` accepts. */
+/**
+ * A call whose tool exists and whose arguments passed validation: the only thing `execute` accepts. `call` is
+ * a copy of the call as given (frozen when `prepare` made it), holding the copied arguments.
+ */
 export interface PreparedToolCall {
   readonly kind: "prepared";
   readonly call: ToolCall;
   readonly definition: ToolDefinition<unknown>;
-  /** The validated arguments (the same value as `call.arguments`; validation never rewrites it). */
+  /**
+   * The validated arguments: a deeply frozen plain-data copy made when the call was prepared, the same value
+   * as `call.arguments` (validation never rewrites it). The handler receives exactly this value.
+   */
   readonly arguments: unknown;
 }
 
@@ -111,6 +117,15 @@ export interface ApprovalRequest {
   readonly createdAt: number;
   readonly expiresAt: number;
   /** Caller facts given to `handle`, kept so that the re-check sees the same context. */
+  readonly context?: ToolContext;
+}
+
+/** Options of `ToolController.resolve`. */
+export interface ResolveOptions {
+  /**
+   * The caller's facts now. It is validated like the context given to `handle`, and the re-check decides
+   * with both the stored and this context: the stricter decision holds.
+   */
   readonly context?: ToolContext;
 }
 

@@ -1,12 +1,22 @@
 import {
   ApprovalError,
+  type ApprovalRequest,
+  ApprovalStoreFullError,
   DEFAULT_APPROVAL_TTL_MS,
   hashCanonical,
+  MemoryApprovalStore,
+  type MemoryApprovalStoreOptions,
+  MemoryAuditSink,
   PendingApprovals,
   type PolicyDecision,
   type ToolCall,
+  ToolController,
+  ToolPolicy,
+  ToolRegistry,
+  ToolRuntime,
 } from "toolgate";
 import { describe, expect, it } from "vitest";
+import { countedCalculator } from "./core-fixtures.js";
 
 const call: ToolCall = {
   callId: "call_1",
@@ -93,5 +103,101 @@ describe("PendingApprovals", () => {
     clock = 100;
     expect(await approvals.expire()).toEqual([request]);
     expect(await approvals.list()).toEqual([]);
+  });
+});
+
+describe("MemoryApprovalStore bounds", () => {
+  const T0 = 1_700_000_000_000;
+  function approvalsWith(options: MemoryApprovalStoreOptions, clock: { now: number }) {
+    return new PendingApprovals({
+      store: new MemoryApprovalStore(options),
+      now: () => clock.now,
+      ttlMs: 1_000,
+    });
+  }
+
+  it("caps open requests: when full, put fails closed with a clear error, and nothing is stored", async () => {
+    const clock = { now: T0 };
+    const approvals = approvalsWith({ maxOpenRequests: 2 }, clock);
+    await approvals.create(call, decision);
+    await approvals.create(call, decision);
+    const full = await approvals.create(call, decision).catch((e: unknown) => e);
+    expect(full).toBeInstanceOf(ApprovalStoreFullError);
+    expect(full).toMatchObject({
+      code: "store-full",
+      message:
+        "memory: 2 approval requests are already open (maxOpenRequests); answer or expire some, or raise maxOpenRequests",
+    });
+    expect(await approvals.list()).toHaveLength(2);
+  });
+
+  it("a used request frees its place, and so does an expired one when room is needed", async () => {
+    const clock = { now: T0 };
+    const approvals = approvalsWith({ maxOpenRequests: 2 }, clock);
+    const first = await approvals.create(call, decision);
+    await approvals.create(call, decision);
+    await approvals.take(first.approvalId);
+    await approvals.create(call, decision);
+    clock.now += 1_000;
+    // Both open requests are now past their expiry: they make room, and are remembered as expired.
+    const fresh = await approvals.create(call, decision);
+    expect((await approvals.list()).map((s) => s.request.approvalId)).toEqual([fresh.approvalId]);
+    expect((await approvals.store.list(["expired"])).length).toBe(2);
+  });
+
+  it("remembers only the newest used or expired requests; an older one is dropped with its arguments", async () => {
+    const clock = { now: T0 };
+    const store = new MemoryApprovalStore({ maxClosedRequests: 2 });
+    const approvals = new PendingApprovals({ store, now: () => clock.now });
+    const requests = [];
+    for (let i = 0; i < 3; i++) requests.push(await approvals.create(call, decision));
+    for (const r of requests) await approvals.take(r.approvalId);
+    const [oldest, middle, newest] = requests as [ApprovalRequest, ApprovalRequest, ApprovalRequest];
+    expect(await store.get(oldest.approvalId)).toEqual({ found: false });
+    await expect(approvals.take(oldest.approvalId)).rejects.toMatchObject({ code: "not-found" });
+    await expect(approvals.take(middle.approvalId)).rejects.toMatchObject({ code: "already-used" });
+    await expect(approvals.take(newest.approvalId)).rejects.toMatchObject({ code: "already-used" });
+    expect((await store.list(["used"])).length).toBe(2);
+  });
+
+  it("holds a bounded amount however many requests come and go", async () => {
+    const clock = { now: T0 };
+    const store = new MemoryApprovalStore({ maxOpenRequests: 10, maxClosedRequests: 5 });
+    const approvals = new PendingApprovals({ store, now: () => clock.now, ttlMs: 1_000 });
+    for (let i = 0; i < 500; i++) {
+      const request = await approvals.create(call, decision);
+      if (i % 2 === 0) await approvals.take(request.approvalId);
+      clock.now += 100;
+    }
+    const all = await store.list(["pending", "approved", "rejected", "used", "expired"]);
+    expect(all.length).toBeLessThanOrEqual(15);
+  });
+
+  it("refuses caps that are not whole numbers", () => {
+    expect(() => new MemoryApprovalStore({ maxOpenRequests: 0 })).toThrow(RangeError);
+    expect(() => new MemoryApprovalStore({ maxClosedRequests: -1 })).toThrow(RangeError);
+    expect(() => new MemoryApprovalStore({ maxOpenRequests: 1.5 })).toThrow(RangeError);
+  });
+
+  it("the controller answers a call with an error result when the store is full; nothing runs", async () => {
+    const audit = new MemoryAuditSink();
+    const calculator = countedCalculator();
+    const controller = new ToolController({
+      runtime: new ToolRuntime(new ToolRegistry([calculator.definition])),
+      policy: new ToolPolicy({ confirmationRequiredTools: ["calculator"] }),
+      approvals: new PendingApprovals({ store: new MemoryApprovalStore({ maxOpenRequests: 1 }) }),
+      audit,
+    });
+    const add = { callId: "c2", toolName: "calculator", arguments: { a: 1, b: 2 } };
+    expect(await controller.handle({ ...add, callId: "c1" })).toMatchObject({ kind: "approval-request" });
+    expect(await controller.handle(add)).toEqual({
+      callId: "c2",
+      content:
+        "needs a person's approval (tool calculator needs a person's approval), but memory: 1 approval requests " +
+        "are already open (maxOpenRequests); answer or expire some, or raise maxOpenRequests; nothing ran",
+      isError: true,
+    });
+    expect(audit.events.at(-1)).toMatchObject({ type: "call.rejected", callId: "c2" });
+    expect(calculator.runs).toEqual([]);
   });
 });

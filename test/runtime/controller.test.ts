@@ -222,7 +222,7 @@ describe("ToolController error boundary", () => {
     });
   });
 
-  it("the memory audit log keeps the arguments as they were called, whatever the handler does to them", async () => {
+  it("the handler gets frozen arguments: a change is a defect, and the audit log keeps them as called", async () => {
     const audit = new MemoryAuditSink();
     const tool = defineTool(
       { name: "calculator", description: "d", inputSchema: CALCULATOR_SCHEMA },
@@ -234,9 +234,10 @@ describe("ToolController error boundary", () => {
     const { controller } = setup({ allowedTools: ["calculator"] }, { audit }, [
       tool as ToolDefinition<never>,
     ]);
-    await controller.handle(add("call_11"));
+    await expect(controller.handle(add("call_11"))).rejects.toThrow(TypeError);
     const received = audit.events.find((e) => e.type === "call.received");
     expect(received?.arguments).toEqual({ a: 40, b: 2 });
+    expect(audit.events.at(-1)).toMatchObject({ type: "tool.defect", callId: "call_11" });
     await expect(
       audit.record({ ...(received as AuditEvent), arguments: { f: () => 1 } }),
     ).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -413,14 +414,15 @@ describe("ToolController.resolve", () => {
     expect(calculator.runs).toEqual([]);
   });
 
-  it("arguments changed after the request do not run", async () => {
+  it("the caller changing its arguments object after the request changes nothing: the approved ones run", async () => {
     const { controller, calculator } = setup({ confirmationRequiredTools: ["calculator"] });
     const args = { a: 1, b: 2 };
     const request = asApproval(await controller.handle(add("call_12", args)));
     args.a = 1000;
+    expect(request.call.arguments).toEqual({ a: 1, b: 2 });
     const result = asResult(await controller.resolve({ approvalId: request.approvalId, approved: true }));
-    expect(result).toMatchObject({ callId: "call_12", isError: true });
-    expect(calculator.runs).toEqual([]);
+    expect(result).toEqual({ callId: "call_12", content: "3", isError: false });
+    expect(calculator.runs).toEqual([{ a: 1, b: 2 }]);
   });
 
   it("keeps the context given to handle for the re-check", async () => {

@@ -27,13 +27,19 @@ function rejected(runtime: ToolRuntime, args: unknown, toolName = "calculator"):
 }
 
 describe("ToolRuntime.prepare", () => {
-  it("prepares a known tool with valid arguments, keeping the arguments as sent", () => {
+  it("prepares a known tool with a deeply frozen copy of the valid arguments, which the call holds too", () => {
     const runtime = runtimeWith(countedCalculator().definition);
     const args = { a: 40, b: 2 };
     const call = prepared(runtime, args);
     expect(call.kind).toBe("prepared");
-    expect(call.arguments).toBe(args);
+    expect(call.arguments).toEqual(args);
+    expect(call.arguments).not.toBe(args);
+    expect(Object.isFrozen(call.arguments)).toBe(true);
+    expect(call.call.arguments).toBe(call.arguments);
+    expect(Object.isFrozen(call.call)).toBe(true);
     expect(call.call.callId).toBe("call_1");
+    args.a = 1;
+    expect(call.arguments).toEqual({ a: 40, b: 2 });
   });
 
   it("turns an unknown tool into an error result with the callId", () => {
