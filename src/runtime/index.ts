@@ -30,6 +30,7 @@ export {
   AUDIT_EVENT_TYPES,
   type AuditEvent,
   type AuditEventType,
+  type AuditHead,
   type AuditSink,
   MemoryAuditSink,
 } from "./audit.js";
