@@ -22,12 +22,13 @@
  *   rewriting any of them is caught, keyed or not.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { constants, readFileSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import type { AuditEvent, AuditHead, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError } from "../runtime/errors.js";
 import { describeError, toStoreError } from "./store-errors.js";
+import { NO_FOLLOW, prepareStoreFile } from "./store-files.js";
 
 /** `prev` of the first line of an unkeyed log. */
 export const GENESIS_PREV = `sha256:${"0".repeat(64)}`;
@@ -171,6 +172,10 @@ export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
  * still ends where its own last line did, and otherwise fails (closed) from then on. Two writes landing in the
  * same instant can still slip past that check; the next one is caught, and `verifyAuditLog` names the fork.
  *
+ * The log is created with mode 0600 in a directory created 0700; a log that is a symbolic link, belongs to
+ * another user or can be written by anyone is refused, and one readable by others is made private (see
+ * `prepareStoreFile`).
+ *
  * Failures reject with `StoreUnavailableError` naming `jsonl:<path>`; after a failed write every later
  * `record` fails too, because the chain on disk can no longer be trusted to continue.
  */
@@ -310,8 +315,12 @@ export class JsonlAuditSink implements AuditSink {
           throw new StoreUnavailableError(this.name, (error as Error).message);
         }
       }
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      handle = await open(this.file, "a+");
+      prepareStoreFile(this.name, this.file);
+      handle = await open(
+        this.file,
+        constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | NO_FOLLOW,
+        0o600,
+      );
       this.#head = await readHead(handle, this.name, this.#key);
       this.#size = (await handle.stat()).size;
       return handle;
