@@ -1,4 +1,5 @@
 import { userInfo } from "node:os";
+import { escapeControl } from "../diagnostics/escape-control.js";
 import type { ApprovalStore, StoredApproval } from "../runtime/approval-store.js";
 import { openApprovalStore } from "../stores/open-store.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
@@ -31,18 +32,31 @@ async function withStore<T>(
   }
 }
 
+/** JSON of a value from the store, shown with its control and bidirectional characters escaped. */
+const json = (value: unknown): string => escapeControl(JSON.stringify(value) ?? "undefined");
+
+/**
+ * A request as a person reads it. Everything in it but the layout comes from the store, and much of it from
+ * the model or the MCP client (call id, arguments, context) or another person (approver, reason): every part is
+ * escaped, so that no escape sequence can hide the arguments or show fake ones.
+ */
 function describe(entry: StoredApproval): string {
   const r = entry.request;
+  const e = (text: string): string => escapeControl(text);
   const lines = [
-    `${r.approvalId}  ${entry.state}  ${r.call.toolName}  (call ${r.call.callId})`,
-    `  reason:    ${r.reason}${r.ruleIds.length > 0 ? ` [${r.ruleIds.join(", ")}]` : ""}`,
-    `  arguments: ${JSON.stringify(r.call.arguments)}`,
-    `  created:   ${new Date(r.createdAt).toISOString()}, expires ${new Date(r.expiresAt).toISOString()}`,
-    `  policy:    ${r.policyFingerprint}`,
+    `${e(r.approvalId)}  ${entry.state}  ${e(r.call.toolName)}  (call ${e(r.call.callId)})`,
+    `  reason:    ${e(r.reason)}${r.ruleIds.length > 0 ? ` [${r.ruleIds.map(e).join(", ")}]` : ""}`,
+    `  arguments: ${json(r.call.arguments)}`,
   ];
+  if (r.context !== undefined) lines.push(`  context:   ${json(r.context)}`);
+  lines.push(
+    `  created:   ${new Date(r.createdAt).toISOString()}, expires ${new Date(r.expiresAt).toISOString()}`,
+    `  policy:    ${e(r.policyFingerprint)}`,
+  );
   if (entry.response !== undefined) {
+    const { approved, approver, reason } = entry.response;
     lines.push(
-      `  decided:   ${entry.response.approved ? "approved" : "rejected"}${entry.response.approver ? ` by ${entry.response.approver}` : ""}${entry.response.reason ? `: ${entry.response.reason}` : ""}`,
+      `  decided:   ${approved ? "approved" : "rejected"}${approver ? ` by ${e(approver)}` : ""}${reason ? `: ${e(reason)}` : ""}`,
     );
   }
   return lines.join("\n");
@@ -84,20 +98,24 @@ export async function runApprovalsDecide(
     switch (result.status) {
       case "recorded":
         print(
-          `${approved ? "approved" : "rejected"} ${id} (${result.approval.request.call.toolName}) as ${approver}`,
+          `${approved ? "approved" : "rejected"} ${escapeControl(id)} (${escapeControl(result.approval.request.call.toolName)}) as ${escapeControl(approver)}`,
         );
         print(describe(result.approval));
         return EXIT.ok;
       case "not-found":
-        printError(`no approval request with id ${id}; list them with \`toolgate approvals list\``);
+        printError(
+          `no approval request with id ${escapeControl(id)}; list them with \`toolgate approvals list\``,
+        );
         return EXIT.findings;
       case "expired":
         printError(
-          `approval ${id} expired at ${new Date(result.approval.request.expiresAt).toISOString()}; the application must ask again`,
+          `approval ${escapeControl(id)} expired at ${new Date(result.approval.request.expiresAt).toISOString()}; the application must ask again`,
         );
         return EXIT.findings;
       case "already-decided":
-        printError(`approval ${id} is already ${result.approval.state}; a decision is taken once`);
+        printError(
+          `approval ${escapeControl(id)} is already ${result.approval.state}; a decision is taken once`,
+        );
         return EXIT.findings;
     }
   });
