@@ -80,9 +80,17 @@ export function buildProgram(state: { code: number }): Command {
     .description("list, approve or reject pending approval requests in the configured store");
   approvals
     .command("list")
-    .description("list the open requests with their arguments and reasons")
+    .description(
+      "list the open requests with their arguments, context and reasons, oldest first, as they are read",
+    )
     .option("--config <path>", "configuration file")
     .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option(
+      "--status <states>",
+      "comma-separated: pending, approved, rejected, used, expired (default: the first three)",
+    )
+    .option("--tool <name>", "only requests for this tool")
+    .option("--limit <n>", "at most this many requests")
     .addOption(formatOption(["stylish", "json"]))
     .action(async (options) => {
       state.code = await runApprovalsList(options);
