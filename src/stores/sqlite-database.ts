@@ -38,7 +38,7 @@ export function openSqlite(
 ): Database.Database {
   let db: Database.Database | undefined;
   try {
-    const companions = file === ":memory:" ? [] : [`${file}-wal`, `${file}-shm`];
+    const companions = file === ":memory:" ? [] : [`${file}-wal`, `${file}-shm`, `${file}-journal`];
     if (file !== ":memory:") prepareStoreFile(store, file, { companions, create: true });
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);

@@ -46,7 +46,7 @@ function scanContract(open: () => Store): void {
     return async () => {
       await store.close();
     };
-  });
+  }, 60_000); // about 2,500 writes: seconds on a busy machine
 
   const ids = (entries: readonly StoredApproval[]): string[] => entries.map((e) => e.request.approvalId);
 

@@ -106,6 +106,15 @@ describe.runIf(posix)("store files are private", () => {
     }
   });
 
+  it("refuses a -journal left as a link (SQLite would write through it)", async () => {
+    const dir = fresh();
+    mkdirSync(dir);
+    const db = path.join(dir, "state.db");
+    symlinkSync(path.join(dir, "elsewhere"), `${db}-journal`);
+    const error = await openError("sqlite", db);
+    expect((error as Error).message).toContain(`${db}-journal is a symbolic link`);
+  });
+
   it("refuses a -wal file that anyone can write to", async () => {
     const dir = fresh();
     mkdirSync(dir);
