@@ -1,5 +1,7 @@
 import { userInfo } from "node:os";
-import type { ApprovalStore, StoredApproval } from "../runtime/approval-store.js";
+import { escapeControl } from "../diagnostics/escape-control.js";
+import type { ApprovalState, ApprovalStore, StoredApproval } from "../runtime/approval-store.js";
+import type { ApprovalScanOptions } from "../stores/approval-rows.js";
 import { openApprovalStore } from "../stores/open-store.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { storeUrlFromConfig } from "./store-options.js";
@@ -11,6 +13,12 @@ export interface ApprovalsOptions {
   readonly format?: string;
   readonly approver?: string;
   readonly reason?: string;
+  /** `list`: at most this many requests. */
+  readonly limit?: string;
+  /** `list`: only requests for this tool. */
+  readonly tool?: string;
+  /** `list`: comma-separated states (default: pending,approved,rejected). */
+  readonly status?: string;
 }
 
 async function withStore<T>(
@@ -31,32 +39,140 @@ async function withStore<T>(
   }
 }
 
+/** JSON of a value from the store, shown with its control and bidirectional characters escaped. */
+const json = (value: unknown): string => escapeControl(JSON.stringify(value) ?? "undefined");
+
+/**
+ * A request as a person reads it. Everything in it but the layout comes from the store, and much of it from
+ * the model or the MCP client (call id, arguments, context) or another person (approver, reason): every part is
+ * escaped, so that no escape sequence can hide the arguments or show fake ones.
+ */
 function describe(entry: StoredApproval): string {
   const r = entry.request;
+  const e = (text: string): string => escapeControl(text);
   const lines = [
-    `${r.approvalId}  ${entry.state}  ${r.call.toolName}  (call ${r.call.callId})`,
-    `  reason:    ${r.reason}${r.ruleIds.length > 0 ? ` [${r.ruleIds.join(", ")}]` : ""}`,
-    `  arguments: ${JSON.stringify(r.call.arguments)}`,
-    `  created:   ${new Date(r.createdAt).toISOString()}, expires ${new Date(r.expiresAt).toISOString()}`,
-    `  policy:    ${r.policyFingerprint}`,
+    `${e(r.approvalId)}  ${entry.state}  ${e(r.call.toolName)}  (call ${e(r.call.callId)})`,
+    `  reason:    ${e(r.reason)}${r.ruleIds.length > 0 ? ` [${r.ruleIds.map(e).join(", ")}]` : ""}`,
+    `  arguments: ${json(r.call.arguments)}`,
   ];
+  if (r.context !== undefined) lines.push(`  context:   ${json(r.context)}`);
+  lines.push(
+    `  created:   ${new Date(r.createdAt).toISOString()}, expires ${new Date(r.expiresAt).toISOString()}`,
+    `  policy:    ${e(r.policyFingerprint)}`,
+  );
   if (entry.response !== undefined) {
+    const { approved, approver, reason } = entry.response;
     lines.push(
-      `  decided:   ${entry.response.approved ? "approved" : "rejected"}${entry.response.approver ? ` by ${entry.response.approver}` : ""}${entry.response.reason ? `: ${entry.response.reason}` : ""}`,
+      `  decided:   ${approved ? "approved" : "rejected"}${approver ? ` by ${e(approver)}` : ""}${reason ? `: ${e(reason)}` : ""}`,
     );
   }
   return lines.join("\n");
 }
 
-/** `toolgate approvals list`: the open requests of the configured store. */
+const STATES: readonly ApprovalState[] = ["pending", "approved", "rejected", "used", "expired"];
+const OPEN: readonly ApprovalState[] = ["pending", "approved", "rejected"];
+
+/** A store that can stream its rows (the durable ones); others are listed whole. */
+interface Scannable {
+  scan(options: ApprovalScanOptions): AsyncIterable<StoredApproval>;
+  expireQuietly(now: number): Promise<number>;
+}
+const scannable = (store: ApprovalStore): store is ApprovalStore & Scannable =>
+  typeof (store as Partial<Scannable>).scan === "function" &&
+  typeof (store as Partial<Scannable>).expireQuietly === "function";
+
+function parseStatus(value: string | undefined): readonly ApprovalState[] {
+  if (value === undefined) return OPEN;
+  const states = value.split(",").map((s) => s.trim());
+  for (const state of states) {
+    if (!(STATES as readonly string[]).includes(state))
+      throw new UsageError(
+        `unknown --status "${escapeControl(state)}"; use one or more of ${STATES.join(", ")}, separated by commas`,
+      );
+  }
+  return [...new Set(states)] as ApprovalState[];
+}
+
+function parseLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--limit needs a non-negative integer, got "${escapeControl(value)}"`);
+  return Number(value);
+}
+
+/**
+ * Writes to stdout and, when its buffer is full, waits until it drains, so that a long listing streams at the
+ * reader's pace instead of piling up in memory. Resolves `false` once stdout is closed (the reader went away).
+ */
+function write(text: string): Promise<boolean> {
+  const out = process.stdout;
+  if (out.destroyed || out.writableEnded) return Promise.resolve(false);
+  if (out.write(text)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (): void => {
+      out.off("drain", done);
+      out.off("close", done);
+      out.off("error", done);
+      resolve(!out.destroyed);
+    };
+    out.on("drain", done);
+    out.on("close", done);
+    out.on("error", done);
+  });
+}
+
+/**
+ * `toolgate approvals list`: the requests of the configured store (default: the open ones), oldest first,
+ * written as they are read — a store of millions of requests lists in flat memory. `--format json` streams one
+ * JSON array.
+ */
 export async function runApprovalsList(options: ApprovalsOptions): Promise<number> {
   const format = parseFormat(options.format ?? "stylish", ["stylish", "json"] as const);
+  const states = parseStatus(options.status);
+  const limit = parseLimit(options.limit);
+  const tool = options.tool;
   return withStore(options, async (store) => {
-    await store.expire(Date.now());
-    const entries = await store.list(["pending", "approved", "rejected"]);
-    if (format === "json") print(JSON.stringify(entries, null, 2));
-    else if (entries.length === 0) print("no open approval requests");
-    else print(entries.map(describe).join("\n\n"));
+    let entries: AsyncIterable<StoredApproval> | Iterable<StoredApproval>;
+    if (scannable(store)) {
+      await store.expireQuietly(Date.now());
+      entries = store.scan({
+        states,
+        ...(tool === undefined ? {} : { tool }),
+        ...(limit === undefined ? {} : { limit }),
+      });
+    } else {
+      await store.expire(Date.now());
+      const all = (await store.list(states)).filter(
+        (e) => tool === undefined || e.request.call.toolName === tool,
+      );
+      entries = all.slice(0, limit ?? all.length);
+    }
+    let count = 0;
+    // Small writes are gathered into chunks of about 64 KiB: a write per request would cost a system call each.
+    let pending = "";
+    const flush = async (): Promise<boolean> => {
+      const text = pending;
+      pending = "";
+      return text === "" || write(text);
+    };
+    for await (const entry of entries) {
+      // The same layout as JSON.stringify(array, null, 2), one element at a time. DEL, C1 and bidirectional
+      // characters are written as JSON escapes too (the same strings, shown safely in a terminal).
+      const text =
+        format === "json"
+          ? `${count === 0 ? "[\n" : ",\n"}${escapeControl(JSON.stringify(entry, null, 2), { keepNewlines: true }).replace(/^/gm, "  ")}`
+          : `${count === 0 ? "" : "\n\n"}${describe(entry)}`;
+      count++;
+      pending += text;
+      if (pending.length >= 65_536 && !(await flush())) return EXIT.ok;
+    }
+    if (!(await flush())) return EXIT.ok;
+    if (format === "json") await write(count === 0 ? "[]\n" : "\n]\n");
+    else if (count === 0)
+      await write(
+        `no ${states === OPEN ? "open " : ""}approval requests${tool === undefined && states === OPEN ? "" : " match"}\n`,
+      );
+    else await write("\n");
     return EXIT.ok;
   });
 }
@@ -84,20 +200,24 @@ export async function runApprovalsDecide(
     switch (result.status) {
       case "recorded":
         print(
-          `${approved ? "approved" : "rejected"} ${id} (${result.approval.request.call.toolName}) as ${approver}`,
+          `${approved ? "approved" : "rejected"} ${escapeControl(id)} (${escapeControl(result.approval.request.call.toolName)}) as ${escapeControl(approver)}`,
         );
         print(describe(result.approval));
         return EXIT.ok;
       case "not-found":
-        printError(`no approval request with id ${id}; list them with \`toolgate approvals list\``);
+        printError(
+          `no approval request with id ${escapeControl(id)}; list them with \`toolgate approvals list\``,
+        );
         return EXIT.findings;
       case "expired":
         printError(
-          `approval ${id} expired at ${new Date(result.approval.request.expiresAt).toISOString()}; the application must ask again`,
+          `approval ${escapeControl(id)} expired at ${new Date(result.approval.request.expiresAt).toISOString()}; the application must ask again`,
         );
         return EXIT.findings;
       case "already-decided":
-        printError(`approval ${id} is already ${result.approval.state}; a decision is taken once`);
+        printError(
+          `approval ${escapeControl(id)} is already ${result.approval.state}; a decision is taken once`,
+        );
         return EXIT.findings;
     }
   });

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { escapeControl } from "../diagnostics/escape-control.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -75,12 +76,14 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     print(JSON.stringify({ ...output, fingerprint: loaded.bundle.fingerprint }, null, 2));
     return EXIT.ok;
   }
-  print(`${tool}: ${output.action.toUpperCase()} — ${output.reason}`);
-  if (output.ruleIds.length > 0) print(`decided by: ${output.ruleIds.join(", ")}`);
+  // The tool name, reasons, ids and file names are shown escaped: none of them may drive the terminal.
+  const e = (text: string): string => escapeControl(text);
+  print(`${e(tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
+  if (output.ruleIds.length > 0) print(`decided by: ${output.ruleIds.map(e).join(", ")}`);
   for (const s of output.statements) {
-    const where = "file" in s ? `  ${s.file}:${s.line}` : "";
+    const where = "file" in s ? `  ${e(s.file)}:${s.line}` : "";
     const mark = s.matched ? (s.match === "possible" ? "may match" : "matched") : "no match";
-    print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${s.id}${where}`);
+    print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${e(s.id)}${where}`);
   }
   return EXIT.ok;
 }

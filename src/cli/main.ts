@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { runApprovalsDecide, runApprovalsList } from "./approvals.js";
-import { runAuditVerify } from "./audit.js";
+import { runAuditHead, runAuditVerify } from "./audit.js";
 import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
@@ -80,9 +80,17 @@ export function buildProgram(state: { code: number }): Command {
     .description("list, approve or reject pending approval requests in the configured store");
   approvals
     .command("list")
-    .description("list the open requests with their arguments and reasons")
+    .description(
+      "list the open requests with their arguments, context and reasons, oldest first, as they are read",
+    )
     .option("--config <path>", "configuration file")
     .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option(
+      "--status <states>",
+      "comma-separated: pending, approved, rejected, used, expired (default: the first three)",
+    )
+    .option("--tool <name>", "only requests for this tool")
+    .option("--limit <n>", "at most this many requests")
     .addOption(formatOption(["stylish", "json"]))
     .action(async (options) => {
       state.code = await runApprovalsList(options);
@@ -107,15 +115,33 @@ export function buildProgram(state: { code: number }): Command {
         state.code = await runApprovalsDecide(id, approved, options);
       });
   }
-  program
-    .command("audit")
-    .description("audit log tools")
+  const audit = program.command("audit").description("audit log tools");
+  audit
     .command("verify")
-    .description("check the hash chain of a JSONL audit log; names the first bad line")
+    .description(
+      "check the chain of a JSONL audit log (and its MACs with a key, and a saved head); names the first bad line",
+    )
     .argument("[path]", "the log (default: the config's audit sink)")
     .option("--config <path>", "configuration file")
+    .option("--key <file>", "file holding the log's HMAC key (default: the config's keyFile/keyEnv)")
+    .option("--key-env <name>", "environment variable holding the log's HMAC key")
+    .option("--expect-head <hash>", "chain value saved earlier with `toolgate audit head`")
+    .option("--expect-count <n>", "line count saved earlier with `toolgate audit head`")
     .action(async (path: string | undefined, options) => {
       state.code = await runAuditVerify(path, options);
+    });
+  audit
+    .command("head")
+    .description(
+      "verify a JSONL audit log and print its head (line count and chain value), to save as an anchor",
+    )
+    .argument("[path]", "the log (default: the config's audit sink)")
+    .option("--config <path>", "configuration file")
+    .option("--key <file>", "file holding the log's HMAC key (default: the config's keyFile/keyEnv)")
+    .option("--key-env <name>", "environment variable holding the log's HMAC key")
+    .addOption(formatOption(["stylish", "json"]))
+    .action(async (path: string | undefined, options) => {
+      state.code = await runAuditHead(path, options);
     });
   return program;
 }

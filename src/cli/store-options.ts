@@ -1,16 +1,7 @@
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadPolicyResult } from "../config/load-policy.js";
+import { resolveStoreUrl } from "../stores/open-store.js";
 import { UsageError } from "./common.js";
-
-/** Makes a `sqlite:` or `jsonl:` path of the config relative to the config file's directory. */
-export function resolveStoreUrl(url: string, base: string): string {
-  for (const scheme of ["sqlite:", "jsonl:"]) {
-    if (url.startsWith(scheme) && !isAbsolute(url.slice(scheme.length))) {
-      return `${scheme}${resolve(base, url.slice(scheme.length))}`;
-    }
-  }
-  return url;
-}
 
 /**
  * The store URL a command works on: `--store`, else the config's setting (`approvals` or `audit.sink`).

@@ -1,7 +1,7 @@
 /**
  * `createController`: a `ToolController` from a loaded `PolicyBundle` and the application's handlers.
  */
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import { cachedValidators } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { ApprovalStore } from "../runtime/approval-store.js";
@@ -14,7 +14,7 @@ import { ToolPolicy } from "../runtime/policy.js";
 import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
 import type { ArgumentValidator, ToolDefinition, ToolHandler } from "../runtime/types.js";
-import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
+import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
 // The handler check lives in the runtime, so that compiled controllers share it; re-exported here as before.
@@ -104,12 +104,7 @@ function contextOption(bundle: PolicyBundle): { contextValidator?: ArgumentValid
 }
 
 function storePath(url: string, base: string): string {
-  for (const scheme of ["sqlite:", "jsonl:"]) {
-    if (url.startsWith(scheme) && !isAbsolute(url.slice(scheme.length))) {
-      return `${scheme}${resolve(base, url.slice(scheme.length))}`;
-    }
-  }
-  return url;
+  return resolveStoreUrl(url, base);
 }
 
 /**

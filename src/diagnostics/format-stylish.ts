@@ -1,6 +1,7 @@
 /** The `stylish` formatter: human-readable output grouped by file, after ESLint's formatter of that name. */
 
 import { type Diagnostic, sortDiagnostics } from "./diagnostic.js";
+import { escapeControl } from "./escape-control.js";
 
 /** Options for {@link formatStylish}. */
 export interface StylishOptions {
@@ -25,7 +26,9 @@ const NO_FILE = "(no file)";
  *
  * Each file gets a header line, then one line per diagnostic: `  line:column  severity  message  code`, with the
  * columns aligned within the file (line numbers right-aligned at the colon). A summary line
- * `✖ N problems (E errors, W warnings)` follows. No line carries trailing whitespace.
+ * `✖ N problems (E errors, W warnings)` follows. No line carries trailing whitespace. File names and messages
+ * come from files a person may not have written: their control, C1 and bidirectional characters are
+ * shown escaped (`escapeControl`), keeping only the newlines of multi-line messages.
  *
  * @param diagnostics - The diagnostics to print, in any order.
  * @param options - `color: true` adds ANSI styling; `false` gives plain text.
@@ -41,7 +44,12 @@ export function formatStylish(diagnostics: readonly Diagnostic[], options: Styli
   const underline = color ? ansi(4, 24) : plain;
 
   const byFile = new Map<string, Diagnostic[]>();
-  for (const d of sortDiagnostics(diagnostics)) {
+  for (const sorted of sortDiagnostics(diagnostics)) {
+    const d = {
+      ...sorted,
+      file: escapeControl(sorted.file),
+      message: escapeControl(sorted.message, { keepNewlines: true }),
+    };
     const group = byFile.get(d.file);
     if (group) group.push(d);
     else byFile.set(d.file, [d]);

@@ -40,12 +40,24 @@ export interface AuditEvent {
 }
 
 /**
+ * Where a chained audit log stands: how many events it holds and the chain value of the last one (`sha256:…`
+ * or, for a keyed log, `hmac-sha256:…`; the genesis value for an empty log). Kept somewhere the log's writer
+ * cannot change, it is the anchor that lets a later check see lines removed from the end or a rewritten log.
+ */
+export interface AuditHead {
+  readonly count: number;
+  readonly hash: string;
+}
+
+/**
  * Where audit events go. `record` resolves once the event is durably written and rejects with
  * `StoreUnavailableError` when it cannot be: the controller then executes nothing (fail closed).
  */
 export interface AuditSink {
   readonly name: string;
   record(event: AuditEvent): Promise<void>;
+  /** The head of the chain after the events recorded so far; only sinks that chain their events have it. */
+  head?(): Promise<AuditHead>;
   close(): Promise<void>;
 }
 

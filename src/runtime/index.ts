@@ -33,6 +33,7 @@ export {
   AUDIT_EVENT_TYPES,
   type AuditEvent,
   type AuditEventType,
+  type AuditHead,
   type AuditSink,
   MemoryAuditSink,
 } from "./audit.js";

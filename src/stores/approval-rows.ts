@@ -198,3 +198,22 @@ export async function pollUntilDecided(
     unsubscribe?.();
   }
 }
+
+/** What `scan` of a durable approval store reads. */
+export interface ApprovalScanOptions {
+  /** States to read (default: pending, approved and rejected). */
+  readonly states?: readonly ApprovalState[];
+  /** Only requests for this tool. */
+  readonly tool?: string;
+  /** At most this many requests. */
+  readonly limit?: number;
+}
+
+/** Rows a scan reads per round trip: enough to amortise it, few enough to keep memory flat. */
+export const SCAN_PAGE = 500;
+
+/** @throws RangeError for a limit that is not a non-negative safe integer. */
+export function checkScanLimit(limit: number | undefined): void {
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0))
+    throw new RangeError(`scan limit must be a non-negative integer, got ${limit}`);
+}

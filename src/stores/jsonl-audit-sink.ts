@@ -1,63 +1,180 @@
 /**
- * A hash-chained JSON Lines audit log.
+ * A hash-chained JSON Lines audit log, optionally keyed.
  *
- * Each line is one JSON object: `seq` (1, 2, 3, … with no gaps), `prev` (`sha256:` and the hex SHA-256 of the
- * previous line's exact bytes, without its newline; the first line's `prev` is `GENESIS_PREV`, `sha256:` and
- * 64 zeros), then the fields of the `AuditEvent`. Every line ends with `\n`.
+ * Each line is one JSON object: `seq` (1, 2, 3, … with no gaps), `prev` (the chain value of the previous line;
+ * for the first line the genesis value), then the fields of the `AuditEvent`. Every line ends with `\n`.
  *
- * What `verifyAuditLog` detects, naming the 1-based line: a line that was edited (its successor's `prev` no
- * longer matches), a deleted, inserted or moved line (`seq` out of order), a line that is not JSON or lacks
- * `seq`/`prev`, and a last line cut short (no final newline).
+ * - Unkeyed: a line's chain value is `sha256:` and the hex SHA-256 of its exact bytes (without the newline);
+ *   the genesis value is `GENESIS_PREV` (`sha256:` and 64 zeros).
+ * - Keyed: each line ends with a `mac` field, `hmac-sha256:` and the hex HMAC-SHA256, under the log's key, of
+ *   the line's exact bytes before `,"mac":…` followed by `}` (so the `seq`, the `prev` and the event). The
+ *   line's chain value is its `mac`; the genesis value is `KEYED_GENESIS_PREV` (`hmac-sha256:` and 64 zeros).
  *
- * What it cannot detect on its own: lines removed from the end of the file (the file still verifies, with
- * fewer lines), an edit of the very last line, or a whole log rewritten with a fresh chain. Against those,
- * keep the last line's hash (`JsonlAuditSink.head`) somewhere the writer of the file cannot change, and
- * compare.
+ * What `verifyAuditLog` proves (section "Audit log" of the policy reference says the same):
+ * - Always: the lines form one unbroken chain from the genesis value: an edited, deleted, inserted or moved
+ *   line (other than the last), a line that is not an audit line, and a last line cut short are named.
+ * - Without a key the chain is only a checksum: anyone who can write the file can cut lines from its end,
+ *   edit its last line, or recompute the whole chain.
+ * - With the key, every line (the last one too) was written by a holder of the key, in this order: an edit,
+ *   a forged line or a rewrite needs the key. Lines cut from the end still leave a valid, shorter log.
+ * - With an anchor (`expect: { count, hash }`, a head saved earlier where the log's writer cannot change it),
+ *   the first `count` lines are the ones that were there when the anchor was taken: cutting, editing or
+ *   rewriting any of them is caught, keyed or not.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { constants, readFileSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
-import type { AuditEvent, AuditSink } from "../runtime/audit.js";
+import type { AuditEvent, AuditHead, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError } from "../runtime/errors.js";
 import { describeError, toStoreError } from "./store-errors.js";
+import { NO_FOLLOW, prepareStoreFile } from "./store-files.js";
 
-/** `prev` of the first line of a log. */
+/** `prev` of the first line of an unkeyed log. */
 export const GENESIS_PREV = `sha256:${"0".repeat(64)}`;
+/** `prev` of the first line of a keyed log. */
+export const KEYED_GENESIS_PREV = `hmac-sha256:${"0".repeat(64)}`;
 
-/** Where the chain stands: the last line's `seq` and the hash of its bytes (`GENESIS_PREV` for none). */
-export interface AuditLogHead {
-  readonly seq: number;
-  readonly hash: string;
-}
+/** Where the chain stands: the number of lines and the chain value of the last one (the genesis value for none). */
+export type AuditLogHead = AuditHead;
 
 /** Result of `verifyAuditLog`. `line` is 1-based. */
 export type AuditLogCheck =
-  | { readonly ok: true; readonly lines: number; readonly head: AuditLogHead }
-  | { readonly ok: false; readonly line: number; readonly message: string };
+  | {
+      readonly ok: true;
+      readonly lines: number;
+      readonly head: AuditLogHead;
+      /** Whether the lines carry a MAC (and so were checked against the key). */
+      readonly keyed: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly line: number;
+      readonly message: string;
+      /** `key-required`: the log is keyed and no key was given, so nothing was proved. */
+      readonly reason?: "key-required";
+    };
+
+/** What `verifyAuditLog` checks besides the chain. */
+export interface VerifyAuditLogOptions {
+  /** The log's key: required for a keyed log, and then every line's MAC is checked. */
+  readonly key?: Uint8Array;
+  /**
+   * A head saved earlier (`JsonlAuditSink.head()`, `toolgate audit head`): the log must still hold `count`
+   * lines at least and, when `hash` is given, the chain value of line `count` must be `hash` (without
+   * `count`: some line's, or the genesis value).
+   */
+  readonly expect?: { readonly count?: number; readonly hash?: string };
+}
+
+/** Where a sink's key comes from; at most one. A key has at least 32 bytes. */
+export interface AuditKeySource {
+  /** The key itself. */
+  readonly key?: Uint8Array | string;
+  /** A file holding the key (trailing whitespace ignored); it must not be readable by group or others. */
+  readonly keyFile?: string;
+  /** An environment variable holding the key. */
+  readonly keyEnv?: string;
+}
 
 /** Options of `JsonlAuditSink`. */
-export interface JsonlAuditSinkOptions {
-  /** Directory a relative path is resolved against (default: `process.cwd()`). */
+export interface JsonlAuditSinkOptions extends AuditKeySource {
+  /** Directory a relative path (of the log or of `keyFile`) is resolved against (default: `process.cwd()`). */
   readonly cwd?: string;
   /** `fdatasync` after every line, so that `record` resolves only once the line is on disk (default true). */
   readonly fsync?: boolean;
 }
 
+/** The fewest bytes a key may have. */
+export const MIN_KEY_BYTES = 32;
 const NEWLINE = 0x0a;
+const HEX64 = /^[0-9a-f]{64}$/;
+const MAC_PREFIX = ',"mac":"hmac-sha256:';
+/** `,"mac":"hmac-sha256:` + 64 hex digits + `"}`. */
+const MAC_SUFFIX_BYTES = MAC_PREFIX.length + 64 + 2;
 
-function hashLine(bytes: Uint8Array): string {
+function sha256Line(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
+function macOf(key: Uint8Array, body: Uint8Array): string {
+  return `hmac-sha256:${createHmac("sha256", key).update(body).digest("hex")}`;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 /**
- * An `AuditSink` appending hash-chained JSON lines to a file (see the module comment for the format).
- * `record` resolves once the line is written and, by default, synced to disk. On first use it reads the last
- * line of an existing file to continue its chain; a file whose last line is cut short or is not a line of
- * this format is refused. One process writes a file at a time: two writers would fork the chain, so before
- * each line the sink checks that the file still ends where its own last line did, and otherwise fails (closed)
- * from then on. Two writes landing in the same instant can still slip past that check; the next one is
- * caught, and `verifyAuditLog` names the fork.
+ * Reads a key from exactly one source. Errors say what to do.
+ * @throws Error when none, or more than one, is given, or the key is unreadable, exposed or too short.
+ */
+export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
+  const given = [source.key, source.keyFile, source.keyEnv].filter((s) => s !== undefined).length;
+  if (given !== 1) throw new Error("give the audit key in one way: key, keyFile or keyEnv");
+  let key: Buffer;
+  let from: string;
+  if (source.key !== undefined) {
+    key = Buffer.from(source.key);
+    from = "the key";
+  } else if (source.keyEnv !== undefined) {
+    const value = process.env[source.keyEnv];
+    if (value === undefined || value === "") {
+      throw new Error(
+        `the environment variable ${source.keyEnv} that should hold the audit key is not set; ` +
+          "set it to a secret of at least 32 bytes (for example the output of `openssl rand -hex 32`)",
+      );
+    }
+    key = Buffer.from(value, "utf8");
+    from = `the environment variable ${source.keyEnv}`;
+  } else {
+    const file = path.resolve(cwd ?? process.cwd(), source.keyFile as string);
+    let mode: number;
+    try {
+      mode = statSync(file).mode;
+      key = readFileSync(file);
+    } catch (error) {
+      throw new Error(
+        `cannot read the audit key file ${file}: ${describeError(error)}; create it with ` +
+          `\`openssl rand -hex 32 > ${file} && chmod 600 ${file}\``,
+      );
+    }
+    if (process.platform !== "win32" && (mode & 0o077) !== 0) {
+      throw new Error(
+        `the audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); ` +
+          `run \`chmod 600 ${file}\``,
+      );
+    }
+    // An editor's final newline is not part of the key.
+    let end = key.length;
+    while (end > 0 && (key[end - 1] === 0x0a || key[end - 1] === 0x0d || key[end - 1] === 0x20)) end--;
+    key = key.subarray(0, end);
+    from = `the audit key file ${file}`;
+  }
+  if (key.length < MIN_KEY_BYTES) {
+    throw new Error(
+      `${from} holds ${key.length} byte(s); an audit key needs at least ${MIN_KEY_BYTES} ` +
+        "(for example the output of `openssl rand -hex 32`)",
+    );
+  }
+  return key;
+}
+
+/**
+ * An `AuditSink` appending chained JSON lines to a file (see the module comment for the format), keyed when
+ * one of `key`, `keyFile` or `keyEnv` is given. `record` resolves once the line is written and, by default,
+ * synced to disk. On first use it reads the last line of an existing file to continue its chain; a file whose
+ * last line is cut short or is not a line of this format is refused, and so is an unkeyed log opened with a
+ * key, a keyed log opened without one, or a keyed log whose last line does not match the key. One process
+ * writes a file at a time: two writers would fork the chain, so before each line the sink checks that the file
+ * still ends where its own last line did, and otherwise fails (closed) from then on. Two writes landing in the
+ * same instant can still slip past that check; the next one is caught, and `verifyAuditLog` names the fork.
+ *
+ * The log is created with mode 0600 in a directory created 0700; a log that is a symbolic link, belongs to
+ * another user or can be written by anyone is refused, and one readable by others is made private (see
+ * `prepareStoreFile`).
  *
  * Failures reject with `StoreUnavailableError` naming `jsonl:<path>`; after a failed write every later
  * `record` fails too, because the chain on disk can no longer be trusted to continue.
@@ -68,26 +185,54 @@ export class JsonlAuditSink implements AuditSink {
   /** The absolute path of the log. */
   readonly file: string;
   readonly #fsync: boolean;
+  readonly #keySource: AuditKeySource | undefined;
+  readonly #cwd: string | undefined;
+  #key: Uint8Array | undefined;
   #opened: Promise<FileHandle> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  #head: AuditLogHead = { seq: 0, hash: GENESIS_PREV };
+  #head: AuditLogHead;
   /** The file's size after this sink's last line: anything else at the next write means another writer. */
   #size = 0;
   #failure: StoreUnavailableError | undefined;
   #closed = false;
 
-  /** @param file path of the log, relative to `options.cwd`. Nothing is opened before the first `record`. */
+  /**
+   * @param file path of the log, relative to `options.cwd`. Nothing is opened, and no key read, before the
+   *   first `record` or `head`.
+   */
   constructor(file: string, options: JsonlAuditSinkOptions = {}) {
     this.name = `jsonl:${file}`;
     this.file = path.resolve(options.cwd ?? process.cwd(), file);
     this.#fsync = options.fsync ?? true;
+    this.#cwd = options.cwd;
+    const { key, keyFile, keyEnv } = options;
+    const keyed = key !== undefined || keyFile !== undefined || keyEnv !== undefined;
+    this.#keySource = keyed
+      ? {
+          ...(key === undefined ? {} : { key }),
+          ...(keyFile === undefined ? {} : { keyFile }),
+          ...(keyEnv === undefined ? {} : { keyEnv }),
+        }
+      : undefined;
+    this.#head = { count: 0, hash: keyed ? KEYED_GENESIS_PREV : GENESIS_PREV };
+  }
+
+  /** Whether this sink writes a keyed chain. */
+  get keyed(): boolean {
+    return this.#keySource !== undefined;
   }
 
   /**
-   * The last line's `seq` and hash, to keep elsewhere as an anchor for `verifyAuditLog`. Known once the file
-   * has been opened (at the first `record`); before that it is the genesis head.
+   * The number of lines and the last line's chain value after every `record` issued so far, opening the log
+   * if that has not happened yet: save it where the log's writer cannot change it, and pass it to
+   * `verifyAuditLog` as `expect`. @throws StoreUnavailableError when the log cannot be opened.
    */
-  get head(): AuditLogHead {
+  async head(): Promise<AuditLogHead> {
+    await this.#queue;
+    if (this.#closed) throw new StoreUnavailableError(this.name, "the sink is closed");
+    if (this.#failure !== undefined) throw this.#failure;
+    if (this.#opened === undefined) this.#opened = this.#open();
+    await this.#opened;
     return this.#head;
   }
 
@@ -113,17 +258,25 @@ export class JsonlAuditSink implements AuditSink {
     if (this.#failure !== undefined) throw this.#failure;
     if (this.#opened === undefined) this.#opened = this.#open();
     const handle = await this.#opened;
-    const seq = this.#head.seq + 1;
-    const fields: Record<string, unknown> = { seq, prev: this.#head.hash };
+    const count = this.#head.count + 1;
+    const fields: Record<string, unknown> = { seq: count, prev: this.#head.hash };
     for (const [key, value] of Object.entries(event))
-      if (key !== "seq" && key !== "prev") fields[key] = value;
-    let bytes: Buffer;
+      if (key !== "seq" && key !== "prev" && key !== "mac") fields[key] = value;
+    let body: Buffer;
     try {
-      bytes = Buffer.from(JSON.stringify(fields), "utf8");
+      body = Buffer.from(JSON.stringify(fields), "utf8");
     } catch (error) {
       throw new StoreUnavailableError(this.name, `the event is not JSON: ${describeError(error)}`, {
         cause: error,
       });
+    }
+    let bytes = body;
+    let hash: string;
+    if (this.#key === undefined) {
+      hash = sha256Line(body);
+    } else {
+      hash = macOf(this.#key, body);
+      bytes = Buffer.concat([body.subarray(0, -1), Buffer.from(`,"mac":"${hash}"}`)]);
     }
     let size: number;
     try {
@@ -149,15 +302,26 @@ export class JsonlAuditSink implements AuditSink {
       throw toStoreError(this.name, "writing an event", error);
     }
     this.#size += line.length;
-    this.#head = { seq, hash: hashLine(bytes) };
+    this.#head = { count, hash };
   }
 
   async #open(): Promise<FileHandle> {
     let handle: FileHandle | undefined;
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      handle = await open(this.file, "a+");
-      this.#head = await readHead(handle, this.name);
+      if (this.#keySource !== undefined) {
+        try {
+          this.#key = readAuditKey(this.#keySource, this.#cwd);
+        } catch (error) {
+          throw new StoreUnavailableError(this.name, (error as Error).message);
+        }
+      }
+      prepareStoreFile(this.name, this.file);
+      handle = await open(
+        this.file,
+        constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | NO_FOLLOW,
+        0o600,
+      );
+      this.#head = await readHead(handle, this.name, this.#key);
       this.#size = (await handle.stat()).size;
       return handle;
     } catch (error) {
@@ -168,17 +332,21 @@ export class JsonlAuditSink implements AuditSink {
   }
 }
 
-/** Reads the last line of an open log to continue its chain. */
-async function readHead(handle: FileHandle, name: string): Promise<AuditLogHead> {
+/** Reads the last line of an open log to continue its chain, checking it against the key. */
+async function readHead(
+  handle: FileHandle,
+  name: string,
+  key: Uint8Array | undefined,
+): Promise<AuditLogHead> {
   const { size } = await handle.stat();
-  if (size === 0) return { seq: 0, hash: GENESIS_PREV };
+  if (size === 0) return { count: 0, hash: key === undefined ? GENESIS_PREV : KEYED_GENESIS_PREV };
   const last = Buffer.alloc(1);
   await handle.read(last, 0, 1, size - 1);
   if (last[0] !== NEWLINE) {
     throw new StoreUnavailableError(
       name,
       "the last line has no newline (a write was cut off or the file was truncated); " +
-        "check it with verifyAuditLog and move the file aside",
+        "check it with `toolgate audit verify` and move the file aside",
     );
   }
   // Read backwards in chunks until the newline before the last line.
@@ -198,43 +366,94 @@ async function readHead(handle: FileHandle, name: string): Promise<AuditLogHead>
     if (from === 0) break;
   }
   const line = Buffer.concat(chunks);
-  const seq = parseLine(line)?.seq;
-  if (seq === undefined) {
+  const parsed = parseLine(line);
+  if (parsed === undefined) {
     throw new StoreUnavailableError(
       name,
-      "the last line is not a toolgate audit line (JSON with seq and prev)",
+      "the last line is not a toolgate audit line (JSON with seq and prev); check it with `toolgate audit verify`",
     );
   }
-  return { seq, hash: hashLine(line) };
+  if (key === undefined) {
+    if (parsed.mac !== undefined) {
+      throw new StoreUnavailableError(
+        name,
+        "the log is keyed (its lines carry a mac), but no key was given: set the sink's keyFile or keyEnv, " +
+          "or start a new log",
+      );
+    }
+    return { count: parsed.seq, hash: sha256Line(line) };
+  }
+  if (parsed.mac === undefined) {
+    throw new StoreUnavailableError(
+      name,
+      "the log was written without a key, so a keyed sink cannot continue it; move it aside (keep it) and " +
+        "start a new log",
+    );
+  }
+  if (!sameText(macOf(key, parsed.body), parsed.mac)) {
+    throw new StoreUnavailableError(
+      name,
+      "the last line's mac does not match this key: the key is not the log's, or the line was changed; " +
+        "check it with `toolgate audit verify --key …`",
+    );
+  }
+  return { count: parsed.seq, hash: parsed.mac };
 }
 
-function parseLine(bytes: Uint8Array): { seq: number; prev: string } | undefined {
+interface ParsedLine {
+  readonly seq: number;
+  readonly prev: string;
+  /** The keyed line's MAC, and the bytes it covers. */
+  readonly mac?: string;
+  readonly body: Uint8Array;
+}
+
+function parseLine(bytes: Uint8Array): ParsedLine | undefined {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(bytes).toString("utf8"));
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { seq, prev } = value as { seq?: unknown; prev?: unknown };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { seq, prev, mac } = value as { seq?: unknown; prev?: unknown; mac?: unknown };
   if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) return undefined;
-  if (typeof prev !== "string" || !/^sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
-  return { seq, prev };
+  if (typeof prev !== "string") return undefined;
+  if (mac === undefined) {
+    if (!/^sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
+    return { seq, prev, body: bytes };
+  }
+  // A keyed line: its mac is the last field, written exactly as the sink writes it.
+  if (typeof mac !== "string" || !/^hmac-sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
+  if (bytes.length <= MAC_SUFFIX_BYTES) return undefined;
+  const suffix = Buffer.from(bytes.subarray(bytes.length - MAC_SUFFIX_BYTES)).toString("latin1");
+  if (!suffix.startsWith(MAC_PREFIX) || !suffix.endsWith('"}')) return undefined;
+  const hex = suffix.slice(MAC_PREFIX.length, -2);
+  if (!HEX64.test(hex) || mac !== `hmac-sha256:${hex}`) return undefined;
+  const body = Buffer.concat([bytes.subarray(0, bytes.length - MAC_SUFFIX_BYTES), Buffer.from("}")]);
+  return { seq, prev, mac, body };
 }
 
 /**
- * Checks the hash chain of a JSONL audit log and names the first bad line (1-based). See the module comment
- * for what is and is not detectable. Reads the whole file into memory.
+ * Checks the chain of a JSONL audit log, keyed or not, and names the first bad line (1-based); with
+ * `options.expect`, also that the log still holds the lines of a saved head. See the module comment for what
+ * this proves with and without a key and an anchor. Reads the whole file into memory.
  * @throws StoreUnavailableError when the file cannot be read.
  */
-export function verifyAuditLog(file: string): AuditLogCheck {
+export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}): AuditLogCheck {
   let data: Buffer;
   try {
     data = readFileSync(file);
   } catch (error) {
     throw toStoreError(`jsonl:${file}`, "reading the log", error);
   }
-  let prevHash = GENESIS_PREV;
+  const key = options.key;
+  const expect = options.expect;
+  let keyed = key !== undefined;
+  let prevHash = keyed ? KEYED_GENESIS_PREV : GENESIS_PREV;
+  /** The chain value of line `expect.count`, or whether some line's is `expect.hash`. */
+  let anchorSeen = expect?.hash !== undefined && expect.count === undefined && prevHash === expect.hash;
+  let hashAtCount = expect?.count === 0 ? prevHash : undefined;
   let line = 0;
   let offset = 0;
   while (offset < data.length) {
@@ -257,7 +476,40 @@ export function verifyAuditLog(file: string): AuditLogCheck {
         message:
           bytes.length === 0
             ? `line ${line} is empty`
-            : `line ${line} is not an audit line (JSON with a positive integer seq and a sha256: prev)`,
+            : `line ${line} is not an audit line (JSON with a positive integer seq and a sha256: or hmac-sha256: prev)`,
+      };
+    }
+    if (line === 1) {
+      if (parsed.mac !== undefined && key === undefined) {
+        return {
+          ok: false,
+          line,
+          reason: "key-required",
+          message:
+            "the log is keyed (its lines carry a mac): give its key (--key FILE or --key-env NAME) to verify it",
+        };
+      }
+      if (parsed.mac === undefined && key !== undefined) {
+        return {
+          ok: false,
+          line,
+          message:
+            "line 1 has no mac, yet a key was given: the log was written without a key, or rewritten by someone who does not hold it",
+        };
+      }
+      keyed = parsed.mac !== undefined;
+    } else if ((parsed.mac !== undefined) !== keyed) {
+      return {
+        ok: false,
+        line,
+        message: `line ${line} ${keyed ? "has no mac" : "has a mac"}, unlike line 1: it was inserted or changed`,
+      };
+    }
+    if (key !== undefined && !sameText(macOf(key, parsed.body), parsed.mac as string)) {
+      return {
+        ok: false,
+        line,
+        message: `line ${line}'s mac does not match the key: the line was changed or forged by someone without the key, or the key is not the log's`,
       };
     }
     const linked = parsed.prev === prevHash;
@@ -285,14 +537,47 @@ export function verifyAuditLog(file: string): AuditLogCheck {
     }
     if (!linked) {
       return line === 1
-        ? { ok: false, line, message: `line 1 has prev ${parsed.prev}, expected ${GENESIS_PREV}` }
+        ? {
+            ok: false,
+            line,
+            message: `line 1 has prev ${parsed.prev}, expected the genesis value ${prevHash}: lines before it were removed, or it was changed`,
+          }
         : {
             ok: false,
             line: line - 1,
-            message: `line ${line - 1} does not match the hash recorded in line ${line} (prev): line ${line - 1} was changed (or the prev of line ${line} was)`,
+            message: `line ${line - 1} does not match the ${keyed ? "mac" : "hash"} recorded in line ${line} (prev): line ${line - 1} was changed (or the prev of line ${line} was)`,
           };
     }
-    prevHash = hashLine(bytes);
+    prevHash = parsed.mac ?? sha256Line(bytes);
+    if (expect?.count === line) hashAtCount = prevHash;
+    if (expect?.hash !== undefined && expect.count === undefined && prevHash === expect.hash)
+      anchorSeen = true;
   }
-  return { ok: true, lines: line, head: { seq: line, hash: prevHash } };
+  if (expect !== undefined) {
+    const last = Math.max(line, 1);
+    if (expect.count !== undefined && line < expect.count) {
+      return {
+        ok: false,
+        line: last,
+        message: `the log has ${line} line(s) but the anchor says ${expect.count}: lines were removed from its end, or the log was replaced`,
+      };
+    }
+    if (expect.hash !== undefined) {
+      if (expect.count !== undefined && hashAtCount !== expect.hash) {
+        return {
+          ok: false,
+          line: Math.max(expect.count, 1),
+          message: `line ${expect.count} does not end the chain at the anchor's ${expect.hash}: a line up to it was changed, or the log was rewritten`,
+        };
+      }
+      if (expect.count === undefined && !anchorSeen) {
+        return {
+          ok: false,
+          line: last,
+          message: `no line of the log ends the chain at the anchor's ${expect.hash}: a line up to the anchor was changed or removed, or the log was rewritten`,
+        };
+      }
+    }
+  }
+  return { ok: true, lines: line, head: { count: line, hash: prevHash }, keyed };
 }

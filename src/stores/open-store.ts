@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { type ApprovalStore, MemoryApprovalStore } from "../runtime/approval-store.js";
 import { type AuditSink, MemoryAuditSink } from "../runtime/audit.js";
 import { ToolgateError } from "../runtime/errors.js";
@@ -52,6 +53,53 @@ function sqliteUrl(
 const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
 
 /**
+ * `jsonl:PATH`, `jsonl:PATH?keyFile=FILE` or `jsonl:PATH?keyEnv=NAME`: a keyed log takes its HMAC key from
+ * the file (relative to `cwd`) or the environment variable.
+ */
+export function parseJsonlUrl(url: string): { path: string; key: { keyFile?: string; keyEnv?: string } } {
+  const rest = pathAfter("jsonl:", url, "audit sink", AUDIT_FORMS);
+  const query = /\?(keyFile|keyEnv)=([^?]*)$/.exec(rest);
+  if (query === null) {
+    if (/\?[A-Za-z_]+=/.test(rest))
+      throw invalid("audit sink", url, AUDIT_FORMS, "unknown option (keyFile or keyEnv) in");
+    return { path: rest, key: {} };
+  }
+  const value = query[2] as string;
+  if (value === "") throw invalid("audit sink", url, AUDIT_FORMS, `empty ${query[1]} in`);
+  if (query[1] === "keyEnv" && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+    throw invalid("audit sink", url, AUDIT_FORMS, "keyEnv is not an environment variable name in");
+  const path = rest.slice(0, query.index);
+  if (path.trim() === "") throw invalid("audit sink", url, AUDIT_FORMS, "missing path in");
+  return { path, key: query[1] === "keyFile" ? { keyFile: value } : { keyEnv: value } };
+}
+
+/**
+ * Makes the relative paths of a `sqlite:` or `jsonl:` URL (the file, and a `jsonl:` log's `keyFile`) absolute
+ * against `base`, keeping its options; other URLs come back unchanged.
+ */
+export function resolveStoreUrl(url: string, base: string): string {
+  const absolute = (p: string): string => (isAbsolute(p) ? p : resolve(base, p));
+  if (url.startsWith("sqlite:")) {
+    const rest = url.slice("sqlite:".length);
+    const query = /\?[A-Za-z_]+=[^?]*$/.exec(rest);
+    const file = query === null ? rest : rest.slice(0, query.index);
+    if (file === "" || file === ":memory:") return url;
+    return `sqlite:${absolute(file)}${query === null ? "" : query[0]}`;
+  }
+  if (url.startsWith("jsonl:")) {
+    const rest = url.slice("jsonl:".length);
+    const query = /\?(keyFile|keyEnv)=([^?]*)$/.exec(rest);
+    const file = query === null ? rest : rest.slice(0, query.index);
+    if (file.trim() === "") return url;
+    if (query === null) return `jsonl:${absolute(file)}`;
+    const option =
+      query[1] === "keyFile" && query[2] !== "" ? `?keyFile=${absolute(query[2] as string)}` : query[0];
+    return `jsonl:${absolute(file)}${option}`;
+  }
+  return url;
+}
+
+/**
  * Opens the approval store a URL names: `memory`, `sqlite:PATH` (relative to `cwd`) or
  * `postgres://…`/`postgresql://…`. A SQLite file is opened and migrated at once; PostgreSQL connects on first
  * use.
@@ -70,16 +118,18 @@ export function openApprovalStore(url: string, options: OpenStoreOptions = {}): 
 }
 
 /**
- * Opens the audit sink a URL names: `memory`, `jsonl:PATH`, `sqlite:PATH` (paths relative to `cwd`) or
- * `postgres://…`/`postgresql://…`.
+ * Opens the audit sink a URL names: `memory`, `jsonl:PATH` (keyed with `?keyFile=FILE` or `?keyEnv=NAME`),
+ * `sqlite:PATH` (paths relative to `cwd`) or `postgres://…`/`postgresql://…`.
  * @throws ToolgateError `invalid-store-url` for any other form; StoreUnavailableError when a SQLite file
  *   cannot be opened.
  */
 export function openAuditSink(url: string, options: OpenStoreOptions = {}): AuditSink {
   const cwd = options.cwd === undefined ? {} : { cwd: options.cwd };
   if (url === "memory") return new MemoryAuditSink();
-  if (url.startsWith("jsonl:"))
-    return new JsonlAuditSink(pathAfter("jsonl:", url, "audit sink", AUDIT_FORMS), cwd);
+  if (url.startsWith("jsonl:")) {
+    const { path, key } = parseJsonlUrl(url);
+    return new JsonlAuditSink(path, { ...cwd, ...key });
+  }
   if (url.startsWith("sqlite:")) {
     const { path, synchronous } = sqliteUrl(url, "audit sink", AUDIT_FORMS);
     return new SqliteAuditSink(path, { ...cwd, ...synchronous });

@@ -11,12 +11,15 @@ import { ToolgateError } from "../runtime/errors.js";
 import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 import {
   type ApprovalRow,
+  type ApprovalScanOptions,
   type ApprovalTable,
   approvalExistsError,
   checkDecided,
+  checkScanLimit,
   OPEN_STATES,
   pollUntilDecided,
   respondTo,
+  SCAN_PAGE,
   takeFrom,
   toApprovalColumns,
   toStoredApproval,
@@ -181,6 +184,68 @@ export class PostgresApprovalStore implements ApprovalStore {
       [states],
     );
     return this.#convert(result.rows);
+  }
+
+  /**
+   * Reads requests through a server-side cursor in a read-only transaction, `SCAN_PAGE` rows per fetch, oldest
+   * first: one sort on the server, and flat memory here however many rows match. Holds one pooled connection
+   * until the iteration ends (or is left early).
+   * @throws StoreUnavailableError; RangeError for a bad limit.
+   */
+  async *scan(options: ApprovalScanOptions = {}): AsyncGenerator<StoredApproval> {
+    checkScanLimit(options.limit);
+    if (options.limit === 0) return;
+    await this.#db.ready();
+    let client: pg.PoolClient;
+    try {
+      client = await this.#db.pool.connect();
+    } catch (error) {
+      throw toStoreError(this.name, "scan", error);
+    }
+    let broken = false;
+    try {
+      try {
+        await client.query("BEGIN READ ONLY");
+        await client.query(
+          `DECLARE toolgate_scan NO SCROLL CURSOR FOR
+             SELECT ${COLUMNS} FROM ${this.#t}
+             WHERE state = ANY($1::text[]) AND ($2::text IS NULL OR tool = $2)
+             ORDER BY created_at, seq ${options.limit === undefined ? "" : `LIMIT ${options.limit}`}`,
+          [options.states ?? OPEN_STATES, options.tool ?? null],
+        );
+      } catch (error) {
+        broken = true;
+        throw toStoreError(this.name, "scan", error);
+      }
+      for (;;) {
+        let rows: ApprovalRow[];
+        try {
+          rows = (await client.query<ApprovalRow>(`FETCH ${SCAN_PAGE} FROM toolgate_scan`)).rows;
+        } catch (error) {
+          broken = true;
+          throw toStoreError(this.name, "scan", error);
+        }
+        for (const approval of this.#convert(rows)) yield approval;
+        if (rows.length < SCAN_PAGE) break;
+      }
+    } finally {
+      // Ends the transaction (and the cursor) also when the caller stops early; a broken connection is dropped.
+      if (!broken)
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
+      client.release(broken ? true : undefined);
+    }
+  }
+
+  /** Marks every pending request past its `expiresAt` at `now` as expired; returns how many, not the rows. */
+  async expireQuietly(now: number): Promise<number> {
+    const result = await this.#db.query(
+      "expire",
+      `UPDATE ${this.#t} SET state = 'expired', updated_at = $1 WHERE state = 'pending' AND expires_at <= $1`,
+      [now],
+    );
+    return result.rowCount ?? 0;
   }
 
   /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */

@@ -12,12 +12,15 @@ import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 import {
   type ApprovalColumns,
   type ApprovalRow,
+  type ApprovalScanOptions,
   type ApprovalTable,
   approvalExistsError,
   checkDecided,
+  checkScanLimit,
   OPEN_STATES,
   pollUntilDecided,
   respondTo,
+  SCAN_PAGE,
   takeFrom,
   toApprovalColumns,
   toStoredApproval,
@@ -122,6 +125,30 @@ export class SqliteApprovalStore implements ApprovalStore {
            WHERE state IN ('pending', 'approved', 'rejected') AND state IN (SELECT value FROM json_each(?))
            ORDER BY created_at, rowid`,
         ),
+        expireQuietly: db.prepare<{ now: number }>(
+          `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
+           WHERE state = 'pending' AND expires_at <= @now`,
+        ),
+        // Keyset pages: open requests along the partial index (created_at, rowid); any states by rowid.
+        scanOpen: db.prepare<
+          { states: string; tool: string | null; created: number; rowid: number; limit: number },
+          ApprovalRow & { created_at: number; rowid: number }
+        >(
+          `SELECT ${COLUMNS}, created_at, rowid FROM toolgate_approvals
+           WHERE state IN ('pending', 'approved', 'rejected') AND state IN (SELECT value FROM json_each(@states))
+             AND (@tool IS NULL OR tool = @tool)
+             AND (created_at, rowid) > (@created, @rowid)
+           ORDER BY created_at, rowid LIMIT @limit`,
+        ),
+        scanAny: db.prepare<
+          { states: string; tool: string | null; rowid: number; limit: number },
+          ApprovalRow & { created_at: number; rowid: number }
+        >(
+          `SELECT ${COLUMNS}, created_at, rowid FROM toolgate_approvals
+           WHERE rowid > @rowid AND state IN (SELECT value FROM json_each(@states))
+             AND (@tool IS NULL OR tool = @tool)
+           ORDER BY rowid LIMIT @limit`,
+        ),
         expireAll: db.prepare<{ now: number }, { request: string; created_at: number }>(
           `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
            WHERE state = 'pending' AND expires_at <= @now
@@ -192,6 +219,41 @@ export class SqliteApprovalStore implements ApprovalStore {
       : this.#statements.list;
     const rows = this.#run("list", () => statement.all(JSON.stringify(states)));
     return this.#convert(() => rows.map(toStoredApproval));
+  }
+
+  /**
+   * Reads requests a page at a time (`SCAN_PAGE` rows per statement, so no statement stays open between
+   * pages and the store can be written meanwhile): open states oldest first, others in the order they were
+   * stored. Memory stays flat however many rows match.
+   * @throws StoreUnavailableError; RangeError for a bad limit.
+   */
+  async *scan(options: ApprovalScanOptions = {}): AsyncGenerator<StoredApproval> {
+    checkScanLimit(options.limit);
+    const states = JSON.stringify(options.states ?? OPEN_STATES);
+    const open = (options.states ?? OPEN_STATES).every((state) => OPEN_STATES.includes(state));
+    const tool = options.tool ?? null;
+    let left = options.limit ?? Number.POSITIVE_INFINITY;
+    let created = Number.MIN_SAFE_INTEGER;
+    let rowid = 0;
+    while (left > 0) {
+      const limit = Math.min(SCAN_PAGE, left);
+      const rows = this.#run("scan", () =>
+        open
+          ? this.#statements.scanOpen.all({ states, tool, created, rowid, limit })
+          : this.#statements.scanAny.all({ states, tool, rowid, limit }),
+      );
+      for (const row of rows) yield this.#convert(() => toStoredApproval(row));
+      if (rows.length < limit) return;
+      const last = rows[rows.length - 1] as { created_at: number; rowid: number };
+      created = last.created_at;
+      rowid = last.rowid;
+      left -= rows.length;
+    }
+  }
+
+  /** Marks every pending request past its `expiresAt` at `now` as expired; returns how many, not the rows. */
+  async expireQuietly(now: number): Promise<number> {
+    return this.#writes.enqueue("expire", () => this.#statements.expireQuietly.run({ now }).changes);
   }
 
   /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */

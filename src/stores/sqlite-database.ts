@@ -1,8 +1,8 @@
 /** Opening and migrating the SQLite file shared by `SqliteApprovalStore` and `SqliteAuditSink`. */
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { schemaTooNewError, toStoreError } from "./store-errors.js";
+import { prepareStoreFile, tightenStoreFiles } from "./store-files.js";
 
 /** Options of the SQLite store and sink. */
 export interface SqliteOptions {
@@ -23,7 +23,8 @@ export function resolveSqlitePath(file: string, cwd: string | undefined): string
 }
 
 /**
- * Opens (creating the parent directory) a database in WAL mode with a busy timeout, and brings the schema of
+ * Opens (creating the parent directory 0700 and the file 0600, see `prepareStoreFile`; SQLite gives its `-wal`
+ * and `-shm` files the database's mode) a database in WAL mode with a busy timeout, and brings the schema of
  * `component` to the last of `migrations` (index i moves version i to i + 1) in one IMMEDIATE transaction.
  * Versions live in `toolgate_meta`, one row per component, so that approvals and audit can share a file.
  * Throws `StoreUnavailableError` naming `store`.
@@ -37,10 +38,12 @@ export function openSqlite(
 ): Database.Database {
   let db: Database.Database | undefined;
   try {
-    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    const companions = file === ":memory:" ? [] : [`${file}-wal`, `${file}-shm`, `${file}-journal`];
+    if (file !== ":memory:") prepareStoreFile(store, file, { companions, create: true });
     db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     db.pragma("journal_mode = WAL");
+    tightenStoreFiles(store, companions);
     db.pragma("temp_store = MEMORY");
     db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     const conn = db;

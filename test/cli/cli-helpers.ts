@@ -96,3 +96,22 @@ export function approvalConfig(): Record<string, string> {
     ].join("\n"),
   };
 }
+
+/**
+ * The characters of `text` that a terminal acts on or that reorder it (C0 but newline, DEL, C1, bidirectional
+ * controls), written independently of the escaping under test.
+ */
+export function terminalControls(text: string): string[] {
+  return [...text].filter((ch) => {
+    const c = ch.codePointAt(0) as number;
+    return (
+      (c < 0x20 && c !== 0x0a) ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0x061c ||
+      c === 0x200e ||
+      c === 0x200f ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069)
+    );
+  });
+}

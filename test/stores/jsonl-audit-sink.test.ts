@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../src/runtime/audit.js";
 import { StoreUnavailableError } from "../../src/runtime/errors.js";
-import { GENESIS_PREV, JsonlAuditSink, verifyAuditLog } from "../../src/stores/index.js";
+import {
+  GENESIS_PREV,
+  JsonlAuditSink,
+  KEYED_GENESIS_PREV,
+  readAuditKey,
+  verifyAuditLog,
+} from "../../src/stores/index.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -46,7 +52,12 @@ describe("JsonlAuditSink", () => {
     );
     expect(parsed[2]).toEqual({ seq: 3, prev: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), ...event(3) });
     expect(Object.keys(parsed[0] ?? {}).slice(0, 2)).toEqual(["seq", "prev"]);
-    expect(verifyAuditLog(file)).toEqual({ ok: true, lines: 3, head: expect.objectContaining({ seq: 3 }) });
+    expect(verifyAuditLog(file)).toEqual({
+      ok: true,
+      lines: 3,
+      head: expect.objectContaining({ count: 3 }),
+      keyed: false,
+    });
   });
 
   it("continues the chain of an existing file after a restart", async () => {
@@ -54,16 +65,22 @@ describe("JsonlAuditSink", () => {
     const sink = new JsonlAuditSink(file);
     await sink.record(event(3));
     await Promise.all([sink.record(event(4)), sink.record(event(5))]);
-    expect(sink.head.seq).toBe(5);
+    const head = await sink.head();
+    expect(head.count).toBe(5);
     await sink.close();
     const check = verifyAuditLog(file);
-    expect(check).toEqual({ ok: true, lines: 5, head: sink.head });
+    expect(check).toEqual({ ok: true, lines: 5, head, keyed: false });
   });
 
   it("verifies an empty log", async () => {
     const file = path.join(tmp.dir, "empty.jsonl");
     writeFileSync(file, "");
-    expect(verifyAuditLog(file)).toEqual({ ok: true, lines: 0, head: { seq: 0, hash: GENESIS_PREV } });
+    expect(verifyAuditLog(file)).toEqual({
+      ok: true,
+      lines: 0,
+      head: { count: 0, hash: GENESIS_PREV },
+      keyed: false,
+    });
   });
 
   it("detects an edited line and names it", async () => {
@@ -161,7 +178,7 @@ describe("JsonlAuditSink", () => {
     save(file, lines.slice(0, 3));
     const cut = verifyAuditLog(file);
     expect(cut).toMatchObject({ ok: true, lines: 3 });
-    expect(full.ok && cut.ok && full.head.seq !== cut.head.seq).toBe(true);
+    expect(full.ok && cut.ok && full.head.count !== cut.head.count).toBe(true);
   });
 
   it("fails closed once another writer appended to its log, which still verifies", async () => {
@@ -187,5 +204,247 @@ describe("JsonlAuditSink", () => {
     expect((error as StoreUnavailableError).store).toBe(`jsonl:${path.join(blocker, "audit.jsonl")}`);
     await sink.close();
     await expect(sink.record(event(1))).rejects.toThrow(/closed/);
+  });
+});
+
+const sha256 = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+const KEY = Buffer.from("k".repeat(32));
+const OTHER_KEY = Buffer.from("o".repeat(32));
+
+/** A keyed log of `count` events; returns its path, lines and the head the sink reported. */
+async function writeKeyedLog(count: number, key: Uint8Array = KEY) {
+  const file = path.join(tmp.dir, `keyed-${n++}`, "audit.jsonl");
+  const sink = new JsonlAuditSink(file, { key });
+  for (let i = 1; i <= count; i++) await sink.record(event(i));
+  const head = await sink.head();
+  await sink.close();
+  return { file, head, lines: readFileSync(file, "utf8").split("\n").slice(0, -1) };
+}
+
+/** Rewrites lines as an attacker without the key would: recomputes the unkeyed chain from the genesis value. */
+function rechain(lines: readonly string[]): string[] {
+  let prev = GENESIS_PREV;
+  return lines.map((line, i) => {
+    const { seq: _seq, prev: _prev, mac: _mac, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    const out = JSON.stringify({ seq: i + 1, prev, ...rest });
+    prev = sha256(out);
+    return out;
+  });
+}
+
+describe("the first line of a chain", () => {
+  // Without the check against the genesis value, the tail of a log (its first lines cut, the rest renumbered
+  // and re-linked from a forged start) would verify.
+  it("must point to the genesis value, even when the rest of the chain is consistent", () => {
+    const first = JSON.stringify({ seq: 1, prev: sha256("a line that was cut"), ...event(1) });
+    const second = JSON.stringify({ seq: 2, prev: sha256(first), ...event(2) });
+    const file = path.join(tmp.dir, `genesis-${n++}.jsonl`);
+    save(file, [first, second]);
+    expect(verifyAuditLog(file)).toEqual({
+      ok: false,
+      line: 1,
+      message: `line 1 has prev ${sha256("a line that was cut")}, expected the genesis value ${GENESIS_PREV}: lines before it were removed, or it was changed`,
+    });
+  });
+
+  it("of a keyed log must point to the keyed genesis value", async () => {
+    const first = `{"seq":1,"prev":"hmac-sha256:${"1".repeat(64)}","callId":"c"}`;
+    const { createHmac } = await import("node:crypto");
+    const mac = createHmac("sha256", KEY).update(first).digest("hex");
+    const file = path.join(tmp.dir, `genesis-${n++}.jsonl`);
+    save(file, [`${first.slice(0, -1)},"mac":"hmac-sha256:${mac}"}`]);
+    expect(verifyAuditLog(file, { key: KEY })).toMatchObject({
+      ok: false,
+      line: 1,
+      message: expect.stringContaining(`expected the genesis value ${KEYED_GENESIS_PREV}`),
+    });
+  });
+});
+
+describe("a keyed JSONL audit log", () => {
+  it("ends every line in an HMAC of the line's bytes before it, chained through prev", async () => {
+    const { file, head, lines } = await writeKeyedLog(3);
+    const { createHmac } = await import("node:crypto");
+    let prev = KEYED_GENESIS_PREV;
+    lines.forEach((line, i) => {
+      const match = /^(.*),"mac":"(hmac-sha256:[0-9a-f]{64})"\}$/.exec(line);
+      expect(match).not.toBeNull();
+      const body = `${match?.[1]}}`;
+      expect(JSON.parse(body)).toEqual({ seq: i + 1, prev, ...event(i + 1) });
+      const mac = `hmac-sha256:${createHmac("sha256", KEY).update(body).digest("hex")}`;
+      expect(match?.[2]).toBe(mac);
+      prev = mac;
+    });
+    expect(head).toEqual({ count: 3, hash: prev });
+    expect(verifyAuditLog(file, { key: KEY })).toEqual({ ok: true, lines: 3, head, keyed: true });
+  });
+
+  it("is continued after a restart with the same key, and refused with another key or none", async () => {
+    const { file } = await writeKeyedLog(2);
+    const again = new JsonlAuditSink(file, { key: KEY });
+    await again.record(event(3));
+    expect((await again.head()).count).toBe(3);
+    await again.close();
+    expect(verifyAuditLog(file, { key: KEY })).toMatchObject({ ok: true, lines: 3 });
+
+    const wrong = new JsonlAuditSink(file, { key: OTHER_KEY });
+    await expect(wrong.record(event(4))).rejects.toThrow(/the last line's mac does not match this key/);
+    await wrong.close();
+    const none = new JsonlAuditSink(file);
+    await expect(none.record(event(4))).rejects.toThrow(/the log is keyed .* no key was given/);
+    await none.close();
+    const { file: plain } = await writeLog(1);
+    const keyedOnPlain = new JsonlAuditSink(plain, { key: KEY });
+    await expect(keyedOnPlain.record(event(2))).rejects.toThrow(/written without a key/);
+    await keyedOnPlain.close();
+  });
+
+  it("cannot be verified without its key: nothing is claimed", async () => {
+    const { file } = await writeKeyedLog(2);
+    expect(verifyAuditLog(file)).toMatchObject({ ok: false, line: 1, reason: "key-required" });
+  });
+
+  it("catches an edit of the last line with the key alone (unkeyed: only with an anchor)", async () => {
+    const { file, lines } = await writeKeyedLog(3);
+    lines[2] = (lines[2] ?? "").replace('"decision":"allow"', '"decision":"deny"');
+    save(file, lines);
+    expect(verifyAuditLog(file, { key: KEY })).toMatchObject({
+      ok: false,
+      line: 3,
+      message: expect.stringContaining("line 3's mac does not match the key"),
+    });
+
+    const plain = await writeLog(3);
+    const head = verifyAuditLog(plain.file);
+    plain.lines[2] = (plain.lines[2] ?? "").replace('"decision":"allow"', '"decision":"deny"');
+    save(plain.file, plain.lines);
+    expect(verifyAuditLog(plain.file)).toMatchObject({ ok: true, lines: 3 }); // the stated limit
+    expect(head.ok).toBe(true);
+    if (!head.ok) return;
+    expect(verifyAuditLog(plain.file, { expect: head.head })).toMatchObject({
+      ok: false,
+      line: 3,
+      message: expect.stringContaining("line 3 does not end the chain at the anchor's"),
+    });
+  });
+
+  it("catches a rewrite re-chained without the key (unkeyed, that rewrite verifies)", async () => {
+    const { file, lines } = await writeKeyedLog(4);
+    const forged = rechain(lines.map((l) => l.replace('"decision":"allow"', '"decision":"deny"')));
+    save(file, forged);
+    expect(verifyAuditLog(file)).toMatchObject({ ok: true, lines: 4, keyed: false }); // looks fine unkeyed
+    expect(verifyAuditLog(file, { key: KEY })).toMatchObject({
+      ok: false,
+      line: 1,
+      message: expect.stringContaining("line 1 has no mac, yet a key was given"),
+    });
+
+    // A forger who keeps the mac fields but cannot compute them is caught at the first changed line.
+    const { file: second, lines: kept } = await writeKeyedLog(4);
+    kept[1] = (kept[1] ?? "").replace('"decision":"allow"', '"decision":"deny"');
+    save(second, kept);
+    expect(verifyAuditLog(second, { key: KEY })).toMatchObject({ ok: false, line: 2 });
+  });
+
+  it("catches a rewrite re-chained without the key, against an anchor, even unkeyed", async () => {
+    const { file, lines } = await writeLog(4);
+    const before = verifyAuditLog(file);
+    if (!before.ok) throw new Error("the log should verify");
+    save(file, rechain(lines.map((l) => l.replace('"decision":"allow"', '"decision":"deny"'))));
+    expect(verifyAuditLog(file)).toMatchObject({ ok: true, lines: 4 });
+    expect(verifyAuditLog(file, { expect: { hash: before.head.hash } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("no line of the log ends the chain at the anchor's"),
+    });
+  });
+
+  it("names a wrong key at the first line", async () => {
+    const { file } = await writeKeyedLog(2);
+    expect(verifyAuditLog(file, { key: OTHER_KEY })).toEqual({
+      ok: false,
+      line: 1,
+      message:
+        "line 1's mac does not match the key: the line was changed or forged by someone without the key, or the key is not the log's",
+    });
+  });
+
+  it("catches tail truncation only against an anchor, keyed or not", async () => {
+    for (const keyed of [true, false]) {
+      const { file, lines, head } = keyed
+        ? await writeKeyedLog(4)
+        : await (async () => {
+            const log = await writeLog(4);
+            const check = verifyAuditLog(log.file);
+            if (!check.ok) throw new Error("the log should verify");
+            return { ...log, head: check.head };
+          })();
+      const options = keyed ? { key: KEY } : {};
+      save(file, lines.slice(0, 2));
+      expect(verifyAuditLog(file, options)).toMatchObject({ ok: true, lines: 2 }); // the stated limit
+      expect(verifyAuditLog(file, { ...options, expect: { count: head.count } })).toMatchObject({
+        ok: false,
+        line: 2,
+        message:
+          "the log has 2 line(s) but the anchor says 4: lines were removed from its end, or the log was replaced",
+      });
+      expect(verifyAuditLog(file, { ...options, expect: head })).toMatchObject({ ok: false });
+      expect(verifyAuditLog(file, { ...options, expect: { hash: head.hash } })).toMatchObject({ ok: false });
+    }
+  });
+
+  it("accepts an anchor the log has grown past, and refuses one it never had", async () => {
+    const file = path.join(tmp.dir, `grow-${n++}`, "audit.jsonl");
+    const sink = new JsonlAuditSink(file, { key: KEY });
+    expect(await sink.head()).toEqual({ count: 0, hash: KEYED_GENESIS_PREV });
+    await sink.record(event(1));
+    await sink.record(event(2));
+    const anchor = await sink.head();
+    await sink.record(event(3));
+    await sink.close();
+    expect(verifyAuditLog(file, { key: KEY, expect: anchor })).toMatchObject({ ok: true, lines: 3 });
+    expect(verifyAuditLog(file, { key: KEY, expect: { hash: anchor.hash } })).toMatchObject({ ok: true });
+    expect(verifyAuditLog(file, { key: KEY, expect: { count: 0, hash: KEYED_GENESIS_PREV } })).toMatchObject({
+      ok: true,
+    });
+    expect(
+      verifyAuditLog(file, { key: KEY, expect: { count: 2, hash: `hmac-sha256:${"a".repeat(64)}` } }),
+    ).toMatchObject({
+      ok: false,
+      line: 2,
+      message: expect.stringContaining("line 2 does not end the chain"),
+    });
+    expect(verifyAuditLog(file, { key: KEY, expect: { ...anchor, count: 1 } })).toMatchObject({ ok: false });
+  });
+
+  it("takes its key from a file or an environment variable, and refuses weak or exposed keys", async () => {
+    const dir = path.join(tmp.dir, `keys-${n++}`);
+    const { mkdirSync, chmodSync } = await import("node:fs");
+    mkdirSync(dir);
+    const keyFile = path.join(dir, "audit.key");
+    writeFileSync(keyFile, `${"f".repeat(64)}\n`, { mode: 0o600 });
+    expect(Buffer.from(readAuditKey({ keyFile })).toString()).toBe("f".repeat(64));
+    process.env.TOOLGATE_TEST_AUDIT_KEY = "e".repeat(40);
+    expect(Buffer.from(readAuditKey({ keyEnv: "TOOLGATE_TEST_AUDIT_KEY" })).toString()).toBe("e".repeat(40));
+    expect(() => readAuditKey({ keyEnv: "TOOLGATE_TEST_NO_SUCH_KEY" })).toThrow(/is not set; set it/);
+    process.env.TOOLGATE_TEST_AUDIT_KEY = "short";
+    expect(() => readAuditKey({ keyEnv: "TOOLGATE_TEST_AUDIT_KEY" })).toThrow(
+      /holds 5 byte\(s\); an audit key needs at least 32/,
+    );
+    delete process.env.TOOLGATE_TEST_AUDIT_KEY;
+    chmodSync(keyFile, 0o644);
+    expect(() => readAuditKey({ keyFile })).toThrow(
+      /can be read by other users \(mode 644\); run `chmod 600/,
+    );
+    expect(() => readAuditKey({ keyFile: path.join(dir, "missing.key") })).toThrow(
+      /cannot read the audit key file/,
+    );
+    expect(() => readAuditKey({ keyFile, keyEnv: "X" })).toThrow(/in one way/);
+
+    // A sink whose key cannot be read records nothing (fail closed).
+    const sink = new JsonlAuditSink(path.join(dir, "audit.jsonl"), { keyFile });
+    const error = await sink.record(event(1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toMatch(/can be read by other users/);
+    await sink.close();
   });
 });

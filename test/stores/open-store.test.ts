@@ -9,6 +9,7 @@ import {
   openAuditSink,
   PostgresApprovalStore,
   PostgresAuditSink,
+  resolveStoreUrl,
   SqliteApprovalStore,
   SqliteAuditSink,
 } from "../../src/stores/index.js";
@@ -68,5 +69,46 @@ describe("openAuditSink", () => {
     expect(() => openAuditSink("file:/x")).toThrow(
       'unknown audit sink URL "file:/x" for the audit sink; use memory, jsonl:PATH, sqlite:PATH or postgres://user@host:port/db',
     );
+  });
+});
+
+describe("keyed jsonl: URLs", () => {
+  it("take the key from ?keyFile= (relative to cwd) or ?keyEnv=", async () => {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(path.join(tmp.dir, "url.key"), "u".repeat(32), { mode: 0o600 });
+    const byFile = openAuditSink("jsonl:logs/k1.jsonl?keyFile=url.key", { cwd: tmp.dir }) as JsonlAuditSink;
+    expect(byFile.file).toBe(path.join(tmp.dir, "logs/k1.jsonl"));
+    expect(byFile.keyed).toBe(true);
+    await byFile.record({ type: "call.received", time: "t", callId: "c", toolName: "x", fingerprint: "f" });
+    expect((await byFile.head()).hash).toMatch(/^hmac-sha256:/);
+    await byFile.close();
+    const byEnv = openAuditSink("jsonl:logs/k2.jsonl?keyEnv=TOOLGATE_AUDIT_KEY", { cwd: tmp.dir });
+    expect((byEnv as JsonlAuditSink).keyed).toBe(true);
+    await byEnv.close();
+    const plain = openAuditSink("jsonl:logs/k3.jsonl", { cwd: tmp.dir });
+    expect((plain as JsonlAuditSink).keyed).toBe(false);
+  });
+
+  it("refuse unknown options, empty values and names that are not variables", () => {
+    expect(() => openAuditSink("jsonl:a.jsonl?key=abc")).toThrow(/unknown option \(keyFile or keyEnv\) in/);
+    expect(() => openAuditSink("jsonl:a.jsonl?keyFile=")).toThrow(/empty keyFile in/);
+    expect(() => openAuditSink("jsonl:a.jsonl?keyEnv=A-B")).toThrow(
+      /keyEnv is not an environment variable name/,
+    );
+    expect(() => openAuditSink("jsonl:?keyEnv=A")).toThrow(/missing path in/);
+  });
+
+  it("resolveStoreUrl makes the log and the key file absolute, keeping options", () => {
+    expect(resolveStoreUrl("jsonl:logs/a.jsonl?keyFile=secrets/a.key", "/srv/app")).toBe(
+      "jsonl:/srv/app/logs/a.jsonl?keyFile=/srv/app/secrets/a.key",
+    );
+    expect(resolveStoreUrl("jsonl:logs/a.jsonl?keyEnv=K", "/srv/app")).toBe(
+      "jsonl:/srv/app/logs/a.jsonl?keyEnv=K",
+    );
+    expect(resolveStoreUrl("sqlite:s.db?synchronous=normal", "/srv/app")).toBe(
+      "sqlite:/srv/app/s.db?synchronous=normal",
+    );
+    expect(resolveStoreUrl("sqlite:/abs/s.db", "/srv/app")).toBe("sqlite:/abs/s.db");
+    expect(resolveStoreUrl("postgres://u@h/db", "/srv/app")).toBe("postgres://u@h/db");
   });
 });
