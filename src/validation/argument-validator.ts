@@ -1,6 +1,7 @@
 /**
  * Builds argument validators from tool input schemas with ajv, in strict mode: no type coercion, no
- * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), and `pattern` on the linear-time engine.
+ * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), `pattern` on the linear-time engine, and
+ * own properties only.
  */
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -24,6 +25,9 @@ export function ajvOptions(): Options {
     useDefaults: false,
     removeAdditional: false,
     $data: false,
+    // A property is read only when the object itself has it: an argument named `toString` or
+    // `constructor` is then what the caller sent (or absent), never Object.prototype's member.
+    ownProperties: true,
     validateFormats: false,
     addUsedSchema: false,
     code: { regExp, optimize: 1 },
