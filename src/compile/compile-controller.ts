@@ -6,7 +6,6 @@
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import standaloneModule from "ajv/dist/standalone/index.js";
 import {
   type Code,
   code,
@@ -16,7 +15,6 @@ import {
   joinCode,
   literal,
   parsedJson,
-  verbatim,
 } from "../codegen/emit.js";
 import {
   formatTypeScript,
@@ -27,8 +25,7 @@ import {
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
-
-const standaloneCode = standaloneModule.default;
+import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
 
 /** The compiled controller: the module's text and its declarations' text. */
 export interface CompiledController {
@@ -47,15 +44,7 @@ export function declarationPathFor(modulePath: string): string {
   );
 }
 
-// ajv standalone refers to its runtime helpers with `require(...)`; the compiled module imports them
-// from toolgate/runtime instead (ajv issues 1976 and 2209).
-const AJV_HELPERS: ReadonlyMap<string, string> = new Map([
-  ['require("ajv/dist/runtime/ucs2length").default', "ajvUcs2length"],
-  ['require("ajv/dist/runtime/equal").default', "ajvEqual"],
-  ['require("ajv/dist/runtime/validation_error").default', "AjvValidationError"],
-]);
-
-/** The runtime names the module body below uses, besides the ajv helpers. */
+/** The runtime names the module body below uses, besides ajv's helpers. */
 const RUNTIME_IMPORTS = [
   "PendingApprovals",
   "ToolController",
@@ -95,124 +84,44 @@ interface SchemaEntry {
   readonly schema: JsonSchema;
 }
 
-/** The index just past the JSON value that starts at `start` (ajv writes schema constants as JSON). */
-function endOfJson(source: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < source.length; i++) {
-    const c = source[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
-      depth--;
-      if (depth === 0) return i + 1;
-    } else if (depth === 0 && (c === ";" || c === ",")) return i;
-  }
-  return -1;
-}
-
-/**
- * ajv standalone declares every root schema as a constant (`const schema31 = {…};`), used or not. Those
- * that nothing refers to are dropped: at 500 tools they are a large share of the module, and parsing is
- * most of a compiled controller's start-up. Declarations are found outside string literals only (ajv
- * writes every string with double quotes), so that a description that looks like one is left alone; a
- * name that occurs anywhere else, even inside a string, keeps its declaration.
- */
-function dropUnusedSchemaConstants(source: string): string {
-  const uses = new Map<string, number>();
-  for (const [name] of source.matchAll(/\bschema\d+\b/g)) uses.set(name, (uses.get(name) ?? 0) + 1);
-  const declaration = /const (schema\d+) = /y;
-  const parts: string[] = [];
-  let from = 0;
-  let inString = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      continue;
-    }
-    if (c !== "c" || (i > 0 && !/[;{}\s]/.test(source[i - 1] as string))) continue;
-    declaration.lastIndex = i;
-    const match = declaration.exec(source);
-    if (match === null || uses.get(match[1] as string) !== 1) continue;
-    const end = endOfJson(source, i + match[0].length);
-    if (end < 0 || source[end] !== ";") continue;
-    parts.push(source.slice(from, i));
-    from = end + 1;
-    i = end;
-  }
-  parts.push(source.slice(from));
-  return parts.join("");
-}
-
 interface ValidatorGroup {
   /** The module-level name of the group's validators object. */
   readonly name: string;
   readonly code: Code;
 }
 
-/** ajv standalone code of one draft's tools, wrapped so that its names stay private. */
+/**
+ * The validators of one draft's schemas, each compiled separately by one ajv instance and written out by
+ * `standaloneValidators`, wrapped so that their names stay private. The group object's keys and the
+ * functions they name come from ajv's compiled validators, never from reading the generated text.
+ */
 function standaloneGroup(
   draft: SchemaDraft,
-  tools: readonly SchemaEntry[],
-  helpers: Set<string>,
+  entries: readonly SchemaEntry[],
+  helpers: Set<RuntimeHelper>,
 ): ValidatorGroup {
   const base = ajvOptions();
   const options = { ...base, code: { ...base.code, source: true, esm: true } };
   const ajv: Ajv | Ajv2020 = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-  for (const { key, label, schema } of tools) {
+  const validators = new Map<string, SourcedValidate>();
+  for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
     try {
-      ajv.addSchema(schema as JsonSchema & object, key);
+      validators.set(key, ajv.compile(schema as JsonSchema & object) as SourcedValidate);
     } catch (error) {
       throw new EmitError(
         `${label}: ajv refused the schema: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }
-  let source = standaloneCode(ajv, Object.fromEntries(tools.map(({ key }) => [key, key])));
-  source = dropUnusedSchemaConstants(source.replace(/^"use strict";/, ""));
-  const exported = new Map<string, string>();
-  source = source.replace(
-    /export const (v\d+|context) = ([A-Za-z_$][\w$]*);/g,
-    (_match, key: string, fn: string) => {
-      exported.set(key, fn);
-      return "";
-    },
-  );
-  for (const [call, name] of AJV_HELPERS) {
-    if (source.includes(call)) {
-      helpers.add(name);
-      source = source.replaceAll(call, name);
-    }
-  }
-  const unknownHelper = /require\("([^"]*)"\)/.exec(source);
-  if (unknownHelper !== null) {
-    throw new EmitError(
-      `ajv standalone code needs the helper ${unknownHelper[1]}, which toolgate/runtime does not export`,
-    );
-  }
-  // What is left of `require(` can only be text inside string literals (a description, a pattern):
-  // written `require\u0028`, it is the same string and no longer looks like a call.
-  source = source.replaceAll("require(", "require\\u0028");
-  if (exported.size !== tools.length) {
-    throw new EmitError(`ajv standalone exported ${exported.size} validators for ${tools.length} tools`);
-  }
+  const standalone = standaloneValidators(validators, helpers);
   const name = draft === "2020-12" ? "draft2020Validators" : "draft07Validators";
-  const entries = tools.map(({ key }) => code`${ident(key)}: ${ident(exported.get(key) as string)}`);
+  const fields = entries.map(({ key }) => code`${ident(key)}: ${standalone.names.get(key) as Code}`);
   return {
     name,
     code: code`const ${ident(name)} = (() => {
-${verbatim("ajv-standalone", source)}
-return { ${joinCode(entries, ", ")} };
+${standalone.code}
+return { ${joinCode(fields, ", ")} };
 })();
 `,
   };
@@ -240,7 +149,7 @@ function moduleSource(bundle: PolicyBundle): Code {
   // YAML-loaded controller does.
   const contextDraft =
     bundle.contextSchema === null ? undefined : add("context", "context_schema", bundle.contextSchema);
-  const helpers = new Set<string>();
+  const helpers = new Set<RuntimeHelper>();
   const groups: Code[] = [];
   for (const draft of ["2020-12", "draft-07"] as const) {
     const tools = byDraft.get(draft);
@@ -258,7 +167,7 @@ function moduleSource(bundle: PolicyBundle): Code {
     contextDraft === undefined
       ? code`undefined`
       : code`fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context)`;
-  const imports = [...RUNTIME_IMPORTS, "schemaPattern", ...[...helpers].sort()].map((n) => ident(n));
+  const imports = [...new Set([...RUNTIME_IMPORTS, ...[...helpers].sort()])].map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({
     name: t.name,
     description: t.description,

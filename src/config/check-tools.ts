@@ -1,7 +1,7 @@
 /** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
-import type { ValidatorFactory } from "../validation/argument-validator.js";
+import { SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
 import { pascalCase } from "./identifiers.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
@@ -65,7 +65,8 @@ const JSON_TYPES = ["string", "number", "integer", "boolean", "array", "object",
 /**
  * Where in a schema (at `schemaPointer` of a parsed file) ajv's compile error points, and a message for it:
  * an unknown keyword at its key, a meta-schema violation (`data/properties/x/type must be …`) at that
- * node, a `pattern` the linear-time engine refuses at that pattern. Otherwise the schema itself.
+ * node, a `pattern` the linear-time engine refuses at that pattern, an unknown `format` at that format
+ * (with the supported list). Otherwise the schema itself.
  */
 export function locateSchemaProblem(
   parsed: ParsedFile,
@@ -79,6 +80,23 @@ export function locateSchemaProblem(
       pointer: target ?? schemaPointer,
       message: `${message}; check the spelling of the keyword (JSON Schema keywords are case-sensitive)`,
       prefer: "key",
+    };
+  }
+  const format = /^unknown format "(.*)" ignored in schema at path "#(.*)"$/s.exec(message);
+  if (format !== null) {
+    // ajv names the schema that holds the `format` keyword, as a URI fragment.
+    const name = format[1] as string;
+    let at = schemaPointer;
+    try {
+      at = `${schemaPointer}${decodeURIComponent(format[2] as string)}`;
+    } catch {
+      // Not a fragment ajv would write: point at the schema itself.
+    }
+    const near = nearest(name, SUPPORTED_FORMATS);
+    return {
+      pointer: parsed.positions.has(`${at}/format`) ? `${at}/format` : schemaPointer,
+      message: `unknown format "${name}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; toolgate checks every format it accepts and refuses the others — use one of ${SUPPORTED_FORMATS.join(", ")}, or a "pattern"`,
+      prefer: "value",
     };
   }
   const metaPath = /^schema is invalid: data(\/\S*)? /.exec(message);

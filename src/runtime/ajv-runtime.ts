@@ -11,6 +11,9 @@
  * resolves URIs while compiling), and `toolgate compile` refuses code that would need it.
  */
 
+import { createRequire } from "node:module";
+import { ToolgateError } from "./errors.js";
+
 /** String length in Unicode code points, as ajv's `minLength` and `maxLength` keywords count it. */
 export function ajvUcs2length(str: string): number {
   const len = str.length;
@@ -69,4 +72,26 @@ export class AjvValidationError extends Error {
     this.errors = errors;
     this.ajv = this.validation = true;
   }
+}
+
+type FormatDefinition = RegExp | true | ((data: never) => boolean) | { readonly validate: unknown };
+
+let formats: { readonly [name: string]: FormatDefinition } | undefined;
+
+/**
+ * The definition of a `format` (ajv-formats' full formats, as the config loader validates them), for
+ * compiled controllers. The formats are loaded on first use, so that a module whose schemas use no
+ * `format` does not pay for them at start-up.
+ * @throws ToolgateError for a format name ajv-formats does not define.
+ */
+export function ajvFormat(name: string): FormatDefinition {
+  formats ??= (
+    createRequire(import.meta.url)("ajv-formats/dist/formats.js") as {
+      fullFormats: { readonly [name: string]: FormatDefinition };
+    }
+  ).fullFormats;
+  if (!Object.hasOwn(formats, name)) {
+    throw new ToolgateError("invalid-option", `unknown format ${JSON.stringify(name)}`);
+  }
+  return formats[name] as FormatDefinition;
 }

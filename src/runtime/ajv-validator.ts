@@ -75,15 +75,35 @@ export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidat
  * @throws SyntaxError when the pattern uses a construct the linear-time engine refuses (backreferences,
  *   lookaround) — the config loader reports that as `invalid-input-schema` before anything runs.
  */
-export function schemaPattern(
-  pattern: string,
-  flags: string,
-): { test(input: string): boolean; toString(): string } {
+export function schemaPattern(pattern: string, flags: string): SchemaPattern {
   const compiled = compileRegex(pattern, flags);
   if (!compiled.ok) throw new SyntaxError(`pattern "${pattern}": ${compiled.message}`);
   const regex = compiled.regex;
   // ajv keys its shared pattern constants by `String(regex)`: each pattern needs its own key, or every
   // schema of an ajv instance would test the first pattern that instance ever compiled.
   const key = `schemaPattern(${JSON.stringify(pattern)}, ${JSON.stringify(flags)})`;
-  return { test: (input: string) => regex.test(input), toString: () => key };
+  const made: SchemaPattern = Object.freeze({
+    source: pattern,
+    flags,
+    test: (input: string) => regex.test(input),
+    toString: () => key,
+  });
+  madeBySchemaPattern.add(made);
+  return made;
+}
+
+/** A `pattern` of an input schema, compiled on the linear-time engine. */
+export interface SchemaPattern {
+  /** The pattern as the schema writes it. */
+  readonly source: string;
+  readonly flags: string;
+  test(input: string): boolean;
+  toString(): string;
+}
+
+const madeBySchemaPattern = new WeakSet<object>();
+
+/** True for a value `schemaPattern` returned (so that `toolgate compile` can write the call that rebuilds it). */
+export function isSchemaPattern(value: unknown): value is SchemaPattern {
+  return typeof value === "object" && value !== null && madeBySchemaPattern.has(value);
 }

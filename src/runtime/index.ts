@@ -4,11 +4,13 @@
  * the CLI (a test over the built files checks it).
  */
 
-export { AjvValidationError, ajvEqual, ajvUcs2length } from "./ajv-runtime.js";
+export { AjvValidationError, ajvEqual, ajvFormat, ajvUcs2length } from "./ajv-runtime.js";
 export {
   type AjvErrorLike,
   type AjvValidateFunction,
   fromAjvValidator,
+  isSchemaPattern,
+  type SchemaPattern,
   schemaPattern,
 } from "./ajv-validator.js";
 export {

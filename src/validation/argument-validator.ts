@@ -1,12 +1,17 @@
 /**
  * Builds argument validators from tool input schemas with ajv, in strict mode: no type coercion, no
- * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), and `pattern` on the linear-time engine.
+ * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), `pattern` on the linear-time engine,
+ * own properties only, and `format` checked with ajv-formats' full formats (an unknown format is refused).
  */
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { AjvValidateFunction } from "../runtime/ajv-validator.js";
 import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
+
+/** The `format` names input schemas may use (ajv-formats' full formats), sorted. */
+export const SUPPORTED_FORMATS: readonly string[] = Object.freeze(Object.keys(fullFormats).sort());
 
 /** Which JSON Schema dialect a schema declares through `$schema`. */
 export type SchemaDraft = "2020-12" | "draft-07";
@@ -24,7 +29,11 @@ export function ajvOptions(): Options {
     useDefaults: false,
     removeAdditional: false,
     $data: false,
-    validateFormats: false,
+    // A property is read only when the object itself has it: an argument named `toString` or
+    // `constructor` is then what the caller sent (or absent), never Object.prototype's member.
+    ownProperties: true,
+    validateFormats: true,
+    formats: fullFormats,
     addUsedSchema: false,
     code: { regExp, optimize: 1 },
   };

@@ -33,6 +33,61 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
   return target as Schema | undefined;
 }
 
+/** A glob from the policy with its wildcards filled in (`*@example.com` gives `ada@example.com`). */
+function instantiate(glob: string): string {
+  return glob.replaceAll("**", "a/b").replaceAll("*", "ada").replaceAll("?", "x");
+}
+
+/** Mostly valid values of a `format` (some from the policy's strings), or undefined for formats not covered. */
+function formatArbitrary(format: string, pool: readonly string[]): fc.Arbitrary<string> | undefined {
+  const date = fc.date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true });
+  switch (format) {
+    case "email": {
+      const hinted = pool.filter((s) => s.includes("@")).map(instantiate);
+      return hinted.length > 0 ? fc.oneof(fc.emailAddress(), fc.constantFrom(...hinted)) : fc.emailAddress();
+    }
+    case "date":
+      return date.map((d) => d.toISOString().slice(0, 10));
+    case "date-time":
+    case "iso-date-time":
+      return date.map((d) => d.toISOString());
+    case "uuid":
+      return fc.uuid();
+    case "uri":
+    case "url":
+      return fc.webUrl();
+    case "ipv4":
+      return fc.ipV4();
+    case "ipv6":
+      return fc.ipV6();
+    case "hostname":
+      return fc.domain();
+    case "time":
+      return date.map((d) => d.toISOString().slice(11));
+    case "iso-time":
+      return date.map((d) => d.toISOString().slice(11, 19));
+    case "duration":
+      return fc.constantFrom("P1D", "PT2H", "P1Y2M3DT4H5M6S", "P2W");
+    case "uri-reference":
+    case "uri-template":
+      return fc.oneof(fc.webUrl(), fc.webPath());
+    case "regex":
+      return fc.constantFrom("^[a-z]+$", "a|b", "\\d{2,}");
+    case "json-pointer":
+      return fc
+        .array(fc.stringMatching(/^[a-z0-9]*$/), { maxLength: 3 })
+        .map((p) => p.map((s) => `/${s}`).join(""));
+    case "json-pointer-uri-fragment":
+      return fc.constantFrom("#", "#/a", "#/a/0");
+    case "relative-json-pointer":
+      return fc.constantFrom("0", "1/a", "0#");
+    case "byte":
+      return fc.base64String({ maxLength: 40 });
+    default:
+      return undefined;
+  }
+}
+
 function stringArbitrary(
   schema: { readonly [key: string]: unknown },
   hints: ArbitraryHints,
@@ -49,6 +104,8 @@ function stringArbitrary(
     }
   }
   const pool = hints.strings ?? [];
+  const formatted = typeof schema.format === "string" ? formatArbitrary(schema.format, pool) : undefined;
+  if (formatted !== undefined) return fc.oneof({ weight: 20, arbitrary: formatted }, ...options);
   if (pool.length > 0) {
     const hinted = fc.constantFrom(...pool);
     options.push(hinted);
