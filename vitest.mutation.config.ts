@@ -1,0 +1,26 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.js";
+
+// The tests that exercise the decision core, for `npm run test:mutation` (stryker.config.mjs): Stryker runs them
+// once per mutant, so the suites that spawn the CLI, build the package or need PostgreSQL stay out.
+// TOOLGATE_MUTATION_TESTS (comma-separated globs) narrows them further for a run on one source file.
+const CORE_TESTS = [
+  "test/runtime/approvals.test.ts",
+  "test/runtime/controller.test.ts",
+  "test/runtime/controller.properties.test.ts",
+  "test/runtime/glob-prefilter.test.ts",
+  "test/runtime/policy.test.ts",
+  "test/runtime/policy-properties.test.ts",
+  "test/runtime/match/**/*.test.ts",
+  "test/policies/**/*.test.ts",
+  "test/controller/context-and-case.test.ts",
+  "test/stores/jsonl-audit-sink.test.ts",
+];
+
+const narrowed = process.env.TOOLGATE_MUTATION_TESTS?.split(",").filter((glob) => glob !== "");
+
+// Not mergeConfig: it would append these globs to the base config's `test/**/*.test.ts`.
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: narrowed === undefined || narrowed.length === 0 ? CORE_TESTS : narrowed },
+});
