@@ -97,6 +97,38 @@ function describe(types: ReadonlySet<JsonType>): string {
   return [...types].join(" or ");
 }
 
+/** Words of a field name that say it holds a file system path. */
+const PATH_WORDS: ReadonlySet<string> = new Set([
+  "path",
+  "paths",
+  "file",
+  "files",
+  "filename",
+  "filepath",
+  "dir",
+  "dirs",
+  "directory",
+  "folder",
+  "cwd",
+]);
+
+/**
+ * Why a `prefix` looks like it was written with the old path meaning: the field's name or schema says it
+ * holds a path, or the prefix itself reads as a path (a `/` and no `://`). `undefined` when nothing says so.
+ */
+function pathHint(field: string, schema: JsonSchema, prefix: string): string | undefined {
+  const name = field.replaceAll("[*]", "").split(".").at(-1) ?? field;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (words.some((word) => PATH_WORDS.has(word))) return `field "${field}" holds a path`;
+  if (typeof schema.format === "string" && /path|file|dir/i.test(schema.format))
+    return `field "${field}" has format "${schema.format}"`;
+  if (prefix.includes("/") && !prefix.includes("://")) return `${JSON.stringify(prefix)} reads as a path`;
+  return undefined;
+}
+
 /** Checks one field's operators against the field's schema; reports at the operator's node. */
 function checkOperators(
   parsed: ParsedFile,
@@ -121,8 +153,23 @@ function checkOperators(
     );
   };
   const needs = (...wanted: JsonType[]) => types === null || wanted.some((w) => types.has(w));
-  for (const operator of ["prefix", "glob", "regex", "command"] as const) {
+  for (const operator of ["prefix", "path_prefix", "glob", "regex", "command"] as const) {
     if (spec[operator] !== undefined && !needs("string")) mismatch(operator, "a string field");
+  }
+  if (spec.prefix !== undefined) {
+    const hint = pathHint(field, schema, spec.prefix);
+    if (hint !== undefined) {
+      const example = `${spec.prefix}${spec.prefix.endsWith("/") ? "" : "/"}../x`;
+      diagnostics.push(
+        diagnosticAt(
+          parsed,
+          childPointer(pointer, "prefix"),
+          "prefix-on-path",
+          `"prefix" compares plain text (${JSON.stringify(example)} starts with ${JSON.stringify(spec.prefix)}), but ${hint}; did you mean "path_prefix", which reads the value as a path first?`,
+          { prefer: "key", severity: "warning" },
+        ),
+      );
+    }
   }
   for (const operator of ["min", "max"] as const) {
     if (spec[operator] !== undefined && !needs("number", "integer")) mismatch(operator, "a number field");

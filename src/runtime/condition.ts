@@ -29,6 +29,7 @@ export interface OperatorSpec {
   readonly equals?: JsonValue;
   readonly in?: readonly JsonValue[];
   readonly prefix?: string;
+  readonly path_prefix?: string;
   readonly glob?: string | readonly string[];
   readonly regex?: string;
   readonly min?: number;
@@ -45,6 +46,7 @@ export const OPERATOR_NAMES = [
   "equals",
   "in",
   "prefix",
+  "path_prefix",
   "glob",
   "regex",
   "min",
@@ -192,19 +194,37 @@ function globTest(globs: readonly FilteredGlob[], foldedGlobs: readonly Filtered
 }
 
 /**
- * `prefix` is literal, but a value whose path form differs (`src/../x`) only ever "may" start with it, and a
- * path that climbs out of its root (`../../etc/passwd`) may be anywhere, as for globs.
+ * `path_prefix` is literal on the path's normal form, but a value whose path form differs (`src/../x`) only
+ * ever "may" start with it, and a path that climbs out of its root (`../../etc/passwd`) may be anywhere, as
+ * for globs. A value that starts with the prefix only when case is ignored may name the same file on a
+ * case-insensitive file system, and a value with `\` reads differently on Windows: both are a maybe when the
+ * readings disagree.
  */
-function prefixTest(prefix: string): ValueTest {
-  return (value) => {
-    if (typeof value !== "string") return UNKNOWN;
+function pathPrefixTest(prefix: string): ValueTest {
+  const foldedPrefix = prefix.toLowerCase();
+  const test = (value: string): Truth => {
     const literal = value.startsWith(prefix);
     const normal = normalizeOnce(value);
-    const clean = normal.ok && !normal.escapesRoot && normal.path === value;
-    if (clean) return literal ? TRUE : FALSE;
-    if (literal || (normal.ok && normal.escapesRoot)) return UNKNOWN;
-    return normal.ok && normal.path.startsWith(prefix) ? UNKNOWN : FALSE;
+    if (!normal.ok || normal.escapesRoot) return UNKNOWN;
+    if (normal.path === value) {
+      if (literal) return TRUE;
+      return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
+    }
+    if (literal || normal.path.startsWith(prefix)) return UNKNOWN;
+    return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
   };
+  return (value) => {
+    if (typeof value !== "string") return UNKNOWN;
+    const result = test(value);
+    if (result !== UNKNOWN && value.includes("\\") && test(value.replaceAll("\\", "/")) !== result)
+      return UNKNOWN;
+    return result;
+  };
+}
+
+/** `prefix` is a plain string prefix: exact, case-sensitive, no path or URL reading. */
+function prefixTest(prefix: string): ValueTest {
+  return (value) => (typeof value !== "string" ? UNKNOWN : value.startsWith(prefix) ? TRUE : FALSE);
 }
 
 function compileOperators(field: string, spec: OperatorSpec, problems: ConditionProblem[]): ValueTest {
@@ -238,6 +258,7 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present((value) => (options.some((option) => jsonEquals(value, option)) ? TRUE : FALSE)));
   }
   if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
+  if (spec.path_prefix !== undefined) tests.push(present(pathPrefixTest(spec.path_prefix)));
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
     const globs: FilteredGlob[] = [];

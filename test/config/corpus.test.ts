@@ -148,6 +148,7 @@ describe("the config corpus", () => {
       "unlisted-tool",
       "unreachable-rule",
       "test-failed",
+      "prefix-on-path",
     ];
     expect(loaderCodes.filter((code) => !covered.has(code))).toEqual([]);
   });
