@@ -8,6 +8,7 @@ import { type ConditionSpec, compileCondition, type OperatorSpec } from "../runt
 import { compileGlob } from "../runtime/match/glob.js";
 import { compileRegex } from "../runtime/match/regex.js";
 import { splitCommandPrefix } from "../runtime/match/shell.js";
+import { compileUrl } from "../runtime/match/url.js";
 import { type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
 import { nearest } from "./nearest.js";
@@ -153,7 +154,7 @@ function checkOperators(
     );
   };
   const needs = (...wanted: JsonType[]) => types === null || wanted.some((w) => types.has(w));
-  for (const operator of ["prefix", "path_prefix", "glob", "regex", "command"] as const) {
+  for (const operator of ["prefix", "path_prefix", "glob", "regex", "command", "url"] as const) {
     if (spec[operator] !== undefined && !needs("string")) mismatch(operator, "a string field");
   }
   if (spec.prefix !== undefined) {
@@ -250,6 +251,20 @@ function checkOperators(
         );
       }
     });
+  }
+  if (spec.url !== undefined) {
+    const compiled = compileUrl(spec.url);
+    if (!compiled.ok) {
+      for (const problem of compiled.problems) {
+        let at = childPointer(pointer, "url");
+        if (problem.key !== "url") {
+          at = childPointer(at, problem.key);
+          if (problem.index !== undefined && Array.isArray(spec.url[problem.key]))
+            at = childPointer(at, problem.index);
+        }
+        diagnostics.push(diagnosticAt(parsed, at, "invalid-url", problem.message));
+      }
+    }
   }
   if (spec.command !== undefined) {
     spec.command.forEach((prefix, i) => {

@@ -8,6 +8,7 @@ import { compileGlob, type Glob } from "./match/glob.js";
 import { normalizePath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import { matchCommand, splitCommandPrefix } from "./match/shell.js";
+import { compileUrl, type UrlSpec } from "./match/url.js";
 
 /** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
 export type Truth = 0 | 1 | 2;
@@ -39,6 +40,7 @@ export interface OperatorSpec {
   readonly all?: OperatorSpec;
   readonly not?: OperatorSpec;
   readonly command?: readonly string[];
+  readonly url?: UrlSpec;
 }
 
 /** The names of every operator. */
@@ -56,6 +58,7 @@ export const OPERATOR_NAMES = [
   "all",
   "not",
   "command",
+  "url",
 ] as const;
 
 /** One operator name. */
@@ -305,6 +308,14 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
         return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
       }),
     );
+  }
+  if (spec.url !== undefined) {
+    const compiled = compileUrl(spec.url);
+    if (!compiled.ok) for (const p of compiled.problems) problem("url", p.message);
+    else {
+      const test = compiled.test;
+      tests.push(present((value) => (typeof value !== "string" ? UNKNOWN : test(value))));
+    }
   }
   if (spec.any !== undefined) {
     const inner = compileOperators(`${field}[*]`, spec.any, problems);

@@ -149,6 +149,7 @@ describe("the config corpus", () => {
       "unreachable-rule",
       "test-failed",
       "prefix-on-path",
+      "invalid-url",
     ];
     expect(loaderCodes.filter((code) => !covered.has(code))).toEqual([]);
   });
