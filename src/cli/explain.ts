@@ -76,10 +76,23 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     return EXIT.ok;
   }
   print(`${tool}: ${output.action.toUpperCase()} — ${output.reason}`);
-  if (output.ruleIds.length > 0) print(`decided by: ${output.ruleIds.join(", ")}`);
+  if (output.ruleIds.length > 0) {
+    // A fallback decides only when nothing else matched: say so, since that is what a reader wonders.
+    const fallback = output.statements.some((s) => s.kind === "otherwise" && s.matched);
+    print(`decided by: ${output.ruleIds.join(", ")}${fallback ? " (no other statement matched)" : ""}`);
+  }
   for (const s of output.statements) {
     const where = "file" in s ? `  ${s.file}:${s.line}` : "";
-    const mark = s.matched ? (s.match === "possible" ? "may match" : "matched") : "no match";
+    const mark =
+      s.kind === "otherwise"
+        ? s.matched
+          ? "fallback"
+          : "not used"
+        : s.matched
+          ? s.match === "possible"
+            ? "may match"
+            : "matched"
+          : "no match";
     print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${s.id}${where}`);
   }
   return EXIT.ok;

@@ -824,6 +824,58 @@ describe("policy properties: conservative matching", () => {
   });
 });
 
+describe("policy properties: otherwise (fallbacks)", () => {
+  /** The same statements plus fallbacks for some tools, possibly several per tool (as layers give). */
+  const withFallbacksArb = policyCaseArb.chain(([statements, probe]) =>
+    fc.array(fc.tuple(fc.constantFrom(...TOOLS), anyActionArb), { maxLength: 4 }).map((fallbacks) => ({
+      statements,
+      probe,
+      fallbacks: fallbacks.map(
+        ([tool, action], i): StatementSpec => ({
+          id: `otherwise:${tool}:${i}`,
+          kind: "otherwise",
+          action,
+          tools: [tool],
+          reason: `fallback ${i}`,
+        }),
+      ),
+    })),
+  );
+
+  it("a fallback decides exactly the calls no statement matched, with the strictest fallback of the tool; every other decision stays as it was", () => {
+    fc.assert(
+      fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        const before = decide(statements, probe);
+        const after = decide([...fallbacks, ...statements], probe);
+        const own = fallbacks.filter((f) => f.tools.includes(probe.call.toolName));
+        if (!isDefaultDeny(before) || own.length === 0) {
+          expect(after).toEqual(before);
+          return;
+        }
+        const strictest = Math.max(...own.map((f) => RANK[f.action]));
+        const deciding = own.filter((f) => RANK[f.action] === strictest);
+        expect(after.action).toBe(deciding[0]?.action);
+        expect(after.ruleIds).toEqual(deciding.map((f) => f.id));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("explain marks a fallback matched exactly when it decided, and decide agrees with explain", () => {
+    fc.assert(
+      fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        const policy = policyOf([...statements, ...fallbacks]);
+        const explained = policy.explain(probe.call, probe.context);
+        expect(explained.decision).toEqual(policy.decide(probe.call, probe.context));
+        for (const e of explained.evaluations.filter((x) => x.statement.kind === "otherwise")) {
+          expect(e.matched).toBe(explained.decision.ruleIds.includes(e.statement.id));
+        }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
 describe("policy properties: purity and order", () => {
   it("decide is deterministic, ignores calls decided in between, and neither mutates nor needs to mutate its input", () => {
     fc.assert(
