@@ -70,10 +70,12 @@ export {
   type HandlerMap,
   refuseHandler,
 } from "./handlers.js";
+export type { UrlSpec } from "./match/url.js";
 export {
   type ExplainedDecision,
   type PolicyRule,
   type StatementEvaluation,
+  type StatementKind,
   type StatementSpec,
   ToolPolicy,
   type ToolPolicyOptions,
