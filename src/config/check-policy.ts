@@ -465,7 +465,9 @@ export function checkPolicy(
             parsed,
             pointer,
             "config-schema",
-            `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; list it or move the reason into a rule`,
+            Object.hasOwn(policy.otherwise ?? {}, tool)
+              ? `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; for its fallback write otherwise: { ${tool}: { decision, reason } }`
+              : `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; list it or move the reason into a rule`,
             { prefer: "key" },
           ),
         );
