@@ -261,7 +261,16 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present((value) => (options.some((option) => jsonEquals(value, option)) ? TRUE : FALSE)));
   }
   if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
-  if (spec.path_prefix !== undefined) tests.push(present(pathPrefixTest(spec.path_prefix)));
+  if (spec.path_prefix !== undefined) {
+    // A prefix not in normal form (`./src`, `a//b`, `src/..`) could never certainly start a normalised path.
+    const text = spec.path_prefix;
+    const normal = text === "" ? undefined : normalizePath(text);
+    const bare = text.length > 1 && text.endsWith("/") ? text.slice(0, -1) : text;
+    if (normal !== undefined && (!normal.ok || normal.path !== bare)) {
+      const hint = normal.ok ? `; write "${normal.path}${text.endsWith("/") ? "/" : ""}"` : "";
+      problem("path_prefix", `path_prefix "${text}" is not a path in normal form${hint}`);
+    } else tests.push(present(pathPrefixTest(text)));
+  }
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
     const globs: FilteredGlob[] = [];

@@ -1,7 +1,8 @@
 /**
  * The policy: statements (set entries and argument rules) and the decision procedure of DESIGN.md
  * section 4 — the strictest matching statement wins (deny > ask > allow), nothing matching means the
- * tool's fallback (`otherwise`) or else deny, and matching is conservative (an allow rule needs a certain match, deny and ask rules a possible one).
+ * tool's fallback (`otherwise`) or else deny, and matching is conservative (an allow rule needs a certain
+ * match, deny and ask rules a possible one).
  */
 import {
   type CompiledCondition,
@@ -366,7 +367,8 @@ export class ToolPolicy {
 
   /**
    * True when every call of the tool is denied whatever its arguments (a deny set entry or an
-   * unconditional deny rule, or no statement at all). Such tools are not shown to the model.
+   * unconditional deny rule, or only deny statements and no fallback other than deny, or no statement at
+   * all). Such tools are not shown to the model.
    */
   isDeniedOutright(toolName: string): boolean {
     const statements = this.#byTool.get(toolName)?.all ?? [];

@@ -983,6 +983,22 @@ describe("operator edge cases", () => {
     expect(truthOf("read_file", secrets, file("src\\..\\secrets\\key"))).toBe("possible");
     expect(truthOf("read_file", secrets, file("docs\\x"))).toBe("no");
     expect(truthOf("read_file", secrets, file("a\u0000b"))).toBe("possible");
+    // A prefix that is not in normal form could never certainly start a normalised path: refused.
+    const refused = (path_prefix: string) => () =>
+      policyOf([
+        {
+          id: "p",
+          kind: "rule",
+          action: "deny",
+          tools: ["read_file"],
+          reason: "r",
+          when: { path: { path_prefix } },
+        },
+      ]);
+    expect(refused("./src/")).toThrow(/path_prefix "\.\/src\/" is not a path in normal form; write "src\/"/);
+    expect(refused("a//b")).toThrow(/write "a\/b"/);
+    expect(refused("../")).not.toThrow();
+    expect(refused("/")).not.toThrow();
   });
 
   it("prefix: a plain string prefix, exact and case-sensitive, with no path reading", () => {
