@@ -269,7 +269,8 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     if (normal !== undefined && (!normal.ok || normal.path !== bare)) {
       const hint = normal.ok ? `; write "${normal.path}${text.endsWith("/") ? "/" : ""}"` : "";
       problem("path_prefix", `path_prefix "${text}" is not a path in normal form${hint}`);
-    } else tests.push(present(pathPrefixTest(text)));
+    }
+    tests.push(present(pathPrefixTest(text)));
   }
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;

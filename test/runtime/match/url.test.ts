@@ -129,6 +129,12 @@ describe("url: the bypass corpus", () => {
     expect(repos("https://api.github.com/Repos/x")).toBe("maybe");
     expect(repos("https://api.github.com/repos/%ff")).toBe("maybe");
     expect(repos("https://api.github.com/repos/%00")).toBe("maybe");
+    const anywhere = urlTest({ host: ["a.com"], path: ["/**"] });
+    expect(anywhere("https://a.com")).toBe("certain");
+    expect(anywhere("https://a.com/x/y")).toBe("certain");
+    const root = urlTest({ host: ["a.com"], path: ["/"] });
+    expect(root("https://a.com")).toBe("certain");
+    expect(root("https://a.com/x")).toBe("no");
   });
 
   it("query keys: every key must be listed; a key a server may decode differently is a maybe", () => {
