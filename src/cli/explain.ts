@@ -79,10 +79,23 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   // The tool name, reasons, ids and file names are shown escaped: none of them may drive the terminal.
   const e = (text: string): string => escapeControl(text);
   print(`${e(tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
-  if (output.ruleIds.length > 0) print(`decided by: ${output.ruleIds.map(e).join(", ")}`);
+  if (output.ruleIds.length > 0) {
+    // A fallback decides only when nothing else matched: say so, since that is what a reader wonders.
+    const fallback = output.statements.some((s) => s.kind === "otherwise" && s.matched);
+    print(`decided by: ${output.ruleIds.map(e).join(", ")}${fallback ? " (no other statement matched)" : ""}`);
+  }
   for (const s of output.statements) {
     const where = "file" in s ? `  ${e(s.file)}:${s.line}` : "";
-    const mark = s.matched ? (s.match === "possible" ? "may match" : "matched") : "no match";
+    const mark =
+      s.kind === "otherwise"
+        ? s.matched
+          ? "fallback"
+          : "not used"
+        : s.matched
+          ? s.match === "possible"
+            ? "may match"
+            : "matched"
+          : "no match";
     print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${e(s.id)}${where}`);
   }
   return EXIT.ok;

@@ -12,7 +12,8 @@ import {
 } from "../runtime/condition.js";
 import { compileGlob } from "../runtime/match/glob.js";
 import { splitCommandPrefix } from "../runtime/match/shell.js";
-import { type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
+import { compileUrl } from "../runtime/match/url.js";
+import { otherwiseStatement, type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
@@ -35,6 +36,9 @@ interface RawPolicy {
   readonly deny?: readonly string[];
   readonly reasons?: { readonly [tool: string]: string };
   readonly rules?: readonly RawRule[];
+  readonly otherwise?: {
+    readonly [tool: string]: PolicyAction | { readonly decision: PolicyAction; readonly reason?: string };
+  };
 }
 
 const ACTIONS: readonly PolicyAction[] = ["allow", "ask", "deny"];
@@ -101,6 +105,40 @@ function describe(types: ReadonlySet<JsonType>): string {
   return [...types].join(" or ");
 }
 
+/** Words of a field name that say it holds a file system path. */
+const PATH_WORDS: ReadonlySet<string> = new Set([
+  "path",
+  "paths",
+  "file",
+  "files",
+  "filename",
+  "filepath",
+  "dir",
+  "dirs",
+  "directory",
+  "folder",
+  "cwd",
+]);
+
+/**
+ * Why a `prefix` looks like it was written with the old path meaning: the field's name or schema says it
+ * holds a path, or the prefix itself reads as one (it starts with `/`, `./`, `../`, `~/` or a drive letter, or
+ * has a `.` or `..` segment). `undefined` when nothing says so.
+ */
+function pathHint(field: string, schema: JsonSchema, prefix: string): string | undefined {
+  const name = field.replaceAll("[*]", "").split(".").at(-1) ?? field;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  if (words.some((word) => PATH_WORDS.has(word))) return `field "${field}" holds a path`;
+  if (typeof schema.format === "string" && /path|file|dir/i.test(schema.format))
+    return `field "${field}" has format "${schema.format}"`;
+  if (/^(\/|\.\.?\/|~\/|[A-Za-z]:[\\/])/.test(prefix) || /(^|\/)\.\.?(\/|$)/.test(prefix))
+    return `${JSON.stringify(prefix)} reads as a path`;
+  return undefined;
+}
+
 /** Checks one field's operators against the field's schema; reports at the operator's node. */
 function checkOperators(
   parsed: ParsedFile,
@@ -125,8 +163,23 @@ function checkOperators(
     );
   };
   const needs = (...wanted: JsonType[]) => types === null || wanted.some((w) => types.has(w));
-  for (const operator of ["prefix", "glob", "regex", "command"] as const) {
+  for (const operator of ["prefix", "path_prefix", "glob", "regex", "command", "url"] as const) {
     if (spec[operator] !== undefined && !needs("string")) mismatch(operator, "a string field");
+  }
+  if (spec.prefix !== undefined) {
+    const hint = pathHint(field, schema, spec.prefix);
+    if (hint !== undefined) {
+      const example = `${spec.prefix}${spec.prefix.endsWith("/") ? "" : "/"}../x`;
+      diagnostics.push(
+        diagnosticAt(
+          parsed,
+          childPointer(pointer, "prefix"),
+          "prefix-on-path",
+          `"prefix" compares plain text (${JSON.stringify(example)} starts with ${JSON.stringify(spec.prefix)}), but ${hint}; did you mean "path_prefix", which reads the value as a path first? (For plain text on purpose, write regex: "^…".)`,
+          { prefer: "key", severity: "warning" },
+        ),
+      );
+    }
   }
   for (const operator of ["min", "max"] as const) {
     if (spec[operator] !== undefined && !needs("number", "integer")) mismatch(operator, "a number field");
@@ -209,6 +262,20 @@ function checkOperators(
         );
       }
     });
+  }
+  if (spec.url !== undefined) {
+    const compiled = compileUrl(spec.url);
+    if (!compiled.ok) {
+      for (const problem of compiled.problems) {
+        let at = childPointer(pointer, "url");
+        if (problem.key !== "url") {
+          at = childPointer(at, problem.key);
+          if (problem.index !== undefined && Array.isArray(spec.url[problem.key]))
+            at = childPointer(at, problem.index);
+        }
+        diagnostics.push(diagnosticAt(parsed, at, "invalid-url", problem.message));
+      }
+    }
   }
   if (spec.command !== undefined) {
     spec.command.forEach((prefix, i) => {
@@ -297,6 +364,8 @@ export function checkPolicy(
   const ruleIds = new Map<string, string>();
   // The strictest set entry per tool across all layers, for the reachability check.
   const setAction = new Map<string, { action: PolicyAction; place: string }>();
+  // The `otherwise` entries of all layers, for the reachability check.
+  const fallbacks: { parsed: ParsedFile; pointer: string; tool: string }[] = [];
 
   const unknownTool = (
     parsed: ParsedFile,
@@ -376,6 +445,23 @@ export function checkPolicy(
         });
       });
     }
+    for (const [tool, value] of Object.entries(policy.otherwise ?? {})) {
+      const pointer = childPointer("/otherwise", tool);
+      if (!declared.has(tool)) {
+        unknownTool(parsed, pointer, tool, "key");
+        continue;
+      }
+      const action = typeof value === "string" ? value : value.decision;
+      const reason = typeof value === "string" ? undefined : value.reason;
+      statements.push(
+        otherwiseStatement(tool, action, {
+          idPrefix,
+          ...(reason === undefined ? {} : { reason }),
+          source: source(pointer),
+        }),
+      );
+      fallbacks.push({ parsed, pointer, tool });
+    }
     for (const tool of Object.keys(policy.reasons ?? {})) {
       const pointer = childPointer("/reasons", tool);
       if (!declared.has(tool)) unknownTool(parsed, pointer, tool, "key");
@@ -385,7 +471,9 @@ export function checkPolicy(
             parsed,
             pointer,
             "config-schema",
-            `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; list it or move the reason into a rule`,
+            Object.hasOwn(policy.otherwise ?? {}, tool)
+              ? `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; for its fallback write otherwise: { ${tool}: { decision, reason } }`
+              : `reasons gives a reason for "${tool}", but this file lists it in none of allow, ask or deny; list it or move the reason into a rule`,
             { prefer: "key" },
           ),
         );
@@ -468,16 +556,51 @@ export function checkPolicy(
           (tool, i) => `${tool} is already ${blockers[i]?.action} by its set entry (${blockers[i]?.place})`,
         )
         .join("; ");
+      // The usual cause: "allow these, ask for the rest" written as an ask entry plus an allow rule.
+      const stricter = rule.tools.filter(
+        (_, i) => RANK[blockers[i]?.action ?? "allow"] > RANK[rule.decision],
+      );
+      const hint =
+        stricter.length === 0
+          ? "remove the rule or loosen the entry"
+          : `to decide only the calls no rule matches, replace the entry with otherwise: { ${stricter.map((tool) => `${tool}: ${setAction.get(tool)?.action}`).join(", ")} }`;
       diagnostics.push(
         diagnosticAt(
           parsed,
           `/rules/${index}/id`,
           "unreachable-rule",
-          `rule "${rule.id}" (${rule.decision}) can never change a decision: ${detail}; remove the rule or loosen the entry`,
+          `rule "${rule.id}" (${rule.decision}) can never change a decision: ${detail}; ${hint}`,
           { severity: "warning" },
         ),
       );
     });
+  }
+
+  // A fallback decides only calls no statement matches: a set entry or a rule without conditions for its tool
+  // matches every call, so the fallback never applies.
+  const unconditional = new Map<string, string>();
+  for (const { parsed } of layers) {
+    ((parsed.data as RawPolicy).rules ?? []).forEach((rule, index) => {
+      if (rule.when !== undefined || rule.context !== undefined) return;
+      const place = `${parsed.file}:${positionOf(parsed, `/rules/${index}/id`).line}`;
+      for (const tool of rule.tools)
+        if (!unconditional.has(tool)) unconditional.set(tool, `rule "${rule.id}" (${place})`);
+    });
+  }
+  for (const { parsed, pointer, tool } of fallbacks) {
+    const entry = setAction.get(tool);
+    const blocker =
+      entry !== undefined ? `its ${entry.action} entry (${entry.place})` : unconditional.get(tool);
+    if (blocker === undefined) continue;
+    diagnostics.push(
+      diagnosticAt(
+        parsed,
+        pointer,
+        "unreachable-rule",
+        `otherwise for "${tool}" never applies: ${blocker} matches every call of ${tool}; remove the fallback, or ${entry !== undefined ? "remove the entry" : "give that rule a condition"} so that the fallback decides the calls nothing else matches`,
+        { severity: "warning", prefer: "key" },
+      ),
+    );
   }
 
   const mentioned = new Set(statements.flatMap((s) => s.tools));

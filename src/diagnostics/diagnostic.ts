@@ -30,6 +30,8 @@ export const DIAGNOSTIC_CODES = [
   "unreachable-rule",
   "test-failed",
   "codegen-stale",
+  "prefix-on-path",
+  "invalid-url",
 ] as const;
 
 /** One of the stable diagnostic codes. */

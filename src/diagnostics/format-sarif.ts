@@ -33,6 +33,9 @@ export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = {
   "unreachable-rule": "A rule can never decide a call because other statements always take precedence.",
   "test-failed": "A policy test did not get the expected decision.",
   "codegen-stale": "Generated code is out of date with the policy and tool specs.",
+  "prefix-on-path":
+    "A plain string prefix is applied to a path, where path_prefix (which normalises the path) was likely meant.",
+  "invalid-url": "A url operator names a scheme, host, port or path pattern that no URL can have.",
 };
 
 /** The severity each code is reported with unless a stage says otherwise: the rule's default level. */
@@ -65,6 +68,8 @@ export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = {
   "unreachable-rule": "warning",
   "test-failed": "error",
   "codegen-stale": "error",
+  "prefix-on-path": "warning",
+  "invalid-url": "error",
 };
 
 /** The `$schema` written into every SARIF log. */

@@ -8,6 +8,7 @@ import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { normalizePath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import { matchCommand, splitCommandPrefix } from "./match/shell.js";
+import { compileUrl, type UrlSpec } from "./match/url.js";
 
 /** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
 export type Truth = 0 | 1 | 2;
@@ -29,6 +30,7 @@ export interface OperatorSpec {
   readonly equals?: JsonValue;
   readonly in?: readonly JsonValue[];
   readonly prefix?: string;
+  readonly path_prefix?: string;
   readonly glob?: string | readonly string[];
   readonly regex?: string | RegexSpec;
   readonly min?: number;
@@ -38,6 +40,7 @@ export interface OperatorSpec {
   readonly all?: OperatorSpec;
   readonly not?: OperatorSpec;
   readonly command?: readonly string[];
+  readonly url?: UrlSpec;
 }
 
 /**
@@ -92,6 +95,7 @@ export const OPERATOR_NAMES = [
   "equals",
   "in",
   "prefix",
+  "path_prefix",
   "glob",
   "regex",
   "min",
@@ -101,6 +105,7 @@ export const OPERATOR_NAMES = [
   "all",
   "not",
   "command",
+  "url",
 ] as const;
 
 /** One operator name. */
@@ -188,19 +193,37 @@ function globTest(globs: readonly Glob[]): ValueTest {
 }
 
 /**
- * `prefix` is literal, but a value whose path form differs (`src/../x`) only ever "may" start with it, and a
- * path that climbs out of its root (`../../etc/passwd`) may be anywhere, as for globs.
+ * `path_prefix` is literal on the path's normal form, but a value whose path form differs (`src/../x`) only
+ * ever "may" start with it, and a path that climbs out of its root (`../../etc/passwd`) may be anywhere, as
+ * for globs. A value that starts with the prefix only when case is ignored may name the same file on a
+ * case-insensitive file system, and a value with `\` reads differently on Windows: both are a maybe when the
+ * readings disagree.
  */
-function prefixTest(prefix: string): ValueTest {
-  return (value) => {
-    if (typeof value !== "string") return UNKNOWN;
+function pathPrefixTest(prefix: string): ValueTest {
+  const foldedPrefix = prefix.toLowerCase();
+  const test = (value: string): Truth => {
     const literal = value.startsWith(prefix);
     const normal = normalizeOnce(value);
-    const clean = normal.ok && !normal.escapesRoot && normal.path === value;
-    if (clean) return literal ? TRUE : FALSE;
-    if (literal || (normal.ok && normal.escapesRoot)) return UNKNOWN;
-    return normal.ok && normal.path.startsWith(prefix) ? UNKNOWN : FALSE;
+    if (!normal.ok || normal.escapesRoot) return UNKNOWN;
+    if (normal.path === value) {
+      if (literal) return TRUE;
+      return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
+    }
+    if (literal || normal.path.startsWith(prefix)) return UNKNOWN;
+    return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
   };
+  return (value) => {
+    if (typeof value !== "string") return UNKNOWN;
+    const result = test(value);
+    if (result !== UNKNOWN && value.includes("\\") && test(value.replaceAll("\\", "/")) !== result)
+      return UNKNOWN;
+    return result;
+  };
+}
+
+/** `prefix` is a plain string prefix: exact, case-sensitive, no path or URL reading. */
+function prefixTest(prefix: string): ValueTest {
+  return (value) => (typeof value !== "string" ? UNKNOWN : value.startsWith(prefix) ? TRUE : FALSE);
 }
 
 function compileOperators(field: string, spec: OperatorSpec, problems: ConditionProblem[]): ValueTest {
@@ -234,6 +257,17 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present((value) => (options.some((option) => jsonEquals(value, option)) ? TRUE : FALSE)));
   }
   if (spec.prefix !== undefined) tests.push(present(prefixTest(spec.prefix)));
+  if (spec.path_prefix !== undefined) {
+    // A prefix not in normal form (`./src`, `a//b`, `src/..`) could never certainly start a normalised path.
+    const text = spec.path_prefix;
+    const normal = text === "" ? undefined : normalizePath(text);
+    const bare = text.length > 1 && text.endsWith("/") ? text.slice(0, -1) : text;
+    if (normal !== undefined && (!normal.ok || normal.path !== bare)) {
+      const hint = normal.ok ? `; write "${normal.path}${text.endsWith("/") ? "/" : ""}"` : "";
+      problem("path_prefix", `path_prefix "${text}" is not a path in normal form${hint}`);
+    }
+    tests.push(present(pathPrefixTest(text)));
+  }
   if (spec.glob !== undefined) {
     const patterns = typeof spec.glob === "string" ? [spec.glob] : spec.glob;
     const globs: Glob[] = [];
@@ -279,6 +313,14 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
         return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
       }),
     );
+  }
+  if (spec.url !== undefined) {
+    const compiled = compileUrl(spec.url);
+    if (!compiled.ok) for (const p of compiled.problems) problem("url", p.message);
+    else {
+      const test = compiled.test;
+      tests.push(present((value) => (typeof value !== "string" ? UNKNOWN : test(value))));
+    }
   }
   if (spec.any !== undefined) {
     const inner = compileOperators(`${field}[*]`, spec.any, problems);

@@ -80,6 +80,7 @@ export {
   type HandlerMap,
   refuseHandler,
 } from "./handlers.js";
+export type { UrlSpec } from "./match/url.js";
 export {
   copyPlainData,
   DEFAULT_MAX_ARGUMENT_BYTES,
@@ -90,6 +91,7 @@ export {
   type ExplainedDecision,
   type PolicyRule,
   type StatementEvaluation,
+  type StatementKind,
   type StatementSpec,
   ToolPolicy,
   type ToolPolicyOptions,

@@ -1,7 +1,8 @@
 /**
  * The policy: statements (set entries and argument rules) and the decision procedure of DESIGN.md
- * section 4 — the strictest matching statement wins (deny > ask > allow), nothing matching means deny,
- * and matching is conservative (an allow rule needs a certain match, deny and ask rules a possible one).
+ * section 4 — the strictest matching statement wins (deny > ask > allow), nothing matching means the
+ * tool's fallback (`otherwise`) or else deny, and matching is conservative (an allow rule needs a certain
+ * match, deny and ask rules a possible one).
  */
 import {
   type CompiledCondition,
@@ -22,10 +23,16 @@ import type {
   ToolContext,
 } from "./types.js";
 
-/** A policy statement in plain data: a set entry (no conditions) or an argument rule. */
+/** What a statement is: a set entry, an argument rule, or a tool's fallback for calls nothing else matched. */
+export type StatementKind = "set" | "rule" | "otherwise";
+
+/**
+ * A policy statement in plain data: a set entry (no conditions), an argument rule, or an `otherwise`
+ * fallback (no conditions; it decides a call of its tool only when no other statement matched it).
+ */
 export interface StatementSpec {
   readonly id: string;
-  readonly kind: "set" | "rule";
+  readonly kind: StatementKind;
   readonly action: PolicyAction;
   readonly tools: readonly string[];
   readonly reason: string;
@@ -53,6 +60,8 @@ export interface ToolPolicyOptions {
   /** A reason per tool for its set entry; a default reason is used otherwise. */
   readonly reasons?: ReadonlyMap<string, string> | { readonly [tool: string]: string };
   readonly rules?: readonly PolicyRule[];
+  /** Per tool: the decision for a call that no statement matched (instead of default deny). */
+  readonly otherwise?: ReadonlyMap<string, PolicyAction> | { readonly [tool: string]: PolicyAction };
   /** Statements as a bundle holds them (layers may name one tool more than once). */
   readonly statements?: readonly StatementSpec[];
   readonly fingerprint?: string;
@@ -60,7 +69,8 @@ export interface ToolPolicyOptions {
 
 /** How one statement fared for one call (what `explain` prints). */
 export interface StatementEvaluation {
-  readonly statement: DecidingStatement & { readonly kind: "set" | "rule" };
+  readonly statement: DecidingStatement & { readonly kind: StatementKind };
+  /** For an `otherwise` statement: true when it decided the call (no other statement matched). */
   readonly matched: boolean;
   /** `certain` or `possible` for a match; `no` otherwise. */
   readonly match: "certain" | "possible" | "no";
@@ -73,7 +83,7 @@ export interface ExplainedDecision {
 }
 
 interface CompiledStatement {
-  readonly public: DecidingStatement & { readonly kind: "set" | "rule" };
+  readonly public: DecidingStatement & { readonly kind: StatementKind };
   readonly action: PolicyAction;
   readonly rank: number;
   readonly when: CompiledCondition | null;
@@ -165,6 +175,28 @@ const DEFAULT_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> =
   deny: (tool) => `tool ${tool} is denied`,
 };
 
+const FALLBACK_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> = {
+  allow: (tool) => `tool ${tool} is allowed when no rule matches the call (otherwise)`,
+  ask: (tool) => `tool ${tool} needs a person's approval when no rule matches the call (otherwise)`,
+  deny: (tool) => `tool ${tool} is denied when no rule matches the call (otherwise)`,
+};
+
+/** The fallback statement of one tool, with the default reason unless one is given. */
+export function otherwiseStatement(
+  tool: string,
+  action: PolicyAction,
+  options: { readonly idPrefix?: string; readonly reason?: string; readonly source?: StatementSource } = {},
+): StatementSpec {
+  return {
+    id: `${options.idPrefix ?? ""}otherwise:${tool}`,
+    kind: "otherwise",
+    action,
+    tools: [tool],
+    reason: options.reason ?? FALLBACK_REASON[action]?.(tool) ?? `tool ${tool}: otherwise ${String(action)}`,
+    ...(options.source === undefined ? {} : { source: options.source }),
+  };
+}
+
 function reasonMap(reasons: ToolPolicyOptions["reasons"]): ReadonlyMap<string, string> {
   if (reasons === undefined) return new Map();
   if (reasons instanceof Map) return reasons;
@@ -216,6 +248,11 @@ function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
     }
   }
   for (const rule of options.rules ?? []) statements.push(ruleStatement(rule));
+  const otherwise = options.otherwise;
+  if (otherwise !== undefined) {
+    const entries = otherwise instanceof Map ? [...otherwise] : Object.entries(otherwise);
+    for (const [tool, action] of entries) statements.push(otherwiseStatement(tool, action));
+  }
   return statements;
 }
 
@@ -261,6 +298,10 @@ function compileStatement(spec: StatementSpec, order: number): CompiledStatement
  */
 export class ToolPolicy {
   readonly #byTool: ReadonlyMap<string, ToolStatements>;
+  /** Per tool: its strictest `otherwise` statements (several layers may give one), in statement order. */
+  readonly #fallbacks: ReadonlyMap<string, readonly CompiledStatement[]>;
+  /** Per tool: every `otherwise` statement, for `explain`. */
+  readonly #allFallbacks: ReadonlyMap<string, readonly CompiledStatement[]>;
   /** Fingerprint of the bundle this policy came from, or `"unbundled"`. */
   readonly fingerprint: string;
 
@@ -269,16 +310,29 @@ export class ToolPolicy {
    */
   constructor(options: ToolPolicyOptions = {}) {
     const lists = new Map<string, CompiledStatement[]>();
+    const fallbacks = new Map<string, CompiledStatement[]>();
     let order = 0;
     for (const spec of [...statementsFromOptions(options), ...(options.statements ?? [])]) {
+      if (spec.kind === "otherwise" && (spec.when !== undefined || spec.context !== undefined)) {
+        throw new PolicyDefinitionError(`otherwise statement "${spec.id}" cannot have conditions`);
+      }
       const compiled = compileStatement(spec, order++);
+      const target = spec.kind === "otherwise" ? fallbacks : lists;
       for (const tool of spec.tools) {
-        const list = lists.get(tool);
-        if (list === undefined) lists.set(tool, [compiled]);
+        const list = target.get(tool);
+        if (list === undefined) target.set(tool, [compiled]);
         else list.push(compiled);
       }
     }
     this.#byTool = new Map([...lists].map(([tool, all]) => [tool, indexStatements(all)]));
+    this.#allFallbacks = fallbacks;
+    // Across layers the strictest fallback wins, as statements do.
+    this.#fallbacks = new Map(
+      [...fallbacks].map(([tool, all]) => {
+        const rank = Math.max(...all.map((s) => s.rank));
+        return [tool, all.filter((s) => s.rank === rank)];
+      }),
+    );
     this.fingerprint = options.fingerprint ?? "unbundled";
   }
 
@@ -293,7 +347,7 @@ export class ToolPolicy {
 
   /** Every tool name that some statement mentions. */
   get toolNames(): readonly string[] {
-    return [...this.#byTool.keys()];
+    return [...new Set([...this.#byTool.keys(), ...this.#fallbacks.keys()])];
   }
 
   /**
@@ -313,19 +367,23 @@ export class ToolPolicy {
 
   /**
    * True when every call of the tool is denied whatever its arguments (a deny set entry or an
-   * unconditional deny rule, or no statement at all). Such tools are not shown to the model.
+   * unconditional deny rule, or only deny statements and no fallback other than deny, or no statement at
+   * all). Such tools are not shown to the model.
    */
   isDeniedOutright(toolName: string): boolean {
-    const statements = this.#byTool.get(toolName)?.all;
-    if (statements === undefined) return true;
+    const statements = this.#byTool.get(toolName)?.all ?? [];
     if (statements.some((s) => s.action === "deny" && s.when === null && s.context === null)) return true;
-    // Only deny statements: nothing can allow or ask.
-    return statements.every((s) => s.action === "deny");
+    // Only deny statements and a deny fallback (or none): nothing can allow or ask.
+    const fallback = this.#fallbacks.get(toolName)?.[0];
+    return (
+      statements.every((s) => s.action === "deny") && (fallback === undefined || fallback.action === "deny")
+    );
   }
 
   #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
     const statements = this.#byTool.get(call.toolName);
-    if (statements === undefined || statements.all.length === 0) return this.#defaultDeny(call.toolName);
+    if (statements === undefined || statements.all.length === 0)
+      return this.#unmatched(call.toolName, evaluations);
     // The hot path allocates nothing when one statement decides: its decision is built once, frozen.
     const best: Best = { rank: -1, first: undefined, more: undefined };
     if (evaluations !== null) {
@@ -362,9 +420,16 @@ export class ToolPolicy {
       }
     }
     const first = best.first;
-    if (first === undefined) return this.#defaultDeny(call.toolName);
+    if (first === undefined) return this.#unmatched(call.toolName, evaluations);
+    this.#recordFallbacks(call.toolName, evaluations, false);
     if (best.more === undefined) return this.#decisionOf(first);
-    const deciding = [first, ...best.more].sort((x, y) => x.order - y.order);
+    return this.#combined([first, ...best.more]);
+  }
+
+  /** The decision of several statements of one strictness: their reasons joined, their ids in order. */
+  #combined(statements: readonly CompiledStatement[]): PolicyDecision {
+    const first = statements[0] as CompiledStatement;
+    const deciding = [...statements].sort((x, y) => x.order - y.order);
     const reasons = [...new Set(deciding.map((s) => s.public.reason))];
     return {
       action: first.action,
@@ -373,6 +438,28 @@ export class ToolPolicy {
       statements: deciding.map((s) => s.public),
       fingerprint: this.fingerprint,
     };
+  }
+
+  /** No statement matched: the tool's fallback decides, or else default deny. */
+  #unmatched(toolName: string, evaluations: StatementEvaluation[] | null): PolicyDecision {
+    const fallback = this.#fallbacks.get(toolName);
+    this.#recordFallbacks(toolName, evaluations, true);
+    if (fallback === undefined) return this.#defaultDeny(toolName);
+    return fallback.length === 1
+      ? this.#decisionOf(fallback[0] as CompiledStatement)
+      : this.#combined(fallback);
+  }
+
+  /** For `explain`: each `otherwise` statement of the tool, and whether it decided the call. */
+  #recordFallbacks(toolName: string, evaluations: StatementEvaluation[] | null, applied: boolean): void {
+    if (evaluations === null) return;
+    const all = this.#allFallbacks.get(toolName);
+    if (all === undefined) return;
+    const deciding = this.#fallbacks.get(toolName) ?? [];
+    for (const statement of all) {
+      const matched = applied && deciding.includes(statement);
+      evaluations.push({ statement: statement.public, matched, match: matched ? "certain" : "no" });
+    }
   }
 
   #decisionOf(statement: CompiledStatement): PolicyDecision {

@@ -6,6 +6,7 @@ import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
 import { bundleContextValidator, bundlePolicy, bundleValidators } from "../controller/create-controller.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ToolController } from "../runtime/controller.js";
+import type { StatementKind } from "../runtime/policy.js";
 import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolResult } from "../runtime/types.js";
@@ -24,7 +25,7 @@ export interface PolicyTestResult {
 /** A statement and whether any case was decided by it. */
 export interface CoverageEntry {
   readonly id: string;
-  readonly kind: "set" | "rule";
+  readonly kind: StatementKind;
   readonly source?: StatementSource;
   readonly covered: boolean;
 }

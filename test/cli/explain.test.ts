@@ -28,3 +28,51 @@ describe("toolgate explain on the repository's policies/", () => {
     expect(code).toBe(0);
   });
 });
+
+describe("toolgate explain with fallbacks (otherwise)", () => {
+  beforeAll(assertBuilt);
+  const cwd = `${ROOT}/test/fixtures/compile/url-and-otherwise`;
+
+  it("names the fallback that decided, with its file and line, and marks the others", () => {
+    const asked = toolgate(["explain", "run_shell", "--args", '{"command":"npm publish"}'], cwd);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toBe(
+      [
+        "run_shell: ASK — tool run_shell needs a person's approval when no rule matches the call (otherwise)",
+        "decided by: otherwise:run_shell (no other statement matched)",
+        "  no match   allow  safe-commands  policy.yaml:22",
+        "  fallback   ask    otherwise:run_shell  policy.yaml:6",
+        "",
+      ].join("\n"),
+    );
+    const allowed = toolgate(["explain", "run_shell", "--args", '{"command":"ls"}'], cwd);
+    expect(allowed.stdout).toContain("  not used   ask    otherwise:run_shell  policy.yaml:6");
+  });
+
+  it("across layers the strictest fallback decides; --format json gives kind otherwise and the layer", () => {
+    const pushed = toolgate(["explain", "git_push", "--args", '{"branch":"main"}', "--format", "json"], cwd);
+    const output = JSON.parse(pushed.stdout) as {
+      action: string;
+      ruleIds: string[];
+      statements: { id: string; kind: string; matched: boolean; file: string; line: number; layer: number }[];
+    };
+    expect(output.action).toBe("deny");
+    expect(output.ruleIds).toEqual(["baseline/otherwise:git_push"]);
+    expect(output.statements.filter((s) => s.kind === "otherwise")).toEqual([
+      expect.objectContaining({
+        id: "otherwise:git_push",
+        matched: false,
+        file: "policy.yaml",
+        line: 8,
+        layer: 0,
+      }),
+      expect.objectContaining({
+        id: "baseline/otherwise:git_push",
+        matched: true,
+        file: "baseline.yaml",
+        line: 4,
+        layer: 1,
+      }),
+    ]);
+  });
+});

@@ -148,6 +148,8 @@ describe("the config corpus", () => {
       "unlisted-tool",
       "unreachable-rule",
       "test-failed",
+      "prefix-on-path",
+      "invalid-url",
     ];
     expect(loaderCodes.filter((code) => !covered.has(code))).toEqual([]);
   });

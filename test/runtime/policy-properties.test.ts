@@ -331,6 +331,7 @@ function singleOperatorArb(kind: FieldKind, depth: number): fc.Arbitrary<Operato
   if (kind === "path" || kind === "command" || kind === "tag") {
     options.push(
       fc.constantFrom(...PREFIXES).map((prefix) => ({ prefix })),
+      fc.constantFrom(...PREFIXES).map((path_prefix) => ({ path_prefix })),
       fc
         .oneof(fc.constantFrom(...GLOBS), fc.array(fc.constantFrom(...GLOBS), { minLength: 1, maxLength: 3 }))
         .map((glob) => ({ glob })),
@@ -821,12 +822,65 @@ describe("policy properties: conservative matching", () => {
     );
   });
 
-  it("a path that climbs out of its root is a maybe for every prefix, so neither an allow prefix nor an allow not-prefix matches it", () => {
+  it("a path that climbs out of its root is a maybe for every path_prefix, so neither an allow path_prefix nor an allow not-path_prefix matches it", () => {
     fc.assert(
       fc.property(fc.constantFrom(...PREFIXES, "/etc/", "../"), climbingPathArb, (prefix, path) => {
-        expect(matchOf("allow", "read_file", { path: { prefix } }, { path })).toBe("no");
-        expect(matchOf("allow", "read_file", { path: { not: { prefix } } }, { path })).toBe("no");
-        expect(matchOf("deny", "read_file", { path: { prefix } }, { path })).toBe("possible");
+        const path_prefix = prefix;
+        expect(matchOf("allow", "read_file", { path: { path_prefix } }, { path })).toBe("no");
+        expect(matchOf("allow", "read_file", { path: { not: { path_prefix } } }, { path })).toBe("no");
+        expect(matchOf("deny", "read_file", { path: { path_prefix } }, { path })).toBe("possible");
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+describe("policy properties: otherwise (fallbacks)", () => {
+  /** The same statements plus fallbacks for some tools, possibly several per tool (as layers give). */
+  const withFallbacksArb = policyCaseArb.chain(([statements, probe]) =>
+    fc.array(fc.tuple(fc.constantFrom(...TOOLS), anyActionArb), { maxLength: 4 }).map((fallbacks) => ({
+      statements,
+      probe,
+      fallbacks: fallbacks.map(
+        ([tool, action], i): StatementSpec => ({
+          id: `otherwise:${tool}:${i}`,
+          kind: "otherwise",
+          action,
+          tools: [tool],
+          reason: `fallback ${i}`,
+        }),
+      ),
+    })),
+  );
+
+  it("a fallback decides exactly the calls no statement matched, with the strictest fallback of the tool; every other decision stays as it was", () => {
+    fc.assert(
+      fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        const before = decide(statements, probe);
+        const after = decide([...fallbacks, ...statements], probe);
+        const own = fallbacks.filter((f) => f.tools.includes(probe.call.toolName));
+        if (!isDefaultDeny(before) || own.length === 0) {
+          expect(after).toEqual(before);
+          return;
+        }
+        const strictest = Math.max(...own.map((f) => RANK[f.action]));
+        const deciding = own.filter((f) => RANK[f.action] === strictest);
+        expect(after.action).toBe(deciding[0]?.action);
+        expect(after.ruleIds).toEqual(deciding.map((f) => f.id));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it("explain marks a fallback matched exactly when it decided, and decide agrees with explain", () => {
+    fc.assert(
+      fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        const policy = policyOf([...statements, ...fallbacks]);
+        const explained = policy.explain(probe.call, probe.context);
+        expect(explained.decision).toEqual(policy.decide(probe.call, probe.context));
+        for (const e of explained.evaluations.filter((x) => x.statement.kind === "otherwise")) {
+          expect(e.matched).toBe(explained.decision.ruleIds.includes(e.statement.id));
+        }
       }),
       { numRuns: NUM_RUNS },
     );
@@ -920,8 +974,8 @@ describe("operator edge cases", () => {
     );
   });
 
-  it("prefix: literal on clean paths, a maybe when the path form differs or climbs out of its root", () => {
-    const when = { path: { prefix: "src/" } };
+  it("path_prefix: literal on clean paths, a maybe when the path form differs or climbs out of its root", () => {
+    const when = { path: { path_prefix: "src/" } };
     expect(truthOf("read_file", when, file("src/index.ts"))).toBe("certain");
     expect(truthOf("read_file", when, file("src/../.env"))).toBe("possible");
     expect(truthOf("read_file", when, file("./src/index.ts"))).toBe("possible");
@@ -929,11 +983,44 @@ describe("operator edge cases", () => {
     expect(truthOf("read_file", when, file("docs/readme.md"))).toBe("no");
     expect(truthOf("read_file", when, file(["src/"]))).toBe("possible");
     // Climbing out of the root: where it lands is unknown, as for globs (this was "no", a deny bypass).
-    const etc = { path: { prefix: "/etc" } };
+    const etc = { path: { path_prefix: "/etc" } };
     expect(truthOf("read_file", etc, file("../../../../etc/passwd"))).toBe("possible");
     expect(matchOf("allow", "read_file", { path: { not: etc.path } }, file("../../../../etc/passwd"))).toBe(
       "no",
     );
+    // A case-insensitive file system and Windows' `\` separator: the readings disagree, so a maybe.
+    const secrets = { path: { path_prefix: "secrets/" } };
+    expect(truthOf("read_file", secrets, file("SECRETS/key"))).toBe("possible");
+    expect(truthOf("read_file", secrets, file("src\\..\\secrets\\key"))).toBe("possible");
+    expect(truthOf("read_file", secrets, file("docs\\x"))).toBe("no");
+    expect(truthOf("read_file", secrets, file("a\u0000b"))).toBe("possible");
+    // A prefix that is not in normal form could never certainly start a normalised path: refused.
+    const refused = (path_prefix: string) => () =>
+      policyOf([
+        {
+          id: "p",
+          kind: "rule",
+          action: "deny",
+          tools: ["read_file"],
+          reason: "r",
+          when: { path: { path_prefix } },
+        },
+      ]);
+    expect(refused("./src/")).toThrow(/path_prefix "\.\/src\/" is not a path in normal form; write "src\/"/);
+    expect(refused("a//b")).toThrow(/write "a\/b"/);
+    expect(refused("../")).not.toThrow();
+    expect(refused("/")).not.toThrow();
+  });
+
+  it("prefix: a plain string prefix, exact and case-sensitive, with no path reading", () => {
+    const github = { path: { prefix: "https://api.github.com/" } };
+    expect(truthOf("read_file", github, file("https://api.github.com/repos/x"))).toBe("certain");
+    expect(truthOf("read_file", github, file("https://api.github.com.evil.com/"))).toBe("no");
+    expect(truthOf("read_file", github, file("HTTPS://api.github.com/"))).toBe("no");
+    expect(truthOf("read_file", { path: { prefix: "src/" } }, file("src/../.env"))).toBe("certain");
+    expect(truthOf("read_file", { path: { prefix: "src/" } }, file("./src/a"))).toBe("no");
+    expect(truthOf("read_file", github, file(7))).toBe("possible");
+    expect(truthOf("read_file", github, {})).toBe("no");
   });
 
   it("regex: searches the raw string; a non-string is a maybe", () => {
@@ -990,7 +1077,9 @@ describe("operator edge cases", () => {
     expect(truthOf("read_file", notEnv, file(".ENV"))).toBe("possible");
     expect(truthOf("read_file", notEnv, file("../x"))).toBe("possible");
     expect(truthOf("read_file", notEnv, {})).toBe("certain");
-    expect(truthOf("read_file", { path: { not: { prefix: "src/" } } }, file("src/../.env"))).toBe("possible");
+    expect(truthOf("read_file", { path: { not: { path_prefix: "src/" } } }, file("src/../.env"))).toBe(
+      "possible",
+    );
     expect(matchOf("allow", "read_file", notEnv, file(".ENV"))).toBe("no");
   });
 

@@ -220,3 +220,85 @@ describe("ToolPolicy rules", () => {
     ).toThrow(/rule "r" has an invalid when condition: p: unknown operator "nope"/);
   });
 });
+
+describe("ToolPolicy otherwise (fallbacks)", () => {
+  const policy = new ToolPolicy({
+    rules: [
+      {
+        id: "safe-commands",
+        tools: ["run_shell"],
+        decision: "allow",
+        when: { command: { command: ["git status", "ls"] } },
+        reason: "read-only commands",
+      },
+      {
+        id: "no-rm",
+        tools: ["run_shell"],
+        decision: "deny",
+        when: { command: { command: ["rm"] } },
+        reason: "no deletion",
+      },
+    ],
+    otherwise: { run_shell: "ask", fetch_url: "deny", read_file: "allow" },
+  });
+
+  it("decides a call that no statement matched, and only such a call", () => {
+    expect(policy.decide(call("run_shell", { command: "git status" }))).toMatchObject({
+      action: "allow",
+      ruleIds: ["safe-commands"],
+    });
+    expect(policy.decide(call("run_shell", { command: "npm publish" }))).toMatchObject({
+      action: "ask",
+      reason: "tool run_shell needs a person's approval when no rule matches the call (otherwise)",
+      ruleIds: ["otherwise:run_shell"],
+    });
+    // A maybe for the allow rule is no match, so the fallback asks; a maybe for a deny rule is a match.
+    expect(policy.decide(call("run_shell", { command: "ls; npm publish" })).ruleIds).toEqual([
+      "otherwise:run_shell",
+    ]);
+    expect(policy.decide(call("run_shell", { command: "ls; rm -rf /" })).ruleIds).toEqual(["no-rm"]);
+    expect(policy.decide(call("read_file", { path: "a" }))).toMatchObject({
+      action: "allow",
+      ruleIds: ["otherwise:read_file"],
+    });
+    expect(policy.decide(call("other")).ruleIds).toEqual([]);
+  });
+
+  it("explain lists the fallback last, matched only when it decided", () => {
+    const decided = policy.explain(call("run_shell", { command: "npm publish" }));
+    expect(decided.evaluations.map((e) => [e.statement.id, e.statement.kind, e.matched])).toEqual([
+      ["safe-commands", "rule", false],
+      ["no-rm", "rule", false],
+      ["otherwise:run_shell", "otherwise", true],
+    ]);
+    const unused = policy.explain(call("run_shell", { command: "ls" }));
+    expect(unused.evaluations.at(-1)).toMatchObject({ matched: false, match: "no" });
+  });
+
+  it("counts for the tools a policy names and for what the model may see", () => {
+    expect([...policy.toolNames].sort()).toEqual(["fetch_url", "read_file", "run_shell"]);
+    expect(policy.isDeniedOutright("fetch_url")).toBe(true);
+    expect(policy.isDeniedOutright("read_file")).toBe(false);
+    expect(policy.isDeniedOutright("run_shell")).toBe(false);
+    const denyRulesOnly = new ToolPolicy({
+      rules: [{ id: "d", tools: ["x"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" }],
+      otherwise: { x: "ask" },
+    });
+    expect(denyRulesOnly.isDeniedOutright("x")).toBe(false);
+  });
+
+  it("refuses a fallback with conditions", () => {
+    expect(() =>
+      ToolPolicy.fromStatements([
+        {
+          id: "otherwise:x",
+          kind: "otherwise",
+          action: "ask",
+          tools: ["x"],
+          reason: "r",
+          when: { a: { equals: 1 } },
+        },
+      ]),
+    ).toThrow(PolicyDefinitionError);
+  });
+});
