@@ -47,6 +47,7 @@ export {
 } from "./condition.js";
 export {
   type AuditRedaction,
+  type ControllerReload,
   deniedMessage,
   type OnAsk,
   redactArguments,
