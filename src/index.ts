@@ -15,6 +15,7 @@ export {
   type LoadResult,
   loadPolicy,
   loadPolicyResult,
+  loadPolicyResultSync,
   PolicyConfigError,
 } from "./config/load-policy.js";
 export type { BundleSettings, BundleTool, PolicyBundle, PolicyTestCase } from "./config/policy-bundle.js";

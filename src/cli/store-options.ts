@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import { loadPolicyResult } from "../config/load-policy.js";
+import { loadPolicyResultSync } from "../config/load-policy.js";
 import { UsageError } from "./common.js";
 
 /** Makes a `sqlite:` or `jsonl:` path of the config relative to the config file's directory. */
@@ -21,7 +21,7 @@ export function storeUrlFromConfig(
   key: "approvals" | "audit",
 ): string {
   if (options.store !== undefined) return options.store;
-  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
+  const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
     const first = loaded.diagnostics.find((d) => d.severity === "error");
     throw new UsageError(
