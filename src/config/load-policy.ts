@@ -381,24 +381,17 @@ function declaredNames(parsed: ParsedFile): string[] {
     .filter((name): name is string => typeof name === "string" && toolNameProblem(name) === undefined);
 }
 
-/** True when a schema declares an `$id` anywhere: compiling it registers the id in the ajv instance. */
-function declaresId(schema: unknown): boolean {
-  if (schema === null || typeof schema !== "object") return false;
-  if (!Array.isArray(schema) && Object.hasOwn(schema, "$id")) return true;
-  return Object.values(schema).some(declaresId);
-}
-
 /**
  * Compiles the tools' input schemas one at a time, pausing between them, so that `checkTools` (which
  * compiles them again, in one go) finds each in ajv's cache (ajv caches compiled schemas by object).
- * Compiling is most of a large load's work. A schema with an `$id` is left to `checkTools`: compiling it
- * here registers its id, which could change what `checkTools` reports for a later tool with the same id.
+ * Compiling is most of a large load's work. (ajv registers no `$id` of a compiled schema: `addUsedSchema`
+ * is off, so compiling a schema here that `checkTools` skips changes nothing it reports.)
  */
 function* compileInSlices(files: readonly ParsedFile[], factory: ValidatorFactory): LoadSteps<void> {
   for (const parsed of files) {
     for (const tool of (parsed.data as { tools: readonly { input_schema?: unknown }[] }).tools) {
       const schema = tool.input_schema;
-      if (schema === null || typeof schema !== "object" || declaresId(schema)) continue;
+      if (schema === null || typeof schema !== "object") continue;
       const draft = schemaDraft(schema as JsonSchema);
       if (typeof draft === "object") continue;
       // ajv caches a schema before checking it against its meta-schema: a schema that failed here would
@@ -556,7 +549,8 @@ const SLICE_MS = 10;
 const giveLoopBack = () => new Promise<void>((done) => setImmediate(done));
 
 // Loads share one validator factory (building ajv's meta-schemas costs tens of milliseconds) and reset it
-// when done; the asynchronous ones therefore run one at a time, so that no load resets another's schemas.
+// when done; the asynchronous ones therefore run one at a time, so that no load resets the schemas another
+// compiled in slices (which would leave checkTools to compile them all again in one block).
 let loadQueue: Promise<unknown> = Promise.resolve();
 
 /**
