@@ -26,7 +26,12 @@ export {
   type HandlerMap,
   reloadController,
 } from "./controller/create-controller.js";
-export { type PolicyWatcher, type WatchPolicyOptions, watchPolicy } from "./controller/watch-policy.js";
+export {
+  type PolicyWatcher,
+  type ReloadOutcome,
+  type WatchPolicyOptions,
+  watchPolicy,
+} from "./controller/watch-policy.js";
 export * from "./diagnostics/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";
