@@ -15,6 +15,7 @@ export {
   type LoadResult,
   loadPolicy,
   loadPolicyResult,
+  loadPolicyResultSync,
   PolicyConfigError,
 } from "./config/load-policy.js";
 export type { BundleSettings, BundleTool, PolicyBundle, PolicyTestCase } from "./config/policy-bundle.js";
@@ -25,7 +26,12 @@ export {
   type HandlerMap,
   reloadController,
 } from "./controller/create-controller.js";
-export { type PolicyWatcher, type WatchPolicyOptions, watchPolicy } from "./controller/watch-policy.js";
+export {
+  type PolicyWatcher,
+  type ReloadOutcome,
+  type WatchPolicyOptions,
+  watchPolicy,
+} from "./controller/watch-policy.js";
 export * from "./diagnostics/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";

@@ -1,4 +1,4 @@
-import { type LoadResult, loadPolicyResult } from "../config/load-policy.js";
+import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
@@ -18,7 +18,7 @@ export function loadBundleOrReport(
   color: boolean | undefined,
   what?: string,
 ): LoadedBundle | { readonly exit: number } {
-  const loaded = loadPolicyResult(config === undefined ? {} : { config });
+  const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
   if (loaded.bundle !== undefined) return { bundle: loaded.bundle, validators: loaded.validators };
   print(
     formatDiagnostics("stylish", {

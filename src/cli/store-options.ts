@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { loadPolicyResult } from "../config/load-policy.js";
+import { loadPolicyResultSync } from "../config/load-policy.js";
 import { resolveStoreUrl } from "../stores/open-store.js";
 import { UsageError } from "./common.js";
 
@@ -12,7 +12,7 @@ export function storeUrlFromConfig(
   key: "approvals" | "audit",
 ): string {
   if (options.store !== undefined) return options.store;
-  const loaded = loadPolicyResult(options.config === undefined ? {} : { config: options.config });
+  const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
     const first = loaded.diagnostics.find((d) => d.severity === "error");
     throw new UsageError(

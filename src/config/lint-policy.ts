@@ -5,7 +5,7 @@ import {
   runPolicyTests,
   testFailureDiagnostics,
 } from "../testing/run-policy-tests.js";
-import { type LoadOptions, loadPolicyResult } from "./load-policy.js";
+import { type LoadOptions, type LoadResult, loadPolicyResult, loadPolicyResultSync } from "./load-policy.js";
 import type { PolicyBundle } from "./policy-bundle.js";
 
 /** What `lintPolicy` returns: the shape `toolgate lint --format json` prints, plus the bundle when there is one. */
@@ -25,12 +25,15 @@ export interface LintReport {
  * diagnostic in the report.
  */
 export async function lintPolicy(options: LoadOptions = {}): Promise<LintReport> {
-  return lintPolicySync(options);
+  return lintReport(await loadPolicyResult(options));
 }
 
-/** `lintPolicy` without the promise, for tools that need it synchronously. */
+/** `lintPolicy` without the promise, for tools that need it synchronously (it holds the event loop). */
 export function lintPolicySync(options: LoadOptions = {}): LintReport {
-  const loaded = loadPolicyResult(options);
+  return lintReport(loadPolicyResultSync(options));
+}
+
+function lintReport(loaded: LoadResult): LintReport {
   let diagnostics = [...loaded.diagnostics];
   let tests: PolicyTestReport | undefined;
   if (loaded.bundle !== undefined) {

@@ -2,14 +2,27 @@
  * YAML → PolicyBundle: discover the config, read and parse every file safely, validate each against its
  * schema, run the semantic checks, and build the frozen, fingerprinted bundle. Every problem is reported
  * at once; a bundle exists only when there is no error.
+ *
+ * The load is written once, as a generator that asks for file contents and marks the places where it may
+ * pause; two drivers run it. The asynchronous one (`loadPolicy`, `loadPolicyResult`, `lintPolicy`, the
+ * watcher) reads with `fs/promises` and gives the event loop back whenever a slice of work has run long,
+ * so that loading a large policy in a running application does not stall it. The synchronous one
+ * (`loadPolicyResultSync`) serves the command line and `lintPolicySync`.
  */
+
+import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
-import { sharedValidatorFactory, type ValidatorFactory } from "../validation/argument-validator.js";
+import {
+  schemaDraft,
+  sharedValidatorFactory,
+  type ValidatorFactory,
+} from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
 import { findConfig } from "./discover.js";
@@ -48,6 +61,44 @@ export interface LoadResult {
   readonly configFound: boolean;
   /** The argument validators compiled while checking, by tool name (reused by `createController`). */
   readonly validators: ReadonlyMap<string, ArgumentValidator>;
+  /**
+   * Every file the load read or tried to read (the config, tool, policy files with their `extends` layers,
+   * test files), by absolute path, with what it found there (`fileToken`): what a watcher must watch, also
+   * when the load failed, and what lets it tell whether a file changed after it was read.
+   */
+  readonly files: ReadonlyMap<string, string>;
+}
+
+/** What a load step asks its driver for: a file's contents, or a place where it may give the loop back. */
+type LoadRequest = { readonly kind: "read"; readonly path: string } | { readonly kind: "pause" };
+
+/** The driver's answer to a read. `size` is set when the file was too large to read. */
+type ReadAnswer =
+  | { readonly ok: true; readonly bytes: Uint8Array }
+  | { readonly ok: false; readonly reason: "missing" | "not-a-file"; readonly error?: unknown }
+  | { readonly ok: false; readonly reason: "too-large"; readonly size: number };
+
+/** A step of the load: yields requests, receives answers (`undefined` after a pause), returns `T`. */
+type LoadSteps<T> = Generator<LoadRequest, T, ReadAnswer | undefined>;
+
+const PAUSE: LoadRequest = { kind: "pause" };
+
+function* readRequest(path: string): LoadSteps<ReadAnswer> {
+  return (yield { kind: "read", path }) as ReadAnswer;
+}
+
+/** What a read found, as a short string: `sha256:…` of the bytes, `missing`, `not-a-file` or `too-large:SIZE`. */
+function tokenOf(answer: ReadAnswer): string {
+  if (answer.ok) return `sha256:${createHash("sha256").update(answer.bytes).digest("hex")}`;
+  return answer.reason === "too-large" ? `too-large:${answer.size}` : answer.reason;
+}
+
+/**
+ * What a load reading `path` now would find there, as `LoadResult.files` records it: a watcher compares the
+ * two to see whether a file changed after the load read it.
+ */
+export async function fileToken(path: string): Promise<string> {
+  return tokenOf(await readAsync(path));
 }
 
 /** Thrown by `loadPolicy` when the configuration has errors; carries all of them. */
@@ -80,15 +131,24 @@ function toDisplayPath(cwd: string, absolute: string): string {
 
 class Reader {
   readonly diagnostics: Diagnostic[] = [];
+  /** Every file read or tried, in order (absolute paths), with what was found (`tokenOf`). */
+  readonly files = new Map<string, string>();
   constructor(readonly cwd: string) {}
 
+  /** Asks the driver for a file's bytes, and remembers that the load depends on what it found. */
+  *bytes(absolute: string): LoadSteps<ReadAnswer> {
+    const answer = yield* readRequest(absolute);
+    this.files.set(absolute, tokenOf(answer));
+    return answer;
+  }
+
   /** Reads, parses and schema-checks a file; `undefined` when it cannot be used (diagnostics say why). */
-  read(
+  *read(
     absolute: string,
     kind: FileKind,
     from?: { parsed: ParsedFile; pointer: string },
     onSchemaProblems?: (parsed: ParsedFile) => void,
-  ): ParsedFile | undefined {
+  ): LoadSteps<ParsedFile | undefined> {
     const file = toDisplayPath(this.cwd, absolute);
     const notFound = (message: string) =>
       this.diagnostics.push(
@@ -96,29 +156,25 @@ class Reader {
           ? fileDiagnostic(file, "file-not-found", message)
           : diagnosticAt(from.parsed, from.pointer, "file-not-found", message),
       );
-    let bytes: Uint8Array;
-    try {
-      const stat = statSync(absolute);
-      if (!stat.isFile()) {
-        notFound(`${file} is not a file`);
-        return undefined;
-      }
-      if (stat.size > MAX_FILE_BYTES) {
+    const answer = yield* this.bytes(absolute);
+    if (!answer.ok) {
+      if (answer.reason === "not-a-file") notFound(`${file} is not a file`);
+      else if (answer.reason === "too-large") {
         this.diagnostics.push(
           fileDiagnostic(
             file,
             "file-too-large",
-            `file is ${stat.size} bytes; policy files may be at most ${MAX_FILE_BYTES} bytes (1 MiB): split it`,
+            `file is ${answer.size} bytes; policy files may be at most ${MAX_FILE_BYTES} bytes (1 MiB): split it`,
           ),
         );
-        return undefined;
+      } else {
+        notFound(`${file} does not exist; check the path (paths are relative to the file that names them)`);
       }
-      bytes = readFileSync(absolute);
-    } catch {
-      notFound(`${file} does not exist; check the path (paths are relative to the file that names them)`);
       return undefined;
     }
-    const parsed = parseYaml(bytes, file);
+    const parsed = parseYaml(answer.bytes, file);
+    // Parsing a large file is the longest step that cannot be split: let the loop run before the next one.
+    yield PAUSE;
     this.diagnostics.push(...parsed.diagnostics);
     if (!parsed.ok) return undefined;
     if (parsed.value.data === null || parsed.value.data === undefined) {
@@ -133,6 +189,7 @@ class Reader {
     }
     const schemaProblems = validateAgainstSchema(parsed.value, kind);
     this.diagnostics.push(...schemaProblems);
+    yield PAUSE;
     if (schemaProblems.length === 0) return parsed.value;
     onSchemaProblems?.(parsed.value);
     return undefined;
@@ -192,10 +249,13 @@ interface RawConfig {
 }
 
 /** Reads the config file (or the `toolgate` key of package.json) into a ParsedFile. */
-function readConfig(reader: Reader, path: string, packageJson: boolean): ParsedFile | undefined {
-  if (!packageJson) return reader.read(path, "config");
+function* readConfig(reader: Reader, path: string, packageJson: boolean): LoadSteps<ParsedFile | undefined> {
+  if (!packageJson) return yield* reader.read(path, "config");
   const file = toDisplayPath(reader.cwd, path);
-  const parsed = parseYaml(readFileSync(path), file);
+  const answer = yield* reader.bytes(path);
+  // Discovery has just found this package.json: a failure to read it now is an I/O error, not a finding.
+  if (!answer.ok) throw answer.reason === "too-large" ? new Error(`${file} is too large`) : answer.error;
+  const parsed = parseYaml(answer.bytes, file);
   reader.diagnostics.push(...parsed.diagnostics);
   if (!parsed.ok) return undefined;
   const prefix = "/toolgate";
@@ -226,29 +286,29 @@ function readConfig(reader: Reader, path: string, packageJson: boolean): ParsedF
  * Loads the policy layers, following `extends` depth-first; a cycle is an error. `complete` is false when a
  * policy file could not be loaded.
  */
-function readLayers(
+function* readLayers(
   reader: Reader,
   policyPath: string,
   config: ParsedFile,
-): { layers: PolicyLayer[]; complete: boolean } {
+): LoadSteps<{ layers: PolicyLayer[]; complete: boolean }> {
   const layers: PolicyLayer[] = [];
   let complete = true;
   const loaded = new Set<string>();
-  const visit = (
+  const visit = function* (
     absolute: string,
     chain: readonly string[],
     from: { parsed: ParsedFile; pointer: string },
-  ) => {
+  ): LoadSteps<void> {
     if (loaded.has(absolute)) return;
     loaded.add(absolute);
-    const parsed = reader.read(absolute, "policy", from);
+    const parsed = yield* reader.read(absolute, "policy", from);
     if (parsed === undefined) {
       complete = false;
       return;
     }
     layers.push({ parsed, layer: chain.length, label: basename(absolute, extname(absolute)) });
     const extendsList = (parsed.data as { extends?: readonly string[] }).extends ?? [];
-    extendsList.forEach((entry, index) => {
+    for (const [index, entry] of extendsList.entries()) {
       const target = resolve(dirname(absolute), entry);
       const pointer = `/extends/${index}`;
       if (target === absolute || chain.includes(target)) {
@@ -261,23 +321,23 @@ function readLayers(
             `extends forms a cycle (${cycle}); remove one of the links`,
           ),
         );
-        return;
+        continue;
       }
-      visit(target, [...chain, absolute], { parsed, pointer });
-    });
+      yield* visit(target, [...chain, absolute], { parsed, pointer });
+    }
   };
-  visit(policyPath, [], { parsed: config, pointer: "/policy" });
+  yield* visit(policyPath, [], { parsed: config, pointer: "/policy" });
   return { layers, complete };
 }
 
-function readTests(
+function* readTests(
   reader: Reader,
   files: readonly string[],
   statementIds: ReadonlySet<string> | undefined,
-): PolicyTestCase[] {
+): LoadSteps<PolicyTestCase[]> {
   const cases: PolicyTestCase[] = [];
   for (const absolute of files) {
-    const parsed = reader.read(absolute, "tests");
+    const parsed = yield* reader.read(absolute, "tests");
     if (parsed === undefined) continue;
     const tests = (parsed.data as { tests: readonly Record<string, unknown>[] }).tests;
     tests.forEach((test, index) => {
@@ -322,19 +382,27 @@ function declaredNames(parsed: ParsedFile): string[] {
 }
 
 /**
- * Loads and checks everything, never throwing for bad input.
- * @returns the bundle when there is no error, and every diagnostic found.
+ * Compiles the tools' input schemas one at a time, pausing between them, so that `checkTools` (which
+ * compiles them again, in one go) finds each in ajv's cache (ajv caches compiled schemas by object).
+ * Compiling is most of a large load's work. (ajv registers no `$id` of a compiled schema: `addUsedSchema`
+ * is off, so compiling a schema here that `checkTools` skips changes nothing it reports.)
  */
-export function loadPolicyResult(options: LoadOptions = {}): LoadResult {
-  const factory = sharedValidatorFactory();
-  try {
-    return loadWith(options, factory);
-  } finally {
-    factory.reset();
+function* compileInSlices(files: readonly ParsedFile[], factory: ValidatorFactory): LoadSteps<void> {
+  for (const parsed of files) {
+    for (const tool of (parsed.data as { tools: readonly { input_schema?: unknown }[] }).tools) {
+      const schema = tool.input_schema;
+      if (schema === null || typeof schema !== "object") continue;
+      const draft = schemaDraft(schema as JsonSchema);
+      if (typeof draft === "object") continue;
+      // ajv caches a schema before checking it against its meta-schema: a schema that failed here would
+      // skip that check in checkTools and get another message. Only good schemas stay cached.
+      if (!factory.compile(schema as JsonSchema).ok) factory.ajvFor(draft).removeSchema(schema);
+      yield PAUSE;
+    }
   }
 }
 
-function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
+function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<LoadResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const reader = new Reader(cwd);
   const location = findConfig({ cwd, ...(options.config === undefined ? {} : { config: options.config }) });
@@ -343,11 +411,17 @@ function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
       diagnostics: [fileDiagnostic(options.config ?? ".", "config-not-found", location.message)],
       configFound: false,
       validators: new Map(),
+      files: new Map(),
     };
   }
-  const config = readConfig(reader, location.path, location.packageJson);
+  const config = yield* readConfig(reader, location.path, location.packageJson);
   if (config === undefined)
-    return { diagnostics: sortDiagnostics(reader.diagnostics), configFound: true, validators: new Map() };
+    return {
+      diagnostics: sortDiagnostics(reader.diagnostics),
+      configFound: true,
+      validators: new Map(),
+      files: reader.files,
+    };
   const raw = config.data as RawConfig;
   const base = dirname(location.path);
 
@@ -355,18 +429,19 @@ function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
   let toolsComplete = toolPatterns.complete;
   // Tools of a file that fails its schema are still declared: the policy naming them is not a second error.
   const declaredElsewhere = new Set<string>();
-  const toolFiles = toolPatterns.files
-    .map((file, index) => {
-      let rejected = false;
-      const parsed = reader.read(file, "tools", { parsed: config, pointer: `/tools/${index}` }, (p) => {
-        rejected = true;
-        for (const name of declaredNames(p)) declaredElsewhere.add(name);
-      });
-      if (parsed === undefined && !rejected) toolsComplete = false;
-      return parsed;
-    })
-    .filter((f): f is ParsedFile => f !== undefined);
+  const toolFiles: ParsedFile[] = [];
+  for (const [index, file] of toolPatterns.files.entries()) {
+    let rejected = false;
+    const parsed = yield* reader.read(file, "tools", { parsed: config, pointer: `/tools/${index}` }, (p) => {
+      rejected = true;
+      for (const name of declaredNames(p)) declaredElsewhere.add(name);
+    });
+    if (parsed === undefined && !rejected) toolsComplete = false;
+    if (parsed !== undefined) toolFiles.push(parsed);
+  }
+  yield* compileInSlices(toolFiles, factory);
   const checked = checkTools(toolFiles, factory);
+  yield PAUSE;
   reader.diagnostics.push(...checked.diagnostics);
 
   let contextSchema: JsonSchema | null = null;
@@ -387,7 +462,7 @@ function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
     }
   }
 
-  const policyFiles = readLayers(reader, resolve(base, raw.policy), config);
+  const policyFiles = yield* readLayers(reader, resolve(base, raw.policy), config);
   const policy = checkPolicy(
     policyFiles.layers,
     checked.tools,
@@ -396,16 +471,19 @@ function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
     { toolsComplete, policyComplete: policyFiles.complete },
   );
   reader.diagnostics.push(...policy.diagnostics);
+  yield PAUSE;
 
   const testFiles = raw.tests === undefined ? [] : reader.expand(base, raw.tests, config, "tests").files;
-  const tests = readTests(
+  const tests = yield* readTests(
     reader,
     testFiles,
     policyFiles.complete ? new Set(policy.statements.map((s) => s.id)) : undefined,
   );
 
   const diagnostics = sortDiagnostics(reader.diagnostics);
-  if (hasErrors(diagnostics)) return { diagnostics, configFound: true, validators: checked.validators };
+  const files = reader.files;
+  if (hasErrors(diagnostics))
+    return { diagnostics, configFound: true, validators: checked.validators, files };
 
   const settings: BundleSettings = {
     ...(raw.codegen === undefined ? {} : { codegenOut: raw.codegen.out }),
@@ -425,15 +503,116 @@ function loadWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
     configDir: toDisplayPath(cwd, base),
   });
   validatorCache.set(bundle, checked.validators);
-  return { bundle, diagnostics, configFound: true, validators: checked.validators };
+  return { bundle, diagnostics, configFound: true, validators: checked.validators, files };
+}
+
+function readSync(path: string): ReadAnswer {
+  let size: number;
+  try {
+    const found = statSync(path);
+    if (!found.isFile()) return { ok: false, reason: "not-a-file" };
+    size = found.size;
+  } catch (error) {
+    return { ok: false, reason: "missing", error };
+  }
+  if (size > MAX_FILE_BYTES) return { ok: false, reason: "too-large", size };
+  try {
+    return { ok: true, bytes: readFileSync(path) };
+  } catch (error) {
+    return { ok: false, reason: "missing", error };
+  }
+}
+
+async function readAsync(path: string): Promise<ReadAnswer> {
+  let size: number;
+  try {
+    const found = await stat(path);
+    if (!found.isFile()) return { ok: false, reason: "not-a-file" };
+    size = found.size;
+  } catch (error) {
+    return { ok: false, reason: "missing", error };
+  }
+  if (size > MAX_FILE_BYTES) return { ok: false, reason: "too-large", size };
+  try {
+    return { ok: true, bytes: await readFile(path) };
+  } catch (error) {
+    return { ok: false, reason: "missing", error };
+  }
 }
 
 /**
- * Loads the policy into a frozen `PolicyBundle`.
+ * How long the asynchronous load works before it gives the event loop back at its next pause point. Short
+ * enough that timers and I/O of the application keep running; long enough that yielding costs little.
+ */
+const SLICE_MS = 10;
+
+const giveLoopBack = () => new Promise<void>((done) => setImmediate(done));
+
+// Loads share one validator factory (building ajv's meta-schemas costs tens of milliseconds) and reset it
+// when done; the asynchronous ones therefore run one at a time, so that no load resets the schemas another
+// compiled in slices (which would leave checkTools to compile them all again in one block).
+let loadQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Loads and checks everything without holding the event loop for long: files are read with `fs/promises`,
+ * and the work between reads is cut into slices of about 10 ms (a single file's YAML parse is the longest
+ * step that cannot be cut). Never rejects for bad input.
+ * @returns the bundle when there is no error, and every diagnostic found.
+ */
+export function loadPolicyResult(options: LoadOptions = {}): Promise<LoadResult> {
+  const run = loadQueue.then(async () => {
+    const factory = sharedValidatorFactory();
+    const steps = loadSteps(options, factory);
+    try {
+      let answer: ReadAnswer | undefined;
+      let sliceStart = performance.now();
+      for (;;) {
+        const next = steps.next(answer);
+        if (next.done) return next.value;
+        answer = undefined;
+        if (next.value.kind === "read") {
+          answer = await readAsync(next.value.path);
+          sliceStart = performance.now();
+        } else if (performance.now() - sliceStart >= SLICE_MS) {
+          await giveLoopBack();
+          sliceStart = performance.now();
+        }
+      }
+    } finally {
+      factory.reset();
+    }
+  });
+  loadQueue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * `loadPolicyResult` in one synchronous run, for the command line and `lintPolicySync`: it holds the event
+ * loop until it is done, so an application that keeps serving while it loads uses `loadPolicyResult`.
+ * @returns the bundle when there is no error, and every diagnostic found.
+ */
+export function loadPolicyResultSync(options: LoadOptions = {}): LoadResult {
+  const factory = sharedValidatorFactory();
+  const steps = loadSteps(options, factory);
+  try {
+    let answer: ReadAnswer | undefined;
+    for (;;) {
+      const next = steps.next(answer);
+      if (next.done) return next.value;
+      answer = next.value.kind === "read" ? readSync(next.value.path) : undefined;
+    }
+  } finally {
+    factory.reset();
+  }
+}
+
+/**
+ * Loads the policy into a frozen `PolicyBundle`, without holding the event loop for long (see
+ * `loadPolicyResult`).
  * @throws PolicyConfigError carrying every diagnostic when there is any error.
  */
 export async function loadPolicy(options: LoadOptions = {}): Promise<PolicyBundle> {
-  const result = loadPolicyResult(options);
+  const result = await loadPolicyResult(options);
   if (result.bundle === undefined) throw new PolicyConfigError(result.diagnostics);
   return result.bundle;
 }

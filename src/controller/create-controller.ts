@@ -7,7 +7,12 @@ import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { ApprovalStore } from "../runtime/approval-store.js";
 import { PendingApprovals } from "../runtime/approvals.js";
 import type { AuditSink } from "../runtime/audit.js";
-import { type OnAsk, ToolController } from "../runtime/controller.js";
+import {
+  type AuditRedaction,
+  type ControllerReload,
+  type OnAsk,
+  ToolController,
+} from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { assertHandlersFit, type HandlerMap, refuseHandler } from "../runtime/handlers.js";
 import { ToolPolicy } from "../runtime/policy.js";
@@ -80,27 +85,76 @@ export function bundleRuntime(bundle: PolicyBundle, handlers: HandlerMap): ToolR
   return new ToolRuntime(new ToolRegistry(definitions));
 }
 
+/** The audit redaction of a bundle, by tool name. */
+export function bundleRedaction(bundle: PolicyBundle): AuditRedaction {
+  return new Map(Object.entries(bundle.settings.audit?.redact ?? {}));
+}
+
 /**
- * Swaps a controller to a new bundle with the same handlers, in one step (policy and registry together).
- * @throws ControllerSetupError when the handlers do not fit the new bundle; the controller keeps the old one.
+ * Everything a bundle determines for a running controller, built and checked before anything is swapped:
+ * policy, runtime (tools, argument validators, visible specs, handlers), context validator and redaction.
+ * @throws ControllerSetupError when the handlers do not fit; ToolgateError when a schema does not compile.
  */
-export function reloadController(
-  controller: ToolController,
-  bundle: PolicyBundle,
-  handlers: HandlerMap,
-): void {
+function bundleState(bundle: PolicyBundle, handlers: HandlerMap): Required<ControllerReload> {
   const policy = bundlePolicy(bundle);
   assertHandlersFit(
     bundle.tools.map((t) => t.name),
     policy,
     handlers,
   );
-  controller.reload({ policy, runtime: bundleRuntime(bundle, handlers) });
+  return {
+    policy,
+    runtime: bundleRuntime(bundle, handlers),
+    contextValidator: bundleContextValidator(bundle) ?? null,
+    redact: bundleRedaction(bundle),
+  };
 }
 
-function contextOption(bundle: PolicyBundle): { contextValidator?: ArgumentValidator } {
-  const contextValidator = bundleContextValidator(bundle);
-  return contextValidator === undefined ? {} : { contextValidator };
+/** A store setting of the config that a controller took its store from, or `"application"` when the
+ * application passed its own store or sink (the config's setting is then not in force). */
+type StoreSource = { readonly url: string | undefined } | "application";
+
+/**
+ * The store settings each controller was created with: a running controller cannot move its pending
+ * approvals or its audit trail, so a reload that changes a setting in force is refused.
+ */
+const storeSources = new WeakMap<
+  ToolController,
+  { readonly approvals: StoreSource; readonly audit: StoreSource }
+>();
+
+function refuseStoreChange(controller: ToolController, bundle: PolicyBundle): void {
+  const sources = storeSources.get(controller);
+  if (sources === undefined) return;
+  const next = { approvals: bundle.settings.approvals, audit: bundle.settings.audit?.sink };
+  const changes: string[] = [];
+  for (const key of ["approvals", "audit"] as const) {
+    const source = sources[key];
+    if (source === "application" || source.url === next[key]) continue;
+    const setting = key === "approvals" ? "approvals" : "audit.sink";
+    const kept = key === "approvals" ? "approval store (its pending requests live there)" : "audit sink";
+    changes.push(
+      `${setting} changed from ${source.url ?? "(none)"} to ${next[key] ?? "(none)"}, but a running controller keeps its ${kept}; restore ${setting} or restart the application to switch`,
+    );
+  }
+  if (changes.length > 0) throw new ToolgateError("reload-refused", changes.join("; "));
+}
+
+/**
+ * Swaps a controller to a new bundle with the same handlers, in one step: policy, tools and their argument
+ * validators (so the visible specs), context validator and audit redaction together. When anything about the
+ * new bundle cannot be used, nothing is swapped and the controller keeps the whole old configuration.
+ * @throws ControllerSetupError when the handlers do not fit the new bundle; ToolgateError `reload-refused`
+ *   when the bundle moves the approval store or audit sink the controller was created with from the config,
+ *   and `invalid-input-schema` when a schema of a bundle loaded elsewhere does not compile.
+ */
+export function reloadController(
+  controller: ToolController,
+  bundle: PolicyBundle,
+  handlers: HandlerMap,
+): void {
+  refuseStoreChange(controller, bundle);
+  controller.reload(bundleState(bundle, handlers));
 }
 
 function storePath(url: string, base: string): string {
@@ -113,13 +167,7 @@ function storePath(url: string, base: string): string {
  */
 export function createController(options: CreateControllerOptions): ToolController {
   const { bundle, handlers } = options;
-  const policy = bundlePolicy(bundle);
-  assertHandlersFit(
-    bundle.tools.map((t) => t.name),
-    policy,
-    handlers,
-  );
-  const runtime = bundleRuntime(bundle, handlers);
+  const { policy, runtime, contextValidator, redact } = bundleState(bundle, handlers);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);
   const approvalsOption = options.approvals ?? bundle.settings.approvals;
   const ttl = options.approvalTtlMs === undefined ? {} : { ttlMs: options.approvalTtlMs };
@@ -139,8 +187,7 @@ export function createController(options: CreateControllerOptions): ToolControll
         });
   const auditOption = options.audit ?? bundle.settings.audit?.sink;
   const audit = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
-  const redact = new Map(Object.entries(bundle.settings.audit?.redact ?? {}));
-  return new ToolController({
+  const controller = new ToolController({
     runtime,
     policy,
     approvals,
@@ -149,6 +196,11 @@ export function createController(options: CreateControllerOptions): ToolControll
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
     ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
     ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
-    ...contextOption(bundle),
+    ...(contextValidator === null ? {} : { contextValidator }),
   });
+  storeSources.set(controller, {
+    approvals: options.approvals === undefined ? { url: bundle.settings.approvals } : "application",
+    audit: options.audit === undefined ? { url: bundle.settings.audit?.sink } : "application",
+  });
+  return controller;
 }

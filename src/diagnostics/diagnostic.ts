@@ -25,6 +25,7 @@ export const DIAGNOSTIC_CODES = [
   "extends-cycle",
   "missing-handler",
   "unknown-handler",
+  "reload-refused",
   "identifier-collision",
   "unlisted-tool",
   "unreachable-rule",

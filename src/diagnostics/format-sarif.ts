@@ -28,6 +28,8 @@ export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = {
   "extends-cycle": "Policy files extend each other in a cycle.",
   "missing-handler": "A declared tool has no handler.",
   "unknown-handler": "A handler is registered for a tool that no tool spec declares.",
+  "reload-refused":
+    "A running controller cannot take a new configuration as it is; the old one stays in force.",
   "identifier-collision": "Two tool names give the same TypeScript identifier.",
   "unlisted-tool": "A declared tool has no policy statement, so it is always denied.",
   "unreachable-rule": "A rule can never decide a call because other statements always take precedence.",
@@ -63,6 +65,7 @@ export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = {
   "extends-cycle": "error",
   "missing-handler": "error",
   "unknown-handler": "error",
+  "reload-refused": "error",
   "identifier-collision": "error",
   "unlisted-tool": "warning",
   "unreachable-rule": "warning",

@@ -85,9 +85,25 @@ interface DefectState {
   recorded: boolean;
 }
 
+/**
+ * Everything a reload swaps, in one step: a new configuration brings all of it, or none of it applies.
+ * `contextValidator: null` means the new configuration declares no `context_schema`.
+ */
+export interface ControllerReload {
+  readonly policy: ToolPolicy;
+  /** Omitted: the runtime stays. */
+  readonly runtime?: ToolRuntime;
+  /** Omitted: the context validator stays; `null`: the new configuration has none. */
+  readonly contextValidator?: ArgumentValidator | null;
+  /** Omitted: the audit redaction stays. */
+  readonly redact?: AuditRedaction;
+}
+
 interface Active {
   readonly runtime: ToolRuntime;
   readonly policy: ToolPolicy;
+  readonly contextValidator: ArgumentValidator | undefined;
+  readonly redact: AuditRedaction;
 }
 
 /** Replaces the named fields of plain-data arguments with `"[redacted]"`. */
@@ -136,19 +152,20 @@ export class ToolController {
   #active: Active;
   readonly approvals: PendingApprovals;
   readonly #audit: AuditSink | undefined;
-  readonly #redact: AuditRedaction;
   readonly onAsk: OnAsk;
-  readonly #contextValidator: ArgumentValidator | undefined;
   readonly #maxArgumentBytes: number;
   readonly #handlerTimeoutMs: number | undefined;
 
   /** @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number. */
   constructor(options: ToolControllerOptions) {
-    this.#contextValidator = options.contextValidator;
-    this.#active = { runtime: options.runtime, policy: options.policy };
+    this.#active = {
+      runtime: options.runtime,
+      policy: options.policy,
+      contextValidator: options.contextValidator,
+      redact: options.redact ?? new Map(),
+    };
     this.approvals = options.approvals ?? new PendingApprovals();
     this.#audit = options.audit;
-    this.#redact = options.redact ?? new Map();
     this.onAsk = options.onAsk ?? "queue";
     this.#maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
     assertPositiveInteger("maxArgumentBytes", this.#maxArgumentBytes, Number.MAX_SAFE_INTEGER);
@@ -169,11 +186,19 @@ export class ToolController {
   }
 
   /**
-   * Swaps policy and runtime in one step: calls already past their decision finish under the old pair;
-   * every later decision, and every later approval re-check, uses the new one.
+   * Swaps policy, runtime, context validator and audit redaction in one step: calls already past their
+   * decision finish under the old configuration; every later decision, and every later approval re-check,
+   * uses the new one. An omitted part stays as it is.
    */
-  reload(next: { readonly policy: ToolPolicy; readonly runtime?: ToolRuntime }): void {
-    this.#active = { policy: next.policy, runtime: next.runtime ?? this.#active.runtime };
+  reload(next: ControllerReload): void {
+    const now = this.#active;
+    this.#active = {
+      policy: next.policy,
+      runtime: next.runtime ?? now.runtime,
+      contextValidator:
+        next.contextValidator === undefined ? now.contextValidator : (next.contextValidator ?? undefined),
+      redact: next.redact ?? now.redact,
+    };
   }
 
   /** The specs the model may see: every registered tool that the policy does not deny outright. */
@@ -450,8 +475,10 @@ export class ToolController {
 
   /** An error result when the context fails the context schema; `undefined` when it is fine. */
   #checkContext(call: ToolCall, context: ToolContext): ToolResult | undefined {
-    if (this.#contextValidator === undefined) return undefined;
-    const check = this.#contextValidator(context);
+    // The validator in force now: callers read the policy from #active in the same step, after their last await.
+    const validator = this.#active.contextValidator;
+    if (validator === undefined) return undefined;
+    const check = validator(context);
     if (check.ok) return undefined;
     return errorResult(
       call.callId,
@@ -645,7 +672,7 @@ export class ToolController {
   ): Promise<void> {
     if (this.#audit === undefined) return;
     const redacted = details.withArguments
-      ? redactArguments(call.arguments, this.#redact.get(call.toolName))
+      ? redactArguments(call.arguments, this.#active.redact.get(call.toolName))
       : undefined;
     const event: AuditEvent = {
       type,

@@ -54,6 +54,7 @@ export {
 } from "./condition.js";
 export {
   type AuditRedaction,
+  type ControllerReload,
   deniedMessage,
   type OnAsk,
   redactArguments,
