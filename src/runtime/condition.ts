@@ -5,7 +5,8 @@
  */
 import { canonicalJson } from "./canonical-json.js";
 import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
-import { normalizePath } from "./match/path.js";
+import { foldString } from "./match/case-fold.js";
+import { normalizePath, readPath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import { matchCommand, splitCommandPrefix } from "./match/shell.js";
 import { compileUrl, type UrlSpec } from "./match/url.js";
@@ -193,31 +194,28 @@ function globTest(globs: readonly Glob[]): ValueTest {
 }
 
 /**
- * `path_prefix` is literal on the path's normal form, but a value whose path form differs (`src/../x`) only
- * ever "may" start with it, and a path that climbs out of its root (`../../etc/passwd`) may be anywhere, as
- * for globs. A value that starts with the prefix only when case is ignored may name the same file on a
- * case-insensitive file system, and a value with `\` reads differently on Windows: both are a maybe when the
- * readings disagree.
+ * `path_prefix` is literal on the path's normal form, and certain only for a plain relative POSIX path already
+ * in normal form ({@link readPath}). Every other spelling is at most a maybe: a value whose normal form differs
+ * (`src/../x`), a path that may name any file (`../../etc/passwd`), and any platform's reading of it (Windows
+ * separators and drives, NFD, short names, Unicode simple case folding) that starts with the prefix.
  */
 function pathPrefixTest(prefix: string): ValueTest {
-  const foldedPrefix = prefix.toLowerCase();
-  const test = (value: string): Truth => {
-    const literal = value.startsWith(prefix);
-    const normal = normalizeOnce(value);
-    if (!normal.ok || normal.escapesRoot) return UNKNOWN;
-    if (normal.path === value) {
-      if (literal) return TRUE;
-      return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
-    }
-    if (literal || normal.path.startsWith(prefix)) return UNKNOWN;
-    return foldedOnce(normal.path).startsWith(foldedPrefix) ? UNKNOWN : FALSE;
-  };
+  const foldedPrefix = foldString(prefix);
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
-    const result = test(value);
-    if (result !== UNKNOWN && value.includes("\\") && test(value.replaceAll("\\", "/")) !== result)
-      return UNKNOWN;
-    return result;
+    const read = readPath(value);
+    if (read.anywhere) return UNKNOWN;
+    if (read.plain && value.startsWith(prefix)) {
+      const normal = normalizeOnce(value);
+      if (normal.ok && !normal.escapesRoot && normal.path === value) return TRUE;
+    }
+    if (value.startsWith(prefix)) return UNKNOWN;
+    for (const reading of read.readings) {
+      if (reading.segments.includes(null)) return UNKNOWN;
+      const text = reading.absolute ? `/${reading.segments.join("/")}` : reading.segments.join("/");
+      if (text.startsWith(prefix) || foldString(text).startsWith(foldedPrefix)) return UNKNOWN;
+    }
+    return FALSE;
   };
 }
 
