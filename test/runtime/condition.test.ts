@@ -53,9 +53,9 @@ describe("the AND over operators of one field", () => {
   });
 
   it("a maybe with a true is a maybe; with a false, false", () => {
-    const c = compiled({ p: { prefix: "src/", regex: "a" } });
+    const c = compiled({ p: { path_prefix: "src/", regex: "a" } });
     expect(c({ p: "src/a" })).toBe(TRUE);
-    expect(c({ p: "./src/a" })).toBe(MAYBE); // not in normal path form: prefix is a maybe
+    expect(c({ p: "./src/a" })).toBe(MAYBE); // not in normal path form: path_prefix is a maybe
     expect(c({ p: "./src/b" })).toBe(FALSE);
     expect(c({ p: "lib/a" })).toBe(FALSE);
   });
@@ -112,8 +112,8 @@ describe("equals and in", () => {
   });
 });
 
-describe("prefix", () => {
-  const c = compiled({ p: { prefix: "src/" } });
+describe("path_prefix", () => {
+  const c = compiled({ p: { path_prefix: "src/" } });
   it("is certain only for a path already in normal form", () => {
     expect(c({ p: "src/a.ts" })).toBe(TRUE);
     expect(c({ p: "lib/a.ts" })).toBe(FALSE);
@@ -152,11 +152,12 @@ describe("glob", () => {
     expect(c({ p: "config/.env" })).toBe(TRUE);
   });
 
-  it("reads \\ both ways: when the readings differ, a maybe; when they agree, their answer", () => {
+  it("reads \\ both ways: a maybe when some reading matches, never certain, false when none does", () => {
     const c = compiled({ p: { glob: "**/.env*" } });
     expect(c({ p: "src\\..\\.env" })).toBe(MAYBE);
     expect(c({ p: "src\\a.ts" })).toBe(FALSE);
-    expect(compiled({ p: { glob: "**/*.pem" } })({ p: "x\\keys.pem" })).toBe(TRUE); // both readings match
+    // Both readings match, but a path with a backslash is not a plain POSIX path: at most a maybe.
+    expect(compiled({ p: { glob: "**/*.pem" } })({ p: "x\\keys.pem" })).toBe(MAYBE);
     const src = compiled({ p: { glob: "src/**" } });
     expect(src({ p: "src/a\\..\\..\\x" })).toBe(MAYBE);
   });
