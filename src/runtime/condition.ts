@@ -7,7 +7,7 @@ import { canonicalJson } from "./canonical-json.js";
 import { compileGlob, type Glob } from "./match/glob.js";
 import { normalizePath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
-import { matchCommand, splitCommandPrefix } from "./match/shell.js";
+import { type CommandPrefix, matchCommand, parseCommandPrefix } from "./match/shell.js";
 
 /** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
 export type Truth = 0 | 1 | 2;
@@ -270,12 +270,12 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present((value) => (typeof value !== "number" ? UNKNOWN : value <= max ? TRUE : FALSE)));
   }
   if (spec.command !== undefined) {
-    const prefixes: (readonly string[])[] = [];
+    const prefixes: CommandPrefix[] = [];
     for (const text of spec.command) {
-      const words = splitCommandPrefix(text);
-      if (words === null || words.length === 0) {
+      const prefix = parseCommandPrefix(text);
+      if (prefix === null || prefix.words.length === 0) {
         problem("command", `command prefix "${text}" is not a plain list of words`);
-      } else prefixes.push(words);
+      } else prefixes.push(prefix);
     }
     tests.push(
       present((value) => {
