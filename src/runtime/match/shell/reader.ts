@@ -773,6 +773,8 @@ export interface CommandPrefix {
  *   operator, a group, a comment, an expansion, a glob, an assignment, a redirection, or nothing).
  */
 export function parseCommandPrefix(prefix: string): CommandPrefix | null {
+  // Callers checking YAML before its schema may pass anything: not a string is not a prefix.
+  if (typeof prefix !== "string") return null;
   const trimmed = prefix.trimEnd();
   if (trimmed.endsWith("$")) {
     const words = splitWords(trimmed.slice(0, -1));
