@@ -8,7 +8,7 @@ import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { foldString } from "./match/case-fold.js";
 import { normalizePath, readPath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
-import { matchCommand, splitCommandPrefix } from "./match/shell.js";
+import { type CommandPrefix, matchCommand, parseCommandPrefix } from "./match/shell.js";
 import { compileUrl, type UrlSpec } from "./match/url.js";
 
 /** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
@@ -297,12 +297,12 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     tests.push(present((value) => (typeof value !== "number" ? UNKNOWN : value <= max ? TRUE : FALSE)));
   }
   if (spec.command !== undefined) {
-    const prefixes: (readonly string[])[] = [];
+    const prefixes: CommandPrefix[] = [];
     for (const text of spec.command) {
-      const words = splitCommandPrefix(text);
-      if (words === null || words.length === 0) {
+      const prefix = parseCommandPrefix(text);
+      if (prefix === null || prefix.words.length === 0) {
         problem("command", `command prefix "${text}" is not a plain list of words`);
-      } else prefixes.push(words);
+      } else prefixes.push(prefix);
     }
     tests.push(
       present((value) => {

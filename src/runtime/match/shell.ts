@@ -1,12 +1,14 @@
 // The `command` operator: the shell reader (union of readings, for deny and ask), the safe subset (for
 // allow), the security tables and the matcher live in ./shell/; this module is their one entry point.
 
-export { type CommandMatch, matchCommand, matchCommandPrefix } from "./shell/matcher.js";
+export { type CommandMatch, matchCommand, matchCommandPrefix, type PrefixInput } from "./shell/matcher.js";
 export {
   BASH_DIALECT,
+  type CommandPrefix,
   DASH_DIALECT,
   type ParseShellResult,
   POSIX_BASH_DIALECT,
+  parseCommandPrefix,
   parseShellCommand,
   readShellCommand,
   type ShellDialect,

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   matchCommand,
+  parseCommandPrefix,
   readSafeSubset,
   readShellCommand,
   splitCommandPrefix,
@@ -261,6 +262,51 @@ describe("deny and ask take the union of readings", () => {
         expect(matchCommand(`rm ${options} /`, prefixes("rm -rf")).possible, options).toBe(both);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("exact prefixes: a trailing $ makes the command end there", () => {
+  it("parses the marker only at the very end and outside quotes", () => {
+    expect(parseCommandPrefix("npm test$")).toEqual({ words: ["npm", "test"], exact: true });
+    expect(parseCommandPrefix("npm test $ ")).toEqual({ words: ["npm", "test"], exact: true });
+    expect(parseCommandPrefix("npm test")).toEqual({ words: ["npm", "test"], exact: false });
+    expect(parseCommandPrefix("'npm test$'")).toEqual({ words: ["npm test$"], exact: false });
+    expect(parseCommandPrefix("npm\\$")).toEqual({ words: ["npm$"], exact: false });
+    expect(parseCommandPrefix("npm $x$")).toBeNull();
+    expect(splitCommandPrefix("npm test$")).toEqual(["npm", "test"]);
+  });
+
+  // [command, allow certain, deny possible] against the exact prefix `npm test$`
+  const cases: [string, boolean, boolean][] = [
+    ["npm test", true, true],
+    ["npm test 2>&1", true, true],
+    ["npm test; npm test", true, true],
+    ["npm test --node-options=--import=data:x", false, true],
+    ["npm test -- --watch", false, true],
+    ["npm testx", false, false],
+    ["npm run build", false, false],
+  ];
+  it.each(cases)("%j: certain %s, possible %s", (source, certain, possible) => {
+    const exact = parseCommandPrefix("npm test$");
+    if (exact === null) throw new Error("prefix");
+    expect(matchCommand(source, [exact])).toEqual({ certain, possible });
+  });
+
+  it("an exact prefix is certain for a command only when the plain prefix is, and possible exactly when it is (property)", () => {
+    const exact = parseCommandPrefix("git status$");
+    const plain = parseCommandPrefix("git status");
+    if (exact === null || plain === null) throw new Error("prefix");
+    const piece = fc.constantFrom("git", "status", "--short", " ", ";", "&&", "|", "ls", "$x", "'a'", "\n");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
+        const source = parts.join(" ");
+        const a = matchCommand(source, [exact]);
+        const b = matchCommand(source, [plain]);
+        if (a.certain) expect(b.certain).toBe(true);
+        expect(a.possible).toBe(b.possible);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -6,7 +6,13 @@
 //   run by an unknown wrapper), under another spelling (`-Rf` for `-rf`, `/usr/bin/rm` for `rm`, `python3.12`
 //   for `python3`), or hidden in text a wrapper or builtin may run as code.
 
-import { type ParseShellResult, readShellCommand, type ShellWord, type SimpleCommand } from "./reader.js";
+import {
+  type CommandPrefix,
+  type ParseShellResult,
+  readShellCommand,
+  type ShellWord,
+  type SimpleCommand,
+} from "./reader.js";
 import { readSafeSubset } from "./safe-subset.js";
 import {
   CODE_RUNNERS,
@@ -226,6 +232,13 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
   return mayRun(words, prefix, rest, 0) ? "unknown" : "no-match";
 }
 
+/** A prefix as a list of words (not exact) or as parsed by `parseCommandPrefix`. */
+export type PrefixInput = readonly string[] | CommandPrefix;
+
+function prefixWords(prefix: PrefixInput): readonly string[] {
+  return "words" in prefix ? prefix.words : (prefix as readonly string[]);
+}
+
 /** Whether any simple command of one reading may match any prefix. */
 function readingMayMatch(reading: ParseShellResult, prefixes: readonly (readonly string[])[]): boolean {
   if (!reading.ok) return true;
@@ -242,18 +255,21 @@ function readingMayMatch(reading: ParseShellResult, prefixes: readonly (readonly
  * Decides a `command` condition over a whole command string, conservatively.
  *
  * @param source - the command string.
- * @param prefixes - the rule's command prefixes.
+ * @param prefixInputs - the rule's command prefixes: word lists, or prefixes from `parseCommandPrefix` (an
+ *   exact one is certain only for a command of exactly its words).
  * @returns `certain`: the string is inside the safe subset and every simple command in it starts with the words
- *   of some prefix; `possible`: in some shell's reading some simple command may run some prefix (see
+ *   of some prefix (is exactly them, for an exact prefix); `possible`: in some shell's reading some simple command may run some prefix (see
  *   {@link matchCommandPrefix}). A string that some reading cannot parse, that holds a character a shell drops
  *   or a terminal hides, or an expansion that may evaluate code gives `{ certain: false, possible: true }`
  *   for any non-empty list of prefixes. Never throws.
  */
 export function matchCommand(
   source: string,
-  prefixes: readonly (readonly string[])[],
+  prefixInputs: readonly PrefixInput[],
 ): { readonly certain: boolean; readonly possible: boolean } {
-  if (prefixes.length === 0) return { certain: false, possible: false };
+  if (prefixInputs.length === 0) return { certain: false, possible: false };
+  // For deny and ask an exact prefix is read as a plain prefix: a longer command may still match (maybe).
+  const prefixes = prefixInputs.map(prefixWords);
   if (hasHiddenCharacter(source)) return { certain: false, possible: true };
   const read = readShellCommand(source);
   if (!read.ok) return { certain: false, possible: true };
@@ -262,10 +278,14 @@ export function matchCommand(
   const safe = readSafeSubset(source);
   const certain =
     safe?.every((command) =>
-      prefixes.some(
-        (prefix) =>
-          command.words.length >= prefix.length && prefix.every((word, i) => command.words[i] === word),
-      ),
+      prefixInputs.some((input) => {
+        const prefix = prefixWords(input);
+        const exact = "exact" in input && input.exact;
+        return (
+          (exact ? command.words.length === prefix.length : command.words.length >= prefix.length) &&
+          prefix.every((word, i) => command.words[i] === word)
+        );
+      }),
     ) === true;
   return { certain, possible };
 }

@@ -758,12 +758,42 @@ function parse(source: string, dialect: ShellDialect = BASH_DIALECT): ParseState
 }
 
 /**
- * Tokenises a policy's command prefix (`"git status"`, `"npm run test"`) with the same shell tokenizer.
+ * A policy's command prefix: its words, and whether the command must end after them (`"npm test$"`).
+ */
+export interface CommandPrefix {
+  readonly words: readonly string[];
+  readonly exact: boolean;
+}
+
+/**
+ * Tokenises a policy's command prefix (`"git status"`, `"npm run test"`, `"npm test$"`) with the same shell
+ * tokenizer. A `$` at the very end, outside quotes, makes the prefix exact: the command must end there.
  *
- * @returns the words, or `null` when the text is not a single plain list of literal words (it holds an
+ * @returns the prefix, or `null` when the text is not a single plain list of literal words (it holds an
  *   operator, a group, a comment, an expansion, a glob, an assignment, a redirection, or nothing).
  */
+export function parseCommandPrefix(prefix: string): CommandPrefix | null {
+  // Callers checking YAML before its schema may pass anything: not a string is not a prefix.
+  if (typeof prefix !== "string") return null;
+  const trimmed = prefix.trimEnd();
+  if (trimmed.endsWith("$")) {
+    const words = splitWords(trimmed.slice(0, -1));
+    if (words !== null) return { words, exact: true };
+  }
+  const words = splitWords(prefix);
+  return words === null ? null : { words, exact: false };
+}
+
+/**
+ * The words of a policy's command prefix (see {@link parseCommandPrefix}; an exact prefix's `$` is dropped).
+ *
+ * @returns the words, or `null` when the text is not a single plain list of literal words.
+ */
 export function splitCommandPrefix(prefix: string): readonly string[] | null {
+  return parseCommandPrefix(prefix)?.words ?? null;
+}
+
+function splitWords(prefix: string): readonly string[] | null {
   const parsed = parse(prefix);
   if (parsed instanceof ShellSyntaxError || parsed.syntax > 0 || parsed.commands.length !== 1) return null;
   const command = parsed.commands[0] as SimpleCommand;
