@@ -283,8 +283,14 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
       problem("regex", `invalid regex "${source}": ${compiled.message}`);
     } else {
       const regex: LinearRegex = compiled.regex;
+      // Past the engine's work bound (a huge value against a pattern whose thread sets keep changing) the
+      // answer is a maybe: deny and ask still apply, allow does not.
       tests.push(
-        present((value) => (typeof value !== "string" ? UNKNOWN : regex.test(value) ? TRUE : FALSE)),
+        present((value) => {
+          if (typeof value !== "string") return UNKNOWN;
+          const matched = regex.testBounded(value);
+          return matched === undefined ? UNKNOWN : matched ? TRUE : FALSE;
+        }),
       );
     }
   }

@@ -38,6 +38,14 @@ describe("regex operator: flags", () => {
     expect(truth({ pattern, flags }, value)).toBe(expected);
   });
 
+  it("is a maybe past the engine's work bound, in both forms, and decides below it", () => {
+    const huge = "ab".repeat(1 << 16);
+    expect(truth("(a|b){1,1000}c", huge)).toBe(2);
+    expect(truth({ pattern: "(a|b){1,1000}c", flags: "i" }, huge)).toBe(2);
+    expect(truth("(a|b){1,1000}c", "ababc")).toBe(1);
+    expect(truth("^[ab]+$", huge)).toBe(1);
+  });
+
   it("is a maybe on a non-string, as the plain form", () => {
     expect(truth({ pattern: "a", flags: "i" }, 3)).toBe(2);
   });

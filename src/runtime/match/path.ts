@@ -105,7 +105,7 @@ const TURKIC_I = /[ıİ]/g;
 /** The most readings one path may have before it is simply read as "anywhere". */
 const MAX_READINGS = 64;
 
-/** `text` when every code point of it folds the same way on every case-insensitive file system. */
+/** True when every code point of `text` folds the same way on every case-insensitive file system. */
 function hasStableFolding(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     if (text.charCodeAt(i) >= 0x80) {

@@ -30,6 +30,11 @@ export interface LinearRegex {
   /** True when the pattern matches somewhere in `input` (anchored only by `^` and `$`). */
   test(input: string): boolean;
   /**
+   * As `test`, but spends at most {@link REGEX_WORK_BOUND} steps: undefined when the answer would cost more
+   * (a large pattern whose thread sets keep changing, on a long input). Policy rules read that as a maybe.
+   */
+  testBounded(input: string): boolean | undefined;
+  /**
    * True when some string that `template` stands for may match: a string part is itself, a `null` part is any
    * non-empty run of characters other than `/` and NUL (an unknown path segment). Over-approximates: `\b`, `\B` and
    * the `m` anchors next to an unknown part count as holding. For conservative path matching only.
@@ -729,6 +734,38 @@ const OP_MATCH = 6;
 
 const ASSERT_CODES: Record<AssertKind, number> = { bol: 0, eol: 1, word: 2, nonword: 3 };
 
+/** One state of the lazy DFA: the VM's threads before (`kernel`) and after (`closed`) their ε-closure. */
+interface DfaState {
+  readonly kernel: Int32Array;
+  /** Made at the start of the input, where `^` holds. */
+  readonly atStart: boolean;
+  /** The threads that wait for a character, ascending. */
+  readonly closed: Int32Array;
+  /** The closure reached MATCH before the end of the input. */
+  readonly matched: boolean;
+  /** Whether MATCH is reached when the input ends here (`$` holds); made on first need. */
+  matchedAtEnd: boolean | undefined;
+  /** What making this state and its transitions counts against the work bound (the same whether cached or not). */
+  readonly cost: number;
+  /** The last run that counted `cost`. */
+  visit: number;
+  /** Next state per ASCII character, -1 when not made yet. */
+  readonly ascii: Int32Array;
+  other: Map<number, number> | undefined;
+}
+
+/** The lazy DFA's cache is started afresh beyond this many states or this many stored numbers. */
+const MAX_DFA_STATES = 4096;
+const MAX_DFA_SIZE = 4_000_000;
+
+/**
+ * The work {@link LinearRegex.testBounded} may spend on one input, in weighted thread steps (making a DFA
+ * state costs its threads; a cached transition costs nothing): about 50 ms on one core of a small cloud
+ * machine. Beyond it the answer is "undecided", which a policy reads as a maybe. Counted, not timed, so that
+ * every machine and both controllers decide alike.
+ */
+export const REGEX_WORK_BOUND = 400_000;
+
 class TooLarge {
   constructor(readonly offset: number) {}
 }
@@ -1142,10 +1179,169 @@ class Machine {
     }
   }
 
-  run(input: string): boolean {
+  // -------------------------------------------------------------------------------------------------------
+  // Lazy DFA: the sets of threads the VM would hold, made on demand and cached with their transitions, so a
+  // pattern whose sets repeat costs one table lookup per character. Used when no assertion needs to look at
+  // the characters around it (no `\b`, `\B`, no flag `m`): then `^` holds only at the start and `$` only at
+  // the end, and a set of threads after a character depends on the set before it and that character alone.
+
+  /** Whether the lazy DFA can run this program. */
+  get dfaEligible(): boolean {
+    if (this.dfaOk === undefined) {
+      let ok = !this.multiline;
+      for (let pc = 0; ok && pc < this.ops.length; pc++) {
+        if (this.ops[pc] === OP_ASSERT && (this.argA[pc] as number) >= 2) ok = false;
+      }
+      this.dfaOk = ok;
+    }
+    return this.dfaOk;
+  }
+
+  private dfaOk: boolean | undefined;
+  private dfaStates: DfaState[] = [];
+  private dfaIndex = new Map<string, number>();
+  private dfaSize = 0;
+  private dfaRun = 0;
+
+  /** ε-closure of `kernel` with `^` holding when `atStart` and `$` when `atEnd`; counts its steps in `work`. */
+  private dfaClosure(
+    kernel: Int32Array,
+    atStart: boolean,
+    atEnd: boolean,
+  ): { closed: Int32Array; matched: boolean; steps: number } {
+    const { ops, argA, argB, mark, stack } = this;
+    const gen = this.nextGeneration();
+    const closed: number[] = [];
+    let steps = 0;
+    let matched = false;
+    for (let k = kernel.length - 1; k >= 0; k--) {
+      let top = 0;
+      stack[top++] = kernel[k] as number;
+      while (top > 0) {
+        const pc = stack[--top] as number;
+        steps++;
+        if (mark[pc] === gen) continue;
+        mark[pc] = gen;
+        switch (ops[pc]) {
+          case OP_JMP:
+            stack[top++] = argA[pc] as number;
+            break;
+          case OP_SPLIT:
+            stack[top++] = argB[pc] as number;
+            stack[top++] = argA[pc] as number;
+            break;
+          case OP_ASSERT:
+            if ((argA[pc] === 0 && atStart) || (argA[pc] === 1 && atEnd)) stack[top++] = pc + 1;
+            break;
+          case OP_MATCH:
+            matched = true;
+            break;
+          default:
+            closed.push(pc);
+        }
+      }
+    }
+    closed.sort((a, b) => a - b);
+    return { closed: Int32Array.from(closed), matched, steps };
+  }
+
+  /** The state for `kernel` (threads before their closure), made and cached on first use. */
+  private dfaState(kernel: Int32Array, atStart: boolean): number {
+    const key = `${atStart ? "^" : ""}${kernel.join(",")}`;
+    const known = this.dfaIndex.get(key);
+    if (known !== undefined) return known;
+    if (this.dfaStates.length >= MAX_DFA_STATES || this.dfaSize > MAX_DFA_SIZE) {
+      // Memory cap: start the cache afresh; the sets are made again as they are met.
+      this.dfaStates = [];
+      this.dfaIndex.clear();
+      this.dfaSize = 0;
+    }
+    const { closed, matched, steps } = this.dfaClosure(kernel, atStart, false);
+    const state: DfaState = {
+      kernel,
+      atStart,
+      closed,
+      matched,
+      matchedAtEnd: undefined,
+      // Weighted so that a unit is about as long as a VM thread step: the key, the sort, the arrays and the
+      // transitions out of the state cost too.
+      cost: steps + 3 * (kernel.length + closed.length) + 2 * closed.length,
+      visit: 0,
+      ascii: new Int32Array(128).fill(-1),
+      other: undefined,
+    };
+    this.dfaSize += kernel.length + closed.length + 128;
+    this.dfaIndex.set(key, this.dfaStates.length);
+    this.dfaStates.push(state);
+    return this.dfaStates.length - 1;
+  }
+
+  /**
+   * The lazy DFA over `input`; undefined when the states it passes through cost more than `budget`. Each
+   * distinct state counts its cost once per run, whether it was made now or found in the cache, so the
+   * answer never depends on what earlier runs left behind.
+   */
+  runDfa(input: string, budget = Number.POSITIVE_INFINITY): boolean | undefined {
+    const { unicode } = this;
+    const anchored = this.shortcut.anchoredStart;
+    const run = ++this.dfaRun;
+    let spent = 0;
+    let id = this.dfaState(Int32Array.of(0), true);
+    let state = this.dfaStates[id] as DfaState;
+    state.visit = run;
+    spent += state.cost;
+    const length = input.length;
+    for (let pos = 0; pos < length; ) {
+      if (state.matched) return true;
+      if (anchored && state.closed.length === 0) return false;
+      let c = input.charCodeAt(pos++);
+      if (unicode && c >= 0xd800 && c <= 0xdbff && pos < length) {
+        const low = input.charCodeAt(pos);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          pos++;
+        }
+      }
+      let next = c < 128 ? (state.ascii[c] as number) : (state.other?.get(c) ?? -1);
+      if (next < 0 || this.dfaStates[next] === undefined) {
+        const kernel: number[] = anchored ? [] : [0];
+        for (const pc of state.closed) if (this.consumes(pc, c)) kernel.push(pc + 1);
+        const before = this.dfaStates.length;
+        next = this.dfaState(Int32Array.from(kernel), false);
+        // A reset of the cache dropped `state` itself: do not record the transition in a stale table.
+        if (this.dfaStates.length > before || this.dfaStates[id] === state) {
+          if (c < 128) state.ascii[c] = next;
+          else {
+            state.other ??= new Map();
+            state.other.set(c, next);
+          }
+        }
+      }
+      id = next;
+      state = this.dfaStates[id] as DfaState;
+      if (state.visit !== run) {
+        state.visit = run;
+        spent += state.cost;
+        if (spent > budget) return undefined;
+      }
+    }
+    if (state.matched) return true;
+    if (state.matchedAtEnd === undefined) {
+      // `$` holds at the end: close the same threads again with it.
+      state.matchedAtEnd = this.dfaClosure(state.kernel, state.atStart, true).matched;
+    }
+    return state.matchedAtEnd;
+  }
+
+  /**
+   * The Pike VM over `input`; undefined when it would need more than `budget` thread steps (each thread on
+   * each character is one).
+   */
+  run(input: string, budget = Number.POSITIVE_INFINITY): boolean | undefined {
     const { ops, argA, sets, asciiSets, table, unicode, shortcut } = this;
     const { prefix, anchoredStart } = shortcut;
     const length = input.length;
+    let work = 0;
     if (anchoredStart && prefix !== "" && !input.startsWith(prefix)) return false;
     let current = this.listA;
     let next = this.listB;
@@ -1178,6 +1374,9 @@ class Machine {
         }
       }
       const folded = table === undefined ? c : foldCodePoint(c, table);
+      // A thread on a character costs its step and the closure of its successor.
+      work += 3 * currentLength + 1;
+      if (work > budget) return undefined;
       const nextGen = this.nextGeneration();
       let nextLength = 0;
       const after = pos + width;
@@ -1222,7 +1421,16 @@ class CompiledRegex implements LinearRegex {
       if (this.shortcut.anchoredStart) return anchoredEnd ? input === text : input.startsWith(text);
       return anchoredEnd ? input.endsWith(text) : input.includes(text);
     }
-    return this.machine.run(input);
+    return (this.machine.dfaEligible ? this.machine.runDfa(input) : this.machine.run(input)) === true;
+  }
+
+  testBounded(input: string): boolean | undefined {
+    const literal = this.shortcut.literal;
+    if (literal !== undefined) return this.test(input);
+    const machine = this.machine;
+    return machine.dfaEligible
+      ? machine.runDfa(input, REGEX_WORK_BOUND)
+      : machine.run(input, REGEX_WORK_BOUND);
   }
 
   mayMatchTemplate(template: readonly (string | null)[]): boolean {

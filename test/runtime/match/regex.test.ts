@@ -474,3 +474,54 @@ describe("compileRegex agrees with RegExp on safe patterns", () => {
     );
   });
 });
+
+describe("testBounded: a bound on the work of one answer", () => {
+  const MiB = 1 << 20;
+
+  it("decides an ordinary pattern on a 1 MiB input", () => {
+    const compiled = compileRegex("^[a-z0-9._-]+@[a-z0-9.-]+\\.[a-z]{2,10}$", "i");
+    if (!compiled.ok) throw new Error(compiled.message);
+    expect(compiled.regex.testBounded(`${"a".repeat(MiB)}@example.com`)).toBe(true);
+    expect(compiled.regex.testBounded(`${"a".repeat(MiB)}@example`)).toBe(false);
+  });
+
+  it("answers undefined past the bound, the same on every call, and test() still answers", () => {
+    const compiled = compileRegex("(?:a|b){1,1000}c");
+    if (!compiled.ok) throw new Error(compiled.message);
+    const input = "ab".repeat(MiB / 16);
+    const first = compiled.regex.testBounded(input);
+    expect(first).toBeUndefined();
+    // Cached states make later calls cheaper, not different.
+    expect(compiled.regex.testBounded(input)).toBeUndefined();
+    expect(compiled.regex.testBounded("abc")).toBe(true);
+  });
+
+  it("bounds the VM too (\\b keeps a pattern off the DFA)", () => {
+    const compiled = compileRegex("(?:a|b){1,1000}c\\b");
+    if (!compiled.ok) throw new Error(compiled.message);
+    expect(compiled.regex.testBounded("ab".repeat(MiB / 16))).toBeUndefined();
+    expect(compiled.regex.testBounded("x abc y")).toBe(true);
+  });
+
+  it("agrees with test() whenever it answers (property)", () => {
+    const pattern = fc.constantFrom(
+      "^a+$",
+      "(a|b)*a(a|b){3}",
+      "a{3,}b",
+      "^(?:ab|a)*$",
+      "\\bab",
+      "b$",
+      "(?:x|a){2,5}",
+    );
+    const input = fc.array(fc.constantFrom("a", "b", "x", " "), { maxLength: 40 }).map((c) => c.join(""));
+    fc.assert(
+      fc.property(pattern, input, (source, text) => {
+        const compiled = compileRegex(source);
+        if (!compiled.ok) throw new Error(compiled.message);
+        const bounded = compiled.regex.testBounded(text);
+        expect(bounded).toBe(compiled.regex.test(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
