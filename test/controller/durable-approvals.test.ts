@@ -103,7 +103,14 @@ function durabilitySuite(
       expect(runsOf(dir)).toEqual(["note-0"]);
 
       const events = (await audit()).filter((e) => e.approvalId === id).map((e) => e.type);
-      expect(events).toEqual(["approval.requested", "approval.granted", "policy.decided", "tool.executed"]);
+      // The refused second resolve is recorded too.
+      expect(events).toEqual([
+        "approval.requested",
+        "approval.granted",
+        "policy.decided",
+        "tool.executed",
+        "call.rejected",
+      ]);
     }, 60_000);
 
     it("8 processes resolving the same 200 approvals at once run each exactly once", async () => {
