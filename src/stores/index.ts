@@ -3,7 +3,7 @@
  * hash-chained (optionally keyed) JSONL log, and `openApprovalStore`/`openAuditSink` to pick one from a URL. Every export here is
  * public API.
  */
-export type { WaitForDecisionOptions } from "./approval-rows.js";
+export type { ApprovalScanOptions, WaitForDecisionOptions } from "./approval-rows.js";
 export {
   type AuditKeySource,
   type AuditLogCheck,

@@ -33,20 +33,26 @@ function scanContract(open: () => Store): void {
         }),
       );
     }
-    for (let i = 0; i < COUNT; i += 100)
-      await Promise.all(requests.slice(i, i + 100).map((r) => store.put(r)));
-    // Every 5th approved, every 7th rejected, every 11th taken; the rest pending, and every 13th expired later.
-    await Promise.all(
-      requests.map(async (r, i) => {
-        if (i % 11 === 0) await store.take(r.approvalId, T0 + COUNT);
-        else if (i % 5 === 0) await store.respond({ approvalId: r.approvalId, approved: true }, T0 + COUNT);
-        else if (i % 7 === 0) await store.respond({ approvalId: r.approvalId, approved: false }, T0 + COUNT);
-      }),
-    );
+    // In batches: a pool of two connections must not queue a thousand waiters past its connect timeout.
+    const BATCH = 20;
+    for (let i = 0; i < COUNT; i += BATCH)
+      await Promise.all(requests.slice(i, i + BATCH).map((r) => store.put(r)));
+    // Every 11th taken, else every 5th approved and every 7th rejected; the rest pending.
+    for (let i = 0; i < COUNT; i += BATCH) {
+      await Promise.all(
+        requests.slice(i, i + BATCH).map(async (r, j) => {
+          const k = i + j;
+          if (k % 11 === 0) await store.take(r.approvalId, T0 + COUNT);
+          else if (k % 5 === 0) await store.respond({ approvalId: r.approvalId, approved: true }, T0 + COUNT);
+          else if (k % 7 === 0)
+            await store.respond({ approvalId: r.approvalId, approved: false }, T0 + COUNT);
+        }),
+      );
+    }
     return async () => {
       await store.close();
     };
-  }, 60_000); // about 2,500 writes: seconds on a busy machine
+  }, 120_000); // about 2,500 writes: seconds, or a minute on a busy machine
 
   const ids = (entries: readonly StoredApproval[]): string[] => entries.map((e) => e.request.approvalId);
 
