@@ -23,6 +23,8 @@ import {
   typeDeclarations,
 } from "../codegen/generate-types.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
+import { canonicalJson } from "../runtime/canonical-json.js";
+import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
@@ -53,9 +55,9 @@ const RUNTIME_IMPORTS = [
   "ToolRuntime",
   "ToolgateError",
   "assertHandlersFit",
-  "deepFreeze",
   "fromAjvValidator",
   "refuseHandler",
+  "verifyCompiledPolicy",
 ];
 
 function assertNoCommentBreakingId(schema: unknown, label: string): void {
@@ -174,14 +176,28 @@ function moduleSource(bundle: PolicyBundle): Code {
     inputSchema: t.inputSchema,
   }));
   const redact = Object.entries(bundle.settings.audit?.redact ?? {});
+  // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
+  // specs, statements and context schema it runs with are that data.
+  const canonical = canonicalJson(fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema));
+  if (policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema) !== bundle.fingerprint) {
+    throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
+  }
   return code`${generatedHeader("compile")}import { ${joinCode(imports, ", ")} } from ${RUNTIME_MODULE};
 
 ${groups}
-${docComment("Fingerprint of the policy bundle this module was compiled from.")}export const fingerprint = ${bundle.fingerprint};
+${docComment("Fingerprint of the policy bundle this module was compiled from: checked against the data below when the module is imported.")}export const fingerprint = ${bundle.fingerprint};
 
-${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = deepFreeze(${parsedJson(specs)});
+${docComment("The tools' specs, as the model sees them (frozen by the check below).")}export const specs = ${parsedJson(specs)};
 
-${docComment("The policy statements (frozen), as the bundle holds them.")}export const statements = deepFreeze(${parsedJson(bundle.statements)});
+${docComment("The policy statements, as the bundle holds them (frozen by the check below).")}export const statements = ${parsedJson(bundle.statements)};
+
+verifyCompiledPolicy({
+  canonical: ${canonical},
+  fingerprint,
+  tools: specs,
+  statements,
+  contextSchema: ${parsedJson(bundle.contextSchema)},
+});
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 

@@ -1,7 +1,7 @@
 /** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
-import { SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
+import { PROTO_MESSAGE, SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
 import { pascalCase } from "./identifiers.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
@@ -79,6 +79,15 @@ export function locateSchemaProblem(
     return {
       pointer: target ?? schemaPointer,
       message: `${message}; check the spelling of the keyword (JSON Schema keywords are case-sensitive)`,
+      prefer: "key",
+    };
+  }
+  if (message.startsWith(PROTO_MESSAGE)) {
+    const at = /at "#(.*)"; rename the property$/s.exec(message)?.[1];
+    const pointer = at === undefined ? schemaPointer : `${schemaPointer}${at}`;
+    return {
+      pointer: parsed.positions.has(pointer) ? pointer : schemaPointer,
+      message: `${PROTO_MESSAGE}; rename the property`,
       prefer: "key",
     };
   }

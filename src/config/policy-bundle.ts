@@ -2,7 +2,7 @@
  * The `PolicyBundle`: what `loadPolicy` produces from YAML — validated, normalised, deep-frozen and
  * fingerprinted (DESIGN.md section 5). Runtime, codegen and compile all start from it.
  */
-import { hashCanonical } from "../runtime/canonical-json.js";
+import { policyFingerprint } from "../runtime/fingerprint.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction, StatementSource } from "../runtime/types.js";
 
@@ -65,10 +65,5 @@ export function fingerprintOf(
   statements: readonly StatementSpec[],
   contextSchema: JsonSchema | null,
 ): string {
-  return hashCanonical({
-    version: 1,
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-    statements: statements.map(({ source: _source, ...rest }) => rest),
-    contextSchema,
-  });
+  return policyFingerprint(tools, statements, contextSchema);
 }

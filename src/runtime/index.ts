@@ -75,6 +75,13 @@ export {
   ToolgateError,
 } from "./errors.js";
 export {
+  type CompiledPolicyData,
+  type FingerprintTool,
+  fingerprintData,
+  policyFingerprint,
+  verifyCompiledPolicy,
+} from "./fingerprint.js";
+export {
   assertHandlersFit,
   ControllerSetupError,
   deepFreeze,

@@ -95,6 +95,13 @@ export class ValidatorFactory {
         message: `unsupported $schema "${draft.unsupported}"; use draft 2020-12 or draft-07`,
       };
     }
+    const proto = protoDeclaration(schema, "");
+    if (proto !== undefined) {
+      return {
+        ok: false,
+        message: `${PROTO_MESSAGE} at "#${proto}"; rename the property`,
+      };
+    }
     try {
       const validate = this.ajvFor(draft).compile(schema) as unknown as AjvValidateFunction;
       return { ok: true, validator: fromAjvValidator(validate), validate };
@@ -102,6 +109,39 @@ export class ValidatorFactory {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+/** The start of the message for a schema that declares a property named `__proto__`. */
+export const PROTO_MESSAGE = 'a property named "__proto__" is never validated (ajv skips it)';
+
+/**
+ * The JSON pointer of the first `properties` map (or `required` list) that names `__proto__`, if any: ajv
+ * leaves such a property out of validation without a word, so toolgate refuses the schema.
+ */
+function protoDeclaration(node: unknown, pointer: string): string | undefined {
+  if (node === null || typeof node !== "object") return undefined;
+  for (const [key, value] of Object.entries(node)) {
+    const at = `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (
+      (key === "properties" || key === "patternProperties" || key === "dependentSchemas") &&
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.hasOwn(value, "__proto__")
+    ) {
+      return `${at}/__proto__`;
+    }
+    if (
+      (key === "required" || key === "dependentRequired") &&
+      Array.isArray(value) &&
+      value.includes("__proto__")
+    ) {
+      return at;
+    }
+    const inner = protoDeclaration(value, at);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 let shared: ValidatorFactory | undefined;

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCompiled, tempDir, writeCompiled } from "../compile/compiled-module.js";
 
 /**
- * Every own property name of Object.prototype but `__proto__` (ajv never validates a property of that name;
- * the input boundary refuses it in arguments).
+ * Every own property name of Object.prototype but `__proto__`: ajv never validates a property of that name,
+ * so a schema that declares one is refused (tested below).
  */
 const NAMES = Object.getOwnPropertyNames(Object.prototype)
   .filter((name) => name !== "__proto__")
@@ -73,6 +73,19 @@ describe("arguments named like Object.prototype members", () => {
       ],
     });
     expect(required.validateArguments({ toString: "a", constructor: "b" })).toEqual({ ok: true });
+  });
+
+  it("refuses a schema that declares __proto__, which ajv would skip without a word", () => {
+    for (const text of [
+      '{"type":"object","properties":{"__proto__":{"type":"string"}}}',
+      '{"type":"object","properties":{"a":{"type":"object","properties":{"__proto__":{"const":1}}}}}',
+      '{"type":"object","required":["__proto__"]}',
+    ]) {
+      expect(
+        () => defineTool({ name: "p", description: "proto", inputSchema: JSON.parse(text) }, () => "ok"),
+        text,
+      ).toThrow(/"__proto__" is never validated/);
+    }
   });
 
   describe("through the YAML-loaded and the compiled controller", () => {
