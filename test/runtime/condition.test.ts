@@ -103,6 +103,12 @@ describe("equals and in", () => {
     expect(c({})).toBe(FALSE);
   });
 
+  it("a value that cannot be written as JSON (a cycle) equals nothing", () => {
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    expect(compiled({ v: { equals: { a: 1 } } })({ v: cycle })).toBe(FALSE);
+  });
+
   it("in matches any listed value, structures included", () => {
     const c = compiled({ v: { in: ["GET", { a: 1 }] } });
     expect(c({ v: "GET" })).toBe(TRUE);
@@ -247,6 +253,9 @@ describe("field paths", () => {
     expect(c({})).toBe(FALSE);
     expect(c({ options: Object.create({ depth: 1 }) })).toBe(FALSE);
     expect(compiled({ "options.depth": { exists: false } })({ options: [] })).toBe(TRUE);
+    // A string has own properties too (length, indexes), but a field path never reads into one.
+    expect(compiled({ "options.length": { exists: true } })({ options: "abc" })).toBe(FALSE);
+    expect(compiled({ "options.0": { exists: true } })({ options: "abc" })).toBe(FALSE);
   });
 
   it("a one-step path reads own properties of a plain object only", () => {
@@ -270,6 +279,7 @@ describe("problems", () => {
       d: {},
       e: { near: 1 } as never,
       f: null as never,
+      g: "x" as never,
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -278,7 +288,13 @@ describe("problems", () => {
     expect(seen).toEqual(
       expect.arrayContaining(["a:glob", "b:regex", "c:command", "d:field", "e:field", "f:field"]),
     );
-    expect(new Set(result.problems.map((p) => p.field))).toEqual(new Set(["a", "b", "c", "d", "e", "f"]));
+    expect(new Set(result.problems.map((p) => p.field))).toEqual(
+      new Set(["a", "b", "c", "d", "e", "f", "g"]),
+    );
+    expect(result.problems.find((p) => p.message === 'unknown operator "near"')?.operator).toBe("field");
+    expect(result.problems.filter((p) => p.field === "g")).toEqual([
+      { field: "g", operator: "field", message: 'field "g" needs an object of operators' },
+    ]);
     expect(result.problems.find((p) => p.field === "e")?.message).toBe('unknown operator "near"');
     expect(result.problems.find((p) => p.field === "d")?.message).toBe('field "d" has no operator');
     expect(result.problems.find((p) => p.field === "f")?.message).toBe(
