@@ -82,7 +82,9 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   if (output.ruleIds.length > 0) {
     // A fallback decides only when nothing else matched: say so, since that is what a reader wonders.
     const fallback = output.statements.some((s) => s.kind === "otherwise" && s.matched);
-    print(`decided by: ${output.ruleIds.map(e).join(", ")}${fallback ? " (no other statement matched)" : ""}`);
+    print(
+      `decided by: ${output.ruleIds.map(e).join(", ")}${fallback ? " (no other statement matched)" : ""}`,
+    );
   }
   for (const s of output.statements) {
     const where = "file" in s ? `  ${e(s.file)}:${s.line}` : "";

@@ -4,8 +4,8 @@
  * turns it into a match for deny and ask rules and into no match for allow rules (DESIGN.md section 4.5).
  */
 import { canonicalJson } from "./canonical-json.js";
-import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { foldString } from "./match/case-fold.js";
+import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { normalizePath, readPath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import { type CommandPrefix, matchCommand, parseCommandPrefix } from "./match/shell.js";
