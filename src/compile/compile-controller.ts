@@ -209,7 +209,7 @@ const contextValidator = ${contextValidator};
 
 ${docComment(
   "Creates a controller over the compiled policy and the application's handlers.",
-  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `approvalTtlMs`.",
+  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `approvalTtlMs`; `maxArgumentBytes` (default 1 MiB); `handlerTimeoutMs`.",
   "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
 )}export function createController(options) {
   const handlers = options === null || typeof options !== "object" ? undefined : options.handlers;
@@ -237,6 +237,8 @@ ${docComment(
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
+    ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
     ...(contextValidator === undefined ? {} : { contextValidator }),
   });
 }
@@ -273,6 +275,8 @@ ${docComment("Options of the compiled `createController`.")}export interface Cre
   ${docComment("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
   ${docComment("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
   ${docComment("How long approval requests stay usable, in milliseconds (default one hour).")}readonly approvalTtlMs?: number;
+  ${docComment("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
+  ${docComment("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
 }
 
 ${docComment(
