@@ -139,7 +139,24 @@ function pathHint(field: string, schema: JsonSchema, prefix: string): string | u
   return undefined;
 }
 
-/** Checks one field's operators against the field's schema; reports at the operator's node. */
+/** The operators whose work grows with the length of the string they read. */
+const LENGTH_BOUND_OPERATORS = ["command", "glob", "path_prefix", "regex"] as const;
+
+/**
+ * True when a string field's schema bounds its length: `maxLength`, or a fixed set of values (`enum`,
+ * `const`). A field that is not declared as a string (or has no `type`) is not judged.
+ */
+function unboundedString(schema: JsonSchema): boolean {
+  const types = typesOf(schema);
+  if (types === null || !types.has("string")) return false;
+  return typeof schema.maxLength !== "number" && schema.enum === undefined && !Object.hasOwn(schema, "const");
+}
+
+/**
+ * Checks one field's operators against the field's schema; reports at the operator's node. `owner` names the
+ * schema the field belongs to (`tool "x"`, `context_schema`); `lengthReported` is set once an
+ * `unbounded-string` warning was given for this field, so a `not` inside it does not repeat it.
+ */
 function checkOperators(
   parsed: ParsedFile,
   pointer: string,
@@ -148,8 +165,24 @@ function checkOperators(
   schema: JsonSchema,
   field: string,
   diagnostics: Diagnostic[],
+  owner = "",
+  lengthReported = false,
 ): void {
   const types = typesOf(schema);
+  const lengthOperator = LENGTH_BOUND_OPERATORS.find((operator) => spec[operator] !== undefined);
+  if (!lengthReported && lengthOperator !== undefined && unboundedString(schema)) {
+    lengthReported = true;
+    const where = owner === "" ? "its schema" : `the schema of ${owner}`;
+    diagnostics.push(
+      diagnosticAt(
+        parsed,
+        childPointer(pointer, lengthOperator),
+        "unbounded-string",
+        `"${lengthOperator}" reads string field "${field}", whose length ${where} does not bound: a call with a very long value makes every check on it slow; add maxLength (for example maxLength: 4096) to "${field}"`,
+        { prefer: "key", severity: "warning" },
+      ),
+    );
+  }
   const mismatch = (operator: string, needs: string) => {
     if (types === null) return;
     diagnostics.push(
@@ -204,10 +237,21 @@ function checkOperators(
       itemSchema,
       `${field}[*]`,
       diagnostics,
+      owner,
     );
   }
   if (spec.not !== undefined) {
-    checkOperators(parsed, childPointer(pointer, "not"), spec.not, root, schema, field, diagnostics);
+    checkOperators(
+      parsed,
+      childPointer(pointer, "not"),
+      spec.not,
+      root,
+      schema,
+      field,
+      diagnostics,
+      owner,
+      lengthReported,
+    );
   }
   if (types !== null && Object.hasOwn(spec, "equals") && !fits(types, spec.equals)) {
     diagnostics.push(
@@ -337,7 +381,8 @@ function checkCondition(
         );
         continue;
       }
-      checkOperators(parsed, fieldPointer, operators, schema, found, field, diagnostics);
+      const owner = what === "argument" ? `tool "${label}"` : "context_schema";
+      checkOperators(parsed, fieldPointer, operators, schema, found, field, diagnostics, owner);
     }
   }
 }

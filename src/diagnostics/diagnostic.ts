@@ -33,6 +33,7 @@ export const DIAGNOSTIC_CODES = [
   "codegen-stale",
   "prefix-on-path",
   "invalid-url",
+  "unbounded-string",
 ] as const;
 
 /** One of the stable diagnostic codes. */

@@ -38,6 +38,8 @@ export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = {
   "prefix-on-path":
     "A plain string prefix is applied to a path, where path_prefix (which normalises the path) was likely meant.",
   "invalid-url": "A url operator names a scheme, host, port or path pattern that no URL can have.",
+  "unbounded-string":
+    "A command, glob, path_prefix or regex rule reads a string field whose schema sets no maxLength.",
 };
 
 /** The severity each code is reported with unless a stage says otherwise: the rule's default level. */
@@ -73,6 +75,7 @@ export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = {
   "codegen-stale": "error",
   "prefix-on-path": "warning",
   "invalid-url": "error",
+  "unbounded-string": "warning",
 };
 
 /** The `$schema` written into every SARIF log. */

@@ -8,7 +8,10 @@ describe("toolgate explain on the repository's policies/", () => {
   it("a command under a wrapper it can read is decided by what the wrapper runs", () => {
     const timed = toolgate(["explain", "run_shell", "--args", '{"command":"time ls"}'], ROOT);
     expect(timed.code).toBe(0);
-    expect(timed.stdout).toMatch(/^run_shell: ASK — any other shell command needs a person's approval$/m);
+    expect(timed.stdout).toMatch(
+      /^run_shell: ASK — a shell command that is not certainly on the safe list needs a person's approval$/m,
+    );
+    expect(timed.stdout).toMatch(/^decided by: otherwise:run_shell \(no other statement matched\)$/m);
     const wrappedDelete = toolgate(["explain", "run_shell", "--args", '{"command":"nohup rm -rf /"}'], ROOT);
     expect(wrappedDelete.stdout).toMatch(/^run_shell: DENY — recursive deletion is never run by the agent$/m);
   });

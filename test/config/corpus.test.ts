@@ -150,6 +150,7 @@ describe("the config corpus", () => {
       "test-failed",
       "prefix-on-path",
       "invalid-url",
+      "unbounded-string",
     ];
     expect(loaderCodes.filter((code) => !covered.has(code))).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
  * The reference policy's own tests (`policies/tests/*.yaml`), run by `npm test` through the public API on the
- * same path as `toolgate test`: `loadPolicyResult` finds `toolgate.config.yaml`, and `runPolicyTests` prepares and
+ * same path as `toolgate test`: `loadPolicyResultSync` finds `toolgate.config.yaml`, and `runPolicyTests` prepares and
  * decides every case with the controller's own code. Each policy test is one vitest test, named after it, so a
  * broken matcher shows which bypass it lets through.
  */
@@ -8,14 +8,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadPolicyResult, type PolicyTestReport, runPolicyTests } from "toolgate";
+import { loadPolicyResultSync, type PolicyTestReport, runPolicyTests } from "toolgate";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Loads a configuration and runs its policy tests; a configuration with errors fails with its diagnostics. */
 function runReferenceTests(cwd: string): PolicyTestReport {
-  const loaded = loadPolicyResult({ cwd });
+  const loaded = loadPolicyResultSync({ cwd });
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (loaded.bundle === undefined || errors.length > 0) {
     const lines = errors.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
