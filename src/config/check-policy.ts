@@ -121,19 +121,17 @@ const PATH_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Why a `prefix` looks like it was written with the old path meaning: the field's name or schema says it
+ * Why a `prefix` looks like it was written with the old path meaning: the field's name says it
  * holds a path, or the prefix itself reads as one (it starts with `/`, `./`, `../`, `~/` or a drive letter, or
  * has a `.` or `..` segment). `undefined` when nothing says so.
  */
-function pathHint(field: string, schema: JsonSchema, prefix: string): string | undefined {
+function pathHint(field: string, prefix: string): string | undefined {
   const name = field.replaceAll("[*]", "").split(".").at(-1) ?? field;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
     .split(/[^a-z0-9]+/);
   if (words.some((word) => PATH_WORDS.has(word))) return `field "${field}" holds a path`;
-  if (typeof schema.format === "string" && /path|file|dir/i.test(schema.format))
-    return `field "${field}" has format "${schema.format}"`;
   if (/^(\/|\.\.?\/|~\/|[A-Za-z]:[\\/])/.test(prefix) || /(^|\/)\.\.?(\/|$)/.test(prefix))
     return `${JSON.stringify(prefix)} reads as a path`;
   return undefined;
@@ -200,7 +198,7 @@ function checkOperators(
     if (spec[operator] !== undefined && !needs("string")) mismatch(operator, "a string field");
   }
   if (spec.prefix !== undefined) {
-    const hint = pathHint(field, schema, spec.prefix);
+    const hint = pathHint(field, spec.prefix);
     if (hint !== undefined) {
       const example = `${spec.prefix}${spec.prefix.endsWith("/") ? "" : "/"}../x`;
       diagnostics.push(
