@@ -7,7 +7,7 @@ import type { ToolContext } from "toolgate/runtime";
 /**
  * Fingerprint of the policy bundle these types were generated from.
  */
-export const fingerprint = "sha256:f02528b869b534ec0876cb609ea19914dc555def825b24a692297b91251781a0";
+export const fingerprint = "sha256:4e2a9835aadec12dbc9fc0fd6261e740b12a153ccf0b1fca8b6e3bf6f1979f66";
 
 /**
  * Apply a unified diff to files in the workspace.
