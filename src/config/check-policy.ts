@@ -11,7 +11,7 @@ import {
   type OperatorSpec,
 } from "../runtime/condition.js";
 import { compileGlob } from "../runtime/match/glob.js";
-import { splitCommandPrefix } from "../runtime/match/shell.js";
+import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { compileUrl } from "../runtime/match/url.js";
 import { otherwiseStatement, type PolicyRule, ruleStatement, type StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction } from "../runtime/types.js";
@@ -320,18 +320,12 @@ function checkOperators(
     }
   }
   if (spec.command !== undefined) {
-    spec.command.forEach((prefix, i) => {
-      const words = splitCommandPrefix(prefix);
-      if (words === null || words.length === 0) {
-        diagnostics.push(
-          diagnosticAt(
-            parsed,
-            childPointer(childPointer(pointer, "command"), i),
-            "invalid-command",
-            `command prefix ${JSON.stringify(prefix)} must be plain words such as "git status" (no quotes, operators or expansions)`,
-          ),
-        );
-      }
+    spec.command.forEach((entry, i) => {
+      const read = parseCommandPrefixSpec(entry);
+      if (read.ok) return;
+      let at = childPointer(childPointer(pointer, "command"), i);
+      for (const key of read.at ?? []) at = childPointer(at, key);
+      diagnostics.push(diagnosticAt(parsed, at, "invalid-command", read.message));
     });
   }
 }

@@ -139,8 +139,18 @@ export function validateAgainstSchema(parsed: ParsedFile, kind: FileKind): Diagn
   const validate = validatorFor(kind);
   if (validate(parsed.data)) return [];
   const errors = validate.errors ?? [];
-  // anyOf reports each branch and then itself; keep the branch errors only when nothing more precise exists.
-  const precise = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "if");
+  // anyOf and oneOf report each branch and then themselves. Keep the branch errors only; and where a value
+  // has a branch's type (a mapping where a string or a mapping may stand), drop the other branches' "must be
+  // a string": the errors inside the mapping say what is wrong.
+  let precise = errors.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf" && e.keyword !== "if");
+  for (const union of errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) {
+    const path = union.instancePath;
+    const wrongType = (e: ErrorObject) => e.keyword === "type" && e.instancePath === path;
+    const inside = precise.some(
+      (e) => !wrongType(e) && (e.instancePath === path || e.instancePath.startsWith(`${path}/`)),
+    );
+    if (inside) precise = precise.filter((e) => !wrongType(e));
+  }
   // A misspelt key also makes the key it stands for "missing": report the misspelling only.
   const misspelt = new Set(
     precise

@@ -8,7 +8,12 @@ import { foldString } from "./match/case-fold.js";
 import { compileGlob, type Glob, matchPathGlobs } from "./match/glob.js";
 import { normalizePath, readPath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
-import { type CommandPrefix, matchCommand, parseCommandPrefix } from "./match/shell.js";
+import {
+  type CommandPrefix,
+  type CommandPrefixSpec,
+  matchCommand,
+  parseCommandPrefixSpec,
+} from "./match/shell.js";
 import { compileUrl, type UrlSpec } from "./match/url.js";
 
 /** Three-valued truth: `0` certainly not, `1` certainly, `2` maybe. */
@@ -40,7 +45,7 @@ export interface OperatorSpec {
   readonly any?: OperatorSpec;
   readonly all?: OperatorSpec;
   readonly not?: OperatorSpec;
-  readonly command?: readonly string[];
+  readonly command?: readonly CommandPrefixSpec[];
   readonly url?: UrlSpec;
 }
 
@@ -304,11 +309,10 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
   }
   if (spec.command !== undefined) {
     const prefixes: CommandPrefix[] = [];
-    for (const text of spec.command) {
-      const prefix = parseCommandPrefix(text);
-      if (prefix === null || prefix.words.length === 0) {
-        problem("command", `command prefix "${text}" is not a plain list of words`);
-      } else prefixes.push(prefix);
+    for (const entry of spec.command) {
+      const read = parseCommandPrefixSpec(entry);
+      if (read.ok) prefixes.push(read.prefix);
+      else problem("command", read.message);
     }
     tests.push(
       present((value) => {

@@ -5,10 +5,13 @@ export { type CommandMatch, matchCommand, matchCommandPrefix, type PrefixInput }
 export {
   BASH_DIALECT,
   type CommandPrefix,
+  type CommandPrefixSpec,
   DASH_DIALECT,
+  type ParseCommandPrefixSpecResult,
   type ParseShellResult,
   POSIX_BASH_DIALECT,
   parseCommandPrefix,
+  parseCommandPrefixSpec,
   parseShellCommand,
   readShellCommand,
   type ShellDialect,

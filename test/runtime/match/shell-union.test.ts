@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   matchCommand,
   parseCommandPrefix,
+  parseCommandPrefixSpec,
   readSafeSubset,
   readShellCommand,
   splitCommandPrefix,
@@ -302,6 +303,86 @@ describe("exact prefixes: a trailing $ makes the command end there", () => {
       fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
         const source = parts.join(" ");
         const a = matchCommand(source, [exact]);
+        const b = matchCommand(source, [plain]);
+        if (a.certain) expect(b.certain).toBe(true);
+        expect(a.possible).toBe(b.possible);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("prefixes with options: { prefix, options } limits the options that may follow", () => {
+  const read = (spec: unknown) => {
+    const result = parseCommandPrefixSpec(spec);
+    if (!result.ok) throw new Error(result.message);
+    return result.prefix;
+  };
+  const gitLog = read({ prefix: "git log", options: ["--oneline", "-n", "--stat"] });
+
+  it("reads the object form, and refuses what it cannot be sure of, saying where", () => {
+    expect(gitLog.words).toEqual(["git", "log"]);
+    expect([...(gitLog.options ?? [])]).toEqual(["--oneline", "-n", "--stat"]);
+    expect(read("git log").options).toBeUndefined();
+    const refused = (spec: unknown) => {
+      const result = parseCommandPrefixSpec(spec);
+      if (result.ok) throw new Error(`accepted ${JSON.stringify(spec)}`);
+      return result;
+    };
+    expect(refused({ prefix: "git log$", options: ["--oneline"] }).message).toMatch(/ends with "\$"/);
+    expect(refused({ prefix: "git log", options: ["oneline"] })).toMatchObject({ at: ["options", 0] });
+    expect(refused({ prefix: "git log", options: ["--a", "--x --y"] })).toMatchObject({ at: ["options", 1] });
+    expect(refused({ prefix: "git log", options: ["'--x'"] }).message).toMatch(/one plain word/);
+    expect(refused({ prefix: "git log", options: ["--$x"] }).message).toMatch(/one plain word/);
+    expect(refused({ prefix: "git;log", options: [] })).toMatchObject({ at: ["prefix"] });
+    expect(refused({ prefix: "git log" }).message).toMatch(/needs "options"/);
+    expect(refused({ prefix: "git log", options: [], opts: [] }).message).toMatch(/unknown key "opts"/);
+    expect(refused({ options: [] }).message).toMatch(/"prefix" is missing/);
+    expect(refused(["git", "log"]).message).toMatch(/string such as "git status"/);
+    expect(refused("git $x").message).toMatch(/plain words/);
+  });
+
+  // [command, allow certain, deny possible] against `{ prefix: "git log", options: [--oneline, -n, --stat] }`
+  const cases: [string, boolean, boolean][] = [
+    ["git log", true, true],
+    ["git log --oneline", true, true],
+    ["git log --oneline -n 5 main", true, true],
+    ["git log '--stat' >/dev/null", true, true],
+    ["git log --oneline; git log --stat", true, true],
+    ["git log -p", false, true],
+    ["git log --oneline --output=.env", false, true],
+    ["git log --output .env", false, true],
+    ["git log -n5", false, true],
+    ["git log -- .env", false, true],
+    ["git log --oneline; git log -p", false, true],
+    ["git log $x", false, true],
+    ["git logx --oneline", false, false],
+    ["git status --short", false, false],
+  ];
+  it.each(cases)("%j: certain %s, possible %s", (source, certain, possible) => {
+    expect(matchCommand(source, [gitLog])).toEqual({ certain, possible });
+  });
+
+  it("is certain only when the plain prefix is, and possible exactly when it is (property)", () => {
+    const plain = read("git log");
+    const piece = fc.constantFrom(
+      "git",
+      "log",
+      "--oneline",
+      "-p",
+      "-n",
+      "5",
+      " ",
+      ";",
+      "|",
+      "$x",
+      "'-p'",
+      "\n",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
+        const source = parts.join(" ");
+        const a = matchCommand(source, [gitLog]);
         const b = matchCommand(source, [plain]);
         if (a.certain) expect(b.certain).toBe(true);
         expect(a.possible).toBe(b.possible);

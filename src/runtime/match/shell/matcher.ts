@@ -256,7 +256,8 @@ function readingMayMatch(reading: ParseShellResult, prefixes: readonly (readonly
  *
  * @param source - the command string.
  * @param prefixInputs - the rule's command prefixes: word lists, or prefixes from `parseCommandPrefix` (an
- *   exact one is certain only for a command of exactly its words).
+ *   exact one is certain only for a command of exactly its words) or `parseCommandPrefixSpec` (one with
+ *   options is certain only when every later word starting with `-` is one of them).
  * @returns `certain`: the string is inside the safe subset and every simple command in it starts with the words
  *   of some prefix (is exactly them, for an exact prefix); `possible`: in some shell's reading some simple command may run some prefix (see
  *   {@link matchCommandPrefix}). A string that some reading cannot parse, that holds a character a shell drops
@@ -268,7 +269,8 @@ export function matchCommand(
   prefixInputs: readonly PrefixInput[],
 ): { readonly certain: boolean; readonly possible: boolean } {
   if (prefixInputs.length === 0) return { certain: false, possible: false };
-  // For deny and ask an exact prefix is read as a plain prefix: a longer command may still match (maybe).
+  // For deny and ask an exact prefix, or one with options, is read as a plain prefix: a longer command, or
+  // one with other options, may still match (maybe).
   const prefixes = prefixInputs.map(prefixWords);
   if (hasHiddenCharacter(source)) return { certain: false, possible: true };
   const read = readShellCommand(source);
@@ -277,15 +279,25 @@ export function matchCommand(
   if (!possible) return { certain: false, possible };
   const safe = readSafeSubset(source);
   const certain =
-    safe?.every((command) =>
-      prefixInputs.some((input) => {
-        const prefix = prefixWords(input);
-        const exact = "exact" in input && input.exact;
-        return (
-          (exact ? command.words.length === prefix.length : command.words.length >= prefix.length) &&
-          prefix.every((word, i) => command.words[i] === word)
-        );
-      }),
-    ) === true;
+    safe?.every((command) => prefixInputs.some((input) => coversWords(input, command.words))) === true;
   return { certain, possible };
+}
+
+/**
+ * Whether a prefix certainly covers a command of the safe subset, given its literal words: they start with
+ * the prefix's words; for an exact prefix nothing follows; for a prefix with options, every later word that
+ * starts with `-` is one of them (operands are not limited).
+ */
+function coversWords(input: PrefixInput, words: readonly string[]): boolean {
+  const prefix = prefixWords(input);
+  if (words.length < prefix.length || !prefix.every((word, i) => words[i] === word)) return false;
+  if (!("words" in input)) return true;
+  if (input.exact) return words.length === prefix.length;
+  const options = input.options;
+  if (options === undefined) return true;
+  for (let i = prefix.length; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word.startsWith("-") && !options.has(word)) return false;
+  }
+  return true;
 }

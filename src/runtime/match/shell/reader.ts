@@ -758,11 +758,78 @@ function parse(source: string, dialect: ShellDialect = BASH_DIALECT): ParseState
 }
 
 /**
- * A policy's command prefix: its words, and whether the command must end after them (`"npm test$"`).
+ * A policy's command prefix: its words, whether the command must end after them (`"npm test$"`), and, for
+ * the object form `{ prefix, options }`, the only options (words starting with `-`) that may follow them.
  */
 export interface CommandPrefix {
   readonly words: readonly string[];
   readonly exact: boolean;
+  readonly options?: ReadonlySet<string>;
+}
+
+/** One entry of a `command` list as written in a policy: a prefix, or a prefix with the options it allows. */
+export type CommandPrefixSpec = string | { readonly prefix: string; readonly options: readonly string[] };
+
+/** Why an entry of a `command` list is refused; `at` is the key inside the object form it concerns. */
+export type ParseCommandPrefixSpecResult =
+  | { readonly ok: true; readonly prefix: CommandPrefix }
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly at?: readonly ["prefix"] | readonly ["options", number];
+    };
+
+const PLAIN_PREFIX_HINT = 'must be plain words such as "git status" (no quotes, operators or expansions)';
+
+/**
+ * Reads one entry of a `command` list: a prefix string (see {@link parseCommandPrefix}) or the object form
+ * `{ prefix: "git log", options: ["--oneline", "-n"] }`, whose options must each be one plain word starting
+ * with `-`. An exact prefix (`$`) with options is refused: nothing may follow it.
+ */
+export function parseCommandPrefixSpec(spec: unknown): ParseCommandPrefixSpecResult {
+  if (typeof spec === "string") {
+    const prefix = parseCommandPrefix(spec);
+    return prefix === null || prefix.words.length === 0
+      ? { ok: false, message: `command prefix ${JSON.stringify(spec)} ${PLAIN_PREFIX_HINT}` }
+      : { ok: true, prefix };
+  }
+  const shape =
+    'a command prefix is a string such as "git status" or an object such as { prefix: "git log", options: ["--oneline"] }';
+  if (spec === null || typeof spec !== "object" || Array.isArray(spec)) return { ok: false, message: shape };
+  const { prefix: text, options } = spec as { prefix?: unknown; options?: unknown };
+  const extra = Object.keys(spec).filter((key) => key !== "prefix" && key !== "options");
+  if (extra.length > 0) return { ok: false, message: `unknown key ${JSON.stringify(extra[0])}: ${shape}` };
+  if (typeof text !== "string") return { ok: false, message: `"prefix" is missing: ${shape}` };
+  const prefix = parseCommandPrefix(text);
+  if (prefix === null || prefix.words.length === 0)
+    return {
+      ok: false,
+      at: ["prefix"],
+      message: `command prefix ${JSON.stringify(text)} ${PLAIN_PREFIX_HINT}`,
+    };
+  if (!Array.isArray(options))
+    return {
+      ok: false,
+      message: `command prefix ${JSON.stringify(text)} in object form needs "options", a list such as ["--oneline", "-n"] (for the prefix alone, write it as a string)`,
+    };
+  if (prefix.exact)
+    return {
+      ok: false,
+      at: ["prefix"],
+      message: `command prefix ${JSON.stringify(text)} ends with "$", so nothing may follow it, yet it lists options: drop the "$" or the options`,
+    };
+  const allowed = new Set<string>();
+  for (const [i, option] of options.entries()) {
+    const words = typeof option === "string" ? splitWords(option) : null;
+    if (words === null || words.length !== 1 || !(words[0] as string).startsWith("-") || words[0] !== option)
+      return {
+        ok: false,
+        at: ["options", i],
+        message: `option ${JSON.stringify(option)} of command prefix ${JSON.stringify(text)} must be one plain word starting with "-", such as "--oneline" or "-n"`,
+      };
+    allowed.add(option);
+  }
+  return { ok: true, prefix: { words: prefix.words, exact: false, options: allowed } };
 }
 
 /**
