@@ -7,7 +7,7 @@ import type { ToolContext } from "toolgate/runtime";
 /**
  * Fingerprint of the policy bundle these types were generated from.
  */
-export const fingerprint = "sha256:4e2a9835aadec12dbc9fc0fd6261e740b12a153ccf0b1fca8b6e3bf6f1979f66";
+export const fingerprint = "sha256:32f2dbfc87b6b6a167c590073f2b07e4c4640deb5113fe723c9ae4c06e567d9a";
 
 /**
  * Apply a unified diff to files in the workspace.
