@@ -301,7 +301,7 @@ describe("problems", () => {
       'field "f" needs an object of operators',
     );
     expect(result.problems.find((p) => p.field === "c")?.message).toBe(
-      'command prefix "ls; rm" is not a plain list of words',
+      'command prefix "ls; rm" must be plain words such as "git status" (no quotes, operators or expansions)',
     );
   });
 
