@@ -1,31 +1,12 @@
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { SqliteApprovalStore } from "../../src/stores/index.js";
 import { makeRequest, tempDir } from "../stores/helpers.js";
-import { terminalControls } from "./cli-helpers.js";
+import { runCli, terminalControls } from "./cli-helpers.js";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 let n = 0;
-
-async function run(args: readonly string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
 
 describe("the approver's view cannot be forged", () => {
   it("list and approve show escape sequences in call ids, tools, arguments, context, approvers and reasons", async () => {
@@ -44,7 +25,7 @@ describe("the approver's view cannot be forged", () => {
     await store.close();
     const url = `sqlite:${db}`;
 
-    const listed = await run(["approvals", "list", "--store", url]);
+    const listed = await runCli(["approvals", "list", "--store", url]);
     expect(listed.code).toBe(0);
     expect(terminalControls(listed.stdout)).toEqual([]);
     expect(listed.stdout).toContain(
@@ -56,7 +37,7 @@ describe("the approver's view cannot be forged", () => {
     );
     expect(listed.stdout).toContain('  context:   {"user":"bob\\u2066admin\\u2069"}');
 
-    const approved = await run([
+    const approved = await runCli([
       "approvals",
       "approve",
       forged.approvalId,
@@ -72,7 +53,7 @@ describe("the approver's view cannot be forged", () => {
     expect(approved.stdout).toContain("as eve\\u001b]0;root\\u0007");
     expect(approved.stdout).toContain("by eve\\u001b]0;root\\u0007: fine\\u000a  decided:   rejected");
 
-    const unknown = await run(["approvals", "approve", "apr_\u001b[31mx", "--store", url]);
+    const unknown = await runCli(["approvals", "approve", "apr_\u001b[31mx", "--store", url]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no approval request with id apr_\\u001b[31mx");
   });
@@ -102,10 +83,10 @@ describe("toolgate approvals list: filters, limit and streamed output", () => {
     const { url, store } = await storeOf(1200);
     const expected = await store.list();
     await store.close();
-    const listed = await run(["approvals", "list", "--store", url, "--format", "json"]);
+    const listed = await runCli(["approvals", "list", "--store", url, "--format", "json"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
-    const none = await run(["approvals", "list", "--store", url, "--format", "json", "--tool", "nothing"]);
+    const none = await runCli(["approvals", "list", "--store", url, "--format", "json", "--tool", "nothing"]);
     expect(none.stdout).toBe("[]\n");
   });
 
@@ -113,7 +94,9 @@ describe("toolgate approvals list: filters, limit and streamed output", () => {
     const { url, store, requests } = await storeOf(10);
     await store.close();
     const json = async (...args: string[]) =>
-      JSON.parse((await run(["approvals", "list", "--store", url, "--format", "json", ...args])).stdout) as {
+      JSON.parse(
+        (await runCli(["approvals", "list", "--store", url, "--format", "json", ...args])).stdout,
+      ) as {
         request: { approvalId: string; call: { toolName: string } };
         state: string;
       }[];
@@ -126,20 +109,20 @@ describe("toolgate approvals list: filters, limit and streamed output", () => {
     expect((await json("--limit", "3")).map((e) => e.request.approvalId)).toEqual(
       [0, 1, 3].map((i) => requests[i]?.approvalId),
     );
-    const text = await run(["approvals", "list", "--store", url, "--limit", "1"]);
+    const text = await runCli(["approvals", "list", "--store", url, "--limit", "1"]);
     expect(text.stdout).toContain('  context:   {"environment":"production"}');
     expect(text.stdout.match(/^\S+ {2}pending/gm)).toHaveLength(1);
-    const none = await run(["approvals", "list", "--store", url, "--status", "expired"]);
+    const none = await runCli(["approvals", "list", "--store", url, "--status", "expired"]);
     expect(none.stdout).toBe("no approval requests match\n");
   });
 
   it("refuses a bad --limit or --status with a usage error", async () => {
     const { url, store } = await storeOf(1);
     await store.close();
-    const limit = await run(["approvals", "list", "--store", url, "--limit", "-3"]);
+    const limit = await runCli(["approvals", "list", "--store", url, "--limit", "-3"]);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('--limit needs a non-negative integer, got "-3"');
-    const status = await run(["approvals", "list", "--store", url, "--status", "pending,done"]);
+    const status = await runCli(["approvals", "list", "--store", url, "--status", "pending,done"]);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain('unknown --status "done"');
   });

@@ -2,30 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.js";
 import type { AuditEvent } from "../../src/runtime/audit.js";
 import { JsonlAuditSink } from "../../src/stores/index.js";
-import { approvalConfig } from "./cli-helpers.js";
-
-/** Runs the CLI in this process and returns its exit code and what it wrote. */
-async function run(args: readonly string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+import { approvalConfig, runCli } from "./cli-helpers.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -52,12 +31,12 @@ async function keyedLog(count: number) {
 describe("toolgate audit head and verify --key --expect-head/--expect-count", () => {
   it("prints the head, and verify checks the MACs and the anchor", async () => {
     const { keyFile, file } = await keyedLog(3);
-    const head = await run(["audit", "head", file, "--key", keyFile, "--format", "json"]);
+    const head = await runCli(["audit", "head", file, "--key", keyFile, "--format", "json"]);
     expect(head.code).toBe(0);
     const saved = JSON.parse(head.stdout) as { count: number; hash: string; keyed: boolean };
     expect(saved).toMatchObject({ count: 3, keyed: true, hash: expect.stringMatching(/^hmac-sha256:/) });
 
-    const ok = await run([
+    const ok = await runCli([
       "audit",
       "verify",
       file,
@@ -76,28 +55,36 @@ describe("toolgate audit head and verify --key --expect-head/--expect-count", ()
     // Tail truncation: a valid, shorter keyed chain, caught only against the anchor.
     const lines = readFileSync(file, "utf8").split("\n");
     writeFileSync(file, `${lines.slice(0, 2).join("\n")}\n`);
-    const cut = await run(["audit", "verify", file, "--key", keyFile]);
+    const cut = await runCli(["audit", "verify", file, "--key", keyFile]);
     expect(cut.code).toBe(0);
     expect(cut.stdout).toContain("no anchor checked (lines cut from the end would not show)");
-    const caught = await run(["audit", "verify", file, "--key", keyFile, "--expect-count", "3"]);
+    const caught = await runCli(["audit", "verify", file, "--key", keyFile, "--expect-count", "3"]);
     expect(caught.code).toBe(1);
     expect(caught.stderr).toContain("the log has 2 line(s) but the anchor says 3");
   });
 
   it("refuses a keyed log without its key (exit 2), names a wrong key, and rejects a malformed anchor", async () => {
     const { dir, file } = await keyedLog(2);
-    const noKey = await run(["audit", "verify", file]);
+    const noKey = await runCli(["audit", "verify", file]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("give its key (--key FILE or --key-env NAME)");
     process.env.TOOLGATE_TEST_WRONG_KEY = "w".repeat(32);
     try {
-      const wrong = await run(["audit", "verify", file, "--key-env", "TOOLGATE_TEST_WRONG_KEY"]);
+      const wrong = await runCli(["audit", "verify", file, "--key-env", "TOOLGATE_TEST_WRONG_KEY"]);
       expect(wrong.code).toBe(1);
       expect(wrong.stderr).toContain(`${file}:1: line 1's mac does not match the key`);
     } finally {
       delete process.env.TOOLGATE_TEST_WRONG_KEY;
     }
-    const bad = await run(["audit", "verify", file, "--key", join(dir, "audit.key"), "--expect-head", "abc"]);
+    const bad = await runCli([
+      "audit",
+      "verify",
+      file,
+      "--key",
+      join(dir, "audit.key"),
+      "--expect-head",
+      "abc",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--expect-head needs a chain value");
   });
@@ -110,7 +97,7 @@ describe("toolgate audit head and verify --key --expect-head/--expect-count", ()
       "jsonl:audit.jsonl?keyFile=audit.key",
     );
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const result = await run(["audit", "head", "--config", join(dir, "toolgate.config.yaml")]);
+    const result = await runCli(["audit", "head", "--config", join(dir, "toolgate.config.yaml")]);
     expect(result.stderr).toBe("");
     expect(result.stdout).toMatch(/audit\.jsonl: 1 line\(s\), head hmac-sha256:[0-9a-f]{64} \(keyed\)/);
     expect(result.code).toBe(0);

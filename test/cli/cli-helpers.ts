@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { vi } from "vitest";
+import { main } from "../../src/cli/main.js";
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -28,7 +30,26 @@ export function writeTree(files: Record<string, string>): string {
   return dir;
 }
 
-/** Runs the CLI synchronously. */
+/** Runs the CLI in this process (no build needed) and returns its exit code and what it wrote. */
+export async function runCli(args: readonly string[]) {
+  let stdout = "";
+  let stderr = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+/** Runs the built CLI in a child process, synchronously. */
 export function toolgate(args: readonly string[], cwd: string) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     cwd,

@@ -1,27 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.js";
-import { terminalControls } from "./cli-helpers.js";
-
-async function run(args: readonly string[]) {
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+import { describe, expect, it } from "vitest";
+import { runCli, terminalControls } from "./cli-helpers.js";
 
 describe("toolgate explain's human output", () => {
   it("shows a reason that would erase the line and fake a DENY with its escapes visible", async () => {
@@ -45,7 +26,7 @@ describe("toolgate explain's human output", () => {
       join(dir, "policy.yaml"),
       'version: 1\nask: [write_note]\nreasons:\n  write_note: "notes\\e[2K\\rDENY \\u202efake"\n',
     );
-    const result = await run([
+    const result = await runCli([
       "explain",
       "write_note",
       "--config",
@@ -57,7 +38,12 @@ describe("toolgate explain's human output", () => {
     expect(terminalControls(result.stdout)).toEqual([]);
     expect(result.stdout).toContain("write_note: ASK — notes\\u001b[2K\\u000dDENY \\u202efake\n");
 
-    const unknown = await run(["explain", "no\u001b[8mtool", "--config", join(dir, "toolgate.config.yaml")]);
+    const unknown = await runCli([
+      "explain",
+      "no\u001b[8mtool",
+      "--config",
+      join(dir, "toolgate.config.yaml"),
+    ]);
     expect(unknown.stdout).not.toContain("\u001b");
     expect(unknown.stdout).toContain("no\\u001b[8mtool: ");
   });
