@@ -26,6 +26,8 @@
 //   name or special parameter: `${x:=…}`, `${!x}`, `${x@P}`, `${a[…]}`, `${x:0:y}`) marks the whole parse
 //   `opaque`: what runs then depends on values the reader cannot see.
 
+import { PARSER_RESERVED_WORDS } from "./tables.js";
+
 /** One word of a simple command. */
 export interface ShellWord {
   /** The word after quote removal; expansions are kept as their source text. */
@@ -86,30 +88,6 @@ export const DASH_DIALECT: ShellDialect = {
 
 /** Nesting deeper than this (substitutions, groups) is refused, so that parsing never exhausts the stack. */
 const MAX_DEPTH = 64;
-
-/** Reserved words (and `{`/`}` out of place) that open syntax this parser does not read. */
-const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  "if",
-  "then",
-  "else",
-  "elif",
-  "fi",
-  "for",
-  "while",
-  "until",
-  "do",
-  "done",
-  "case",
-  "esac",
-  "function",
-  "select",
-  "coproc",
-  "!",
-  "[[",
-  "]]",
-  "{",
-  "}",
-]);
 
 interface MutableCommand {
   words: ShellWord[];
@@ -383,7 +361,7 @@ class ShellParser {
           command.values.push({ text: value, literal: word.literal });
           continue;
         }
-        if (word.plain && RESERVED_WORDS.has(word.text)) {
+        if (word.plain && PARSER_RESERVED_WORDS.has(word.text)) {
           this.fail(
             `"${word.text}" at offset ${wordStart} starts shell syntax that is not supported here (if, for, while, case, functions, [[ ]], !): write plain commands joined by ;, &&, || or |`,
           );

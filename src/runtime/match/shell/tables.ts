@@ -195,18 +195,8 @@ export const READABLE_WRAPPERS: ReadonlyMap<string, WrapperSyntax> = new Map<str
   ["nocorrect", { flags: [], valued: [] }],
 ]);
 
-/**
- * First words the safe subset refuses: reserved words of any supported shell (a reserved word changes how
- * the rest is read), and builtins that change how later commands are read, found or run (`alias` under
- * bash --posix, `export PATH=…`, `set`, `eval`).
- */
-export const SUBSET_REFUSED_FIRST_WORDS: ReadonlySet<string> = new Set([
-  "!",
-  "{",
-  "}",
-  "[[",
-  "]]",
-  "-",
+/** Reserved words (and `{`/`}` out of place) that open syntax the reader does not read: it refuses them. */
+export const PARSER_RESERVED_WORDS: ReadonlySet<string> = new Set([
   "if",
   "then",
   "else",
@@ -219,10 +209,25 @@ export const SUBSET_REFUSED_FIRST_WORDS: ReadonlySet<string> = new Set([
   "done",
   "case",
   "esac",
-  "in",
   "function",
   "select",
   "coproc",
+  "!",
+  "[[",
+  "]]",
+  "{",
+  "}",
+]);
+
+/**
+ * First words the safe subset refuses: the reader's reserved words, the other reserved words of any supported
+ * shell (a reserved word changes how the rest is read), and builtins that change how later commands are read, found or run (`alias` under
+ * bash --posix, `export PATH=…`, `set`, `eval`).
+ */
+export const SUBSET_REFUSED_FIRST_WORDS: ReadonlySet<string> = new Set([
+  ...PARSER_RESERVED_WORDS,
+  "-",
+  "in",
   "time",
   "repeat",
   "foreach",
