@@ -59,6 +59,16 @@ describe("the SDKs load lazily", () => {
     expect(modules.some((url) => SDKS.test(url))).toBe(true);
   });
 
+  it('"toolgate/agents" resolves through the package\'s exports, and it is what loads the Agents SDK', () => {
+    const modules = loadedModules([
+      "--input-type=module",
+      "-e",
+      'const { AgentsGate } = await import("toolgate/agents"); if (typeof AgentsGate !== "function") process.exit(3);',
+    ]);
+    expect(modules.some((url) => url.endsWith("/dist/agents/index.js"))).toBe(true);
+    expect(modules.some((url) => /node_modules\/@openai\/agents/.test(url))).toBe(true);
+  });
+
   it('import "toolgate" loads neither SDK', () => {
     const modules = loadedModules([
       "--input-type=module",
