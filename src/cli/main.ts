@@ -154,6 +154,7 @@ export function buildProgram(state: { code: number }): Command {
       "--ask-timeout <seconds>",
       "how long a call waits for an approval before its result says how to approve (default 300)",
     )
+    .option("--listen <host:port>", "serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     .action(async (command: string[], options) => {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);

@@ -1,7 +1,8 @@
 /**
- * `toolgate mcp-proxy [--config PATH] -- COMMAND [ARGS…]`: an MCP server on stdio that starts the real server
- * as its child and gates every `tools/call` with the configured policy. stdout belongs to the MCP client:
- * everything toolgate says goes to stderr. The MCP SDK is loaded here, never by `import "toolgate"`.
+ * `toolgate mcp-proxy [--config PATH] [--listen HOST:PORT] -- COMMAND [ARGS…]`: an MCP server on stdio (or
+ * Streamable HTTP with `--listen`) that starts the real server as its child and gates every `tools/call` with
+ * the configured policy. stdout belongs to the MCP client: everything toolgate says goes to stderr. The MCP
+ * SDK is loaded here, never by `import "toolgate"`.
  */
 import { resolve } from "node:path";
 import { loadPolicyResultSync } from "../config/load-policy.js";
@@ -14,6 +15,8 @@ export interface McpProxyOptions {
   readonly config?: string;
   /** Seconds a call waits for an approval before its result says how to approve. */
   readonly askTimeout?: string;
+  /** `HOST:PORT`: serve Streamable HTTP there instead of stdio. */
+  readonly listen?: string;
 }
 
 function parseAskTimeout(value: string | undefined): number {
@@ -36,8 +39,8 @@ const log = (line: string): void => {
 
 /**
  * Runs the proxy until the client or the server goes away.
- * @returns 0 when the client closed the session, 1 when the server exited or failed, 2 for a usage error
- *   or a configuration that cannot be used.
+ * @returns 0 when the client closed the session (stdio) or on SIGINT/SIGTERM (HTTP); 1 when the
+ *   configuration has errors or the server exited or failed; 2 for a usage error or no configuration.
  */
 export async function runMcpProxy(command: readonly string[], options: McpProxyOptions): Promise<number> {
   const [program, ...args] = command;
@@ -46,6 +49,7 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
       "give the command that starts the MCP server after --, as in: toolgate mcp-proxy -- npx @modelcontextprotocol/server-filesystem .",
     );
   const askTimeoutMs = parseAskTimeout(options.askTimeout);
+  const listen = options.listen === undefined ? undefined : parseListen(options.listen);
   const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
     process.stderr.write(
@@ -134,20 +138,51 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
       upstreamClosed = true;
       resolveEnd(EXIT.findings);
     };
+    if (listen === undefined) return;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolveEnd(EXIT.ok));
   });
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const server = newServer();
-  const clientGone = new Promise<number>((resolveGone) => {
-    server.onclose = () => resolveGone(EXIT.ok);
-    // StdioServerTransport does not notice the end of stdin by itself.
-    process.stdin.once("end", () => resolveGone(EXIT.ok));
-  });
-  await server.connect(new StdioServerTransport());
-  const stop = () => server.close();
+  let stop: () => Promise<void>;
+  let clientGone: Promise<number>;
+  if (listen === undefined) {
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const server = newServer();
+    clientGone = new Promise<number>((resolveGone) => {
+      server.onclose = () => resolveGone(EXIT.ok);
+      // StdioServerTransport does not notice the end of stdin by itself.
+      process.stdin.once("end", () => resolveGone(EXIT.ok));
+    });
+    await server.connect(new StdioServerTransport());
+    stop = () => server.close();
+  } else {
+    const { serveHttp } = await import("../mcp-proxy/serve-http.js");
+    let endpoint: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      endpoint = await serveHttp(listen, newServer, log);
+    } catch (error) {
+      printError(
+        `cannot listen on ${options.listen}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await upstream.close().catch(() => undefined);
+      await gateway.close().catch(() => undefined);
+      return EXIT.findings;
+    }
+    // Sessions come and go; the proxy runs until a signal or the server's exit.
+    clientGone = new Promise<number>(() => undefined);
+    stop = () => endpoint.close();
+  }
   const code = await Promise.race([ended, clientGone]);
   if (upstreamClosed) printError("the MCP server exited; the proxy stops");
   await stop().catch(() => undefined);
   await upstream.close().catch(() => undefined);
   await gateway.close().catch(() => undefined);
   return code;
+}
+
+/** `HOST:PORT` of `--listen` (an IPv6 host in brackets). */
+export function parseListen(value: string): { readonly host: string; readonly port: number } {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  const port = match === null ? Number.NaN : Number(match[2]);
+  if (match === null || !(port >= 0 && port <= 65_535))
+    throw new UsageError(`--listen needs HOST:PORT (such as 127.0.0.1:8808), got "${value}"`);
+  return { host: (match[1] as string).replace(/^\[|\]$/g, ""), port };
 }
