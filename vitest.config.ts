@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^toolgate\/runtime$/, replacement: src("runtime/index.ts") },
       { find: /^toolgate\/adapters$/, replacement: src("adapters/index.ts") },
       { find: /^toolgate\/stores$/, replacement: src("stores/index.ts") },
+      { find: /^toolgate\/agents$/, replacement: src("agents/index.ts") },
       { find: /^toolgate$/, replacement: src("index.ts") },
     ],
   },

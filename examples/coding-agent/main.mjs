@@ -7,6 +7,7 @@
 //   npm run demo                                  interactive: answer y/n at the approval prompt
 //   npm run demo -- --approve all|none            without a person (CI)
 //   npm run demo -- --provider anthropic          the Anthropic transcript instead of OpenAI's
+//   npm run demo -- --mcp                         a real MCP server behind toolgate mcp-proxy (see mcp.mjs)
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline/promises";
@@ -28,6 +29,7 @@ const { values: flags } = parseArgs({
     provider: { type: "string", default: "openai" },
     approve: { type: "string", default: "ask" },
     state: { type: "string", default: join(here, ".state") },
+    mcp: { type: "boolean", default: false },
   },
 });
 if (!["openai", "anthropic"].includes(flags.provider))
@@ -38,6 +40,11 @@ if (!["ask", "all", "none"].includes(flags.approve))
 function fail(message) {
   console.error(`demo: ${message}`);
   process.exit(2);
+}
+
+if (flags.mcp) {
+  const { runMcpDemo } = await import("./mcp.mjs");
+  process.exit(await runMcpDemo(flags));
 }
 
 // A fresh copy of the sample workspace and fresh state for every run.

@@ -143,6 +143,22 @@ export function buildProgram(state: { code: number }): Command {
     .action(async (path: string | undefined, options) => {
       state.code = await runAuditHead(path, options);
     });
+  program
+    .command("mcp-proxy")
+    .description(
+      "serve MCP on stdio in front of the MCP server that COMMAND starts: list only the visible tools, gate every call",
+    )
+    .argument("<command...>", "the command that starts the MCP server, after --")
+    .option("--config <path>", "configuration file")
+    .option(
+      "--ask-timeout <seconds>",
+      "how long a call waits for an approval before its result says how to approve (default 300)",
+    )
+    .option("--listen <host:port>", "serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio")
+    .action(async (command: string[], options) => {
+      const { runMcpProxy } = await import("./mcp-proxy.js");
+      state.code = await runMcpProxy(command, options);
+    });
   return program;
 }
 

@@ -81,4 +81,35 @@ describe("examples/coding-agent", () => {
     expect(run.stdout).toContain("no terminal to ask and no --approve given: rejected (fail closed)");
     expect(run.stdout).toContain("summary: allow 1, deny 1, ask 1 (approved 0, rejected 1)");
   });
+
+  it("--mcp: a real MCP server behind toolgate mcp-proxy; allow, deny and ask → approve through elicitation", () => {
+    const run = demo(["--mcp", "--approve", "all"]);
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout;
+    expect(out).toContain(
+      "tools offered to the model: read_text_file, write_file, edit_file, create_directory, list_directory, search_files, get_file_info, list_allowed_directories",
+    );
+    expect(out).toContain('→ read_text_file {"path":"src/greet.ts"}\n  allow → ran: 4 line(s) returned');
+    expect(out).toContain(
+      '→ read_text_file {"path":".env"}\n  deny: denied by policy: secret files (environment files) are never read or written by the agent (rule: no-secret-files)',
+    );
+    expect(out).not.toContain("not-a-real-password");
+    expect(out).toContain("  ┌ the proxy asks (MCP elicitation):");
+    expect(out).toContain(
+      "It needs your approval: edits change the workspace, so a person confirms each one.",
+    );
+    expect(out).toContain("src/greet.ts now returns: `Bonjour ${name}`");
+    expect(out).toContain("summary: allow 2, deny 1, ask 1 (approved 1, rejected 0); approvals used: 1");
+    expect(out).toMatch(/audit: .*audit\.jsonl — \d+ events, hash chain intact/);
+  });
+
+  it("--mcp --approve none: the edit is declined, the file is unchanged", () => {
+    const run = demo(["--mcp", "--approve", "none"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      "ask → error: the person rejected this call by mcp-client:toolgate-demo: the person chose decline",
+    );
+    expect(run.stdout).toContain('src/greet.ts now returns: "Hello " + name');
+    expect(run.stdout).toContain("summary: allow 2, deny 1, ask 1 (approved 0, rejected 1)");
+  });
 });

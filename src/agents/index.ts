@@ -1,0 +1,220 @@
+/**
+ * `toolgate/agents`: toolgate in front of the tools of the OpenAI Agents SDK (`@openai/agents`, an optional
+ * peer dependency). Every export of this file is public API.
+ *
+ * Each visible spec of a controller becomes an SDK function tool whose `needsApproval` and `execute` delegate
+ * to the controller:
+ * - allow: `execute` runs the controller's handler and returns its output;
+ * - deny: the tool's output is the controller's error text (the reason and rule ids); nothing runs;
+ * - ask: `needsApproval` stores a toolgate approval request and answers `true`, so the run stops with an
+ *   interruption; approving the interruption through `RunState` (`state.approve(item)` or `gate.approve`)
+ *   lets the SDK call `execute`, which resolves toolgate's approval — taken once, and re-checked against the
+ *   policy in force — and runs the handler. `gate.reject` records the rejection in toolgate too.
+ */
+import {
+  type FunctionTool,
+  type RunContext,
+  type RunState,
+  type RunToolApprovalItem,
+  tool,
+} from "@openai/agents";
+import { hashCanonical } from "../runtime/canonical-json.js";
+import type { ToolController } from "../runtime/controller.js";
+import { ApprovalError } from "../runtime/errors.js";
+import type { ApprovalRequest, ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+
+/** Options of `AgentsGate`. */
+export interface AgentsGateOptions<TContext = unknown> {
+  /** The caller facts (validated against the config's `context_schema`) for a run; default none. */
+  readonly context?: (runContext: RunContext<TContext> | undefined) => ToolContext;
+  /** Who approved, when an interruption is approved with `state.approve` alone (default `openai-agents`). */
+  readonly approver?: string;
+}
+
+/** A person's decision on an interruption. */
+export interface AgentsDecision {
+  readonly approver?: string;
+  readonly reason?: string;
+}
+
+const isApprovalRequest = (value: ToolResult | ApprovalRequest): value is ApprovalRequest =>
+  (value as ApprovalRequest).kind === "approval-request";
+
+/** Where one tool call stands between `needsApproval` and `execute`. */
+type Pending =
+  | { readonly kind: "approval"; readonly approvalId: string; readonly argumentsHash: string }
+  | { readonly kind: "result"; readonly result: ToolResult; readonly argumentsHash: string };
+
+/** toolgate in front of `@openai/agents` tools, over one controller. */
+export class AgentsGate<TContext = unknown> {
+  readonly controller: ToolController;
+  readonly #options: AgentsGateOptions<TContext>;
+  /** By the SDK's call id: the approval a call waits for, or the result the controller already gave it. */
+  readonly #pending = new Map<string, Pending>();
+
+  constructor(controller: ToolController, options: AgentsGateOptions<TContext> = {}) {
+    this.controller = controller;
+    this.#options = options;
+  }
+
+  /**
+   * The SDK tools of the controller's visible specs (tools denied outright are not offered). Their JSON
+   * schemas are the specs' input schemas, passed with `strict: false`; toolgate validates the arguments.
+   */
+  tools(): FunctionTool<TContext>[] {
+    return this.controller.visibleSpecs().map((spec) => this.#tool(spec));
+  }
+
+  /**
+   * Approves an interruption: records the approver in toolgate's approval store, then `state.approve(item)`.
+   * The call runs once, when the run continues from `state`.
+   */
+  async approve(
+    state: RunState<TContext, never>,
+    item: RunToolApprovalItem,
+    decision: AgentsDecision = {},
+  ): Promise<void> {
+    const approvalId = await this.#approvalIdOf(item);
+    if (approvalId !== undefined) {
+      await this.controller.approvals.store.respond(
+        {
+          approvalId,
+          approved: true,
+          approver: decision.approver ?? this.#options.approver ?? "openai-agents",
+          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+        },
+        Date.now(),
+      );
+    }
+    state.approve(item);
+  }
+
+  /**
+   * Rejects an interruption: resolves toolgate's approval as rejected (audited; nothing runs), then
+   * `state.reject(item)` with toolgate's rejection text as the message the model reads.
+   */
+  async reject(
+    state: RunState<TContext, never>,
+    item: RunToolApprovalItem,
+    decision: AgentsDecision = {},
+  ): Promise<void> {
+    const approvalId = await this.#approvalIdOf(item);
+    let message = `the person rejected this call: ${decision.reason ?? "no reason given"}`;
+    if (approvalId !== undefined) {
+      const result = await this.controller
+        .resolve({
+          approvalId,
+          approved: false,
+          approver: decision.approver ?? this.#options.approver ?? "openai-agents",
+          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ApprovalError) return undefined;
+          throw error;
+        });
+      if (result !== undefined) message = result.content;
+    }
+    state.reject(item, { message });
+  }
+
+  #call(spec: ToolSpec, input: unknown, callId: string | undefined): ToolCall {
+    return { callId: callId ?? `agents_${Date.now()}`, toolName: spec.name, arguments: input };
+  }
+
+  #context(runContext: RunContext<TContext> | undefined): ToolContext {
+    return this.#options.context === undefined ? {} : this.#options.context(runContext);
+  }
+
+  /** The toolgate approval id behind an interruption of one of these tools, if any. */
+  async #approvalIdOf(item: RunToolApprovalItem): Promise<string | undefined> {
+    const raw = item.rawItem as { callId?: unknown; arguments?: unknown };
+    if (typeof raw.callId !== "string") return undefined;
+    let input: unknown;
+    try {
+      input = typeof raw.arguments === "string" ? JSON.parse(raw.arguments) : {};
+    } catch {
+      return undefined;
+    }
+    const pending = await this.#find(item.name ?? "", raw.callId, input);
+    return pending?.kind === "approval" ? pending.approvalId : undefined;
+  }
+
+  /**
+   * What a call already has: from this process, or — after a `RunState` was restored elsewhere — an open
+   * request in the (durable) store for the same call id, tool and arguments.
+   */
+  async #find(toolName: string, callId: string, input: unknown): Promise<Pending | undefined> {
+    const argumentsHash = hashCanonical(input ?? null);
+    const known = this.#pending.get(callId);
+    if (known !== undefined) return known.argumentsHash === argumentsHash ? known : undefined;
+    const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
+    const found = open.find(
+      (entry) =>
+        entry.request.call.callId === callId &&
+        entry.request.call.toolName === toolName &&
+        entry.request.argumentsHash === argumentsHash,
+    );
+    return found === undefined
+      ? undefined
+      : { kind: "approval", approvalId: found.request.approvalId, argumentsHash };
+  }
+
+  #tool(spec: ToolSpec): FunctionTool<TContext> {
+    return tool({
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.inputSchema as never,
+      strict: false,
+      // A defect (anything but a ToolFailure) fails the run instead of becoming a model-visible string.
+      errorFunction: null,
+      needsApproval: async (runContext, input, callId) => {
+        const call = this.#call(spec, input, callId);
+        // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
+        const existing = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
+        if (existing !== undefined) return existing.kind === "approval";
+        const context = this.#context(runContext as RunContext<TContext>);
+        const explained = this.controller.explain(call, context);
+        // Allow, deny and invalid calls go to execute, where the controller answers them.
+        if (!("decision" in explained) || explained.decision.action !== "ask") return false;
+        const outcome = await this.controller.handle(call, context);
+        const argumentsHash = hashCanonical(input ?? null);
+        if (isApprovalRequest(outcome)) {
+          this.#pending.set(call.callId, { kind: "approval", approvalId: outcome.approvalId, argumentsHash });
+          return true;
+        }
+        // The policy changed between the two looks: the controller has already answered the call.
+        this.#pending.set(call.callId, { kind: "result", result: outcome, argumentsHash });
+        return false;
+      },
+      execute: async (input, runContext, details) => {
+        const callId = details?.toolCall?.callId;
+        const call = this.#call(spec, input, callId);
+        const pending = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
+        if (callId !== undefined) this.#pending.delete(callId);
+        if (pending?.kind === "result") return pending.result.content;
+        if (pending?.kind === "approval") return this.#resolveApproved(pending.approvalId);
+        const outcome = await this.controller.handle(call, this.#context(runContext as RunContext<TContext>));
+        if (!isApprovalRequest(outcome)) return outcome.content;
+        return `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`;
+      },
+    }) as FunctionTool<TContext>;
+  }
+
+  /** The SDK approved the interruption: take toolgate's approval once and run the re-checked call. */
+  async #resolveApproved(approvalId: string): Promise<string> {
+    const stored = await this.controller.approvals.store.get(approvalId);
+    const response = stored.found ? stored.approval.response : undefined;
+    try {
+      const result = await this.controller.resolve({
+        approvalId,
+        approved: true,
+        approver: response?.approver ?? this.#options.approver ?? "openai-agents",
+        ...(response?.reason === undefined ? {} : { reason: response.reason }),
+      });
+      return result.content;
+    } catch (error) {
+      if (error instanceof ApprovalError) return `${error.message}; nothing ran`;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * `toolgate mcp-proxy [--config PATH] [--listen HOST:PORT] -- COMMAND [ARGS…]`: an MCP server on stdio (or
+ * Streamable HTTP with `--listen`) that starts the real server as its child and gates every `tools/call` with
+ * the configured policy. stdout belongs to the MCP client: everything toolgate says goes to stderr. The MCP
+ * SDK is loaded here, never by `import "toolgate"`.
+ */
+import { resolve } from "node:path";
+import { loadPolicyResultSync } from "../config/load-policy.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import { DEFAULT_ASK_TIMEOUT_MS, McpGateway, serveGateway } from "../mcp-proxy/gateway.js";
+import { EXIT, printError, toolVersion, UsageError } from "./common.js";
+
+/** Options of `toolgate mcp-proxy`. */
+export interface McpProxyOptions {
+  readonly config?: string;
+  /** Seconds a call waits for an approval before its result says how to approve. */
+  readonly askTimeout?: string;
+  /** `HOST:PORT`: serve Streamable HTTP there instead of stdio. */
+  readonly listen?: string;
+}
+
+function parseAskTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_ASK_TIMEOUT_MS;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0 || Number(value) > 86_400)
+    throw new UsageError(`--ask-timeout needs a number of seconds above 0 and at most 86400, got "${value}"`);
+  return Math.round(Number(value) * 1000);
+}
+
+/** The child's environment: the proxy's own (the server may need its API keys), strings only. */
+function childEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+const log = (line: string): void => {
+  process.stderr.write(`toolgate mcp-proxy: ${line}\n`);
+};
+
+/**
+ * Runs the proxy until the client or the server goes away.
+ * @returns 0 when the client closed the session (stdio) or on SIGINT/SIGTERM (HTTP); 1 when the
+ *   configuration has errors or the server exited or failed; 2 for a usage error or no configuration.
+ */
+export async function runMcpProxy(command: readonly string[], options: McpProxyOptions): Promise<number> {
+  const [program, ...args] = command;
+  if (program === undefined || program === "")
+    throw new UsageError(
+      "give the command that starts the MCP server after --, as in: toolgate mcp-proxy -- npx @modelcontextprotocol/server-filesystem .",
+    );
+  const askTimeoutMs = parseAskTimeout(options.askTimeout);
+  const listen = options.listen === undefined ? undefined : parseListen(options.listen);
+  const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
+  if (loaded.bundle === undefined) {
+    process.stderr.write(
+      formatDiagnostics("stylish", {
+        diagnostics: loaded.diagnostics,
+        fingerprint: null,
+        color: false,
+        toolVersion: toolVersion(),
+      }),
+    );
+    printError("the configuration has errors; fix them (toolgate lint) before starting the proxy");
+    return loaded.configFound ? EXIT.findings : EXIT.usage;
+  }
+  const bundle = loaded.bundle;
+
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const upstream = new Client({ name: "toolgate-mcp-proxy", version: toolVersion() });
+  const transport = new StdioClientTransport({
+    command: program,
+    args,
+    env: childEnvironment(),
+    stderr: "inherit",
+  });
+  try {
+    await upstream.connect(transport);
+  } catch (error) {
+    printError(
+      `cannot start the MCP server \`${command.join(" ")}\`: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await upstream.close().catch(() => undefined);
+    return EXIT.findings;
+  }
+  const serverTools = [];
+  try {
+    let cursor: string | undefined;
+    do {
+      const page = await upstream.listTools(cursor === undefined ? {} : { cursor });
+      serverTools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  } catch (error) {
+    printError(
+      `the MCP server did not list its tools: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    await upstream.close().catch(() => undefined);
+    return EXIT.findings;
+  }
+
+  const configFlag = options.config === undefined ? "" : ` --config ${resolve(options.config)}`;
+  const gateway = new McpGateway({
+    bundle,
+    upstream,
+    serverTools,
+    askTimeoutMs,
+    approveCommand: `toolgate approvals approve${configFlag}`,
+    log,
+  });
+  for (const refused of gateway.check.refused) log(`refused tool "${refused.name}": ${refused.reason}`);
+  const offered = gateway.listTools().map((tool) => tool.name);
+  log(
+    `offering ${offered.length} of the server's ${serverTools.length} tools: ${offered.join(", ") || "(none)"}; policy ${bundle.fingerprint}`,
+  );
+  if (gateway.controller.approvals.store.name === "memory")
+    log(
+      "the configuration sets no approvals store: an ask can be approved only by a client that supports elicitation; set approvals: sqlite:.toolgate/state.db to approve from a terminal",
+    );
+
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import(
+    "@modelcontextprotocol/sdk/types.js"
+  );
+  const instructions = upstream.getInstructions();
+  const newServer = () => {
+    const server = new Server(
+      { name: "toolgate-mcp-proxy", version: toolVersion() },
+      { capabilities: { tools: {} }, ...(instructions === undefined ? {} : { instructions }) },
+    );
+    serveGateway(server, gateway, { CallToolRequestSchema, ListToolsRequestSchema });
+    return server;
+  };
+
+  let upstreamClosed = false;
+  const ended = new Promise<number>((resolveEnd) => {
+    upstream.onclose = () => {
+      upstreamClosed = true;
+      resolveEnd(EXIT.findings);
+    };
+    if (listen === undefined) return;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolveEnd(EXIT.ok));
+  });
+  let stop: () => Promise<void>;
+  let clientGone: Promise<number>;
+  if (listen === undefined) {
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const server = newServer();
+    clientGone = new Promise<number>((resolveGone) => {
+      server.onclose = () => resolveGone(EXIT.ok);
+      // StdioServerTransport does not notice the end of stdin by itself.
+      process.stdin.once("end", () => resolveGone(EXIT.ok));
+    });
+    await server.connect(new StdioServerTransport());
+    stop = () => server.close();
+  } else {
+    const { serveHttp } = await import("../mcp-proxy/serve-http.js");
+    let endpoint: Awaited<ReturnType<typeof serveHttp>>;
+    try {
+      endpoint = await serveHttp(listen, newServer, log);
+    } catch (error) {
+      printError(
+        `cannot listen on ${options.listen}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await upstream.close().catch(() => undefined);
+      await gateway.close().catch(() => undefined);
+      return EXIT.findings;
+    }
+    // Sessions come and go; the proxy runs until a signal or the server's exit.
+    clientGone = new Promise<number>(() => undefined);
+    stop = () => endpoint.close();
+  }
+  const code = await Promise.race([ended, clientGone]);
+  if (upstreamClosed) printError("the MCP server exited; the proxy stops");
+  await stop().catch(() => undefined);
+  await upstream.close().catch(() => undefined);
+  await gateway.close().catch(() => undefined);
+  return code;
+}
+
+/** `HOST:PORT` of `--listen` (an IPv6 host in brackets). */
+export function parseListen(value: string): { readonly host: string; readonly port: number } {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  const port = match === null ? Number.NaN : Number(match[2]);
+  if (match === null || !(port >= 0 && port <= 65_535))
+    throw new UsageError(`--listen needs HOST:PORT (such as 127.0.0.1:8808), got "${value}"`);
+  return { host: (match[1] as string).replace(/^\[|\]$/g, ""), port };
+}

@@ -1,0 +1,406 @@
+/**
+ * The gate between an MCP client and one MCP server: `tools/list` offers the visible specs of the tools the
+ * start-up check accepted, and every `tools/call` goes through a `ToolController` built from the
+ * configuration. Allow forwards the call to the server; deny answers with an error result and never reaches
+ * it; ask waits for a person (MCP elicitation, or the approval store decided from a terminal).
+ *
+ * Transport-free: `serveGateway` wires a gateway to one MCP `Server` (one per client session). The SDK is
+ * only referenced by type here, so that loading this file never loads it.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { resolve } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  ServerNotification,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { PolicyBundle } from "../config/policy-bundle.js";
+import { createController } from "../controller/create-controller.js";
+import type { StoredApproval } from "../runtime/approval-store.js";
+import type { AuditSink } from "../runtime/audit.js";
+import { hashCanonical } from "../runtime/canonical-json.js";
+import type { ToolController } from "../runtime/controller.js";
+import { ApprovalError, ToolFailure } from "../runtime/errors.js";
+import type { HandlerMap } from "../runtime/handlers.js";
+import type { ApprovalRequest, ApprovalResponse, ToolResult } from "../runtime/types.js";
+import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
+
+/** Default time a `tools/call` waits for a person before answering how to approve: five minutes. */
+export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** Options of `McpGateway`. */
+export interface McpGatewayOptions {
+  readonly bundle: PolicyBundle;
+  /** A client connected to the real server. The gateway forwards allowed calls through it. */
+  readonly upstream: Client;
+  /** Every tool of the server's `tools/list`. */
+  readonly serverTools: readonly ServerTool[];
+  /** How long a call waits for an approval from the store before answering how to approve. */
+  readonly askTimeoutMs?: number;
+  /** How often the store is read while waiting (default 250 ms). */
+  readonly pollIntervalMs?: number;
+  /** How often a progress notification is sent while waiting, when the client asked for progress (default 5 s). */
+  readonly progressIntervalMs?: number;
+  /** The command a person runs to approve, before the id (default `toolgate approvals approve`). */
+  readonly approveCommand?: string;
+  /** Where operator messages go (default stderr). */
+  readonly log?: (line: string) => void;
+  /** Working directory the bundle was loaded from (default `process.cwd()`). */
+  readonly cwd?: string;
+}
+
+/** What a `tools/call` handler knows about its request. */
+export interface CallExtra {
+  readonly signal: AbortSignal;
+  readonly progressToken?: string | number;
+  readonly sendNotification: (notification: ServerNotification) => Promise<void>;
+  /** Present when the client supports form elicitation. */
+  readonly elicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
+  /** Who answers an elicitation (the client's name), for the audit log. */
+  readonly clientName?: string;
+}
+
+/** The forwarded call's raw result, kept beside the controller so that the client gets every content item. */
+interface CallSlot {
+  raw?: CallToolResult;
+  readonly signal: AbortSignal;
+}
+
+const text = (content: string, isError = true): CallToolResult => ({
+  content: [{ type: "text", text: content }],
+  isError,
+});
+
+const isApprovalRequest = (value: ToolResult | ApprovalRequest): value is ApprovalRequest =>
+  (value as ApprovalRequest).kind === "approval-request";
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/** The text of a tool result's content items (non-text items are named, not inlined). */
+function resultText(result: CallToolResult): string {
+  return result.content
+    .map((item) => (item.type === "text" ? item.text : `[${item.type} content]`))
+    .join("\n");
+}
+
+/** An MCP gateway over one upstream server. */
+export class McpGateway {
+  readonly controller: ToolController;
+  readonly check: ServerToolCheck;
+  readonly #upstream: Client;
+  readonly #slots = new AsyncLocalStorage<CallSlot>();
+  /** How long a call waits for a person (store or elicitation) before answering how to approve. */
+  readonly askTimeoutMs: number;
+  readonly #pollIntervalMs: number;
+  readonly #progressIntervalMs: number;
+  readonly #approveCommand: string;
+  readonly #log: (line: string) => void;
+  readonly #audit: AuditSink | undefined;
+  #callCount = 0;
+
+  /**
+   * Checks the server's tools and builds the controller (approvals and audit from the configuration).
+   * @throws ControllerSetupError, or the store errors of `createController`.
+   */
+  constructor(options: McpGatewayOptions) {
+    this.#upstream = options.upstream;
+    this.askTimeoutMs = options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.#progressIntervalMs = options.progressIntervalMs ?? 5000;
+    this.#approveCommand = options.approveCommand ?? "toolgate approvals approve";
+    this.#log = options.log ?? ((line) => process.stderr.write(`toolgate mcp-proxy: ${line}\n`));
+    this.check = checkServerTools(options.serverTools, options.bundle);
+    const handlers: Record<string, HandlerMap[string]> = {};
+    for (const tool of options.bundle.tools) {
+      handlers[tool.name] = this.check.offered.has(tool.name)
+        ? (args: unknown) => this.#forward(tool.name, args)
+        : () => {
+            throw new ToolFailure(`the server's tool "${tool.name}" was refused at start; nothing ran`);
+          };
+    }
+    // The gateway opens the configured store and sink itself, so that it can close them when the session ends.
+    const base = resolve(options.cwd ?? process.cwd(), options.bundle.configDir);
+    const { approvals, audit } = options.bundle.settings;
+    this.#audit = audit === undefined ? undefined : openAuditSink(resolveStoreUrl(audit.sink, base));
+    this.controller = createController({
+      bundle: options.bundle,
+      handlers,
+      ...(approvals === undefined ? {} : { approvals: openApprovalStore(resolveStoreUrl(approvals, base)) }),
+      ...(this.#audit === undefined ? {} : { audit: this.#audit }),
+    });
+  }
+
+  /** The `tools/list` result: the controller's visible specs, limited to the tools the server offers. */
+  listTools(): Tool[] {
+    return this.controller
+      .visibleSpecs()
+      .filter((spec) => this.check.offered.has(spec.name))
+      .map((spec) => {
+        const server = this.check.offered.get(spec.name) as ServerTool;
+        return {
+          name: spec.name,
+          description: spec.description,
+          inputSchema: spec.inputSchema as Tool["inputSchema"],
+          ...(server.title === undefined ? {} : { title: server.title }),
+          ...(server.outputSchema === undefined
+            ? {}
+            : { outputSchema: server.outputSchema as Tool["outputSchema"] }),
+          ...(server.annotations === undefined
+            ? {}
+            : { annotations: server.annotations as Tool["annotations"] }),
+        };
+      });
+  }
+
+  /** Handles one `tools/call`. Never rejects for a call the policy or the server refuses. */
+  async callTool(params: CallToolRequest["params"], extra: CallExtra): Promise<CallToolResult> {
+    const name = params.name;
+    if (!this.check.offered.has(name)) {
+      // Not listed: the start-up check refused it, or nobody declared it. It never reaches the server.
+      return text(`unknown tool: ${name}`);
+    }
+    const call = {
+      callId: `mcp_${process.pid}_${++this.#callCount}`,
+      toolName: name,
+      arguments: params.arguments ?? {},
+    };
+    const slot: CallSlot = { signal: extra.signal };
+    // A retry of a call that waited for a person: take up the request already in the store.
+    const explained = this.controller.explain(call);
+    if ("decision" in explained && explained.decision.action === "ask") {
+      const open = await this.#findOpenRequest(name, call.arguments);
+      if (open !== undefined) return this.#awaitApproval(open.request, extra, slot);
+    }
+    const outcome = await this.#slots.run(slot, () => this.controller.handle(call));
+    if (!isApprovalRequest(outcome)) return this.#toMcp(outcome, slot);
+    this.#log(
+      `${name} needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting: ${this.#approveCommand} ${outcome.approvalId}`,
+    );
+    return this.#awaitApproval(outcome, extra, slot);
+  }
+
+  /** Closes the approval store and the audit sink. */
+  async close(): Promise<void> {
+    await this.controller.approvals.store.close();
+    await this.#audit?.close();
+  }
+
+  async #forward(name: string, args: unknown): Promise<string> {
+    const slot = this.#slots.getStore();
+    let raw: CallToolResult;
+    try {
+      raw = (await this.#upstream.callTool(
+        { name, arguments: args as Record<string, unknown> },
+        undefined,
+        slot === undefined ? {} : { signal: slot.signal },
+      )) as CallToolResult;
+    } catch (error) {
+      throw new ToolFailure(
+        `the MCP server could not run ${name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (slot !== undefined) slot.raw = raw;
+    const content = resultText(raw);
+    if (raw.isError === true) throw new ToolFailure(content === "" ? `${name} failed` : content);
+    return content;
+  }
+
+  #toMcp(result: ToolResult, slot: CallSlot): CallToolResult {
+    // The server's own answer when it ran (all its content items); toolgate's text otherwise.
+    if (slot.raw !== undefined && result.isError === (slot.raw.isError === true)) return slot.raw;
+    return text(result.content, result.isError);
+  }
+
+  /** The oldest open, unexpired request for the same tool and arguments (with no caller context). */
+  async #findOpenRequest(tool: string, args: unknown): Promise<StoredApproval | undefined> {
+    const hash = hashCanonical(args ?? null);
+    const now = Date.now();
+    const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
+    return open.find(
+      (entry) =>
+        entry.request.call.toolName === tool &&
+        entry.request.argumentsHash === hash &&
+        entry.request.context === undefined &&
+        entry.request.expiresAt > now,
+    );
+  }
+
+  async #awaitApproval(request: ApprovalRequest, extra: CallExtra, slot: CallSlot): Promise<CallToolResult> {
+    // A decision already in the store (a retry after `toolgate approvals approve`) is used as it is.
+    const decided = await this.#storedDecision(request);
+    const response =
+      decided ??
+      (extra.elicit === undefined
+        ? await this.#pollStore(request, extra)
+        : await this.#elicit(request, extra));
+    if (response === "aborted")
+      return text("the call was cancelled while it waited for approval; nothing ran");
+    if (response === "timeout") return text(this.#howToApprove(request));
+    if (response === "used")
+      return text(`approval ${request.approvalId} was already used by another call; nothing ran again`);
+    try {
+      const result = await this.#slots.run(slot, () => this.controller.resolve(response));
+      return this.#toMcp(result, slot);
+    } catch (error) {
+      if (error instanceof ApprovalError) return text(`${error.message}; nothing ran`);
+      throw error;
+    }
+  }
+
+  #howToApprove(request: ApprovalRequest): string {
+    return (
+      `this call needs a person's approval (${request.reason}) and none came within ${Math.round(this.askTimeoutMs / 1000)} s; nothing ran. ` +
+      `Approval ${request.approvalId} is waiting: a person approves it with \`${this.#approveCommand} ${request.approvalId}\`, ` +
+      `then call the tool again with the same arguments and it runs once. The request expires at ${new Date(request.expiresAt).toISOString()}.`
+    );
+  }
+
+  /** The decision recorded in the store for a request, or `undefined` while it is pending. */
+  async #storedDecision(request: ApprovalRequest): Promise<ApprovalResponse | "used" | undefined> {
+    const found = await this.controller.approvals.store.get(request.approvalId);
+    // Gone or expired: resolve() refuses it with its own message (not-found, expired).
+    if (!found.found) return { approvalId: request.approvalId, approved: false };
+    const { state, response } = found.approval;
+    if (state === "pending" && request.expiresAt > Date.now()) return undefined;
+    if (state === "used") return "used";
+    return {
+      approvalId: request.approvalId,
+      approved: state === "approved",
+      ...(response?.approver === undefined ? {} : { approver: response.approver }),
+      ...(response?.reason === undefined ? {} : { reason: response.reason }),
+    };
+  }
+
+  /** Waits for `toolgate approvals approve|reject` to decide the request in the store. */
+  async #pollStore(
+    request: ApprovalRequest,
+    extra: CallExtra,
+  ): Promise<ApprovalResponse | "timeout" | "aborted" | "used"> {
+    const started = Date.now();
+    const deadline = started + this.askTimeoutMs;
+    let nextProgress = started;
+    for (;;) {
+      if (extra.signal.aborted) return "aborted";
+      const decided = await this.#storedDecision(request);
+      if (decided !== undefined) return decided;
+      const now = Date.now();
+      if (now >= deadline) return "timeout";
+      if (extra.progressToken !== undefined && now >= nextProgress) {
+        nextProgress = now + this.#progressIntervalMs;
+        await extra
+          .sendNotification({
+            method: "notifications/progress",
+            params: {
+              progressToken: extra.progressToken,
+              progress: (now - started) / 1000,
+              total: this.askTimeoutMs / 1000,
+              message: `waiting for a person to approve ${request.approvalId}: ${this.#approveCommand} ${request.approvalId}`,
+            },
+          })
+          .catch(() => undefined);
+      }
+      await sleep(Math.min(this.#pollIntervalMs, Math.max(1, deadline - now)), extra.signal);
+    }
+  }
+
+  /** Asks the person at the MCP client (form elicitation); anything but an explicit yes is a rejection. */
+  async #elicit(
+    request: ApprovalRequest,
+    extra: CallExtra,
+  ): Promise<ApprovalResponse | "timeout" | "aborted" | "used"> {
+    const elicit = extra.elicit as NonNullable<CallExtra["elicit"]>;
+    const approver = `mcp-client${extra.clientName === undefined ? "" : `:${extra.clientName}`}`;
+    let answer: ElicitResult;
+    try {
+      answer = await elicit({
+        mode: "form",
+        message:
+          `toolgate: the model calls ${request.call.toolName} with ${JSON.stringify(request.call.arguments)}. ` +
+          `It needs your approval: ${request.reason}. Approve this one call?`,
+        requestedSchema: {
+          type: "object",
+          properties: {
+            approve: {
+              type: "boolean",
+              title: "Approve this call",
+              description: `Run ${request.call.toolName} once with the arguments shown`,
+              default: false,
+            },
+          },
+          required: ["approve"],
+        },
+      });
+    } catch {
+      if (extra.signal.aborted) return "aborted";
+      // No answer (the client timed out or failed): the request stays in the store; say how to approve it.
+      return "timeout";
+    }
+    if (answer.action === "accept" && answer.content?.approve === true) {
+      return { approvalId: request.approvalId, approved: true, approver };
+    }
+    return {
+      approvalId: request.approvalId,
+      approved: false,
+      approver,
+      reason:
+        answer.action === "accept" ? "not approved in the MCP client" : `the person chose ${answer.action}`,
+    };
+  }
+}
+
+/**
+ * Serves a gateway on one MCP `Server` (one client session): `tools/list` and `tools/call` handlers, with
+ * elicitation when the client declares it.
+ * @param types the SDK's request schemas (passed in so that this file loads the SDK only by type).
+ */
+export function serveGateway(
+  server: Server,
+  gateway: McpGateway,
+  types: {
+    readonly ListToolsRequestSchema: Parameters<Server["setRequestHandler"]>[0];
+    readonly CallToolRequestSchema: Parameters<Server["setRequestHandler"]>[0];
+  },
+): void {
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    const params = (request as CallToolRequest).params;
+    const capabilities = server.getClientCapabilities();
+    const canElicit =
+      capabilities?.elicitation !== undefined &&
+      (capabilities.elicitation.form !== undefined || capabilities.elicitation.url === undefined);
+    const clientName = server.getClientVersion()?.name;
+    const progressToken = params._meta?.progressToken;
+    return gateway.callTool(params, {
+      signal: extra.signal,
+      sendNotification: extra.sendNotification as CallExtra["sendNotification"],
+      ...(progressToken === undefined ? {} : { progressToken }),
+      ...(canElicit
+        ? {
+            elicit: (p: ElicitRequestFormParams) =>
+              server.elicitInput(p, {
+                signal: extra.signal,
+                relatedRequestId: extra.requestId,
+                timeout: gateway.askTimeoutMs,
+              }),
+          }
+        : {}),
+      ...(clientName === undefined ? {} : { clientName }),
+    });
+  });
+}

@@ -1,0 +1,191 @@
+// `toolgate mcp-proxy --listen`: the same gate over MCP Streamable HTTP, for several client sessions at once.
+import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, BIN, ROOT } from "../cli/cli-helpers.js";
+
+const FIXTURE = join(ROOT, "test/fixtures/mcp-filesystem");
+const SERVER = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+
+/** Runs the built CLI without blocking this process (its HTTP client must keep running meanwhile). */
+function cli(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const textOf = (result: unknown): string =>
+  (result as CallToolResult).content.map((item) => (item.type === "text" ? item.text : "")).join("\n");
+
+describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
+  let root: string;
+  let config: string;
+  let workspace: string;
+  let proxy: ChildProcess;
+  let stderr = "";
+  let url: URL;
+  const clients: Client[] = [];
+
+  async function connect(name: string): Promise<Client> {
+    const client = new Client({ name, version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    assertBuilt();
+    root = mkdtempSync(join(tmpdir(), "toolgate-mcp-http-"));
+    cpSync(FIXTURE, join(root, "config"), { recursive: true });
+    config = join(root, "config/toolgate.config.yaml");
+    workspace = join(root, "workspace");
+    mkdirSync(join(workspace, "notes"), { recursive: true });
+    writeFileSync(join(workspace, "notes/todo.txt"), "ship the gateway\n");
+    writeFileSync(join(workspace, ".env"), "API_TOKEN=never-leaves-the-server\n");
+    proxy = spawn(
+      process.execPath,
+      [
+        BIN,
+        "mcp-proxy",
+        "--config",
+        config,
+        "--listen",
+        "127.0.0.1:0",
+        "--",
+        process.execPath,
+        SERVER,
+        workspace,
+      ],
+      { cwd: workspace, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    proxy.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    const start = Date.now();
+    for (;;) {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (match) {
+        url = new URL(match[1] as string);
+        break;
+      }
+      if (Date.now() - start > 30_000 || proxy.exitCode !== null)
+        throw new Error(`the proxy did not listen: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    if (proxy.exitCode === null) proxy.kill("SIGTERM");
+  });
+
+  it("gates calls of two sessions with one policy: list, allow, deny", async () => {
+    const a = await connect("session-a");
+    const b = await connect("session-b");
+    const [listA, listB] = await Promise.all([a.listTools(), b.listTools()]);
+    const names = listA.tools.map((t) => t.name);
+    expect(names).toEqual([
+      "read_text_file",
+      "write_file",
+      "edit_file",
+      "create_directory",
+      "list_directory",
+      "search_files",
+      "get_file_info",
+      "list_allowed_directories",
+    ]);
+    expect(listB.tools.map((t) => t.name)).toEqual(names);
+    const read = await a.callTool({ name: "read_text_file", arguments: { path: "notes/todo.txt" } });
+    expect(textOf(read)).toBe("ship the gateway\n");
+    const denied = await b.callTool({ name: "read_text_file", arguments: { path: ".env" } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toBe(
+      "denied by policy: secret files (.env) are never read or written (rule: no-secret-files)",
+    );
+  });
+
+  it("an ask waits in its session while a person approves from a terminal; the call runs once", async () => {
+    const client = await connect("session-c");
+    const call = client.callTool(
+      { name: "write_file", arguments: { path: "notes/http.txt", content: "over http\n" } },
+      undefined,
+      { timeout: 60_000 },
+    );
+    let id: string | undefined;
+    const start = Date.now();
+    while (id === undefined) {
+      const listed = await cli(
+        ["approvals", "list", "--config", config, "--format", "json", "--status", "pending"],
+        root,
+      );
+      id = JSON.parse(listed.stdout)[0]?.request.approvalId;
+      if (Date.now() - start > 30_000) throw new Error("no pending approval");
+    }
+    const approved = await cli(["approvals", "approve", id, "--config", config], root);
+    expect(approved.code, approved.stderr).toBe(0);
+    const result = await call;
+    expect(result.isError, textOf(result)).not.toBe(true);
+    expect(readFileSync(join(workspace, "notes/http.txt"), "utf8")).toBe("over http\n");
+    const executed = readFileSync(join(root, "config/.toolgate/audit.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"tool.executed"') && line.includes('"write_file"'));
+    expect(executed).toHaveLength(1);
+  });
+
+  it("refuses a Host header that is not its own (DNS rebinding) and a request without a session", async () => {
+    const send = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; body: string }>((done, fail) => {
+        const req = request(
+          url,
+          {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              ...headers,
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (d) => {
+              text += d;
+            });
+            res.on("end", () => done({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on("error", fail);
+        req.end(body);
+      });
+    const rebound = await send({ host: `evil.example:${url.port}` }, "{}");
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain("Invalid Host header: evil.example");
+    const noSession = await send({}, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    expect(noSession.status).toBe(400);
+    expect(noSession.body).toContain("start with an initialize request");
+    expect(existsSync(join(workspace, "notes/todo.txt"))).toBe(true);
+  });
+
+  it("stops on SIGTERM with exit code 0", async () => {
+    const exited = new Promise<number | null>((done) => proxy.once("exit", (code) => done(code)));
+    proxy.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
