@@ -53,7 +53,12 @@ export interface DecisionChange {
 /** The whole diff. The JSON output is `toPolicyDiffJson` of it. */
 export interface PolicyDiff {
   readonly base: { readonly label: string; readonly fingerprint: string };
-  readonly head: { readonly label: string; readonly fingerprint: string };
+  readonly head: {
+    readonly label: string;
+    readonly fingerprint: string;
+    /** The head's own policy file (or its config file): where a change with no line of its own is shown. */
+    readonly anchor: string;
+  };
   readonly statements: StatementChanges;
   /** Loosened first, then tightened, then the rest; by tool within each. */
   readonly decisions: readonly DecisionChange[];
@@ -242,7 +247,13 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
     .map(({ d }) => d);
   return {
     base: { label: base.label, fingerprint: base.bundle.fingerprint },
-    head: { label: head.label, fingerprint: head.bundle.fingerprint },
+    head: {
+      label: head.label,
+      fingerprint: head.bundle.fingerprint,
+      anchor:
+        head.bundle.statements.find((st) => (st.source?.layer ?? 0) === 0 && st.source !== undefined)?.source
+          ?.file ?? head.bundle.configFile,
+    },
     statements: changes,
     decisions,
     summary: {
