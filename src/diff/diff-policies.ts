@@ -6,12 +6,11 @@
  * the deciding statements on both sides. Nothing is guessed: a reported change is one that really flips.
  */
 import type { PolicyBundle } from "../config/policy-bundle.js";
-import { bundleContextValidator } from "../controller/create-controller.js";
+import { bundlePolicy } from "../controller/create-controller.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
-import type { ToolController } from "../runtime/controller.js";
-import type { StatementSpec } from "../runtime/policy.js";
+import type { StatementSpec, ToolPolicy } from "../runtime/policy.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolContext } from "../runtime/types.js";
-import { decisionController } from "../testing/run-policy-tests.js";
+import { sharedValidatorFactory } from "../validation/argument-validator.js";
 import type { RecordedCall } from "./recorded-calls.js";
 import { compareStatements, type StatementChanges, type StatementPair } from "./statement-changes.js";
 import { generateWitnesses } from "./witnesses.js";
@@ -96,29 +95,64 @@ export function classifyChange(
   return "changed";
 }
 
+/**
+ * Decides calls on one side as the controller does: the tool must exist, the arguments pass the tool's
+ * validator and the context the `context_schema` validator (the same compiled validators the controller
+ * uses), and then the policy decides.
+ */
 class Judge {
-  readonly controller: ToolController;
+  readonly #policy: ToolPolicy;
   readonly #validators: ReadonlyMap<string, ArgumentValidator>;
-  readonly #contextValid: (context: unknown) => boolean;
+  readonly #context: ArgumentValidator | undefined;
+  /** Decisions by canonical call: generation asks whether a call is valid, and then what it decides. */
+  readonly #memo = new Map<string, SideDecision>();
+  readonly #contexts = new Map<string, boolean>();
 
   constructor(side: DiffSide) {
-    this.controller = decisionController(side.bundle, side.validators);
+    this.#policy = bundlePolicy(side.bundle);
     this.#validators = side.validators;
-    const contextValidator = bundleContextValidator(side.bundle);
-    this.#contextValid = (context) => contextValidator === undefined || contextValidator(context).ok;
+    const schema = side.bundle.contextSchema;
+    if (schema !== null) {
+      const compiled = sharedValidatorFactory().compile(schema);
+      // The loader compiled the same schema: it cannot fail here; if it did, every context is refused.
+      this.#context = compiled.ok ? compiled.validator : () => ({ ok: false, issues: [] });
+    }
   }
 
-  decide(tool: string, args: unknown, context: ToolContext): SideDecision {
-    const explained = this.controller.explain({ callId: "diff", toolName: tool, arguments: args }, context);
-    if ("callId" in explained) return { action: "invalid", statementIds: [] };
-    return { action: explained.decision.action, statementIds: explained.decision.ruleIds };
+  #contextValid(context: ToolContext): boolean {
+    if (this.#context === undefined) return true;
+    const key = canonicalJson(context);
+    let ok = this.#contexts.get(key);
+    if (ok === undefined) {
+      ok = this.#context(context).ok;
+      this.#contexts.set(key, ok);
+    }
+    return ok;
   }
 
-  /** True when the tool exists here and the arguments and context pass its schemas. */
-  valid(tool: string, args: unknown, context: ToolContext): boolean {
-    const validate = this.#validators.get(tool);
-    if (validate === undefined || !validate(args).ok) return false;
-    return this.#contextValid(context);
+  decide(key: string, tool: string, args: unknown, context: ToolContext): SideDecision {
+    let decision = this.#memo.get(key);
+    if (decision === undefined) {
+      const validate = this.#validators.get(tool);
+      if (validate === undefined || !validate(args).ok || !this.#contextValid(context)) decision = INVALID;
+      else {
+        const d = this.#policy.decide({ callId: "diff", toolName: tool, arguments: args }, context);
+        decision = { action: d.action, statementIds: d.ruleIds };
+      }
+      this.#memo.set(key, decision);
+    }
+    return decision;
+  }
+}
+
+const INVALID: SideDecision = Object.freeze({ action: "invalid", statementIds: Object.freeze([]) });
+
+/** The key of a call: equal calls, equal keys; `undefined` for what is not JSON. */
+function callKey(tool: string, args: unknown, context: ToolContext): string | undefined {
+  try {
+    return canonicalJson([tool, args, context]);
+  } catch {
+    return undefined;
   }
 }
 
@@ -173,17 +207,12 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
   const groups = new Map<string, number>();
   const evaluated = { test: 0, recorded: 0, generated: 0 };
   const consider = (tool: string, args: unknown, context: ToolContext, source: CallSource) => {
-    let key: string;
-    try {
-      key = canonicalJson([tool, args, context]);
-    } catch {
-      return;
-    }
-    if (seen.has(key)) return;
+    const key = callKey(tool, args, context);
+    if (key === undefined || seen.has(key)) return;
     seen.add(key);
     evaluated[source]++;
-    const b = before.decide(tool, args, context);
-    const a = after.decide(tool, args, context);
+    const b = before.decide(key, tool, args, context);
+    const a = after.decide(key, tool, args, context);
     if (a.action === b.action) return;
     if (source === "generated") {
       const group = canonicalJson([tool, b, a]);
@@ -229,7 +258,14 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
         contextSchemas,
         changed: all.filter((s) => changedSet.has(s)),
         others: all.filter((s) => !changedSet.has(s)),
-        isValid: (args, context) => before.valid(tool, args, context) || after.valid(tool, args, context),
+        isValid: (args, context) => {
+          const key = callKey(tool, args, context);
+          return (
+            key !== undefined &&
+            (after.decide(key, tool, args, context) !== INVALID ||
+              before.decide(key, tool, args, context) !== INVALID)
+          );
+        },
       });
       for (const call of calls) consider(tool, call.arguments, call.context, "generated");
     }
