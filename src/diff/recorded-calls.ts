@@ -116,14 +116,19 @@ async function readSqlite(path: string, source: string): Promise<RecordedCalls> 
   }
 }
 
-async function readPostgres(url: string): Promise<RecordedCalls> {
+async function readPostgres(url: string, tablePrefix: string): Promise<RecordedCalls> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(tablePrefix)) {
+    throw new RecordedCallsError(
+      `table prefix "${tablePrefix}" is not allowed; use lower-case letters, digits and _`,
+    );
+  }
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   const name = url.replace(/\/\/([^@/]*)@/, (_, auth: string) => `//${auth.split(":")[0]}@`);
   try {
     await client.connect();
     const result = await client.query<{ event: string }>(
-      "SELECT event FROM toolgate_audit WHERE type = 'call.received' ORDER BY id",
+      `SELECT event FROM ${tablePrefix}audit WHERE type = 'call.received' ORDER BY id`,
     );
     const collector = new Collector();
     for (const row of result.rows) collector.add(JSON.parse(row.event));
@@ -156,10 +161,15 @@ function isSqliteFile(path: string): boolean {
  * path (a SQLite file is told by its header; anything else is read as JSONL).
  * @param spec - the `--calls` value.
  * @param cwd - what a relative path is relative to.
+ * @param options.tablePrefix - PostgreSQL table prefix, as the sink was given it (default `toolgate_`).
  * @throws RecordedCallsError when the log cannot be read.
  */
-export async function readRecordedCalls(spec: string, cwd: string): Promise<RecordedCalls> {
-  if (/^postgres(ql)?:\/\//.test(spec)) return readPostgres(spec);
+export async function readRecordedCalls(
+  spec: string,
+  cwd: string,
+  options: { readonly tablePrefix?: string } = {},
+): Promise<RecordedCalls> {
+  if (/^postgres(ql)?:\/\//.test(spec)) return readPostgres(spec, options.tablePrefix ?? "toolgate_");
   if (spec.startsWith("sqlite:")) {
     const path = resolve(cwd, spec.slice("sqlite:".length));
     return readSqlite(path, spec);

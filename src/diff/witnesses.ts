@@ -136,9 +136,12 @@ export function minimalValue(schema: unknown, root: JsonSchema, depth = 0): Valu
       const hi =
         num(s.maximum) ??
         (num(s.exclusiveMaximum) === undefined ? undefined : (s.exclusiveMaximum as number) - 1);
-      if (lo !== undefined && 1 < lo) return type === "integer" ? Math.ceil(lo) : lo;
-      if (hi !== undefined && 1 > hi) return type === "integer" ? Math.floor(hi) : hi;
-      return 1;
+      const step = num(s.multipleOf);
+      let value = 1;
+      if (lo !== undefined && value < lo) value = type === "integer" ? Math.ceil(lo) : lo;
+      if (hi !== undefined && value > hi) value = type === "integer" ? Math.floor(hi) : hi;
+      if (step !== undefined && step > 0) value = Math.ceil(value / step) * step;
+      return value;
     }
     case "boolean":
       return false;
