@@ -9,12 +9,15 @@ import { runAuditHead, runAuditVerify } from "./audit.js";
 import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
+import { runDiff } from "./diff.js";
 import { runExplain } from "./explain.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
 const formatOption = (formats: readonly string[], fallback = "stylish") =>
   new Option("--format <format>", `output format: ${formats.join(", ")}`).default(fallback);
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Builds the program; each action stores its exit code in `state`. */
 export function buildProgram(state: { code: number }): Command {
@@ -74,6 +77,27 @@ export function buildProgram(state: { code: number }): Command {
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
       state.code = await runCompile(options);
+    });
+  program
+    .command("diff")
+    .description("what a policy change lets through that was refused before: statement and decision changes")
+    .requiredOption("--base <ref|dir>", "the policy before: a git revision of the repository, or a directory")
+    .option("--head <dir>", "the policy after (default: the working tree)")
+    .option(
+      "--config <path>",
+      "configuration file, at the same place relative to the repository root on both sides",
+    )
+    .option(
+      "--calls <log>",
+      "replay the calls of an audit log (JSONL, SQLite or postgres://…); repeatable",
+      collect,
+      [],
+    )
+    .addOption(formatOption(["stylish", "markdown", "json", "github", "sarif"]))
+    .option("--fail-on <what>", "exit 1 when something loosened, or changed at all: loosened, changed")
+    .option("--no-color", "no ANSI colours")
+    .action(async (options) => {
+      state.code = await runDiff(options);
     });
   const approvals = program
     .command("approvals")

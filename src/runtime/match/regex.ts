@@ -1438,6 +1438,22 @@ class CompiledRegex implements LinearRegex {
   }
 }
 
+/** A node of a pattern's syntax tree: sets are sorted inclusive code point ranges `[lo0, hi0, lo1, hi1, ...]`. */
+export type RegexNode = Node;
+
+/**
+ * The syntax tree `compileRegex` compiles a pattern from, for tools that build example strings of a pattern
+ * (`toolgate diff`). Flags as for `compileRegex`; `undefined` when the pattern does not parse.
+ */
+export function parseRegexTree(pattern: string, flags = ""): RegexNode | undefined {
+  try {
+    return new Parser(pattern, flags.includes("u"), flags.includes("s"), flags.includes("i")).parse();
+  } catch (error) {
+    if (error instanceof RegexSyntaxError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * Compiles `pattern` (JavaScript syntax, see the module comment for the subset) into a linear-time matcher.
  *
