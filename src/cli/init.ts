@@ -94,7 +94,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
     rejected.push(...checked.rejected);
   }
   if (tools.length === 0) {
-    printRejected(rejected);
+    printRejected(rejected, labels);
     printError(
       `no tool could be imported from ${labels.join("; ")}; nothing was written. ` +
         "Fix the definitions at their source, or run toolgate init without --from-* and write the tools by hand",
@@ -144,7 +144,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   print(
     `toolgate lint: no problems (${count(tools.length, "tool")}, ${count(report.tests?.passed ?? 0, "policy test")} passed)`,
   );
-  printRejected(rejected);
+  printRejected(rejected, labels);
 
   const config = dir === cwd ? "" : ` --config ${shellQuote(relative(cwd, configPath).split(sep).join("/"))}`;
   const first = tools[0] as AcceptedTool;
@@ -159,8 +159,12 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   return rejected.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
-function printRejected(rejected: readonly RejectedTool[]): void {
-  if (rejected.length === 0) return;
+/** Lists the tools left out, in the order their sources gave them. */
+function printRejected(unordered: readonly RejectedTool[], labels: readonly string[]): void {
+  if (unordered.length === 0) return;
+  const rejected = [...unordered].sort(
+    (a, b) => labels.indexOf(a.source) - labels.indexOf(b.source) || a.index - b.index,
+  );
   print(`${count(rejected.length, "tool")} not imported:`);
   for (const r of rejected) {
     print(`  ${r.name === undefined ? "(no name)" : r.name} (${r.source}):`);

@@ -29,6 +29,8 @@ export interface AcceptedTool {
 /** A tool that was not written, and why (the messages lint would give for it). */
 export interface RejectedTool {
   readonly name?: string;
+  /** Position in its source's tool list. */
+  readonly index: number;
   readonly source: string;
   readonly reasons: readonly string[];
 }
@@ -68,6 +70,7 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
     if (earlier !== undefined) {
       rejected.push({
         name: spec.name,
+        index: spec.index,
         source,
         reasons: [
           `a tool named "${spec.name}" was already imported from ${earlier}; tool names must be unique`,
@@ -80,6 +83,7 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
     if (clash !== undefined) {
       rejected.push({
         name: spec.name,
+        index: spec.index,
         source,
         reasons: [
           `tools "${clash}" and "${spec.name}" both become the TypeScript name ${identifier}Args; only "${clash}" was imported`,
@@ -91,7 +95,12 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
     const text = yamlText(toolsFileData([tool]));
     const parsed = parseYaml(new TextEncoder().encode(text), source);
     if (!parsed.ok) {
-      rejected.push({ name: spec.name, source, reasons: parsed.diagnostics.map((d) => d.message) });
+      rejected.push({
+        name: spec.name,
+        index: spec.index,
+        source,
+        reasons: parsed.diagnostics.map((d) => d.message),
+      });
       continue;
     }
     const shape = validateAgainstSchema(parsed.value, "tools");
@@ -101,6 +110,7 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
     if (problems.length > 0 || validator === undefined) {
       rejected.push({
         name: spec.name,
+        index: spec.index,
         source,
         reasons: problems.length > 0 ? problems.map(describeProblem) : ["its input schema was not accepted"],
       });
@@ -121,9 +131,11 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
   return { accepted, rejected };
 }
 
-/** Lint's message, with the JSON Pointer inside the tool when the message does not name the place itself. */
+/** Lint's message, with the place inside the tool when the message does not name it itself. */
 function describeProblem(d: { message: string; path?: string }): string {
-  const inTool = d.path?.replace(/^\/tools\/0/, "");
-  if (inTool === undefined || inTool === "" || inTool === "/name") return d.message;
-  return `${d.message} (at ${inTool.replace(/^\/input_schema/, "input_schema")})`;
+  // The check ran on a one-tool file: its paths start with the tool's position there, which means nothing here.
+  const message = d.message.replaceAll('"tools/0/', '"');
+  const inTool = d.path?.replace(/^\/tools\/0/, "").replace(/^\//, "");
+  if (inTool === undefined || inTool === "" || inTool === "name" || message.includes(inTool)) return message;
+  return `${message} (at ${inTool})`;
 }

@@ -79,7 +79,7 @@ export async function listMcpTools(server: McpServer, timeoutMs: number): Promis
   const where =
     server.kind === "stdio"
       ? `the MCP server started by ${server.command}`
-      : `the MCP server at ${server.url}`;
+      : `the MCP server at ${shownUrl(server.url)}`;
   try {
     try {
       await client.connect(transport, { timeout: remaining() });
@@ -124,10 +124,20 @@ export async function listMcpTools(server: McpServer, timeoutMs: number): Promis
   }
 }
 
+/** A URL without its query, fragment or user info, which may carry secrets. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
 function describe(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return code === "ENOENT" ? `${error.message} (is the command installed and on PATH?)` : error.message;
+    if (code === "ENOENT") return `${error.message} (is the command installed and on PATH?)`;
+    // The SDK's HTTP errors carry the status; their message may not (an empty 401 body, say).
+    if (typeof code === "number" && !error.message.includes(String(code)))
+      return `${error.message.trim()} (HTTP ${code})`;
+    return error.message;
   }
   return String(error);
 }

@@ -161,10 +161,15 @@ function sampleNumber(node: JsonObject, integer: boolean): number | undefined {
   if (exLow !== undefined) low = Math.max(low, integer ? Math.floor(exLow) + 1 : exLow + 0.5);
   if (exHigh !== undefined) high = Math.min(high, integer ? Math.ceil(exHigh) - 1 : exHigh - 0.5);
   const step = num(node.multipleOf);
-  let value = Math.min(Math.max(1, low), high);
-  if (integer || step !== undefined) value = Math.ceil(value);
-  if (step !== undefined && step > 0) value = Math.ceil(value / step) * step;
-  return value >= low && value <= high ? value : undefined;
+  const fits = (v: number) =>
+    Number.isFinite(v) && v >= low && v <= high && (!integer || Number.isInteger(v));
+  // 1 when the bounds allow it (a count, a limit), else the value nearest to it.
+  const preferred = Math.min(Math.max(1, low), high);
+  const candidates =
+    step !== undefined && step > 0
+      ? [Math.ceil(preferred / step) * step, Math.ceil(low / step) * step, Math.floor(high / step) * step]
+      : [integer ? Math.ceil(preferred) : preferred, Math.ceil(low), Math.floor(high)];
+  return candidates.find(fits);
 }
 
 function pickType(node: JsonObject): string | undefined {

@@ -133,6 +133,7 @@ function labelled(label: string, result: ReadToolSpecsResult): SourceOutcome {
     specs: result.specs.map((spec) => ({ spec, source: label })),
     rejected: result.skipped.map((s) => ({
       ...(s.name === undefined ? {} : { name: s.name }),
+      index: s.index,
       source: label,
       reasons: [s.reason],
     })),
