@@ -3,7 +3,7 @@
  * every tool, and one policy test per tool — from the agent's real tools when a source is given (an MCP server,
  * an OpenAI or Anthropic `tools` file) — checks them as `toolgate lint` would, and prints what to run next.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { lintPolicy } from "../config/lint-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -123,7 +123,16 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
         toolVersion: toolVersion(),
       }),
     );
-    printError("the files written do not pass toolgate lint (a defect in toolgate init; please report it)");
+    const others = [dirname(INIT_LAYOUT.tools), dirname(INIT_LAYOUT.tests)].flatMap((folder) =>
+      readdirSync(join(dir, folder))
+        .filter((f) => /\.ya?ml$/.test(f) && !Object.values(INIT_LAYOUT).includes(`${folder}/${f}` as never))
+        .map((f) => `${folder}/${f}`),
+    );
+    printError(
+      others.length > 0
+        ? `the files written do not pass toolgate lint together with ${others.join(", ")}, which the configuration also reads; fix or move them`
+        : "the files written do not pass toolgate lint (a defect in toolgate init; please report it)",
+    );
     return EXIT.findings;
   }
 

@@ -14,7 +14,8 @@ import { runInit } from "./init.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const formatOption = (formats: readonly string[], fallback = "stylish") =>
   new Option("--format <format>", `output format: ${formats.join(", ")}`).default(fallback);
@@ -85,16 +86,16 @@ export function buildProgram(state: { code: number }): Command {
     )
     .argument("[dir]", "the project folder (default: the current one)")
     .option("--force", "replace files that init would write and that already exist")
-    .option("--from-mcp <command>", "start this MCP server (stdio) and import its tools/list", collect, [])
-    .option("--from-mcp-url <url>", "import the tools/list of a Streamable HTTP MCP server", collect, [])
+    .option("--from-mcp <command>", "start this MCP server (stdio) and import its tools/list", collect)
+    .option("--from-mcp-url <url>", "import the tools/list of a Streamable HTTP MCP server", collect)
     .option(
       "--header <header>",
       '"Name: value" sent to --from-mcp-url servers (not written anywhere)',
       collect,
       [],
     )
-    .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect, [])
-    .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect, [])
+    .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
+    .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {

@@ -145,6 +145,21 @@ describe("toolgate init (no source)", () => {
   });
 });
 
+describe("toolgate init next to other policy files", () => {
+  it("says when a file the configuration also reads makes lint fail, and shows lint's findings", () => {
+    const dir = writeTree({
+      "policies/tools/extra.yaml":
+        "tools:\n  - name: read_file\n    description: Mine.\n    input_schema: { type: object }\n",
+    });
+    const init = toolgate(["init"], dir);
+    expect(init.code).toBe(1);
+    expect(init.stdout).toContain("duplicate-tool");
+    expect(init.stderr).toBe(
+      "toolgate: the files written do not pass toolgate lint together with policies/tools/extra.yaml, which the configuration also reads; fix or move them\n",
+    );
+  });
+});
+
 describe("toolgate init --from-openai / --from-anthropic", () => {
   it("imports function tools, reports each tool it cannot accept with the reason, exits 1, and lint passes", () => {
     const dir = writeTree({
