@@ -107,7 +107,7 @@ function sampleObject(node: JsonObject, root: JsonObject, depth: number): JsonVa
   for (const key of required) {
     const value = sample(Object.hasOwn(properties, key) ? properties[key] : true, root, key, depth + 1);
     if (value === undefined) return undefined;
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(out, key, value);
   }
   return out;
 }
@@ -196,17 +196,18 @@ function mergeSchemas(a: JsonObject, b: JsonObject): JsonObject {
   const out: JsonObject = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const existing = out[key];
-    if (key === "properties" && isObject(existing) && isObject(value)) out[key] = { ...existing, ...value };
+    if (key === "properties" && isObject(existing) && isObject(value))
+      setOwn(out, key, { ...existing, ...value });
     else if (key === "required" && Array.isArray(existing) && Array.isArray(value))
-      out[key] = [...new Set([...existing, ...value])];
-    else out[key] = value;
+      setOwn(out, key, [...new Set([...existing, ...value])]);
+    else setOwn(out, key, value as JsonValue);
   }
   return out;
 }
 
 function withoutKey(node: JsonObject, key: string): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(node)) if (k !== key) out[k] = v;
+  for (const [k, v] of Object.entries(node)) if (k !== key) setOwn(out, k, v as JsonValue);
   return out;
 }
 
@@ -237,4 +238,9 @@ function resolvePointer(root: JsonObject, ref: string): unknown {
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own data property, also for a key named `__proto__` (never the prototype). */
+function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
