@@ -11,13 +11,15 @@ import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
 import { runDiff } from "./diff.js";
 import { runExplain } from "./explain.js";
+import { runInit } from "./init.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
 const formatOption = (formats: readonly string[], fallback = "stylish") =>
   new Option("--format <format>", `output format: ${formats.join(", ")}`).default(fallback);
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Builds the program; each action stores its exit code in `state`. */
 export function buildProgram(state: { code: number }): Command {
@@ -98,6 +100,28 @@ export function buildProgram(state: { code: number }): Command {
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
       state.code = await runDiff(options);
+    });
+  program
+    .command("init")
+    .description(
+      "write a configuration, tool specs, a deny-by-default policy and a test per tool; tools from an MCP server, OpenAI or Anthropic tools",
+    )
+    .argument("[dir]", "the project folder (default: the current one)")
+    .option("--force", "replace files that init would write and that already exist")
+    .option("--from-mcp <command>", "start this MCP server (stdio) and import its tools/list", collect)
+    .option("--from-mcp-url <url>", "import the tools/list of a Streamable HTTP MCP server", collect)
+    .option(
+      "--header <header>",
+      '"Name: value" sent to --from-mcp-url servers (not written anywhere)',
+      collect,
+      [],
+    )
+    .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
+    .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
+    .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
+    .option("--no-color", "no ANSI colours")
+    .action(async (dir: string | undefined, options) => {
+      state.code = await runInit(dir, options);
     });
   const approvals = program
     .command("approvals")

@@ -73,7 +73,7 @@ export function findConfig(options: { config?: string; cwd: string }): ConfigLoc
     }
     return {
       found: false,
-      message: `no toolgate configuration found from ${options.cwd === process.cwd() ? "this directory" : options.cwd} up to the project root; create toolgate.config.yaml or pass --config PATH`,
+      message: `no toolgate configuration found from ${options.cwd === process.cwd() ? "this directory" : options.cwd} up to the project root; create toolgate.config.yaml (toolgate init writes one) or pass --config PATH`,
     };
   } catch (error) {
     return { found: false, message: `could not search for the configuration: ${(error as Error).message}` };

@@ -1,0 +1,238 @@
+/**
+ * `toolgate init [DIR]`: writes a configuration, one tool spec file, a deny-by-default policy that asks for
+ * every tool, and one policy test per tool — from the agent's real tools when a source is given (an MCP server,
+ * an OpenAI or Anthropic `tools` file) — checks them as `toolgate lint` would, and prints what to run next.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { lintPolicy } from "../config/lint-policy.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import {
+  type AcceptedTool,
+  acceptTools,
+  type RejectedTool,
+  type SourcedSpec,
+} from "../scaffold/accept-tools.js";
+import { buildInitFiles, EXAMPLE_TOOL, INIT_LAYOUT, installedSchemasDir } from "../scaffold/init-files.js";
+import { sampleArguments } from "../scaffold/sample-arguments.js";
+import { readToolSource, type ToolSource, ToolSourceError } from "../scaffold/tool-sources.js";
+import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+
+/** Options of `toolgate init`. */
+export interface InitCommandOptions {
+  readonly force?: boolean;
+  readonly fromMcp?: readonly string[];
+  readonly fromMcpUrl?: readonly string[];
+  readonly header?: readonly string[];
+  readonly fromOpenai?: readonly string[];
+  readonly fromAnthropic?: readonly string[];
+  readonly timeout?: string;
+  readonly color?: boolean;
+}
+
+/** Configuration files that discovery would find in a folder before `toolgate.config.yaml`, or beside it. */
+const OTHER_CONFIGS = [
+  ".toolgaterc",
+  ".toolgaterc.yaml",
+  ".toolgaterc.yml",
+  ".toolgaterc.json",
+  ".config/toolgaterc.yaml",
+  ".config/toolgaterc.yml",
+  "toolgate.config.yml",
+  "toolgate.config.json",
+];
+
+/** `toolgate init`: see the module comment. Exit 0 when everything was imported, 1 when a tool was left out. */
+export async function runInit(dirArgument: string | undefined, options: InitCommandOptions): Promise<number> {
+  const cwd = process.cwd();
+  const dir = resolve(cwd, dirArgument ?? ".");
+  const timeoutMs = parseTimeout(options.timeout);
+  const sources = collectSources(options);
+
+  // Refuse before any server is started: nothing is written unless every file can be.
+  const shadowing = OTHER_CONFIGS.filter((f) => existsSync(join(dir, f)));
+  if (hasPackageJsonConfig(dir)) shadowing.unshift("package.json (its toolgate key)");
+  if (shadowing.length > 0) {
+    throw new UsageError(
+      `${show(cwd, dir)} already has a toolgate configuration: ${shadowing.join(", ")}; ` +
+        "configuration discovery would use it instead of a new toolgate.config.yaml — edit it, or remove it first",
+    );
+  }
+  const existing = Object.values(INIT_LAYOUT).filter((f) => existsSync(join(dir, f)));
+  if (existing.length > 0 && options.force !== true) {
+    throw new UsageError(
+      `not overwriting ${existing.map((f) => show(cwd, join(dir, f))).join(", ")}; ` +
+        "pass --force to replace them (other files are left alone)",
+    );
+  }
+
+  const specs: SourcedSpec[] = [];
+  const rejected: RejectedTool[] = [];
+  const labels: string[] = [];
+  for (const source of sources) {
+    try {
+      const outcome = await readToolSource(source, cwd, timeoutMs);
+      labels.push(outcome.label);
+      specs.push(...outcome.specs);
+      rejected.push(...outcome.rejected);
+    } catch (error) {
+      if (error instanceof ToolSourceError) {
+        printError(`${error.message}\nnothing was written`);
+        return EXIT.usage;
+      }
+      throw error;
+    }
+  }
+
+  let tools: AcceptedTool[];
+  if (sources.length === 0) {
+    const sample = sampleArguments(EXAMPLE_TOOL.inputSchema);
+    tools = [{ ...EXAMPLE_TOOL, source: "example", notes: [], ...(sample === undefined ? {} : { sample }) }];
+  } else {
+    const checked = acceptTools(specs);
+    tools = checked.accepted;
+    rejected.push(...checked.rejected);
+  }
+  if (tools.length === 0) {
+    printRejected(rejected, labels);
+    printError(
+      `no tool could be imported from ${labels.join("; ")}; nothing was written. ` +
+        "Fix the definitions at their source, or run toolgate init without --from-* and write the tools by hand",
+    );
+    return EXIT.findings;
+  }
+
+  const schemas = installedSchemasDir(dir);
+  const files = buildInitFiles({ dir, schemasDir: schemas.path, tools, sources: labels });
+  for (const file of files) {
+    const path = join(dir, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.text);
+  }
+
+  const configPath = join(dir, INIT_LAYOUT.config);
+  const report = await lintPolicy({ config: relative(cwd, configPath) || configPath, cwd });
+  const color = useColor(options.color);
+  if (report.errorCount > 0 || report.warningCount > 0) {
+    // The files are built to pass lint; if they do not, say so plainly rather than pretend.
+    print(
+      formatDiagnostics("stylish", {
+        diagnostics: report.diagnostics,
+        fingerprint: report.fingerprint,
+        color,
+        toolVersion: toolVersion(),
+      }),
+    );
+    const others = [dirname(INIT_LAYOUT.tools), dirname(INIT_LAYOUT.tests)].flatMap((folder) =>
+      readdirSync(join(dir, folder))
+        .filter((f) => /\.ya?ml$/.test(f) && !Object.values(INIT_LAYOUT).includes(`${folder}/${f}` as never))
+        .map((f) => `${folder}/${f}`),
+    );
+    printError(
+      others.length > 0
+        ? `the files written do not pass toolgate lint together with ${others.join(", ")}, which the configuration also reads; fix or move them`
+        : "the files written do not pass toolgate lint (a defect in toolgate init; please report it)",
+    );
+    return EXIT.findings;
+  }
+
+  const tested = tools.filter((t) => t.sample !== undefined).length;
+  print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
+  print(`  ${INIT_LAYOUT.config}`);
+  print(`  ${INIT_LAYOUT.tools}  (${count(tools.length, "tool")})`);
+  print(`  ${INIT_LAYOUT.policy}  (deny by default; every tool asks, with a placeholder reason)`);
+  print(`  ${INIT_LAYOUT.tests}  (${count(tested, "policy test")})`);
+  for (const tool of tools) {
+    for (const note of tool.notes) print(`  note: ${tool.name}: ${note}`);
+  }
+  if (!schemas.installed) {
+    print(
+      "  note: the editor modelines point at node_modules/toolgate/schemas/, which exists once toolgate is installed here (npm install --save-dev toolgate)",
+    );
+  }
+  print(
+    `toolgate lint: no problems (${count(tools.length, "tool")}, ${count(report.tests?.passed ?? 0, "policy test")} passed)`,
+  );
+  printRejected(rejected, labels);
+
+  const config = dir === cwd ? "" : ` --config ${shellQuote(relative(cwd, configPath).split(sep).join("/"))}`;
+  const first = tools[0] as AcceptedTool;
+  const args = first.sample === undefined ? "" : ` --args ${shellQuote(JSON.stringify(first.sample))}`;
+  print("\nNext:");
+  print(`  npx toolgate lint${config}`);
+  print(`  npx toolgate explain ${first.name}${args}${config}`);
+  print(`  npx toolgate test --coverage${config}`);
+  print(
+    `Then edit ${relative(cwd, join(dir, INIT_LAYOUT.policy)).split(sep).join("/")}: allow what is safe, deny what never is, and replace each placeholder reason.`,
+  );
+  return rejected.length > 0 ? EXIT.findings : EXIT.ok;
+}
+
+/** Lists the tools left out, in the order their sources gave them. */
+function printRejected(unordered: readonly RejectedTool[], labels: readonly string[]): void {
+  if (unordered.length === 0) return;
+  const rejected = [...unordered].sort(
+    (a, b) => labels.indexOf(a.source) - labels.indexOf(b.source) || a.index - b.index,
+  );
+  print(`${count(rejected.length, "tool")} not imported:`);
+  for (const r of rejected) {
+    print(`  ${r.name === undefined ? "(no name)" : r.name} (${r.source}):`);
+    for (const reason of r.reasons) print(`    ${reason}`);
+  }
+}
+
+function collectSources(options: InitCommandOptions): ToolSource[] {
+  const headers = parseHeaders(options.header ?? []);
+  if (Object.keys(headers).length > 0 && (options.fromMcpUrl ?? []).length === 0) {
+    throw new UsageError("--header applies to --from-mcp-url; give the URL too");
+  }
+  return [
+    ...(options.fromMcp ?? []).map((command): ToolSource => ({ kind: "mcp", command })),
+    ...(options.fromMcpUrl ?? []).map((url): ToolSource => ({ kind: "mcp-url", url, headers })),
+    ...(options.fromOpenai ?? []).map((file): ToolSource => ({ kind: "openai", file })),
+    ...(options.fromAnthropic ?? []).map((file): ToolSource => ({ kind: "anthropic", file })),
+  ];
+}
+
+function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(":");
+    const name = colon < 0 ? "" : value.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new UsageError(`--header ${JSON.stringify(value)}: write it as "Name: value"`);
+    }
+    headers[name] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function parseTimeout(value: string | undefined): number {
+  if (value === undefined) return 30_000;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
+    throw new UsageError(`--timeout needs a positive number of seconds, got "${value}"`);
+  }
+  return Number(value) * 1000;
+}
+
+function hasPackageJsonConfig(dir: string): boolean {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
+    return typeof pkg === "object" && pkg !== null && Object.hasOwn(pkg, "toolgate");
+  } catch {
+    return false;
+  }
+}
+
+function show(cwd: string, path: string): string {
+  return relative(cwd, path).split(sep).join("/") || ".";
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** Quotes a word for a POSIX shell when it needs it. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
