@@ -10,6 +10,7 @@ import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
 import { runExplain } from "./explain.js";
+import { readStdin, runHookClaudeCode } from "./hook.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -142,6 +143,22 @@ export function buildProgram(state: { code: number }): Command {
     .addOption(formatOption(["stylish", "json"]))
     .action(async (path: string | undefined, options) => {
       state.code = await runAuditHead(path, options);
+    });
+  program
+    .command("hook")
+    .description("answer an agent's tool-call hook from the policy")
+    .command("claude-code")
+    .description(
+      "Claude Code's PreToolUse hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
+    )
+    .option("--config <path>", "configuration file")
+    .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+    .action((options) => {
+      state.code = runHookClaudeCode(options, {
+        readInput: readStdin,
+        write: (text) => process.stdout.write(text),
+        writeError: (text) => process.stderr.write(text),
+      });
     });
   return program;
 }
