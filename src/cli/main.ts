@@ -11,6 +11,7 @@ import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
 import { runExplain } from "./explain.js";
 import { readStdin, runHookClaudeCode } from "./hook.js";
+import { runImportClaudeCode } from "./import.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -159,6 +160,22 @@ export function buildProgram(state: { code: number }): Command {
         write: (text) => process.stdout.write(text),
         writeError: (text) => process.stderr.write(text),
       });
+    });
+  program
+    .command("import")
+    .description("turn another tool's permission rules into a toolgate policy")
+    .command("claude-code")
+    .description(
+      "Claude Code's permissions.allow/ask/deny (settings.json) as rules over the Claude Code pack",
+    )
+    .argument("<settings...>", "settings files (.claude/settings.json, .claude/settings.local.json, …)")
+    .option("--out <path>", "write the policy here (default: stdout, with the report on stderr)")
+    .option("--force", "overwrite --out when it exists")
+    .option("--project <dir>", "the project directory (default: the directory holding .claude/)")
+    .option("--home <dir>", "the home directory that ~/ rules name (default: yours)")
+    .addOption(formatOption(["stylish", "json"]))
+    .action((files: string[], options) => {
+      state.code = runImportClaudeCode(files, options);
     });
   return program;
 }
