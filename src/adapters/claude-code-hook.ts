@@ -104,13 +104,15 @@ export function parseHookPayload(text: string): HookPayloadResult {
 
 /**
  * The calls that stand for one hook payload: one call, or two when the path could be read two ways (inside
- * the project only when case is ignored). The hook decides each and keeps the strictest answer.
+ * the project only when case is ignored). Paths are read against `projectDir` — not the payload's `cwd`,
+ * which follows Claude's `cd` — and against `cwd` only when no project directory is known. The hook decides each and keeps the strictest answer.
  * `declared` says whether the configuration declares a tool of that exact name (an MCP tool declared by
  * name is decided as itself, not through the `MCP` stand-in).
  */
 export function hookCalls(
   payload: ClaudeCodePreToolUseInput,
   declared: (name: string) => boolean,
+  projectDir: string = payload.cwd,
 ): readonly ToolCall[] {
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "claude-code";
   const input = payload.tool_input as JsonObject;
@@ -125,7 +127,7 @@ export function hookCalls(
   const field = PATH_FIELDS.get(name);
   const path = field === undefined ? undefined : input[field];
   if (field === undefined || typeof path !== "string") return [{ callId, toolName: name, arguments: input }];
-  return projectReadings(path, payload.cwd).map((reading) => ({
+  return projectReadings(path, projectDir).map((reading) => ({
     callId,
     toolName: name,
     arguments: { ...input, [field]: reading },
@@ -161,6 +163,11 @@ function relativeTo(path: string, root: string): string | undefined {
 
 function fold(text: string): string {
   return text.normalize("NFC").toLowerCase();
+}
+
+/** Whether a path is absolute (POSIX, or a Windows drive or UNC path). */
+export function isAbsolutePath(path: string): boolean {
+  return isAbsolutePosix(path) || isAbsoluteWindows(path);
 }
 
 function isAbsolutePosix(path: string): boolean {

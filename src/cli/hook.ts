@@ -11,6 +11,7 @@ import {
   type ClaudeCodePreToolUseOutput,
   hookAnswer,
   hookCalls,
+  isAbsolutePath,
   MAX_HOOK_INPUT_BYTES,
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
@@ -28,6 +29,8 @@ export interface HookCommandOptions {
   readonly config?: string;
   /** What a call the policy cannot read (unknown tool, arguments outside the pack's schemas) gets. */
   readonly unreadable: string;
+  /** The project directory paths are read against (default: CLAUDE_PROJECT_DIR, else the payload's cwd). */
+  readonly project?: string;
 }
 
 /** Where the command reads and writes; the CLI passes the process's streams. */
@@ -88,7 +91,10 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
   const bundle = loaded.bundle;
   const names = new Set(bundle.tools.map((tool) => tool.name));
   const controller = decisionController(bundle, loaded.validators);
-  const calls = hookCalls(parsed.payload, (name) => names.has(name));
+  const project = options.project ?? parsed.payload.cwd;
+  if (!isAbsolutePath(project))
+    return block(`the project directory ${JSON.stringify(project)} is not absolute`);
+  const calls = hookCalls(parsed.payload, (name) => names.has(name), project);
 
   let action: PolicyAction = "allow";
   const reasons: string[] = [];

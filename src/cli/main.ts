@@ -154,12 +154,20 @@ export function buildProgram(state: { code: number }): Command {
     )
     .option("--config <path>", "configuration file")
     .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+    .option(
+      "--project <dir>",
+      "the project directory paths are read against (default: $CLAUDE_PROJECT_DIR, else cwd)",
+    )
     .action((options) => {
-      state.code = runHookClaudeCode(options, {
-        readInput: readStdin,
-        write: (text) => process.stdout.write(text),
-        writeError: (text) => process.stderr.write(text),
-      });
+      const project: string | undefined = options.project ?? (process.env.CLAUDE_PROJECT_DIR || undefined);
+      state.code = runHookClaudeCode(
+        { ...options, ...(project === undefined ? {} : { project }) },
+        {
+          readInput: readStdin,
+          write: (text) => process.stdout.write(text),
+          writeError: (text) => process.stderr.write(text),
+        },
+      );
     });
   program
     .command("import")

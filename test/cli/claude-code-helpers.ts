@@ -3,11 +3,18 @@ import { spawn } from "node:child_process";
 import { BIN, ROOT } from "./cli-helpers.js";
 
 /** Runs the hook with `input` on stdin, as a Claude Code command hook. */
-export function runHook(input: string, args: readonly string[], cwd = ROOT) {
+export function runHook(
+  input: string,
+  args: readonly string[],
+  extraEnv: Readonly<Record<string, string>> = {},
+  cwd = ROOT,
+) {
+  // A test run inside Claude Code must not hand its own project directory to the hook.
+  const { CLAUDE_PROJECT_DIR: _inherited, ...env } = process.env;
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
     const child = spawn(process.execPath, [BIN, "hook", "claude-code", ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: { ...env, ...extraEnv, NO_COLOR: "1" },
     });
     let stdout = "";
     let stderr = "";

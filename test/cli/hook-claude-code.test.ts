@@ -19,6 +19,7 @@ interface Expected {
   readonly reason?: string;
   readonly stderr?: string;
   readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 function readCase(name: string): { input: string; expected: Expected } {
