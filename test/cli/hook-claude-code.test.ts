@@ -53,11 +53,11 @@ describe("toolgate hook claude-code on recorded PreToolUse payloads", () => {
 
   it.each(cases)("%s", async (name) => {
     const { input, expected } = readCase(name);
-    const { code, stdout, stderr } = await runHook(input, [
-      "--config",
-      PACK_CONFIG,
-      ...(expected.args ?? []),
-    ]);
+    const { code, stdout, stderr } = await runHook(
+      input,
+      ["--config", PACK_CONFIG, ...(expected.args ?? [])],
+      expected.env,
+    );
     expect(code).toBe(expected.exit);
     if (expected.exit === 2) {
       // A blocking error: nothing on stdout that Claude Code could read as a decision, the reason on stderr.
