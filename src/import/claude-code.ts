@@ -663,7 +663,6 @@ function writePolicy(rules: readonly RuleOut[], sources: readonly SettingsSource
   const q = (v: unknown): string => JSON.stringify(v);
   const unconditional = new Set(rules.filter((r) => r.when === undefined).flatMap((r) => r.tools));
   const lines = [
-    "# yaml-language-server: $schema=../node_modules/toolgate/schemas/policy.schema.json",
     `# Imported by \`toolgate import claude-code\` from ${sources.map((s) => s.file).join(", ")}.`,
     "# Tools: the Claude Code pack (node_modules/toolgate/policies/packs/claude-code/tools.yaml).",
     "# Strictest wins (deny > ask > allow), as in Claude Code. A call no rule matches asks (otherwise).",
