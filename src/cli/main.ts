@@ -12,6 +12,8 @@ import { runCompile } from "./compile.js";
 import { runDiff } from "./diff.js";
 import { runExplain } from "./explain.js";
 import { runInit } from "./init.js";
+import { readStdin, runHookClaudeCode } from "./hook.js";
+import { runImportClaudeCode } from "./import.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -206,6 +208,46 @@ export function buildProgram(state: { code: number }): Command {
     .action(async (command: string[], options) => {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);
+    });
+  program
+    .command("hook")
+    .description("answer an agent's tool-call hook from the policy")
+    .command("claude-code")
+    .description(
+      "Claude Code's PreToolUse hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
+    )
+    .option("--config <path>", "configuration file")
+    .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+    .option(
+      "--project <dir>",
+      "the project directory paths are read against (default: $CLAUDE_PROJECT_DIR, else cwd)",
+    )
+    .action((options) => {
+      const project: string | undefined = options.project ?? (process.env.CLAUDE_PROJECT_DIR || undefined);
+      state.code = runHookClaudeCode(
+        { ...options, ...(project === undefined ? {} : { project }) },
+        {
+          readInput: readStdin,
+          write: (text) => process.stdout.write(text),
+          writeError: (text) => process.stderr.write(text),
+        },
+      );
+    });
+  program
+    .command("import")
+    .description("turn another tool's permission rules into a toolgate policy")
+    .command("claude-code")
+    .description(
+      "Claude Code's permissions.allow/ask/deny (settings.json) as rules over the Claude Code pack",
+    )
+    .argument("<settings...>", "settings files (.claude/settings.json, .claude/settings.local.json, …)")
+    .option("--out <path>", "write the policy here (default: stdout, with the report on stderr)")
+    .option("--force", "overwrite --out when it exists")
+    .option("--project <dir>", "the project directory (default: the directory holding .claude/)")
+    .option("--home <dir>", "the home directory that ~/ rules name (default: yours)")
+    .addOption(formatOption(["stylish", "json"]))
+    .action((files: string[], options) => {
+      state.code = runImportClaudeCode(files, options);
     });
   return program;
 }

@@ -1,0 +1,60 @@
+/**
+ * `toolgate import claude-code SETTINGS.json…`: writes a toolgate policy over the Claude Code pack from
+ * Claude Code's permission rules, and reports every rule that was not carried exactly.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { escapeControl } from "../diagnostics/escape-control.js";
+import { importClaudeCodeSettings } from "../import/claude-code.js";
+import { EXIT, parseFormat, print, UsageError } from "./common.js";
+
+/** Options of `toolgate import claude-code`. */
+export interface ImportCommandOptions {
+  readonly out?: string;
+  readonly force?: boolean;
+  readonly project?: string;
+  readonly home?: string;
+  readonly format: string;
+}
+
+/** `toolgate import claude-code FILES…`. Returns the exit code. */
+export function runImportClaudeCode(files: readonly string[], options: ImportCommandOptions): number {
+  const format = parseFormat(options.format, ["stylish", "json"] as const);
+  const sources = files.map((file) => {
+    try {
+      return { file, text: readFileSync(file, "utf8") };
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  });
+  const result = importClaudeCodeSettings(sources, {
+    home: options.home ?? homedir(),
+    ...(options.project === undefined ? {} : { project: options.project }),
+  });
+  if (!result.ok) throw new UsageError(result.message);
+  if (options.out !== undefined) {
+    if (existsSync(options.out) && options.force !== true) {
+      throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
+    }
+    writeFileSync(options.out, result.yaml);
+  }
+  const report = (text: string) =>
+    options.out === undefined ? process.stderr.write(`${text}\n`) : print(text);
+  if (options.out === undefined) process.stdout.write(result.yaml);
+  if (format === "json") {
+    report(JSON.stringify({ findings: result.findings, notes: result.notes }, null, 2));
+    return EXIT.ok;
+  }
+  const e = (text: string) => escapeControl(text);
+  const inexact = result.findings.filter((f) => f.carried !== "exact");
+  report(
+    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+  );
+  for (const f of inexact) {
+    report(
+      `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+    );
+  }
+  for (const note of result.notes) report(`  note: ${e(note)}`);
+  return EXIT.ok;
+}
