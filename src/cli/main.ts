@@ -71,6 +71,10 @@ export function buildProgram(state: { code: number }): Command {
     .description("write the standalone controller module (.mjs) and its declarations")
     .option("--config <path>", "configuration file")
     .option("--out <path>", "the compiled module (default: the config's compile.out)")
+    .option(
+      "--check",
+      "exit 1 (codegen-stale) when the module or its declarations differ from what would be written",
+    )
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
       state.code = await runCompile(options);
