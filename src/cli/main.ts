@@ -25,13 +25,16 @@ export function buildProgram(state: { code: number }): Command {
     .exitOverride();
   program
     .command("lint")
-    .description("check the configuration, tool files, policy and policy tests; report every problem")
+    .description(
+      "check the configuration, tool files, policy and policy tests; report every problem (with FILES, only theirs)",
+    )
+    .argument("[files...]", "report only for these files, each linted with the configuration it belongs to")
     .option("--config <path>", "configuration file (default: discovered from the working directory)")
     .addOption(formatOption(["stylish", "json", "sarif", "github", "junit"]))
     .option("--max-warnings <n>", "exit 1 when there are more warnings than this")
     .option("--no-color", "no ANSI colours")
-    .action(async (options) => {
-      state.code = await runLint(options);
+    .action(async (files: string[], options) => {
+      state.code = await runLint(files, options);
     });
   program
     .command("test")
