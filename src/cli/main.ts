@@ -10,6 +10,7 @@ import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 import { runCompile } from "./compile.js";
 import { runExplain } from "./explain.js";
+import { runFmt } from "./fmt.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -58,6 +59,15 @@ export function buildProgram(state: { code: number }): Command {
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {
       state.code = await runExplain(tool, options);
+    });
+  program
+    .command("fmt")
+    .description("write policy, tool and test files in one canonical layout, keeping comments")
+    .argument("[files...]", "the files to format (default: those the configuration reads)")
+    .option("--config <path>", "configuration file")
+    .option("--check", "change nothing; print a diff of each unformatted file and exit 1")
+    .action((files: string[], options) => {
+      state.code = runFmt(files, options);
     });
   program
     .command("codegen")
