@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
+import { changeSummary, describeChange } from "../codegen/describe-change.js";
 import { generateTypes } from "../codegen/generate-types.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -39,7 +40,7 @@ export function outputPath(
   );
 }
 
-function readIfExists(path: string): string | undefined {
+export function readIfExists(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -47,28 +48,36 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
-/** The `codegen-stale` diagnostic, at the first line that differs. */
-function staleDiagnostic(file: string, actual: string | undefined, expected: string): Diagnostic {
+/**
+ * The `codegen-stale` diagnostic, at the first line that differs, saying which declarations changed.
+ * @param command - the command that writes the file again (`codegen` or `compile`).
+ * @param cause - why, when it is known better than from the declarations (a changed policy).
+ */
+export function staleDiagnostic(
+  file: string,
+  actual: string | undefined,
+  expected: string,
+  command: "codegen" | "compile" = "codegen",
+  cause?: string,
+): Diagnostic {
   if (actual === undefined) {
     return {
       code: "codegen-stale",
       severity: "error",
-      message: "the generated file does not exist; run `toolgate codegen` and commit the result",
+      message: `the generated file does not exist; run \`toolgate ${command}\` and commit the result`,
       file,
       line: 1,
       column: 1,
     };
   }
-  const a = actual.split("\n");
-  const e = expected.split("\n");
-  let line = 0;
-  while (line < a.length && line < e.length && a[line] === e[line]) line++;
+  const change = describeChange(actual, expected);
+  const what = cause ?? changeSummary(change);
   return {
     code: "codegen-stale",
     severity: "error",
-    message: `the generated file is out of date with the policy (first difference at line ${line + 1}); run \`toolgate codegen\` and commit the result`,
+    message: `the generated file is out of date (${what}; first difference at line ${change.line}); run \`toolgate ${command}\` and commit the result`,
     file,
-    line: line + 1,
+    line: change.line,
     column: 1,
   };
 }

@@ -1,20 +1,33 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
-import { displayPath, outputPath } from "./codegen.js";
-import { EXIT, print, UsageError } from "./common.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
+import { displayPath, outputPath, readIfExists, staleDiagnostic } from "./codegen.js";
+import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate compile`. */
 export interface CompileCommandOptions {
   readonly config?: string;
   readonly out?: string;
+  readonly check?: boolean;
   readonly color?: boolean;
+}
+
+const FINGERPRINT = /^export (?:declare )?const fingerprint(?:: | = )"(sha256:[0-9a-f]{64})";$/m;
+
+/** Why a compiled file differs: the policy it was compiled from, when its fingerprint says so. */
+function policyCause(actual: string | undefined, fingerprint: string): string | undefined {
+  const onDisk = actual === undefined ? null : FINGERPRINT.exec(actual);
+  if (onDisk === null || onDisk === undefined || onDisk[1] === fingerprint) return undefined;
+  return `the policy changed: the file was compiled from ${onDisk[1]}, the policy is now ${fingerprint}`;
 }
 
 /**
  * `toolgate compile`: writes the standalone controller module (precompiled validators, frozen policy,
- * `createController`) and its declarations next to it.
+ * `createController`) and its declarations next to it; with `--check`, verifies that both files on disk are
+ * exactly what would be written (exit 1 with `codegen-stale`, saying whether the policy changed).
  */
 export async function runCompile(options: CompileCommandOptions): Promise<number> {
   const loaded = loadBundleOrReport(options.config, options.color);
@@ -28,6 +41,33 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   }
   const compiled = await compileController(bundle);
   const declarations = declarationPathFor(out);
+  if (options.check === true) {
+    const stale: Diagnostic[] = [];
+    for (const [path, text] of [
+      [out, compiled.module],
+      [declarations, compiled.declarations],
+    ] as const) {
+      const actual = readIfExists(path);
+      if (actual === text) continue;
+      const cause = policyCause(actual, bundle.fingerprint);
+      stale.push(staleDiagnostic(displayPath(path), actual, text, "compile", cause));
+    }
+    if (stale.length === 0) {
+      print(
+        `toolgate: ${displayPath(out)} and ${displayPath(declarations)} are up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`,
+      );
+      return EXIT.ok;
+    }
+    print(
+      formatDiagnostics("stylish", {
+        diagnostics: stale,
+        fingerprint: bundle.fingerprint,
+        color: useColor(options.color),
+        toolVersion: toolVersion(),
+      }),
+    );
+    return EXIT.findings;
+  }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, compiled.module);
   writeFileSync(declarations, compiled.declarations);

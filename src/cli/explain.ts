@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { decisionController } from "../testing/run-policy-tests.js";
-import { EXIT, parseFormat, print, UsageError } from "./common.js";
+import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate explain`. */
@@ -44,6 +45,14 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   const loaded = loadBundleOrReport(options.config, options.color, "first");
   if ("exit" in loaded) return loaded.exit;
   const controller = decisionController(loaded.bundle, loaded.validators);
+  const names = loaded.bundle.tools.map((t) => t.name);
+  if (!names.includes(tool)) {
+    // The decision is "invalid" either way; the name is likely a typo worth saying so about.
+    const near = nearest(tool, names);
+    printError(
+      `tool "${escapeControl(tool)}" is not declared in any tool file${near === undefined ? `; declared: ${names.join(", ") || "none"}` : `; did you mean "${near}"?`}`,
+    );
+  }
   const explained = controller.explain(
     { callId: "explain", toolName: tool, arguments: args },
     context as { [key: string]: unknown },

@@ -14,6 +14,7 @@ import { runExplain } from "./explain.js";
 import { runInit } from "./init.js";
 import { readStdin, runHookClaudeCode } from "./hook.js";
 import { runImportClaudeCode } from "./import.js";
+import { runFmt } from "./fmt.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -32,13 +33,16 @@ export function buildProgram(state: { code: number }): Command {
     .exitOverride();
   program
     .command("lint")
-    .description("check the configuration, tool files, policy and policy tests; report every problem")
+    .description(
+      "check the configuration, tool files, policy and policy tests; report every problem (with FILES, only theirs)",
+    )
+    .argument("[files...]", "report only for these files, each linted with the configuration it belongs to")
     .option("--config <path>", "configuration file (default: discovered from the working directory)")
     .addOption(formatOption(["stylish", "json", "sarif", "github", "junit"]))
     .option("--max-warnings <n>", "exit 1 when there are more warnings than this")
     .option("--no-color", "no ANSI colours")
-    .action(async (options) => {
-      state.code = await runLint(options);
+    .action(async (files: string[], options) => {
+      state.code = await runLint(files, options);
     });
   program
     .command("test")
@@ -64,6 +68,15 @@ export function buildProgram(state: { code: number }): Command {
       state.code = await runExplain(tool, options);
     });
   program
+    .command("fmt")
+    .description("write policy, tool and test files in one canonical layout, keeping comments")
+    .argument("[files...]", "the files to format (default: those the configuration reads)")
+    .option("--config <path>", "configuration file")
+    .option("--check", "change nothing; print a diff of each unformatted file and exit 1")
+    .action((files: string[], options) => {
+      state.code = runFmt(files, options);
+    });
+  program
     .command("codegen")
     .description("write the TypeScript argument interfaces and handler types of the policy")
     .option("--config <path>", "configuration file")
@@ -78,6 +91,10 @@ export function buildProgram(state: { code: number }): Command {
     .description("write the standalone controller module (.mjs) and its declarations")
     .option("--config <path>", "configuration file")
     .option("--out <path>", "the compiled module (default: the config's compile.out)")
+    .option(
+      "--check",
+      "exit 1 (codegen-stale) when the module or its declarations differ from what would be written",
+    )
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
       state.code = await runCompile(options);

@@ -5,8 +5,10 @@
  * no timestamps, no paths — the same YAML gives the same bytes on every machine.
  */
 
+import { createHash } from "node:crypto";
 import { argsTypeName } from "../config/identifiers.js";
 import type { BundleTool, PolicyBundle } from "../config/policy-bundle.js";
+import { canonicalJson } from "../runtime/canonical-json.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { type Code, code, docComment, EmitError, ident, joinCode, propertyKey, verbatim } from "./emit.js";
 
@@ -181,8 +183,25 @@ export async function formatTypeScript(source: Code): Promise<string> {
 }
 
 /**
+ * The fingerprint of what the generated types depend on: each tool's name, description and input schema
+ * (sorted by name). Rules, sets and reasons are left out, so that editing the policy does not make the
+ * generated types stale; the compiled module exports the same value, so an application can check that its
+ * types and its controller come from the same tools.
+ */
+export function typesFingerprint(bundle: PolicyBundle): string {
+  const data = sortedTools(bundle).map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+  }));
+  const canonical = canonicalJson({ version: 1, tools: data });
+  return `sha256:${createHash("sha256").update(canonical).digest("hex")}`;
+}
+
+/**
  * Generates the TypeScript file of `toolgate codegen`: argument interfaces, `ToolArgs`, `ToolName`,
- * `ToolHandlers` and the bundle's `fingerprint`.
+ * `ToolHandlers` and `typesFingerprint` (see {@link typesFingerprint}). The file does not change when only
+ * the policy's statements do.
  * @returns the formatted file text (deterministic for a given bundle).
  */
 export async function generateTypes(bundle: PolicyBundle): Promise<string> {
@@ -190,7 +209,7 @@ export async function generateTypes(bundle: PolicyBundle): Promise<string> {
   return formatTypeScript(code`${generatedHeader("codegen")}
 import type { ToolContext } from ${RUNTIME_MODULE};
 
-${docComment("Fingerprint of the policy bundle these types were generated from.")}export const fingerprint = ${bundle.fingerprint};
+${docComment("Fingerprint of the tools (names, descriptions, input schemas) these types were generated from; the compiled controller exports the same `typesFingerprint`.")}export const typesFingerprint = ${typesFingerprint(bundle)};
 
 ${declarations}`);
 }

@@ -21,6 +21,7 @@ import {
   generatedHeader,
   RUNTIME_MODULE,
   typeDeclarations,
+  typesFingerprint,
 } from "../codegen/generate-types.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
@@ -187,6 +188,8 @@ function moduleSource(bundle: PolicyBundle): Code {
 ${groups}
 ${docComment("Fingerprint of the policy bundle this module was compiled from: checked against the data below when the module is imported.")}export const fingerprint = ${bundle.fingerprint};
 
+${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${typesFingerprint(bundle)};
+
 ${docComment("The tools' specs, as the model sees them (frozen by the check below).")}export const specs = ${parsedJson(specs)};
 
 ${docComment("The policy statements, as the bundle holds them (frozen by the check below).")}export const statements = ${parsedJson(bundle.statements)};
@@ -261,6 +264,8 @@ async function declarationSource(bundle: PolicyBundle): Promise<string> {
 } from ${RUNTIME_MODULE};
 
 ${docComment("Fingerprint of the policy bundle this module was compiled from.")}export declare const fingerprint: ${bundle.fingerprint};
+
+${docComment("Fingerprint of the tools the argument types come from (see `toolgate codegen`).")}export declare const typesFingerprint: ${typesFingerprint(bundle)};
 
 ${docComment("The tools' specs, as the model sees them (frozen).")}export declare const specs: readonly ToolSpec[];
 

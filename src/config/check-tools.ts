@@ -60,6 +60,72 @@ function findKey(parsed: ParsedFile, pointer: string, key: string): string | und
   return undefined;
 }
 
+/** JSON Schema keywords (2020-12 and draft-07) a misspelt keyword is compared with. */
+const SCHEMA_KEYWORDS = [
+  "$ref",
+  "$defs",
+  "$id",
+  "$schema",
+  "$comment",
+  "$anchor",
+  "additionalItems",
+  "additionalProperties",
+  "allOf",
+  "anyOf",
+  "const",
+  "contains",
+  "contentEncoding",
+  "contentMediaType",
+  "default",
+  "definitions",
+  "dependentRequired",
+  "dependentSchemas",
+  "deprecated",
+  "description",
+  "else",
+  "enum",
+  "examples",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "format",
+  "if",
+  "items",
+  "maxContains",
+  "maxItems",
+  "maxLength",
+  "maxProperties",
+  "maximum",
+  "minContains",
+  "minItems",
+  "minLength",
+  "minProperties",
+  "minimum",
+  "multipleOf",
+  "not",
+  "oneOf",
+  "pattern",
+  "patternProperties",
+  "prefixItems",
+  "properties",
+  "propertyNames",
+  "readOnly",
+  "required",
+  "then",
+  "title",
+  "type",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "uniqueItems",
+  "writeOnly",
+];
+
+function keywordHint(keyword: string): string {
+  const near = nearest(keyword, SCHEMA_KEYWORDS);
+  return near === undefined
+    ? "check the spelling of the keyword (JSON Schema keywords are case-sensitive)"
+    : `did you mean "${near}"? (JSON Schema keywords are case-sensitive)`;
+}
+
 const JSON_TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"];
 
 /**
@@ -78,7 +144,7 @@ export function locateSchemaProblem(
     const target = findKey(parsed, schemaPointer, keyword);
     return {
       pointer: target ?? schemaPointer,
-      message: `${message}; check the spelling of the keyword (JSON Schema keywords are case-sensitive)`,
+      message: `${message}; ${keywordHint(keyword)}`,
       prefer: "key",
     };
   }

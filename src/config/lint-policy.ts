@@ -18,6 +18,8 @@ export interface LintReport {
   readonly configFound: boolean;
   readonly bundle?: PolicyBundle;
   readonly tests?: PolicyTestReport;
+  /** Every file the load read or tried to read (absolute paths): what `lint FILES…` maps files to. */
+  readonly files: readonly string[];
 }
 
 /**
@@ -47,6 +49,7 @@ function lintReport(loaded: LoadResult): LintReport {
     warningCount: diagnostics.length - errorCount,
     diagnostics,
     configFound: loaded.configFound,
+    files: [...loaded.files.keys()],
     ...(loaded.bundle === undefined ? {} : { bundle: loaded.bundle }),
     ...(tests === undefined ? {} : { tests }),
   };

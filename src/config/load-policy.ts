@@ -27,10 +27,12 @@ import { checkPolicy, type PolicyLayer } from "./check-policy.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
 import { findConfig } from "./discover.js";
 import { expandPattern } from "./expand-globs.js";
+import { nearest } from "./nearest.js";
 import {
   diagnosticAt,
   fileDiagnostic,
   MAX_FILE_BYTES,
+  type NodePosition,
   type ParsedFile,
   parseYaml,
   positionOf,
@@ -192,8 +194,28 @@ class Reader {
     yield PAUSE;
     if (schemaProblems.length === 0) return parsed.value;
     onSchemaProblems?.(parsed.value);
-    return undefined;
+    if (kind === "config") return undefined;
+    // Check the parts that did match (other rules, tools, tests) too, as tsc and ESLint report everything
+    // at once; the file counts as incomplete, so nothing is concluded from what is missing.
+    const pruned = pruneInvalid(parsed.value, schemaProblems);
+    if (pruned === undefined || validateAgainstSchema(pruned, kind).length > 0) return undefined;
+    this.partial.add(absolute);
+    if (kind === "policy") {
+      // The ids of rules left out still exist: a test naming one is not an unknown-rule.
+      const rules = (parsed.value.data as { rules?: unknown }).rules;
+      for (const rule of Array.isArray(rules) ? rules : []) {
+        const id = (rule as { id?: unknown } | null)?.id;
+        if (typeof id === "string") this.droppedIds.add(id);
+      }
+    }
+    return pruned;
   }
+
+  /** Rule ids of policy files read without the parts that failed their schema. */
+  readonly droppedIds = new Set<string>();
+
+  /** Files that failed their schema and were read without the parts that failed (absolute paths). */
+  readonly partial = new Set<string>();
 
   /**
    * Expands the patterns of a list key; a pattern that names no file is `file-not-found`, one that is not a
@@ -232,6 +254,57 @@ class Reader {
     });
     return { files, complete };
   }
+}
+
+/**
+ * A parsed file without the parts its schema problems point into: the element two levels down from the
+ * root (a rule, a tool, a test, a set entry, one `reasons` entry), or the top-level key when the problem is
+ * at that key. Positions follow the elements that stay (list indexes are renumbered). `undefined` when a
+ * problem is about the file as a whole.
+ */
+export function pruneInvalid(parsed: ParsedFile, problems: readonly Diagnostic[]): ParsedFile | undefined {
+  const drop = new Set<string>();
+  for (const problem of problems) {
+    const segments = (problem.path ?? "").split("/").slice(1);
+    if (segments.length === 0) return undefined;
+    drop.add(`/${segments.slice(0, 2).join("/")}`);
+  }
+  const data = parsed.data as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const renumber = new Map<string, string>();
+  for (const key of Object.keys(data)) {
+    const at = `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (drop.has(at)) continue;
+    const value = data[key];
+    if (Array.isArray(value)) {
+      const kept: unknown[] = [];
+      value.forEach((item, index) => {
+        if (drop.has(`${at}/${index}`)) return;
+        renumber.set(`${at}/${index}`, `${at}/${kept.length}`);
+        kept.push(item);
+      });
+      Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    } else if (value !== null && typeof value === "object") {
+      const kept: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        const child = `${at}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+        if (drop.has(child)) continue;
+        Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    } else {
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  const positions = new Map<string, NodePosition>();
+  for (const [pointer, position] of parsed.positions) {
+    const segments = pointer.split("/");
+    const head = segments.slice(0, 3).join("/");
+    if (drop.has(segments.slice(0, 2).join("/")) || drop.has(head)) continue;
+    const moved = renumber.get(head);
+    positions.set(moved === undefined ? pointer : `${moved}${pointer.slice(head.length)}`, position);
+  }
+  return { file: parsed.file, data: out, positions };
 }
 
 interface RawConfig {
@@ -290,9 +363,11 @@ function* readLayers(
   reader: Reader,
   policyPath: string,
   config: ParsedFile,
-): LoadSteps<{ layers: PolicyLayer[]; complete: boolean }> {
+): LoadSteps<{ layers: PolicyLayer[]; complete: boolean; allRead: boolean }> {
   const layers: PolicyLayer[] = [];
   let complete = true;
+  // Every file was read (some perhaps without the parts that failed their schema).
+  let allRead = true;
   const loaded = new Set<string>();
   const visit = function* (
     absolute: string,
@@ -302,8 +377,9 @@ function* readLayers(
     if (loaded.has(absolute)) return;
     loaded.add(absolute);
     const parsed = yield* reader.read(absolute, "policy", from);
+    if (parsed === undefined || reader.partial.has(absolute)) complete = false;
     if (parsed === undefined) {
-      complete = false;
+      allRead = false;
       return;
     }
     layers.push({ parsed, layer: chain.length, label: basename(absolute, extname(absolute)) });
@@ -327,7 +403,7 @@ function* readLayers(
     }
   };
   yield* visit(policyPath, [], { parsed: config, pointer: "/policy" });
-  return { layers, complete };
+  return { layers, complete, allRead };
 }
 
 function* readTests(
@@ -351,7 +427,7 @@ function* readTests(
             parsed,
             `${at}/rule`,
             "unknown-rule",
-            `the policy has no rule or entry with id "${rule}"; check the id`,
+            `the policy has no rule or entry with id "${rule}"; ${ruleHint(rule, statementIds)}`,
           ),
         );
       }
@@ -368,6 +444,11 @@ function* readTests(
     });
   }
   return cases;
+}
+
+function ruleHint(rule: string, ids: ReadonlySet<string>): string {
+  const near = nearest(rule, ids);
+  return near === undefined ? "check the id" : `did you mean "${near}"?`;
 }
 
 /** The valid tool names a tool file declares, read from data that did not match the schema. */
@@ -436,6 +517,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
       rejected = true;
       for (const name of declaredNames(p)) declaredElsewhere.add(name);
     });
+    // A file that failed its schema still declares its tools (declaredElsewhere): the list stays complete.
     if (parsed === undefined && !rejected) toolsComplete = false;
     if (parsed !== undefined) toolFiles.push(parsed);
   }
@@ -477,7 +559,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   const tests = yield* readTests(
     reader,
     testFiles,
-    policyFiles.complete ? new Set(policy.statements.map((s) => s.id)) : undefined,
+    policyFiles.allRead ? new Set([...policy.statements.map((s) => s.id), ...reader.droppedIds]) : undefined,
   );
 
   const diagnostics = sortDiagnostics(reader.diagnostics);

@@ -97,6 +97,78 @@ const YAML_CODES: Readonly<Record<string, DiagnosticCode>> = {
   DUPLICATE_KEY: "duplicate-key",
 };
 
+/** Parser errors that one line indented wrongly causes (and that it causes again on later lines). */
+const INDENT_ERRORS = new Set([
+  "BAD_INDENT",
+  "MISSING_CHAR",
+  "BLOCK_AS_IMPLICIT_KEY",
+  "MULTILINE_IMPLICIT_KEY",
+]);
+
+/** The indentation of a line (spaces), or undefined for a blank or comment-only line. */
+function indentOf(line: string): number | undefined {
+  const trimmed = line.trimStart();
+  if (trimmed === "" || trimmed.startsWith("#")) return undefined;
+  return line.length - trimmed.length;
+}
+
+/**
+ * When the first parser error comes from a line indented wrongly, one message at that line's first
+ * character saying how it is indented and how the line above is; `undefined` for any other error.
+ */
+function indentationProblem(
+  text: string,
+  error: { code: string; message: string; pos: readonly [number, number] } | undefined,
+): { message: string; at: Span } | undefined {
+  if (error === undefined || !INDENT_ERRORS.has(error.code)) return undefined;
+  if (error.code === "MISSING_CHAR" && !/without - indicator/.test(error.message)) return undefined;
+  if (error.code === "BAD_INDENT" && /^Flow /.test(error.message)) return undefined;
+  const lines = text.split(/\r?\n/);
+  let index = text.slice(0, error.pos[0]).split("\n").length - 1;
+  // A key that runs onto the next line is reported at the key: the line that broke it is the next one.
+  if (error.code === "BLOCK_AS_IMPLICIT_KEY" || error.code === "MULTILINE_IMPLICIT_KEY") index++;
+  while (index < lines.length && indentOf(lines[index] ?? "") === undefined) index++;
+  const line = lines[index];
+  const indent = line === undefined ? undefined : indentOf(line);
+  if (line === undefined || indent === undefined) return undefined;
+  let above: number | undefined;
+  for (let i = index - 1; i >= 0 && above === undefined; i--) above = indentOf(lines[i] ?? "");
+  if (/^\t/.test(line.slice(indent))) return undefined;
+  const what = /^(- )?([^:#]+?):(\s|$)/.exec(line.slice(indent));
+  const name = what?.[2] === undefined ? "this line" : `"${what[2].trim()}"`;
+  const spaces = (n: number) => `${n} space${n === 1 ? "" : "s"}`;
+  const message =
+    above === undefined
+      ? `${name} is indented ${spaces(indent)}; the first key of a file starts at column 1`
+      : `${name} is indented ${spaces(indent)} and the line above ${spaces(above)}: keys of one mapping start at the same column, and a nested value goes deeper than its key; line it up with the key it belongs to`;
+  const column = indent + 1;
+  return { message, at: { line: index + 1, column, endLine: index + 1, endColumn: line.length + 1 } };
+}
+
+/** "duplicate key" naming the key and where it was first set. */
+function duplicateKeyMessage(
+  doc: ReturnType<typeof parseDocument>,
+  offset: number,
+  lines: LineCounter,
+): string {
+  let message = "duplicate key: a key may appear once in a mapping; remove or rename one";
+  visit(doc, {
+    Map(_key, map) {
+      const duplicate = map.items.find((pair) => isScalar(pair.key) && pair.key.range?.[0] === offset);
+      if (duplicate === undefined || !isScalar(duplicate.key)) return undefined;
+      const key = duplicate.key.value;
+      const first = map.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
+      const at = (first?.key as YamlNode | undefined)?.range?.[0];
+      if (at !== undefined) {
+        const pos = lines.linePos(at);
+        message = `duplicate key ${JSON.stringify(key)}: it is already set at line ${pos.line}, column ${pos.col}; a key may appear once in a mapping, so remove or merge one`;
+      }
+      return visit.BREAK;
+    },
+  });
+  return message;
+}
+
 /** Sets a property without ever invoking the `__proto__` setter. */
 function defineData(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -165,11 +237,22 @@ export function parseYaml(
   const push = (code: DiagnosticCode, message: string, where: Span) =>
     diagnostics.push({ code, severity: "error", message, file, ...where });
 
-  for (const error of [...doc.errors, ...doc.warnings]) {
+  const problems = [...doc.errors, ...doc.warnings].sort((a, b) => a.pos[0] - b.pos[0]);
+  const indentation = indentationProblem(text, problems[0]);
+  if (indentation !== undefined) {
+    // One indentation mistake makes the parser report every line after it: report the mistake once.
+    return {
+      ok: false,
+      diagnostics: [
+        { code: "yaml-syntax", severity: "error", message: indentation.message, file, ...indentation.at },
+      ],
+    };
+  }
+  for (const error of problems) {
     const code = YAML_CODES[error.code] ?? "yaml-syntax";
     const message =
       code === "duplicate-key"
-        ? "duplicate key: a key may appear once in a mapping; remove or rename one"
+        ? duplicateKeyMessage(doc, error.pos[0], lineCounter)
         : error.code === "TAG_RESOLVE_FAILED"
           ? `${error.message}; custom tags are not allowed in policy files`
           : error.code === "MULTIPLE_DOCS"

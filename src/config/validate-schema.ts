@@ -107,13 +107,23 @@ function toDiagnostic(parsed: ParsedFile, error: ErrorObject): Diagnostic {
         "config-schema",
         `${where} must be ${describeExpected(String(params.type))}, found ${describeType(valueAt(parsed.data, at))}`,
       );
-    case "enum":
+    case "enum": {
+      const allowed = params.allowedValues as unknown[];
+      const found = valueAt(parsed.data, at);
+      const near =
+        typeof found === "string"
+          ? nearest(
+              found,
+              allowed.filter((v): v is string => typeof v === "string"),
+            )
+          : undefined;
       return diagnosticAt(
         parsed,
         at,
         "config-schema",
-        `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}${near === undefined ? "" : `; did you mean "${near}"?`}`,
       );
+    }
     case "const":
       return diagnosticAt(
         parsed,

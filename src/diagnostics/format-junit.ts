@@ -18,6 +18,8 @@ export interface JunitCase {
   readonly time?: number;
   readonly failure?: JunitFailure;
   readonly skipped?: boolean;
+  /** Text for `<system-out>` (a warning: reported, but not a failure). */
+  readonly output?: string;
 }
 
 /** One `<testsuite>` and its cases. */
@@ -92,6 +94,9 @@ function formatCase(c: JunitCase): string[] {
     ];
   }
   if (c.skipped === true) return [`${open}>`, "      <skipped/>", "    </testcase>"];
+  if (c.output !== undefined) {
+    return [`${open}>`, `      <system-out>${escapeXmlText(c.output)}</system-out>`, "    </testcase>"];
+  }
   return [`${open}/>`];
 }
 
@@ -146,9 +151,10 @@ const ENTITIES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Turns lint diagnostics into JUnit suites: one suite per file (sorted), one failing case per diagnostic (errors
- * and warnings alike). A run with no diagnostics gives one suite `toolgate` with a single passing case `lint`,
- * so the report is never empty.
+ * Turns lint diagnostics into JUnit suites: one suite per file (sorted), one case per diagnostic. An error is a
+ * failing case; a warning is a passing case whose `<system-out>` carries it, so that CI shows warnings apart from
+ * failures and does not fail on them (`--max-warnings` decides that). A run with no diagnostics gives one suite
+ * `toolgate` with a single passing case `lint`, so the report is never empty.
  *
  * @param diagnostics - The diagnostics, in any order.
  * @returns The suites for {@link formatJunit}.
@@ -160,16 +166,15 @@ export function diagnosticsToJunit(diagnostics: readonly Diagnostic[]): JunitSui
   const byFile = new Map<string, JunitCase[]>();
   for (const d of sortDiagnostics(diagnostics)) {
     const file = d.file.replace(/\\/g, "/");
+    const text = `${d.severity}: ${d.message} (${d.code}) at ${file === "" ? "(no file)" : file}:${d.line}:${d.column}`;
     const junitCase: JunitCase = {
-      name: `${d.code} at ${d.line}:${d.column}`,
+      name: `${d.code} at ${d.line}:${d.column}${d.severity === "warning" ? " (warning)" : ""}`,
       classname: file === "" ? "toolgate" : file,
       ...(file === "" ? {} : { file }),
       ...(d.line >= 1 ? { line: d.line } : {}),
-      failure: {
-        message: d.message,
-        type: d.code,
-        text: `${d.severity}: ${d.message} (${d.code}) at ${file === "" ? "(no file)" : file}:${d.line}:${d.column}`,
-      },
+      ...(d.severity === "error"
+        ? { failure: { message: d.message, type: d.code, text } }
+        : { output: text }),
     };
     const cases = byFile.get(file);
     if (cases) cases.push(junitCase);

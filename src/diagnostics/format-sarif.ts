@@ -2,6 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { type Diagnostic, type DiagnosticCode, type Severity, sortDiagnostics } from "./diagnostic.js";
+import { helpUri, RULE_HELP } from "./rule-help.js";
 
 /** One short sentence per diagnostic code: the SARIF rule's `shortDescription`. */
 export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = {
@@ -98,7 +99,8 @@ export interface SarifOptions {
 /**
  * Formats diagnostics as a SARIF 2.1.0 log with one run whose driver is `toolgate`.
  *
- * `rules` holds the distinct codes used, in code order; each result points at its rule by `ruleId` and
+ * `rules` holds the distinct codes used, in code order, each with its meaning (`fullDescription`), what to do
+ * (`help`, text and Markdown) and its section of the reference (`helpUri`); each result points at its rule by `ruleId` and
  * `ruleIndex`. File paths become URI references relative to `%SRCROOT%` (forward slashes, percent-encoded);
  * an absolute path becomes a `file:` URI. `region` is written when the line is known (1 or more).
  * `partialFingerprints["toolgateDiagnostic/v1"]` is the SHA-256 of code, file, message and JSON Pointer path, so
@@ -116,6 +118,12 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: SarifOp
   const rules = codes.map((code) => ({
     id: code,
     shortDescription: { text: options.ruleDescriptions?.get(code) ?? RULE_DESCRIPTIONS[code] },
+    fullDescription: { text: RULE_HELP[code].meaning },
+    help: {
+      text: `${RULE_HELP[code].meaning} What to do: ${RULE_HELP[code].fix} See ${helpUri(code)}`,
+      markdown: `${RULE_HELP[code].meaning}\n\n**What to do:** ${RULE_HELP[code].fix}\n\n[Reference: \`${code}\`](${helpUri(code)})`,
+    },
+    helpUri: helpUri(code),
     defaultConfiguration: { level: DEFAULT_SEVERITIES[code] },
   }));
 

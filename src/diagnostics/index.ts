@@ -32,3 +32,4 @@ export {
   type SarifOptions,
 } from "./format-sarif.js";
 export { formatStylish, type StylishOptions } from "./format-stylish.js";
+export { helpUri, REFERENCE_URL, RULE_HELP, type RuleHelp } from "./rule-help.js";

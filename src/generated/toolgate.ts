@@ -5,9 +5,9 @@
 import type { ToolContext } from "toolgate/runtime";
 
 /**
- * Fingerprint of the policy bundle these types were generated from.
+ * Fingerprint of the tools (names, descriptions, input schemas) these types were generated from; the compiled controller exports the same `typesFingerprint`.
  */
-export const fingerprint = "sha256:32f2dbfc87b6b6a167c590073f2b07e4c4640deb5113fe723c9ae4c06e567d9a";
+export const typesFingerprint = "sha256:462d4a85c89b8fb74edf9e110401fc87b4ac2d15293f159b8e3262914ee9364a";
 
 /**
  * Apply a unified diff to files in the workspace.

@@ -16,6 +16,20 @@ describe("toolgate explain on the repository's policies/", () => {
     expect(wrappedDelete.stdout).toMatch(/^run_shell: DENY — recursive deletion is never run by the agent$/m);
   });
 
+  it("an unknown tool is invalid, and stderr suggests the near name", () => {
+    const typo = toolgate(["explain", "reed_file", "--args", '{"path":"a"}'], ROOT);
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toMatch(/^reed_file: INVALID — unknown tool: reed_file$/m);
+    expect(typo.stderr).toBe(
+      'toolgate: tool "reed_file" is not declared in any tool file; did you mean "read_file"?\n',
+    );
+    const far = toolgate(["explain", "zzz", "--format", "json"], ROOT);
+    expect(JSON.parse(far.stdout).action).toBe("invalid");
+    expect(far.stderr).toMatch(
+      /^toolgate: tool "zzz" is not declared in any tool file; declared: read_file, /,
+    );
+  });
+
   it("stops quietly when the reader closes the pipe early", async () => {
     const child = spawn(process.execPath, [BIN, "explain", "run_shell", "--args", '{"command":"ls"}'], {
       cwd: ROOT,

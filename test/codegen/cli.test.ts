@@ -63,12 +63,43 @@ describe("toolgate codegen and compile (built CLI)", () => {
       [
         "",
         `${rel}/generated/toolgate.ts`,
-        "  5:1  error  the generated file is out of date with the policy (first difference at line 5); run `toolgate codegen` and commit the result  codegen-stale",
+        "  5:1  error  the generated file is out of date (no declaration changed, only the text around them (another toolgate version, or an edit by hand); first difference at line 5); run `toolgate codegen` and commit the result  codegen-stale",
         "",
         "✖ 1 problem (1 error, 0 warnings)",
         "",
       ].join("\n"),
     );
+  });
+
+  it("--check passes after a policy-only edit, and names the declarations when a tool changes", () => {
+    expect(toolgate(["codegen", "--config", config]).status).toBe(0);
+    const policy = join(dir, "policy.yaml");
+    const tools = join(dir, "tools.yaml");
+    const originalPolicy = readFileSync(policy, "utf8");
+    const originalTools = readFileSync(tools, "utf8");
+    try {
+      // A new rule and a moved set entry change the policy fingerprint but no type.
+      writeFileSync(
+        policy,
+        `${originalPolicy.replace("deny: [Never]", "deny: [Never, legacy07]").replace("allow: [legacy07]", "allow: []")}\n  - id: added-by-edit\n    tools: [toString]\n    decision: deny\n    when:\n      path: { prefix: tmp/ }\n    reason: temporary files are off limits\n`,
+      );
+      const policyOnly = toolgate(["codegen", "--config", config, "--check"]);
+      expect(policyOnly.stdout).toMatch(/is up to date/);
+      expect(policyOnly.status).toBe(0);
+      // A changed description is a changed interface (its JSDoc) and a changed typesFingerprint.
+      writeFileSync(
+        tools,
+        originalTools.replace(`"description": "Quote`, `"description": "Now different. Quote`),
+      );
+      const toolEdit = toolgate(["codegen", "--config", config, "--check"]);
+      expect(toolEdit.status).toBe(1);
+      expect(toolEdit.stdout).toMatch(
+        /out of date \(changed typesFingerprint, [A-Za-z0-9]+Args; first difference at line \d+\)/,
+      );
+    } finally {
+      writeFileSync(policy, originalPolicy);
+      writeFileSync(tools, originalTools);
+    }
   });
 
   it("--check exits 1 when the file is missing; --out overrides the config", () => {
@@ -118,5 +149,35 @@ describe("toolgate codegen and compile (built CLI)", () => {
     expect(cjs.status).toBe(2);
     expect(cjs.stderr).toContain("give a path ending in .mjs or .js");
     rmSync(join(dir, "generated"), { recursive: true, force: true });
+  });
+
+  it("compile --check: 0 when both files are current, 1 naming the policy change when the policy changed", () => {
+    const missing = toolgate(["compile", "--config", config, "--check"]);
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toContain("the generated file does not exist; run `toolgate compile`");
+    expect(toolgate(["compile", "--config", config]).status).toBe(0);
+    const current = toolgate(["compile", "--config", config, "--check"]);
+    expect(current.stdout).toContain("are up to date (4 tools;");
+    expect(current.status).toBe(0);
+    const policy = join(dir, "policy.yaml");
+    const original = readFileSync(policy, "utf8");
+    try {
+      writeFileSync(
+        policy,
+        original.replace("ask: [a-b_c]", "ask: [a-b_c, Never]").replace("deny: [Never]", "deny: []"),
+      );
+      const stale = toolgate(["compile", "--config", config, "--check"]);
+      expect(stale.status).toBe(1);
+      expect(stale.stdout).toMatch(
+        /toolgate\.controller\.mjs\n +\d+:1 +error +the generated file is out of date \(the policy changed: the file was compiled from sha256:[0-9a-f]{64}, the policy is now sha256:[0-9a-f]{64}; first difference at line \d+\); run `toolgate compile`/,
+      );
+      // The declarations carry the fingerprint as a literal type: they are stale too, for the same reason.
+      expect(stale.stdout).toMatch(
+        /toolgate\.controller\.d\.mts\n +\d+:1 +error +the generated file is out of date \(the policy changed/,
+      );
+    } finally {
+      writeFileSync(policy, original);
+      rmSync(join(dir, "generated"), { recursive: true, force: true });
+    }
   });
 });

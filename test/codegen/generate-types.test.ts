@@ -74,7 +74,7 @@ describe("generateTypes on the reference policy", () => {
     expect(text).toContain(
       "export type ToolHandlers = {\n  [K in ToolName]: (args: ToolArgs[K], ctx: ToolContext) => string | Promise<string>;\n};",
     );
-    expect(text).toMatch(/export const fingerprint = "sha256:[0-9a-f]{64}";/);
+    expect(text).toMatch(/export const typesFingerprint = "sha256:[0-9a-f]{64}";/);
   });
 });
 
@@ -92,7 +92,7 @@ describe("generateTypes on hostile names and descriptions", () => {
     const file = parse(text);
     expect(syntaxErrors(file)).toEqual([]);
     expect(declared(file)).toEqual([
-      "fingerprint",
+      "typesFingerprint",
       "NeverArgs",
       "ABCArgs",
       "Legacy07Args",

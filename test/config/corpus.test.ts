@@ -4,6 +4,10 @@
  * through `lintPolicy`, through `loadPolicy`, and a sample through the built CLI — and fails on a folder it
  * cannot map: no silent skips.
  *
+ * An entry of expected.json may also pin the exact `message`. A folder may hold `expected.github.txt` and
+ * `expected.junit.xml`: the exact `--format github` and `--format junit` output. Every case's SARIF log must
+ * give each rule its meaning, help and reference link, and each result a `%SRCROOT%`-relative location.
+ *
  * A folder may hold `generate.json` for files too large to commit: `{ "<file>": { bytes, head, fill } }` means
  * "write `head`, then `fill` repeatedly until the file has at least `bytes` bytes"; the case then runs from a
  * temporary copy.
@@ -24,6 +28,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, lintPolicy, loadPolicy, PolicyConfigError } from "toolgate";
 import { afterAll, describe, expect, it } from "vitest";
+import { formatGithub } from "../../src/diagnostics/format-github.js";
+import { diagnosticsToJunit, formatJunit } from "../../src/diagnostics/format-junit.js";
+import { formatSarif } from "../../src/diagnostics/format-sarif.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURES = join(ROOT, "test", "fixtures", "config");
@@ -37,6 +44,8 @@ interface Expected {
   readonly file: string;
   readonly line: number;
   readonly column: number;
+  /** When given, the exact message. */
+  readonly message?: string;
 }
 
 const KEYS = ["code", "severity", "file", "line", "column"] as const;
@@ -65,7 +74,11 @@ function readExpected(dir: string): Expected[] {
     if (
       e === null ||
       typeof e !== "object" ||
-      Object.keys(e).sort().join() !== [...KEYS].sort().join() ||
+      Object.keys(e)
+        .filter((k) => k !== "message")
+        .sort()
+        .join() !== [...KEYS].sort().join() ||
+      (e.message !== undefined && typeof e.message !== "string") ||
       typeof e.code !== "string" ||
       (e.severity !== "error" && e.severity !== "warning") ||
       typeof e.file !== "string" ||
@@ -73,7 +86,7 @@ function readExpected(dir: string): Expected[] {
       !Number.isInteger(e.column)
     ) {
       throw new Error(
-        `${file.slice(ROOT.length)}[${i}] must be exactly { code, severity, file, line, column }`,
+        `${file.slice(ROOT.length)}[${i}] must be exactly { code, severity, file, line, column, message? }`,
       );
     }
     return e as unknown as Expected;
@@ -111,6 +124,13 @@ const caseNames = entries.filter((e) => e.isDirectory()).map((e) => e.name);
 
 describe("the config corpus", () => {
   it("maps every entry of test/fixtures/config/ to a case with expected.json", () => {
+    const known = /^(expected\.json|expected\.github\.txt|expected\.junit\.xml)$/;
+    for (const name of caseNames) {
+      const extra = readdirSync(join(FIXTURES, name)).filter(
+        (f) => f.startsWith("expected") && !known.test(f),
+      );
+      expect(extra, `${name}: files the harness does not read`).toEqual([]);
+    }
     const unmapped = entries
       .filter((e) => !e.isDirectory() || !existsSync(join(FIXTURES, e.name, "expected.json")))
       .map((e) => e.name);
@@ -160,7 +180,45 @@ describe("the config corpus", () => {
       const expected = readExpected(join(FIXTURES, name));
       const cwd = caseDirectory(name);
       const report = await lintPolicy({ cwd });
-      expect(sorted(report.diagnostics.map(project))).toEqual(sorted(expected));
+      expect(sorted(report.diagnostics.map(project))).toEqual(sorted(expected.map(project)));
+      for (const e of expected.filter((x) => x.message !== undefined)) {
+        const at = report.diagnostics.filter(
+          (d) => d.code === e.code && d.file === e.file && d.line === e.line && d.column === e.column,
+        );
+        expect(
+          at.map((d) => d.message),
+          `message of ${e.code} at ${e.file}:${e.line}:${e.column}`,
+        ).toContain(e.message);
+      }
+      const dir = join(FIXTURES, name);
+      if (existsSync(join(dir, "expected.github.txt"))) {
+        expect(formatGithub(report.diagnostics)).toBe(readFileSync(join(dir, "expected.github.txt"), "utf8"));
+      }
+      if (existsSync(join(dir, "expected.junit.xml"))) {
+        expect(formatJunit(diagnosticsToJunit(report.diagnostics))).toBe(
+          readFileSync(join(dir, "expected.junit.xml"), "utf8"),
+        );
+      }
+      const sarif = JSON.parse(formatSarif(report.diagnostics, { toolVersion: "0.0.0" })) as {
+        runs: {
+          tool: { driver: { rules: Record<string, unknown>[] } };
+          results: Record<string, unknown>[];
+        }[];
+      };
+      for (const rule of sarif.runs[0]?.tool.driver.rules ?? []) {
+        expect(rule).toMatchObject({
+          fullDescription: { text: expect.stringMatching(/\S/) },
+          help: { text: expect.stringContaining("What to do:"), markdown: expect.stringMatching(/\S/) },
+          helpUri: expect.stringMatching(/^https:\/\/.+#diagnostic-[a-z-]+$/),
+        });
+      }
+      for (const result of sarif.runs[0]?.results ?? []) {
+        const location = (result.locations as { physicalLocation: { artifactLocation: unknown } }[])[0];
+        expect(location?.physicalLocation.artifactLocation).toMatchObject({
+          uriBaseId: "%SRCROOT%",
+          uri: expect.not.stringMatching(/^(\/|file:)/),
+        });
+      }
       for (const d of report.diagnostics) {
         expect(d.message, `${d.code} at ${d.file}:${d.line}:${d.column}`).not.toMatch(/^\s*$|\n\s+at /);
       }
@@ -246,7 +304,9 @@ describe("toolgate lint --format json over a sample of the corpus", () => {
       const loadErrors = expected.filter((e) => e.severity === "error" && e.code !== "test-failed");
       if (loadErrors.length > 0) expect(report.fingerprint).toBeNull();
       else expect(report.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
-      expect(sorted((report.diagnostics as Diagnostic[]).map(project))).toEqual(sorted(expected));
+      expect(sorted((report.diagnostics as Diagnostic[]).map(project))).toEqual(
+        sorted(expected.map(project)),
+      );
     });
   });
 });

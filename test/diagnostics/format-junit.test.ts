@@ -171,17 +171,17 @@ describe("the XML checker used by these tests", () => {
 });
 
 describe("formatJunit", () => {
-  it("prints the lint sample exactly: one suite per file, one failing case per diagnostic", () => {
+  it("prints the lint sample exactly: one suite per file, a failing case per error, a passing case with the text per warning", () => {
     expect(formatJunit(diagnosticsToJunit(SAMPLE))).toBe(
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        '<testsuites tests="3" failures="3">',
-        '  <testsuite name="policies/policy.yaml" tests="2" failures="2" skipped="0">',
+        '<testsuites tests="3" failures="2">',
+        '  <testsuite name="policies/policy.yaml" tests="2" failures="1" skipped="0">',
         '    <testcase name="overlap at 4:10" classname="policies/policy.yaml" file="policies/policy.yaml" line="4">',
         '      <failure message="tool &quot;apply_patch&quot; is in both allow (line 3) and ask (line 4); keep it in one" type="overlap">error: tool &quot;apply_patch&quot; is in both allow (line 3) and ask (line 4); keep it in one (overlap) at policies/policy.yaml:4:10</failure>',
         "    </testcase>",
-        '    <testcase name="unlisted-tool at 12:3" classname="policies/policy.yaml" file="policies/policy.yaml" line="12">',
-        '      <failure message="tool &quot;list_dir&quot; has no statement, so it is always denied; add it to allow, ask or deny" type="unlisted-tool">warning: tool &quot;list_dir&quot; has no statement, so it is always denied; add it to allow, ask or deny (unlisted-tool) at policies/policy.yaml:12:3</failure>',
+        '    <testcase name="unlisted-tool at 12:3 (warning)" classname="policies/policy.yaml" file="policies/policy.yaml" line="12">',
+        "      <system-out>warning: tool &quot;list_dir&quot; has no statement, so it is always denied; add it to allow, ask or deny (unlisted-tool) at policies/policy.yaml:12:3</system-out>",
         "    </testcase>",
         "  </testsuite>",
         '  <testsuite name="policies/tools/fs.yaml" tests="1" failures="1" skipped="0">',

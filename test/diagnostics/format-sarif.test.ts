@@ -98,6 +98,14 @@ describe("formatSarif", () => {
                     "shortDescription": {
                       "text": "A tool is listed in more than one of allow, ask and deny in one policy file."
                     },
+                    "fullDescription": {
+                      "text": "In one policy file a tool is in two of allow/ask/deny, or twice in one."
+                    },
+                    "help": {
+                      "text": "In one policy file a tool is in two of allow/ask/deny, or twice in one. What to do: Keep it in one list. See https://toolgate.dev/docs/policy-reference.md#diagnostic-overlap",
+                      "markdown": "In one policy file a tool is in two of allow/ask/deny, or twice in one.\\n\\n**What to do:** Keep it in one list.\\n\\n[Reference: \`overlap\`](https://toolgate.dev/docs/policy-reference.md#diagnostic-overlap)"
+                    },
+                    "helpUri": "https://toolgate.dev/docs/policy-reference.md#diagnostic-overlap",
                     "defaultConfiguration": {
                       "level": "error"
                     }
@@ -107,6 +115,14 @@ describe("formatSarif", () => {
                     "shortDescription": {
                       "text": "A declared tool has no policy statement, so it is always denied."
                     },
+                    "fullDescription": {
+                      "text": "A declared tool has no policy statement, so it is always denied."
+                    },
+                    "help": {
+                      "text": "A declared tool has no policy statement, so it is always denied. What to do: Add it to allow, ask or deny (deny is fine: it says you meant it). See https://toolgate.dev/docs/policy-reference.md#diagnostic-unlisted-tool",
+                      "markdown": "A declared tool has no policy statement, so it is always denied.\\n\\n**What to do:** Add it to allow, ask or deny (deny is fine: it says you meant it).\\n\\n[Reference: \`unlisted-tool\`](https://toolgate.dev/docs/policy-reference.md#diagnostic-unlisted-tool)"
+                    },
+                    "helpUri": "https://toolgate.dev/docs/policy-reference.md#diagnostic-unlisted-tool",
                     "defaultConfiguration": {
                       "level": "warning"
                     }
@@ -116,6 +132,14 @@ describe("formatSarif", () => {
                     "shortDescription": {
                       "text": "The file is not well-formed YAML."
                     },
+                    "fullDescription": {
+                      "text": "The file is not well-formed YAML, uses a custom tag, or holds more than one document."
+                    },
+                    "help": {
+                      "text": "The file is not well-formed YAML, uses a custom tag, or holds more than one document. What to do: Fix the syntax at the reported position; remove the tag; keep one document per file. See https://toolgate.dev/docs/policy-reference.md#diagnostic-yaml-syntax",
+                      "markdown": "The file is not well-formed YAML, uses a custom tag, or holds more than one document.\\n\\n**What to do:** Fix the syntax at the reported position; remove the tag; keep one document per file.\\n\\n[Reference: \`yaml-syntax\`](https://toolgate.dev/docs/policy-reference.md#diagnostic-yaml-syntax)"
+                    },
+                    "helpUri": "https://toolgate.dev/docs/policy-reference.md#diagnostic-yaml-syntax",
                     "defaultConfiguration": {
                       "level": "error"
                     }

@@ -5,14 +5,15 @@
  */
 import { type ToolContext, ToolFailure, type ToolResult } from "toolgate/runtime";
 import {
-  fingerprint as compiledFingerprint,
+  typesFingerprint as compiledTypesFingerprint,
   createController,
   specs,
 } from "../generated/toolgate.controller.mjs";
-import { fingerprint, type ToolHandlers } from "./generated/toolgate.js";
+import { type ToolHandlers, typesFingerprint } from "./generated/toolgate.js";
 
-// Both files are generated from the same policy by `npm run build`; a mismatch would not even type-check.
-if (compiledFingerprint !== fingerprint) throw new Error("types and controller come from different policies");
+// Both files are generated from the same tools by `npm run build`; a mismatch would not even type-check.
+if (compiledTypesFingerprint !== typesFingerprint)
+  throw new Error("types and controller come from different tools");
 
 /** A tiny in-memory workspace, so that the example touches no real files. */
 const workspace = new Map<string, string>([
