@@ -138,6 +138,9 @@ describe("toolgate init (no source)", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("already has a toolgate configuration: .toolgaterc.yaml");
     expect(existsSync(join(dir, "toolgate.config.yaml"))).toBe(false);
+    expect(toolgate(["init", ".toolgaterc.yaml"], dir).stderr).toBe(
+      "toolgate: .toolgaterc.yaml is a file; give the folder to write into\n",
+    );
     const pkg = writeTree({
       "package.json": JSON.stringify({ name: "app", toolgate: { tools: ["t.yaml"] } }),
     });
