@@ -23,6 +23,7 @@ export interface InitCommandOptions {
   readonly force?: boolean;
   readonly fromMcp?: readonly string[];
   readonly fromMcpUrl?: readonly string[];
+  readonly fromMcpJson?: readonly string[];
   readonly header?: readonly string[];
   readonly fromOpenai?: readonly string[];
   readonly fromAnthropic?: readonly string[];
@@ -192,6 +193,7 @@ function collectSources(options: InitCommandOptions): ToolSource[] {
   return [
     ...(options.fromMcp ?? []).map((command): ToolSource => ({ kind: "mcp", command })),
     ...(options.fromMcpUrl ?? []).map((url): ToolSource => ({ kind: "mcp-url", url, headers })),
+    ...(options.fromMcpJson ?? []).map((file): ToolSource => ({ kind: "mcp-json", file })),
     ...(options.fromOpenai ?? []).map((file): ToolSource => ({ kind: "openai", file })),
     ...(options.fromAnthropic ?? []).map((file): ToolSource => ({ kind: "anthropic", file })),
   ];

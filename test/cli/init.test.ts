@@ -270,6 +270,42 @@ describe("toolgate init --from-openai / --from-anthropic", () => {
     expect(lintJson(dir).code).toBe(0);
   });
 
+  it("imports a saved MCP tools/list result, and combines sources in one tool file", () => {
+    const dir = writeTree({
+      "tools-list.json": JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        result: {
+          tools: [{ name: "list_issues", description: "List issues.", inputSchema: { type: "object" } }],
+        },
+      }),
+      "openai.json": JSON.stringify([
+        {
+          type: "function",
+          function: { name: "list_issues", description: "Again.", parameters: { type: "object" } },
+        },
+        {
+          type: "function",
+          function: { name: "close_issue", description: "Close.", parameters: { type: "object" } },
+        },
+      ]),
+    });
+    const init = toolgate(
+      ["init", "--from-mcp-json", "tools-list.json", "--from-openai", "openai.json"],
+      dir,
+    );
+    expect(init.code).toBe(1);
+    expect(init.stdout).toContain(
+      "  list_issues (OpenAI tools in openai.json):\n" +
+        '    a tool named "list_issues" was already imported from MCP tools/list result in tools-list.json; tool names must be unique\n',
+    );
+    expect(parse(read(dir, "policies/policy.yaml")).ask).toEqual(["list_issues", "close_issue"]);
+    expect(read(dir, "policies/tools/tools.yaml")).toContain(
+      "#   MCP tools/list result in tools-list.json\n#   OpenAI tools in openai.json\n",
+    );
+    expect(lintJson(dir).code).toBe(0);
+  });
+
   it("writes nothing when no tool can be imported, or when the file cannot be read", () => {
     const dir = writeTree({
       "bad.json": JSON.stringify([{ name: "a b", description: "x", input_schema: { type: "object" } }]),
