@@ -349,6 +349,10 @@ describe("toolgate init --from-mcp (stdio, @modelcontextprotocol/server-filesyst
     expect(read(dir, "policies/tools/tools.yaml")).toContain(
       "#   MCP server started by node (secure-filesystem-server",
     );
+    // The server's own annotations are repeated next to each tool, as hints for whoever writes the policy.
+    const policy = read(dir, "policies/policy.yaml");
+    expect(policy).toContain("\n  - read_text_file # server hints: read-only\n");
+    expect(policy).toContain("\n  - write_file # server hints: destructive\n");
     expect(lintJson(dir)).toEqual({
       code: 0,
       report: expect.objectContaining({ errorCount: 0, warningCount: 0 }),
