@@ -63,7 +63,7 @@ export {
   toOpenAIToolMessage,
   toOpenAITools,
 } from "./openai.js";
-export type { ReadToolSpec, ReadToolSpecsResult, SkippedToolSpec } from "./read-tool-specs.js";
+export type { ReadToolSpec, ReadToolSpecsResult, SkippedToolSpec, ToolHint } from "./read-tool-specs.js";
 export { readAnthropicToolSpecs, readMcpToolSpecs, readOpenAIToolSpecs } from "./read-tool-specs.js";
 export type { CopiedSpec, SpecSource } from "./spec-source.js";
 export { InvalidToolSpecError, readSpecs } from "./spec-source.js";

@@ -27,7 +27,15 @@ export interface ReadToolSpec {
   readonly inputSchema: JsonObject;
   /** What the reader had to assume, for the person importing (for example an absent `parameters`). */
   readonly notes: readonly string[];
+  /**
+   * What the source says about the tool's effects, from MCP `annotations`: `read-only`, `destructive`,
+   * `open-world`. Hints from the server, not guarantees (the MCP specification says as much); absent when none.
+   */
+  readonly hints?: readonly ToolHint[];
 }
+
+/** An effect an MCP server claims for a tool (`readOnlyHint`, `destructiveHint`, `openWorldHint`). */
+export type ToolHint = "read-only" | "destructive" | "open-world";
 
 /** A definition that could not be read as a tool toolgate gates, with the reason. */
 export interface SkippedToolSpec {
@@ -58,8 +66,22 @@ export function readMcpToolSpecs(payload: unknown): ReadToolSpecsResult {
   return readEach(list.items, (item, index) => {
     const name = readName(item, index);
     if (typeof name !== "string") return name;
-    return spec(index, name, readOwn(item, "description"), readOwn(item, "inputSchema"), "inputSchema");
+    const read = spec(index, name, readOwn(item, "description"), readOwn(item, "inputSchema"), "inputSchema");
+    const hints = annotationHints(readOwn(item, "annotations"));
+    return "reason" in read || hints.length === 0 ? read : { ...read, hints };
   });
+}
+
+/** The effect hints of MCP `annotations`; only values that are exactly `true` count. */
+function annotationHints(annotations: unknown): ToolHint[] {
+  if (!isRecord(annotations)) return [];
+  const hints: ToolHint[] = [];
+  if (readOwn(annotations, "readOnlyHint") === true) hints.push("read-only");
+  // The MCP default for destructiveHint is true, but only for tools that are not read-only; say it only when the
+  // server does.
+  if (readOwn(annotations, "destructiveHint") === true) hints.push("destructive");
+  if (readOwn(annotations, "openWorldHint") === true) hints.push("open-world");
+  return hints;
 }
 
 /**

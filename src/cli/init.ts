@@ -3,7 +3,7 @@
  * every tool, and one policy test per tool — from the agent's real tools when a source is given (an MCP server,
  * an OpenAI or Anthropic `tools` file) — checks them as `toolgate lint` would, and prints what to run next.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { lintPolicy } from "../config/lint-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -23,6 +23,7 @@ export interface InitCommandOptions {
   readonly force?: boolean;
   readonly fromMcp?: readonly string[];
   readonly fromMcpUrl?: readonly string[];
+  readonly fromMcpJson?: readonly string[];
   readonly header?: readonly string[];
   readonly fromOpenai?: readonly string[];
   readonly fromAnthropic?: readonly string[];
@@ -50,6 +51,9 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   const sources = collectSources(options);
 
   // Refuse before any server is started: nothing is written unless every file can be.
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new UsageError(`${show(cwd, dir)} is a file; give the folder to write into`);
+  }
   const shadowing = OTHER_CONFIGS.filter((f) => existsSync(join(dir, f)));
   if (hasPackageJsonConfig(dir)) shadowing.unshift("package.json (its toolgate key)");
   if (shadowing.length > 0) {
@@ -189,6 +193,7 @@ function collectSources(options: InitCommandOptions): ToolSource[] {
   return [
     ...(options.fromMcp ?? []).map((command): ToolSource => ({ kind: "mcp", command })),
     ...(options.fromMcpUrl ?? []).map((url): ToolSource => ({ kind: "mcp-url", url, headers })),
+    ...(options.fromMcpJson ?? []).map((file): ToolSource => ({ kind: "mcp-json", file })),
     ...(options.fromOpenai ?? []).map((file): ToolSource => ({ kind: "openai", file })),
     ...(options.fromAnthropic ?? []).map((file): ToolSource => ({ kind: "anthropic", file })),
   ];

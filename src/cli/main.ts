@@ -135,6 +135,7 @@ export function buildProgram(state: { code: number }): Command {
       collect,
       [],
     )
+    .option("--from-mcp-json <file>", "import a saved MCP tools/list result (JSON)", collect)
     .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
     .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")

@@ -4,7 +4,7 @@
  * fails is left out with lint's own message; nothing is renamed or repaired.
  */
 import type { JsonObject, JsonValue } from "../adapters/json-data.js";
-import type { ReadToolSpec } from "../adapters/read-tool-specs.js";
+import type { ReadToolSpec, ToolHint } from "../adapters/read-tool-specs.js";
 import { checkTools } from "../config/check-tools.js";
 import { pascalCase } from "../config/identifiers.js";
 import { parseYaml } from "../config/parse-yaml.js";
@@ -24,6 +24,8 @@ export interface AcceptedTool {
   readonly source: string;
   /** What the person importing should know (a placeholder description, an assumed schema, no test). */
   readonly notes: readonly string[];
+  /** The source's own claims about the tool's effects (MCP annotations), for the person writing the policy. */
+  readonly hints?: readonly ToolHint[];
 }
 
 /** A tool that was not written, and why (the messages lint would give for it). */
@@ -125,7 +127,13 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
         "no arguments that pass its input_schema could be guessed, so its test is left commented out: fill in the arguments",
       );
     }
-    accepted.push({ ...tool, source, notes, ...(valid ? { sample } : {}) });
+    accepted.push({
+      ...tool,
+      source,
+      notes,
+      ...(valid ? { sample } : {}),
+      ...(spec.hints === undefined ? {} : { hints: spec.hints }),
+    });
     factory.reset();
   }
   return { accepted, rejected };

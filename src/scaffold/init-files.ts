@@ -6,7 +6,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { JsonObject, JsonValue } from "../adapters/json-data.js";
 import type { AcceptedTool } from "./accept-tools.js";
-import { comments, type ToolEntry, toolsFileData, yamlText, yamlTextFlowing } from "./yaml-text.js";
+import {
+  comments,
+  type ToolEntry,
+  toolsFileData,
+  yamlText,
+  yamlTextCommented,
+  yamlTextFlowing,
+} from "./yaml-text.js";
 
 /** Where each file goes, relative to the project directory (DESIGN section 3's layout). */
 export const INIT_LAYOUT = {
@@ -109,7 +116,15 @@ export function buildInitFiles(input: InitFilesInput): InitFile[] {
       "to `deny:`, add `rules:` that decide on named arguments (for example `when: { path: { glob: ... } }`),",
       "and replace each placeholder reason. `toolgate lint` checks this file and runs the policy tests.",
     ]) +
-    yamlText({ version: 1, ask: names, reasons });
+    (input.tools.some((t) => t.hints !== undefined)
+      ? comments([
+          "A comment after a tool repeats what its MCP server claims (annotations): hints, not guarantees.",
+        ])
+      : "") +
+    yamlTextCommented({ version: 1, ask: names, reasons }, "ask", (index) => {
+      const hints = input.tools[index]?.hints;
+      return hints === undefined ? undefined : `server hints: ${hints.join(", ")}`;
+    });
 
   const withSample = input.tools.filter((t) => t.sample !== undefined);
   const without = input.tools.filter((t) => t.sample === undefined);

@@ -1,6 +1,6 @@
 /**
- * Where `toolgate init` takes tool definitions from: MCP servers (stdio command or Streamable HTTP URL),
- * OpenAI `tools` files and Anthropic `tools` files. Each source gives definitions labelled with the source,
+ * Where `toolgate init` takes tool definitions from: MCP servers (stdio command or Streamable HTTP URL), saved
+ * MCP `tools/list` results, OpenAI `tools` files and Anthropic `tools` files. Each source gives definitions labelled with the source,
  * and the definitions it had to leave out, each with the reason.
  */
 import { readFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import { listMcpTools } from "./mcp-tools.js";
 export type ToolSource =
   | { readonly kind: "mcp"; readonly command: string }
   | { readonly kind: "mcp-url"; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+  | { readonly kind: "mcp-json"; readonly file: string }
   | { readonly kind: "openai"; readonly file: string }
   | { readonly kind: "anthropic"; readonly file: string };
 
@@ -50,6 +51,8 @@ export async function readToolSource(
   timeoutMs: number,
 ): Promise<SourceOutcome> {
   switch (source.kind) {
+    case "mcp-json":
+      return fromFile(source.file, cwd, "MCP tools/list result", readMcpToolSpecs);
     case "openai":
       return fromFile(source.file, cwd, "OpenAI tools", readOpenAIToolSpecs);
     case "anthropic":

@@ -1,5 +1,5 @@
 /** YAML text for the files `toolgate init` writes, in the form toolgate's own safe parser reads back. */
-import { Document, isMap, isPair, isScalar, stringify, visit } from "yaml";
+import { Document, isMap, isPair, isScalar, isSeq, stringify, visit } from "yaml";
 import type { JsonObject } from "../adapters/json-data.js";
 
 /** A tool as a tool spec file holds it (`input_schema`, as DESIGN section 3 spells it). */
@@ -41,6 +41,26 @@ export function yamlTextFlowing(data: unknown, keys: readonly string[], maxLengt
       }
     },
   });
+  return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * Like `yamlText`, with a comment after items of the top-level list `key`: `comment(index)` gives the text of
+ * item `index`, or `undefined` for none. Comment texts must be the caller's own words (they are not escaped).
+ */
+export function yamlTextCommented(
+  data: unknown,
+  key: string,
+  comment: (index: number) => string | undefined,
+): string {
+  const doc = new Document(data, { aliasDuplicateObjects: false, version: "1.2" });
+  const list = doc.get(key, true);
+  if (isSeq(list)) {
+    list.items.forEach((item, index) => {
+      const text = comment(index);
+      if (text !== undefined && isScalar(item)) item.comment = ` ${text}`;
+    });
+  }
   return doc.toString({ lineWidth: 0 });
 }
 

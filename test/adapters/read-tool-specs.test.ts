@@ -80,6 +80,33 @@ describe("reading provider tool definitions back into specs", () => {
     ]);
   });
 
+  it("keeps an MCP tool's effect annotations as hints, counting only values that are exactly true", () => {
+    const read = readMcpToolSpecs({
+      tools: [
+        {
+          name: "a",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: true, openWorldHint: true },
+        },
+        {
+          name: "b",
+          inputSchema: { type: "object" },
+          annotations: { destructiveHint: true, readOnlyHint: "yes" },
+        },
+        {
+          name: "c",
+          inputSchema: { type: "object" },
+          annotations: { readOnlyHint: false, destructiveHint: false },
+        },
+      ],
+    });
+    expect(read.specs.map((s) => [s.name, s.hints])).toEqual([
+      ["a", ["read-only", "open-world"]],
+      ["b", ["destructive"]],
+      ["c", undefined],
+    ]);
+  });
+
   it("skips OpenAI tools that are not function tools, with the reason", () => {
     const read = readOpenAIToolSpecs({
       model: "gpt-5",

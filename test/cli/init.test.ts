@@ -138,6 +138,9 @@ describe("toolgate init (no source)", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("already has a toolgate configuration: .toolgaterc.yaml");
     expect(existsSync(join(dir, "toolgate.config.yaml"))).toBe(false);
+    expect(toolgate(["init", ".toolgaterc.yaml"], dir).stderr).toBe(
+      "toolgate: .toolgaterc.yaml is a file; give the folder to write into\n",
+    );
     const pkg = writeTree({
       "package.json": JSON.stringify({ name: "app", toolgate: { tools: ["t.yaml"] } }),
     });
@@ -267,6 +270,42 @@ describe("toolgate init --from-openai / --from-anthropic", () => {
     expect(lintJson(dir).code).toBe(0);
   });
 
+  it("imports a saved MCP tools/list result, and combines sources in one tool file", () => {
+    const dir = writeTree({
+      "tools-list.json": JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        result: {
+          tools: [{ name: "list_issues", description: "List issues.", inputSchema: { type: "object" } }],
+        },
+      }),
+      "openai.json": JSON.stringify([
+        {
+          type: "function",
+          function: { name: "list_issues", description: "Again.", parameters: { type: "object" } },
+        },
+        {
+          type: "function",
+          function: { name: "close_issue", description: "Close.", parameters: { type: "object" } },
+        },
+      ]),
+    });
+    const init = toolgate(
+      ["init", "--from-mcp-json", "tools-list.json", "--from-openai", "openai.json"],
+      dir,
+    );
+    expect(init.code).toBe(1);
+    expect(init.stdout).toContain(
+      "  list_issues (OpenAI tools in openai.json):\n" +
+        '    a tool named "list_issues" was already imported from MCP tools/list result in tools-list.json; tool names must be unique\n',
+    );
+    expect(parse(read(dir, "policies/policy.yaml")).ask).toEqual(["list_issues", "close_issue"]);
+    expect(read(dir, "policies/tools/tools.yaml")).toContain(
+      "#   MCP tools/list result in tools-list.json\n#   OpenAI tools in openai.json\n",
+    );
+    expect(lintJson(dir).code).toBe(0);
+  });
+
   it("writes nothing when no tool can be imported, or when the file cannot be read", () => {
     const dir = writeTree({
       "bad.json": JSON.stringify([{ name: "a b", description: "x", input_schema: { type: "object" } }]),
@@ -310,6 +349,10 @@ describe("toolgate init --from-mcp (stdio, @modelcontextprotocol/server-filesyst
     expect(read(dir, "policies/tools/tools.yaml")).toContain(
       "#   MCP server started by node (secure-filesystem-server",
     );
+    // The server's own annotations are repeated next to each tool, as hints for whoever writes the policy.
+    const policy = read(dir, "policies/policy.yaml");
+    expect(policy).toContain("\n  - read_text_file # server hints: read-only\n");
+    expect(policy).toContain("\n  - write_file # server hints: destructive\n");
     expect(lintJson(dir)).toEqual({
       code: 0,
       report: expect.objectContaining({ errorCount: 0, warningCount: 0 }),
