@@ -11,6 +11,7 @@
  *   lets the SDK call `execute`, which resolves toolgate's approval — taken once, and re-checked against the
  *   policy in force — and runs the handler. `gate.reject` records the rejection in toolgate too.
  */
+import { randomUUID } from "node:crypto";
 import {
   type FunctionTool,
   type RunContext,
@@ -192,12 +193,40 @@ export class AgentsGate<TContext = unknown> {
         const pending = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
         if (callId !== undefined) this.#pending.delete(callId);
         if (pending?.kind === "result") return pending.result.content;
-        if (pending?.kind === "approval") return this.#resolveApproved(pending.approvalId);
+        if (pending?.kind === "approval") {
+          // `alwaysApprove` approves every later call of the tool at once; a toolgate ask needs a person's
+          // approval per call. A call id nobody approved shows whether the SDK's approval is such a blanket one.
+          const blanket =
+            runContext?.isToolApproved({ toolName: spec.name, callId: `toolgate_probe_${randomUUID()}` }) ===
+            true;
+          if (blanket && !(await this.#approvedInStore(pending.approvalId))) {
+            return this.#refuseBlanket(pending.approvalId);
+          }
+          return this.#resolveApproved(pending.approvalId);
+        }
         const outcome = await this.controller.handle(call, this.#context(runContext as RunContext<TContext>));
         if (!isApprovalRequest(outcome)) return outcome.content;
         return `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`;
       },
     }) as FunctionTool<TContext>;
+  }
+
+  async #approvedInStore(approvalId: string): Promise<boolean> {
+    const stored = await this.controller.approvals.store.get(approvalId);
+    return stored.found && stored.approval.state === "approved";
+  }
+
+  /** An approval given only by `alwaysApprove`: toolgate's request is rejected (audited), and nothing runs. */
+  async #refuseBlanket(approvalId: string): Promise<string> {
+    const reason =
+      "approved only with alwaysApprove, which toolgate does not honour: each asked call needs its own approval";
+    try {
+      const result = await this.controller.resolve({ approvalId, approved: false, reason });
+      return result.content;
+    } catch (error) {
+      if (error instanceof ApprovalError) return `${error.message}; nothing ran`;
+      throw error;
+    }
   }
 
   /** The SDK approved the interruption: take toolgate's approval once and run the re-checked call. */
