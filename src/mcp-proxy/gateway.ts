@@ -274,6 +274,23 @@ export class McpGateway {
   async #awaitApproval(request: ApprovalRequest, extra: CallExtra, slot: CallSlot): Promise<CallToolResult> {
     // A decision already in the store (a retry after `toolgate approvals approve`) is used as it is.
     const decided = await this.#storedDecision(request);
+    if (
+      decided === undefined &&
+      extra.elicit === undefined &&
+      this.controller.approvals.store.name === "memory"
+    ) {
+      // Nobody can answer: the client cannot be asked, and a memory store cannot be reached from a terminal.
+      const why =
+        "this MCP client does not support elicitation and the configuration has no approvals store (set approvals: sqlite:.toolgate/state.db to approve with toolgate approvals approve)";
+      await this.controller.resolve({
+        approvalId: request.approvalId,
+        approved: false,
+        reason: `nobody can approve it: ${why}`,
+      });
+      return text(
+        `this call needs a person's approval (${request.reason}), and nobody can approve it here: ${why}; nothing ran`,
+      );
+    }
     const response =
       decided ??
       (extra.elicit === undefined

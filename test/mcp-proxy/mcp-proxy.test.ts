@@ -370,6 +370,25 @@ describe("toolgate mcp-proxy: elicitation", () => {
   });
 });
 
+describe("toolgate mcp-proxy: no way to approve", () => {
+  it("without elicitation and without an approvals store, an ask is rejected at once and says why", async () => {
+    const box = sandbox();
+    writeFileSync(box.config, "tools: [tools.yaml]\npolicy: policy.yaml\n");
+    const proxy = await connect(box);
+    try {
+      expect(proxy.stderr()).toContain("the configuration sets no approvals store");
+      const result = await proxy.client.callTool({ name: "create_directory", arguments: { path: "never" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /^this call needs a person's approval \(new directories change the workspace, so a person confirms each one\), and nobody can approve it here: this MCP client does not support elicitation and the configuration has no approvals store .*; nothing ran$/,
+      );
+      expect(existsSync(join(box.workspace, "never"))).toBe(false);
+    } finally {
+      await proxy.client.close();
+    }
+  });
+});
+
 describe("toolgate mcp-proxy: the start-up check", () => {
   it("refuses a server tool with no spec and one whose inputSchema differs, and reports both on stderr", async () => {
     const box = sandbox();
