@@ -136,18 +136,23 @@ export class AgentsGate<TContext = unknown> {
     } catch {
       return undefined;
     }
-    const pending = await this.#find(item.name ?? "", raw.callId, input);
+    const pending =
+      this.#known(raw.callId, input) ?? (await this.#stored(item.name ?? "", raw.callId, input));
     return pending?.kind === "approval" ? pending.approvalId : undefined;
   }
 
-  /**
-   * What a call already has: from this process, or — after a `RunState` was restored elsewhere — an open
-   * request in the (durable) store for the same call id, tool and arguments.
-   */
-  async #find(toolName: string, callId: string, input: unknown): Promise<Pending | undefined> {
-    const argumentsHash = hashCanonical(input ?? null);
+  /** What a call already has in this process (for the same arguments). */
+  #known(callId: string, input: unknown): Pending | undefined {
     const known = this.#pending.get(callId);
-    if (known !== undefined) return known.argumentsHash === argumentsHash ? known : undefined;
+    return known !== undefined && known.argumentsHash === hashCanonical(input ?? null) ? known : undefined;
+  }
+
+  /**
+   * The open request of a call in the store — after a `RunState` was restored in another process, the
+   * (durable) store holds it — for the same call id, tool and arguments.
+   */
+  async #stored(toolName: string, callId: string, input: unknown): Promise<Pending | undefined> {
+    const argumentsHash = hashCanonical(input ?? null);
     const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
     const found = open.find(
       (entry) =>
@@ -170,13 +175,19 @@ export class AgentsGate<TContext = unknown> {
       errorFunction: null,
       needsApproval: async (runContext, input, callId) => {
         const call = this.#call(spec, input, callId);
-        // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
-        const existing = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
-        if (existing !== undefined) return existing.kind === "approval";
         const context = this.#context(runContext as RunContext<TContext>);
+        // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
+        const known = callId === undefined ? undefined : this.#known(callId, input);
+        if (known !== undefined) return known.kind === "approval";
         const explained = this.controller.explain(call, context);
         // Allow, deny and invalid calls go to execute, where the controller answers them.
         if (!("decision" in explained) || explained.decision.action !== "ask") return false;
+        // A state restored in another process: its request is in the (durable) store.
+        const stored = callId === undefined ? undefined : await this.#stored(spec.name, callId, input);
+        if (stored !== undefined) {
+          this.#pending.set(call.callId, stored);
+          return true;
+        }
         const outcome = await this.controller.handle(call, context);
         const argumentsHash = hashCanonical(input ?? null);
         if (isApprovalRequest(outcome)) {
@@ -190,7 +201,14 @@ export class AgentsGate<TContext = unknown> {
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
         const call = this.#call(spec, input, callId);
-        const pending = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
+        const context = this.#context(runContext as RunContext<TContext>);
+        let pending = callId === undefined ? undefined : this.#known(callId, input);
+        if (pending === undefined && callId !== undefined) {
+          // Only an asked call can have a request in the store; other calls skip the look-up.
+          const explained = this.controller.explain(call, context);
+          if ("decision" in explained && explained.decision.action === "ask")
+            pending = await this.#stored(spec.name, callId, input);
+        }
         if (callId !== undefined) this.#pending.delete(callId);
         if (pending?.kind === "result") return pending.result.content;
         if (pending?.kind === "approval") {
@@ -204,7 +222,7 @@ export class AgentsGate<TContext = unknown> {
           }
           return this.#resolveApproved(pending.approvalId);
         }
-        const outcome = await this.controller.handle(call, this.#context(runContext as RunContext<TContext>));
+        const outcome = await this.controller.handle(call, context);
         if (!isApprovalRequest(outcome)) return outcome.content;
         return `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`;
       },
