@@ -12,13 +12,7 @@
  *   policy in force — and runs the handler. `gate.reject` records the rejection in toolgate too.
  */
 import { randomUUID } from "node:crypto";
-import {
-  type FunctionTool,
-  type RunContext,
-  type RunState,
-  type RunToolApprovalItem,
-  tool,
-} from "@openai/agents";
+import { type FunctionTool, type RunContext, type RunToolApprovalItem, tool } from "@openai/agents";
 import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError } from "../runtime/errors.js";
@@ -30,6 +24,12 @@ export interface AgentsGateOptions<TContext = unknown> {
   readonly context?: (runContext: RunContext<TContext> | undefined) => ToolContext;
   /** Who approved, when an interruption is approved with `state.approve` alone (default `openai-agents`). */
   readonly approver?: string;
+}
+
+/** What the gate uses of a `RunState` (any `RunState` of any agent has it). */
+export interface ApprovableState {
+  approve(item: RunToolApprovalItem, options?: { alwaysApprove?: boolean }): void;
+  reject(item: RunToolApprovalItem, options?: { alwaysReject?: boolean; message?: string }): void;
 }
 
 /** A person's decision on an interruption. */
@@ -71,7 +71,7 @@ export class AgentsGate<TContext = unknown> {
    * The call runs once, when the run continues from `state`.
    */
   async approve(
-    state: RunState<TContext, never>,
+    state: ApprovableState,
     item: RunToolApprovalItem,
     decision: AgentsDecision = {},
   ): Promise<void> {
@@ -95,7 +95,7 @@ export class AgentsGate<TContext = unknown> {
    * `state.reject(item)` with toolgate's rejection text as the message the model reads.
    */
   async reject(
-    state: RunState<TContext, never>,
+    state: ApprovableState,
     item: RunToolApprovalItem,
     decision: AgentsDecision = {},
   ): Promise<void> {
