@@ -11,13 +11,8 @@
  *   lets the SDK call `execute`, which resolves toolgate's approval — taken once, and re-checked against the
  *   policy in force — and runs the handler. `gate.reject` records the rejection in toolgate too.
  */
-import {
-  type FunctionTool,
-  type RunContext,
-  type RunState,
-  type RunToolApprovalItem,
-  tool,
-} from "@openai/agents";
+import { randomUUID } from "node:crypto";
+import { type FunctionTool, type RunContext, type RunToolApprovalItem, tool } from "@openai/agents";
 import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError } from "../runtime/errors.js";
@@ -29,6 +24,12 @@ export interface AgentsGateOptions<TContext = unknown> {
   readonly context?: (runContext: RunContext<TContext> | undefined) => ToolContext;
   /** Who approved, when an interruption is approved with `state.approve` alone (default `openai-agents`). */
   readonly approver?: string;
+}
+
+/** What the gate uses of a `RunState` (any `RunState` of any agent has it). */
+export interface ApprovableState {
+  approve(item: RunToolApprovalItem, options?: { alwaysApprove?: boolean }): void;
+  reject(item: RunToolApprovalItem, options?: { alwaysReject?: boolean; message?: string }): void;
 }
 
 /** A person's decision on an interruption. */
@@ -70,7 +71,7 @@ export class AgentsGate<TContext = unknown> {
    * The call runs once, when the run continues from `state`.
    */
   async approve(
-    state: RunState<TContext, never>,
+    state: ApprovableState,
     item: RunToolApprovalItem,
     decision: AgentsDecision = {},
   ): Promise<void> {
@@ -94,7 +95,7 @@ export class AgentsGate<TContext = unknown> {
    * `state.reject(item)` with toolgate's rejection text as the message the model reads.
    */
   async reject(
-    state: RunState<TContext, never>,
+    state: ApprovableState,
     item: RunToolApprovalItem,
     decision: AgentsDecision = {},
   ): Promise<void> {
@@ -135,18 +136,23 @@ export class AgentsGate<TContext = unknown> {
     } catch {
       return undefined;
     }
-    const pending = await this.#find(item.name ?? "", raw.callId, input);
+    const pending =
+      this.#known(raw.callId, input) ?? (await this.#stored(item.name ?? "", raw.callId, input));
     return pending?.kind === "approval" ? pending.approvalId : undefined;
   }
 
-  /**
-   * What a call already has: from this process, or — after a `RunState` was restored elsewhere — an open
-   * request in the (durable) store for the same call id, tool and arguments.
-   */
-  async #find(toolName: string, callId: string, input: unknown): Promise<Pending | undefined> {
-    const argumentsHash = hashCanonical(input ?? null);
+  /** What a call already has in this process (for the same arguments). */
+  #known(callId: string, input: unknown): Pending | undefined {
     const known = this.#pending.get(callId);
-    if (known !== undefined) return known.argumentsHash === argumentsHash ? known : undefined;
+    return known !== undefined && known.argumentsHash === hashCanonical(input ?? null) ? known : undefined;
+  }
+
+  /**
+   * The open request of a call in the store — after a `RunState` was restored in another process, the
+   * (durable) store holds it — for the same call id, tool and arguments.
+   */
+  async #stored(toolName: string, callId: string, input: unknown): Promise<Pending | undefined> {
+    const argumentsHash = hashCanonical(input ?? null);
     const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
     const found = open.find(
       (entry) =>
@@ -169,13 +175,19 @@ export class AgentsGate<TContext = unknown> {
       errorFunction: null,
       needsApproval: async (runContext, input, callId) => {
         const call = this.#call(spec, input, callId);
-        // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
-        const existing = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
-        if (existing !== undefined) return existing.kind === "approval";
         const context = this.#context(runContext as RunContext<TContext>);
+        // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
+        const known = callId === undefined ? undefined : this.#known(callId, input);
+        if (known !== undefined) return known.kind === "approval";
         const explained = this.controller.explain(call, context);
         // Allow, deny and invalid calls go to execute, where the controller answers them.
         if (!("decision" in explained) || explained.decision.action !== "ask") return false;
+        // A state restored in another process: its request is in the (durable) store.
+        const stored = callId === undefined ? undefined : await this.#stored(spec.name, callId, input);
+        if (stored !== undefined) {
+          this.#pending.set(call.callId, stored);
+          return true;
+        }
         const outcome = await this.controller.handle(call, context);
         const argumentsHash = hashCanonical(input ?? null);
         if (isApprovalRequest(outcome)) {
@@ -189,15 +201,50 @@ export class AgentsGate<TContext = unknown> {
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
         const call = this.#call(spec, input, callId);
-        const pending = callId === undefined ? undefined : await this.#find(spec.name, callId, input);
+        const context = this.#context(runContext as RunContext<TContext>);
+        let pending = callId === undefined ? undefined : this.#known(callId, input);
+        if (pending === undefined && callId !== undefined) {
+          // Only an asked call can have a request in the store; other calls skip the look-up.
+          const explained = this.controller.explain(call, context);
+          if ("decision" in explained && explained.decision.action === "ask")
+            pending = await this.#stored(spec.name, callId, input);
+        }
         if (callId !== undefined) this.#pending.delete(callId);
         if (pending?.kind === "result") return pending.result.content;
-        if (pending?.kind === "approval") return this.#resolveApproved(pending.approvalId);
-        const outcome = await this.controller.handle(call, this.#context(runContext as RunContext<TContext>));
+        if (pending?.kind === "approval") {
+          // `alwaysApprove` approves every later call of the tool at once; a toolgate ask needs a person's
+          // approval per call. A call id nobody approved shows whether the SDK's approval is such a blanket one.
+          const blanket =
+            runContext?.isToolApproved({ toolName: spec.name, callId: `toolgate_probe_${randomUUID()}` }) ===
+            true;
+          if (blanket && !(await this.#approvedInStore(pending.approvalId))) {
+            return this.#refuseBlanket(pending.approvalId);
+          }
+          return this.#resolveApproved(pending.approvalId);
+        }
+        const outcome = await this.controller.handle(call, context);
         if (!isApprovalRequest(outcome)) return outcome.content;
         return `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`;
       },
     }) as FunctionTool<TContext>;
+  }
+
+  async #approvedInStore(approvalId: string): Promise<boolean> {
+    const stored = await this.controller.approvals.store.get(approvalId);
+    return stored.found && stored.approval.state === "approved";
+  }
+
+  /** An approval given only by `alwaysApprove`: toolgate's request is rejected (audited), and nothing runs. */
+  async #refuseBlanket(approvalId: string): Promise<string> {
+    const reason =
+      "approved only with alwaysApprove, which toolgate does not honour: each asked call needs its own approval";
+    try {
+      const result = await this.controller.resolve({ approvalId, approved: false, reason });
+      return result.content;
+    } catch (error) {
+      if (error instanceof ApprovalError) return `${error.message}; nothing ran`;
+      throw error;
+    }
   }
 
   /** The SDK approved the interruption: take toolgate's approval once and run the re-checked call. */

@@ -21,6 +21,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { createController } from "../controller/create-controller.js";
+import { escapeControl } from "../diagnostics/escape-control.js";
 import type { StoredApproval } from "../runtime/approval-store.js";
 import type { AuditSink } from "../runtime/audit.js";
 import { hashCanonical } from "../runtime/canonical-json.js";
@@ -70,7 +71,15 @@ export interface CallExtra {
 interface CallSlot {
   raw?: CallToolResult;
   readonly signal: AbortSignal;
+  /** Passes the server's progress on to the client, when the client asked for progress. */
+  readonly onprogress?: (progress: Progress) => void;
 }
+
+/** A progress notification's values, as the SDK reports them. */
+type Progress = { progress: number; total?: number | undefined; message?: string | undefined };
+
+/** How long one forwarded call may run at most (progress from the server restarts the clock). */
+const UPSTREAM_TIMEOUT_MS = 10 * 60 * 1000;
 
 const text = (content: string, isError = true): CallToolResult => ({
   content: [{ type: "text", text: content }],
@@ -180,7 +189,27 @@ export class McpGateway {
       toolName: name,
       arguments: params.arguments ?? {},
     };
-    const slot: CallSlot = { signal: extra.signal };
+    const token = extra.progressToken;
+    const slot: CallSlot = {
+      signal: extra.signal,
+      ...(token === undefined
+        ? {}
+        : {
+            onprogress: (p: Progress) => {
+              void extra
+                .sendNotification({
+                  method: "notifications/progress",
+                  params: {
+                    progressToken: token,
+                    progress: p.progress,
+                    ...(p.total === undefined ? {} : { total: p.total }),
+                    ...(p.message === undefined ? {} : { message: p.message }),
+                  },
+                })
+                .catch(() => undefined);
+            },
+          }),
+    };
     // A retry of a call that waited for a person: take up the request already in the store.
     const explained = this.controller.explain(call);
     if ("decision" in explained && explained.decision.action === "ask") {
@@ -205,11 +234,12 @@ export class McpGateway {
     const slot = this.#slots.getStore();
     let raw: CallToolResult;
     try {
-      raw = (await this.#upstream.callTool(
-        { name, arguments: args as Record<string, unknown> },
-        undefined,
-        slot === undefined ? {} : { signal: slot.signal },
-      )) as CallToolResult;
+      raw = (await this.#upstream.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+        timeout: UPSTREAM_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+        ...(slot === undefined ? {} : { signal: slot.signal }),
+        ...(slot?.onprogress === undefined ? {} : { onprogress: slot.onprogress }),
+      })) as CallToolResult;
     } catch (error) {
       throw new ToolFailure(
         `the MCP server could not run ${name}: ${error instanceof Error ? error.message : String(error)}`,
@@ -244,6 +274,23 @@ export class McpGateway {
   async #awaitApproval(request: ApprovalRequest, extra: CallExtra, slot: CallSlot): Promise<CallToolResult> {
     // A decision already in the store (a retry after `toolgate approvals approve`) is used as it is.
     const decided = await this.#storedDecision(request);
+    if (
+      decided === undefined &&
+      extra.elicit === undefined &&
+      this.controller.approvals.store.name === "memory"
+    ) {
+      // Nobody can answer: the client cannot be asked, and a memory store cannot be reached from a terminal.
+      const why =
+        "this MCP client does not support elicitation and the configuration has no approvals store (set approvals: sqlite:.toolgate/state.db to approve with toolgate approvals approve)";
+      await this.controller.resolve({
+        approvalId: request.approvalId,
+        approved: false,
+        reason: `nobody can approve it: ${why}`,
+      });
+      return text(
+        `this call needs a person's approval (${request.reason}), and nobody can approve it here: ${why}; nothing ran`,
+      );
+    }
     const response =
       decided ??
       (extra.elicit === undefined
@@ -331,8 +378,9 @@ export class McpGateway {
       answer = await elicit({
         mode: "form",
         message:
-          `toolgate: the model calls ${request.call.toolName} with ${JSON.stringify(request.call.arguments)}. ` +
-          `It needs your approval: ${request.reason}. Approve this one call?`,
+          // Escaped: arguments come from the model, and no control character may hide part of them.
+          `toolgate: the model calls ${escapeControl(request.call.toolName)} with ${escapeControl(JSON.stringify(request.call.arguments) ?? "{}")}. ` +
+          `It needs your approval: ${escapeControl(request.reason)}. Approve this one call?`,
         requestedSchema: {
           type: "object",
           properties: {

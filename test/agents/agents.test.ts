@@ -174,6 +174,22 @@ describe("toolgate/agents with the Agents SDK Runner", () => {
     });
   });
 
+  it("alwaysApprove is no toolgate approval: the call does not run, and the model is told why", async () => {
+    const { gate, ran, audit } = await setup();
+    const model = script();
+    const agent = new Agent({ name: "assistant", instructions: "Help.", model, tools: gate.tools() });
+    const first = await runner.run(agent, "go");
+    const item = first.interruptions[0] as NonNullable<(typeof first.interruptions)[0]>;
+    first.state.approve(item, { alwaysApprove: true });
+    const second = await runner.run(agent, first.state);
+    expect(second.finalOutput).toBe("done");
+    expect(ran.filter((r) => r.tool === "write_note")).toEqual([]);
+    expect(outputFor(model.requests.at(-1), "call_note")).toBe(
+      "the person rejected this call: approved only with alwaysApprove, which toolgate does not honour: each asked call needs its own approval",
+    );
+    expect(audit.events.filter((e) => e.type === "approval.rejected")).toHaveLength(1);
+  });
+
   it("a rejection records toolgate's rejection, tells the model why, and runs nothing", async () => {
     const { gate, ran, audit } = await setup();
     const model = script();

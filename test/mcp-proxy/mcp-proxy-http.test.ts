@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, BIN, ROOT } from "../cli/cli-helpers.js";
 
@@ -148,6 +148,25 @@ describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
       .split("\n")
       .filter((line) => line.includes('"tool.executed"') && line.includes('"write_file"'));
     expect(executed).toHaveLength(1);
+  });
+
+  it("asks a client that supports elicitation over its own session; an approval runs the call once", async () => {
+    const client = new Client(
+      { name: "eliciting", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { approve: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    clients.push(client);
+    const result = await client.callTool({ name: "create_directory", arguments: { path: "made-over-http" } });
+    expect(result.isError, textOf(result)).not.toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('create_directory with {"path":"made-over-http"}');
+    expect(existsSync(join(workspace, "made-over-http"))).toBe(true);
   });
 
   it("refuses a Host header that is not its own (DNS rebinding) and a request without a session", async () => {

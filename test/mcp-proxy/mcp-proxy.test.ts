@@ -1,6 +1,6 @@
 // End to end: the real @modelcontextprotocol/server-filesystem behind the built `toolgate mcp-proxy`, driven by
 // the MCP SDK's own Client. Approvals are decided from another process with the built CLI.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, BIN, ROOT } from "../cli/cli-helpers.js";
+import { describePostgres } from "../stores/helpers.js";
 
 const FIXTURE = join(ROOT, "test/fixtures/mcp-filesystem");
 const SERVER = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -369,6 +370,25 @@ describe("toolgate mcp-proxy: elicitation", () => {
   });
 });
 
+describe("toolgate mcp-proxy: no way to approve", () => {
+  it("without elicitation and without an approvals store, an ask is rejected at once and says why", async () => {
+    const box = sandbox();
+    writeFileSync(box.config, "tools: [tools.yaml]\npolicy: policy.yaml\n");
+    const proxy = await connect(box);
+    try {
+      expect(proxy.stderr()).toContain("the configuration sets no approvals store");
+      const result = await proxy.client.callTool({ name: "create_directory", arguments: { path: "never" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /^this call needs a person's approval \(new directories change the workspace, so a person confirms each one\), and nobody can approve it here: this MCP client does not support elicitation and the configuration has no approvals store .*; nothing ran$/,
+      );
+      expect(existsSync(join(box.workspace, "never"))).toBe(false);
+    } finally {
+      await proxy.client.close();
+    }
+  });
+});
+
 describe("toolgate mcp-proxy: the start-up check", () => {
   it("refuses a server tool with no spec and one whose inputSchema differs, and reports both on stderr", async () => {
     const box = sandbox();
@@ -407,6 +427,92 @@ describe("toolgate mcp-proxy: the start-up check", () => {
       expect(textOf(refused)).toBe("unknown tool: search_files");
     } finally {
       await proxy.client.close();
+    }
+  });
+});
+
+describe("toolgate mcp-proxy: the server's exit", () => {
+  it("stops with exit code 1 and says so when the server exits", async () => {
+    const box = sandbox();
+    const proxy = spawn(
+      process.execPath,
+      [BIN, "mcp-proxy", "--config", box.config, "--", process.execPath, SERVER, box.workspace],
+      { cwd: box.workspace, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    proxy.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const exited = new Promise<number | null>((done) => proxy.on("close", (code) => done(code)));
+    const start = Date.now();
+    while (!stderr.includes("offering 8 of the server's 14 tools")) {
+      if (Date.now() - start > 30_000) throw new Error(`the proxy did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const children = spawnSync("pgrep", ["-P", String(proxy.pid)], { encoding: "utf8" })
+      .stdout.trim()
+      .split("\n");
+    expect(children).toHaveLength(1);
+    process.kill(Number(children[0]), "SIGKILL");
+    expect(await exited).toBe(1);
+    expect(stderr).toContain("toolgate: the MCP server exited; the proxy stops");
+  });
+
+  it("refuses to start without a command, and with a configuration that has errors", () => {
+    const box = sandbox();
+    const none = spawnSync(process.execPath, [BIN, "mcp-proxy", "--config", box.config], {
+      encoding: "utf8",
+    });
+    expect(none.status).toBe(2);
+    const bad = spawnSync(
+      process.execPath,
+      [BIN, "mcp-proxy", "--config", box.config, "--ask-timeout", "soon", "--", "x"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      '--ask-timeout needs a number of seconds above 0 and at most 86400, got "soon"',
+    );
+    writeFileSync(join(box.root, "config/policy.yaml"), "version: 1\nallow: [no_such_tool]\n");
+    const broken = spawnSync(process.execPath, [BIN, "mcp-proxy", "--config", box.config, "--", "x"], {
+      encoding: "utf8",
+    });
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toContain("unknown-tool");
+    expect(broken.stderr).toContain("fix them (toolgate lint) before starting the proxy");
+  });
+});
+
+describePostgres("toolgate mcp-proxy: two gateways share one PostgreSQL store", (url) => {
+  it("a call that timed out in one gateway is approved from a terminal and runs once through the other", async () => {
+    const box = sandbox();
+    writeFileSync(
+      box.config,
+      // A JSONL log has one writer; several gateways share a PostgreSQL audit sink as they share the store.
+      `tools: [tools.yaml]\npolicy: policy.yaml\napprovals: ${url}\naudit: { sink: "${url}" }\n`,
+    );
+    const first = await connect(box, { askTimeout: "1" });
+    const second = await connect(box, { askTimeout: "1" });
+    try {
+      const args = { path: `notes/shared-${Date.now()}.txt`, content: "shared\n" };
+      const asked = await first.client.callTool({ name: "write_file", arguments: args });
+      const id = /Approval (apr_[A-Za-z0-9_-]+) is waiting/.exec(textOf(asked))?.[1] as string;
+      expect(id).toMatch(/^apr_/);
+      const approved = await cli(["approvals", "approve", id, "--config", box.config], box.root);
+      expect(approved.code, approved.stderr).toBe(0);
+      const ran = await second.client.callTool({ name: "write_file", arguments: args });
+      expect(ran.isError, textOf(ran)).not.toBe(true);
+      expect(readFileSync(join(box.workspace, args.path), "utf8")).toBe("shared\n");
+      // Spent: the first gateway cannot run it again, it asks anew.
+      const again = await first.client.callTool({ name: "write_file", arguments: args });
+      expect(again.isError).toBe(true);
+      expect(textOf(again)).not.toContain(id);
+    } finally {
+      await first.client.close();
+      await second.client.close();
     }
   });
 });
