@@ -439,7 +439,7 @@ function keyOf(value: Value): string {
 
 /** Field path → candidate values, gathered from conditions; literals of earlier conditions first. */
 class FieldPool {
-  readonly fields = new Map<string, { inside: Value[]; all: Value[]; seen: Set<string> }>();
+  readonly fields = new Map<string, { all: Value[]; seen: Set<string> }>();
   constructor(
     readonly schema: JsonSchema | undefined,
     readonly cap: number,
@@ -452,7 +452,7 @@ class FieldPool {
       const c = operatorValues(op, schema, this.schema ?? {}, dirs);
       let entry = this.fields.get(field);
       if (entry === undefined) {
-        entry = { inside: [], all: [], seen: new Set() };
+        entry = { all: [], seen: new Set() };
         this.fields.set(field, entry);
       }
       for (const v of [...c.inside, ...c.outside]) {
@@ -558,7 +558,7 @@ export function generateWitnesses(request: WitnessRequest): WitnessCall[] {
       if (p === undefined || !Array.isArray(p.enum)) continue;
       let entry = context.fields.get(name);
       if (entry === undefined) {
-        entry = { inside: [], all: [], seen: new Set() };
+        entry = { all: [], seen: new Set() };
         context.fields.set(name, entry);
       }
       for (const v of [...p.enum, ABSENT]) {
