@@ -414,8 +414,9 @@ function operatorValues(
     const inner = op[key];
     if (inner === undefined) continue;
     const c = operatorValues(inner, itemSchema, root, dirs);
-    const yes = c.inside.slice(0, 6);
-    const no = c.outside.slice(0, 6);
+    // An element cannot be absent: `exists` inside `any`/`all` gives no array of its own.
+    const yes = c.inside.filter((v) => v !== ABSENT).slice(0, 6);
+    const no = c.outside.filter((v) => v !== ABSENT).slice(0, 6);
     add({
       inside: [...yes.map((v) => [v]), ...(every ? [[]] : [])],
       outside: [
@@ -575,7 +576,12 @@ export function generateWitnesses(request: WitnessRequest): WitnessCall[] {
   const seen = new Set<string>();
   const offer = (a: unknown, c: unknown): boolean => {
     if (out.length >= limit) return false;
-    const key = canonicalJson([a, c]);
+    let key: string;
+    try {
+      key = canonicalJson([a, c]);
+    } catch {
+      return true;
+    }
     if (seen.has(key)) return true;
     seen.add(key);
     if (request.isValid(a, c as ToolContext)) out.push({ arguments: a, context: c as ToolContext });
