@@ -288,7 +288,9 @@ function pathNear(path: string): string[] {
 }
 
 function commandValues(spec: CommandPrefixSpec): Candidates {
-  const prefix = typeof spec === "string" ? spec : spec.prefix;
+  const written = typeof spec === "string" ? spec : spec.prefix;
+  // `npm test$` is exact: the command is the prefix and nothing after it.
+  const prefix = written.endsWith("$") ? written.slice(0, -1).trimEnd() : written;
   const options = typeof spec === "string" ? [] : spec.options;
   const words = prefix.trim().split(/\s+/);
   const first = words[0] ?? prefix;
@@ -320,7 +322,10 @@ function asList<T>(value: T | readonly T[] | undefined): readonly T[] {
 
 function urlValues(spec: UrlSpec): Candidates {
   const schemes = asList(spec.scheme);
-  const hosts = asList(spec.host).map((h) => (h.startsWith("*.") ? `api.${h.slice(2)}` : h));
+  // A wildcard host gives several subdomains: one of them may be listed on its own on the other side.
+  const hosts = asList(spec.host).flatMap((h) =>
+    h.startsWith("*.") ? [`zz.${h.slice(2)}`, `api.${h.slice(2)}`, `a.b.${h.slice(2)}`] : [h],
+  );
   const ports = asList(spec.port);
   const paths = asList(spec.path).flatMap((p) => globInstances(p, []).slice(0, 3));
   const scheme = schemes[0] ?? "https";
@@ -345,7 +350,7 @@ function urlValues(spec: UrlSpec): Candidates {
   ];
   for (const h of asList(spec.host))
     if (h.startsWith("*.")) outside.push(build(scheme, h.slice(2), undefined, path));
-  return { inside: inside.slice(0, 16), outside };
+  return { inside: inside.slice(0, 24), outside };
 }
 
 /** Values for one field's operators: every operator's, the conjunction first. */
