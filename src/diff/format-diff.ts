@@ -327,6 +327,15 @@ function formatSarifDiff(diff: PolicyDiff, toolVersion: string): string {
   return `${JSON.stringify(log, null, 2)}\n`;
 }
 
+/** GitHub refuses comments over 65,536 characters: a longer report is cut at a line, and says so. */
+const MAX_MARKDOWN = 60_000;
+
+function truncateMarkdown(text: string): string {
+  if (text.length <= MAX_MARKDOWN) return text;
+  const cut = text.lastIndexOf("\n", MAX_MARKDOWN);
+  return `${text.slice(0, cut)}\n\n… the report is cut here; \`toolgate diff --format json\` prints all of it.\n`;
+}
+
 /**
  * Formats a diff.
  * @param format - one of {@link DIFF_FORMATS}.
@@ -341,7 +350,7 @@ export function formatPolicyDiff(
     case "json":
       return `${JSON.stringify(toPolicyDiffJson(diff), null, 2)}\n`;
     case "markdown":
-      return formatMarkdownDiff(diff, options.maxRowsPerTool ?? 10);
+      return truncateMarkdown(formatMarkdownDiff(diff, options.maxRowsPerTool ?? 10));
     case "github":
       return formatGithubDiff(diff);
     case "sarif":

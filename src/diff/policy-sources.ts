@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { findConfig } from "../config/discover.js";
 import { ToolgateError } from "../runtime/errors.js";
 
 /** One side of a diff, ready for `loadPolicyResultSync`. */
@@ -108,12 +109,19 @@ export function openPolicySource(spec: string, cwd: string, config?: string): Po
   const inside = (path: string) => relative(realPath(root), realPath(path));
   const sideCwd = join(temporary, inside(cwd));
   let sideConfig: string | undefined;
-  if (config !== undefined) {
-    const fromRoot = inside(resolve(cwd, config));
+  // Without --config, the configuration the working tree discovers is the one to compare: the revision's
+  // copy at the same place (discovery inside the temporary directory could climb out of it).
+  let named = config;
+  if (named === undefined) {
+    const found = findConfig({ cwd });
+    if (found.found && !inside(found.path).startsWith("..")) named = relative(cwd, found.path);
+  }
+  if (named !== undefined) {
+    const fromRoot = inside(resolve(cwd, named));
     if (isAbsolute(fromRoot) || fromRoot === ".." || fromRoot.startsWith(`..${sep}`)) {
       dispose();
       throw new PolicySourceError(
-        `--config ${config} is outside the repository at ${root}, so revision ${spec} cannot hold it`,
+        `the configuration ${named} is outside the repository at ${root}, so revision ${spec} cannot hold it`,
       );
     }
     sideConfig = relative(sideCwd, join(temporary, fromRoot)) || ".";

@@ -24,9 +24,17 @@ function classMembers(ranges: readonly number[], negated: boolean): string[] {
     if (member(ch.codePointAt(0) as number)) out.push(ch);
     if (out.length === 2) return out;
   }
-  for (let c = 0x21; c < 0x7f && out.length < 2; c++) {
-    const ch = String.fromCodePoint(c);
-    if (member(c) && !out.includes(ch)) out.push(ch);
+  // Then lower case, digits, upper case and the rest of printable ASCII, in that order.
+  for (const [from, to] of [
+    [0x61, 0x7a],
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x21, 0x7e],
+  ] as const) {
+    for (let c = from; c <= to && out.length < 2; c++) {
+      const ch = String.fromCodePoint(c);
+      if (member(c) && !out.includes(ch)) out.push(ch);
+    }
   }
   if (out.length === 0 && !negated && ranges.length >= 2) out.push(String.fromCodePoint(ranges[0] as number));
   return out;

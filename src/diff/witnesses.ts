@@ -288,7 +288,9 @@ function pathNear(path: string): string[] {
 }
 
 function commandValues(spec: CommandPrefixSpec): Candidates {
-  const prefix = typeof spec === "string" ? spec : spec.prefix;
+  const written = typeof spec === "string" ? spec : spec.prefix;
+  // `npm test$` is exact: the command is the prefix and nothing after it.
+  const prefix = written.endsWith("$") ? written.slice(0, -1).trimEnd() : written;
   const options = typeof spec === "string" ? [] : spec.options;
   const words = prefix.trim().split(/\s+/);
   const first = words[0] ?? prefix;
@@ -320,7 +322,10 @@ function asList<T>(value: T | readonly T[] | undefined): readonly T[] {
 
 function urlValues(spec: UrlSpec): Candidates {
   const schemes = asList(spec.scheme);
-  const hosts = asList(spec.host).map((h) => (h.startsWith("*.") ? `api.${h.slice(2)}` : h));
+  // A wildcard host gives several subdomains: one of them may be listed on its own on the other side.
+  const hosts = asList(spec.host).flatMap((h) =>
+    h.startsWith("*.") ? [`zz.${h.slice(2)}`, `api.${h.slice(2)}`, `a.b.${h.slice(2)}`] : [h],
+  );
   const ports = asList(spec.port);
   const paths = asList(spec.path).flatMap((p) => globInstances(p, []).slice(0, 3));
   const scheme = schemes[0] ?? "https";
@@ -345,7 +350,7 @@ function urlValues(spec: UrlSpec): Candidates {
   ];
   for (const h of asList(spec.host))
     if (h.startsWith("*.")) outside.push(build(scheme, h.slice(2), undefined, path));
-  return { inside: inside.slice(0, 16), outside };
+  return { inside: inside.slice(0, 24), outside };
 }
 
 /** Values for one field's operators: every operator's, the conjunction first. */
@@ -414,8 +419,9 @@ function operatorValues(
     const inner = op[key];
     if (inner === undefined) continue;
     const c = operatorValues(inner, itemSchema, root, dirs);
-    const yes = c.inside.slice(0, 6);
-    const no = c.outside.slice(0, 6);
+    // An element cannot be absent: `exists` inside `any`/`all` gives no array of its own.
+    const yes = c.inside.filter((v) => v !== ABSENT).slice(0, 6);
+    const no = c.outside.filter((v) => v !== ABSENT).slice(0, 6);
     add({
       inside: [...yes.map((v) => [v]), ...(every ? [[]] : [])],
       outside: [
@@ -439,7 +445,7 @@ function keyOf(value: Value): string {
 
 /** Field path → candidate values, gathered from conditions; literals of earlier conditions first. */
 class FieldPool {
-  readonly fields = new Map<string, { inside: Value[]; all: Value[]; seen: Set<string> }>();
+  readonly fields = new Map<string, { all: Value[]; seen: Set<string> }>();
   constructor(
     readonly schema: JsonSchema | undefined,
     readonly cap: number,
@@ -452,7 +458,7 @@ class FieldPool {
       const c = operatorValues(op, schema, this.schema ?? {}, dirs);
       let entry = this.fields.get(field);
       if (entry === undefined) {
-        entry = { inside: [], all: [], seen: new Set() };
+        entry = { all: [], seen: new Set() };
         this.fields.set(field, entry);
       }
       for (const v of [...c.inside, ...c.outside]) {
@@ -558,7 +564,7 @@ export function generateWitnesses(request: WitnessRequest): WitnessCall[] {
       if (p === undefined || !Array.isArray(p.enum)) continue;
       let entry = context.fields.get(name);
       if (entry === undefined) {
-        entry = { inside: [], all: [], seen: new Set() };
+        entry = { all: [], seen: new Set() };
         context.fields.set(name, entry);
       }
       for (const v of [...p.enum, ABSENT]) {
@@ -575,7 +581,12 @@ export function generateWitnesses(request: WitnessRequest): WitnessCall[] {
   const seen = new Set<string>();
   const offer = (a: unknown, c: unknown): boolean => {
     if (out.length >= limit) return false;
-    const key = canonicalJson([a, c]);
+    let key: string;
+    try {
+      key = canonicalJson([a, c]);
+    } catch {
+      return true;
+    }
     if (seen.has(key)) return true;
     seen.add(key);
     if (request.isValid(a, c as ToolContext)) out.push({ arguments: a, context: c as ToolContext });

@@ -144,6 +144,40 @@ describe("generateWitnesses", () => {
   });
 });
 
+describe("generateWitnesses: exact commands, command options, wildcard hosts", () => {
+  const schema: JsonSchema = {
+    type: "object",
+    properties: { command: { type: "string", maxLength: 200 }, url: { type: "string", maxLength: 200 } },
+  };
+  const validate = validatorOf(schema);
+  const values = (when: StatementSpec["when"], field: "command" | "url") =>
+    generateWitnesses({
+      tool: "t",
+      schemas: [schema],
+      contextSchemas: [],
+      changed: [
+        { id: "r", kind: "rule", action: "allow", tools: ["t"], reason: "r", ...(when ? { when } : {}) },
+      ],
+      others: [],
+      isValid: (args) => validate(args).ok,
+    }).map((c) => (c.arguments as Record<string, string>)[field]);
+
+  it("an exact prefix gives the command alone and with more words; options give each option", () => {
+    expect(values({ command: { command: ["npm test$"] } }, "command")).toEqual(
+      expect.arrayContaining(["npm test", "npm test file.txt", "npm test --zz"]),
+    );
+    expect(
+      values({ command: { command: [{ prefix: "git log", options: ["--oneline", "--stat"] }] } }, "command"),
+    ).toEqual(expect.arrayContaining(["git log --oneline", "git log --stat", "git log --zz"]));
+  });
+
+  it("a wildcard host gives several subdomains and the apex", () => {
+    expect(values({ url: { url: { scheme: ["https"], host: ["*.github.com"] } } }, "url")).toEqual(
+      expect.arrayContaining(["https://zz.github.com/", "https://a.b.github.com/", "https://github.com/"]),
+    );
+  });
+});
+
 describe("readRecordedCalls", () => {
   const dirs: string[] = [];
   afterAll(() => {
