@@ -627,6 +627,11 @@ function pathGlobs(spec: string, list: RuleList, anchors: Anchors): PathGlobs {
   }
   const globs = [absolute, relative].filter((g): g is string => g !== undefined && g !== "");
   if (list === "allow" && relative !== undefined && absolute !== undefined) globs.splice(0, 1);
+  if (list !== "allow") {
+    // gitignore: a pattern that names a directory covers everything under it. Deny and ask take that reading
+    // too (an allow keeps the narrower one).
+    for (const glob of [...globs]) if (!glob.endsWith("/**") && glob !== "**") globs.push(`${glob}/**`);
+  }
   for (const glob of globs) {
     const compiled = compileGlob(glob);
     if (!compiled.ok)

@@ -92,10 +92,7 @@ describe("toolgate import codex", () => {
     ],
     ['prefix_rule(pattern=["x"], decision="maybe")', 'decision must be "allow", "prompt" or "forbidden"'],
     ['prefix_rule(pattern=["x"]', 'default.rules: at the end: expected ")"'],
-    [
-      '\nprefix_rule(pattern=["x], decision="allow")',
-      "default.rules:2:42: unterminated string",
-    ],
+    ['\nprefix_rule(pattern=["x], decision="allow")', "default.rules:2:42: unterminated string"],
     ["prefix_rule(pattern=[x + y])", 'default.rules:1:24: unexpected character "+"'],
   ])("refuses %s with its place", (text, message) => {
     const bad = importCodexRules([{ file: "default.rules", text }], { tool: "Bash", field: "command" });
