@@ -2,6 +2,9 @@
  * Properties of `toolgate hook claude-code`, run in-process (runHookClaudeCode with stdin and stdout
  * replaced) against the Claude Code pack's starting policy.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runHookClaudeCode } from "../../src/cli/hook.js";
@@ -102,5 +105,73 @@ describe("toolgate hook claude-code: what it cannot read is never allowed", () =
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("toolgate hook claude-code: payload facts as context", () => {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-hook-context-"));
+  writeFileSync(
+    join(dir, "toolgate.config.yaml"),
+    [
+      `tools: [${JSON.stringify(resolve("policies/packs/claude-code/tools.yaml"))}]`,
+      "policy: policy.yaml",
+      "context_schema:",
+      "  type: object",
+      "  properties:",
+      "    permission_mode: { type: string, enum: [default, plan, acceptEdits, auto, dontAsk, bypassPermissions] }",
+      "    agent_type: { type: string, maxLength: 128 }",
+      "  additionalProperties: false",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    join(dir, "policy.yaml"),
+    [
+      "version: 1",
+      "otherwise: { Write: ask }",
+      "rules:",
+      "  - id: explorers-do-not-write",
+      "    tools: [Write]",
+      "    decision: deny",
+      "    context: { agent_type: { equals: Explore } }",
+      "    reason: the Explore subagent only reads",
+      "",
+    ].join("\n"),
+  );
+  const run = (extra: Record<string, unknown>) => {
+    let out = "";
+    const code = runHookClaudeCode(
+      { config: join(dir, "toolgate.config.yaml"), unreadable: "ask" },
+      {
+        readInput: () =>
+          Buffer.from(
+            JSON.stringify({
+              ...payload("Write", { file_path: "/home/dev/project/a.ts", content: "x" }),
+              ...extra,
+            }),
+          ),
+        write: (t) => {
+          out += t;
+        },
+        writeError: () => {},
+      },
+    );
+    expect(code).toBe(0);
+    return JSON.parse(out).hookSpecificOutput as {
+      permissionDecision: string;
+      permissionDecisionReason: string;
+    };
+  };
+
+  it("passes agent_type and permission_mode when the context_schema declares them", () => {
+    expect(run({ agent_type: "Explore", permission_mode: "default" }).permissionDecision).toBe("deny");
+    expect(run({ agent_type: "general-purpose" }).permissionDecision).toBe("ask");
+    expect(run({}).permissionDecision).toBe("ask");
+  });
+
+  it("a fact that fails the context_schema makes the call unreadable: asked, never allowed", () => {
+    const answer = run({ permission_mode: "somethingNew" });
+    expect(answer.permissionDecision).toBe("ask");
+    expect(answer.permissionDecisionReason).toContain("cannot read this call");
   });
 });
