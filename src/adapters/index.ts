@@ -1,6 +1,7 @@
 /**
  * `toolgate/adapters`: pure conversions between model providers' tool-calling formats (OpenAI Chat
- * Completions and Responses, Anthropic Messages, MCP) and toolgate's `ToolSpec`, `ToolCall` and `ToolResult`.
+ * Completions and Responses, Anthropic Messages, MCP) and toolgate's `ToolSpec`, `ToolCall` and `ToolResult`,
+ * and Claude Code's PreToolUse hook payload and answer.
  * Every export here is public API. No network code.
  */
 
@@ -19,6 +20,13 @@ export {
   toAnthropicToolResultMessage,
   toAnthropicTools,
 } from "./anthropic.js";
+export type {
+  ClaudeCodePermissionDecision,
+  ClaudeCodePreToolUseInput,
+  ClaudeCodePreToolUseOutput,
+  HookPayloadResult,
+} from "./claude-code-hook.js";
+export { hookAnswer, hookCalls, MCP_TOOL, parseHookPayload, projectReadings } from "./claude-code-hook.js";
 export type { AdapterProblem, AdapterProblemCode, ConversionResult, ReadCallsOptions } from "./conversion.js";
 export { InvalidToolCallError } from "./conversion.js";
 export type { JsonObject, JsonValue } from "./json-data.js";

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import {
+  type ClaudeCodePreToolUseInput,
   type ClaudeCodePreToolUseOutput,
   hookAnswer,
   hookCalls,
@@ -41,6 +42,31 @@ export interface HookIo {
 }
 
 const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** The payload facts a policy may match under `context:`, when the config's context_schema declares them. */
+const CONTEXT_FIELDS = ["permission_mode", "agent_type", "agent_id"] as const;
+
+/**
+ * The caller context for a payload: each of `permission_mode`, `agent_type` and `agent_id` that the
+ * configuration's `context_schema` declares under `properties`, when the payload has it. A context that
+ * then fails the schema makes the call unreadable (never allowed).
+ */
+function hookContext(
+  payload: ClaudeCodePreToolUseInput,
+  schema: unknown,
+): { readonly [key: string]: unknown } {
+  const properties =
+    typeof schema === "object" && schema !== null
+      ? (schema as { properties?: unknown }).properties
+      : undefined;
+  if (typeof properties !== "object" || properties === null) return {};
+  const context: { [key: string]: unknown } = {};
+  for (const field of CONTEXT_FIELDS) {
+    const value = (payload as unknown as Record<string, unknown>)[field];
+    if (Object.hasOwn(properties, field) && value !== undefined) context[field] = value;
+  }
+  return context;
+}
 
 /** Reads all of stdin (file descriptor 0). */
 export function readStdin(): Buffer {
@@ -96,10 +122,11 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
     return block(`the project directory ${JSON.stringify(project)} is not absolute`);
   const calls = hookCalls(parsed.payload, (name) => names.has(name), project);
 
+  const context = hookContext(parsed.payload, bundle.contextSchema);
   let action: PolicyAction = "allow";
   const reasons: string[] = [];
   for (const call of calls) {
-    const explained = controller.explain(call);
+    const explained = controller.explain(call, context);
     const decided: { action: PolicyAction; reason: string } =
       "callId" in explained
         ? {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { importClaudeCodeSettings } from "../import/claude-code.js";
+import { importCodexRules } from "../import/codex.js";
 import { EXIT, parseFormat, print, UsageError } from "./common.js";
 
 /** Options of `toolgate import claude-code`. */
@@ -56,5 +57,57 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
     );
   }
   for (const note of result.notes) report(`  note: ${e(note)}`);
+  return EXIT.ok;
+}
+
+/** Options of `toolgate import codex`. */
+export interface ImportCodexOptions {
+  readonly out?: string;
+  readonly force?: boolean;
+  readonly tool: string;
+  readonly field: string;
+  readonly format: string;
+}
+
+/** `toolgate import codex FILES…`. Returns the exit code. */
+export function runImportCodex(files: readonly string[], options: ImportCodexOptions): number {
+  const format = parseFormat(options.format, ["stylish", "json"] as const);
+  if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(options.tool)) {
+    throw new UsageError(`--tool "${options.tool}" is not a tool name`);
+  }
+  if (!/^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/.test(options.field)) {
+    throw new UsageError(`--field "${options.field}" is not a field path`);
+  }
+  const sources = files.map((file) => {
+    try {
+      return { file, text: readFileSync(file, "utf8") };
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  });
+  const result = importCodexRules(sources, { tool: options.tool, field: options.field });
+  if (!result.ok) throw new UsageError(result.message);
+  if (options.out !== undefined) {
+    if (existsSync(options.out) && options.force !== true) {
+      throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
+    }
+    writeFileSync(options.out, result.yaml);
+  } else process.stdout.write(result.yaml);
+  const report = (text: string) =>
+    options.out === undefined ? process.stderr.write(`${text}\n`) : print(text);
+  if (format === "json") {
+    report(JSON.stringify({ findings: result.findings }, null, 2));
+    return EXIT.ok;
+  }
+  const e = (text: string) => escapeControl(text);
+  const inexact = result.findings.filter((f) => f.carried !== "exact");
+  report(
+    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+  );
+  for (const f of inexact) {
+    report(
+      `  ${e(f.file)}:${f.line}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+    );
+  }
   return EXIT.ok;
 }

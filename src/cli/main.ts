@@ -13,8 +13,8 @@ import { runDiff } from "./diff.js";
 import { runExplain } from "./explain.js";
 import { runInit } from "./init.js";
 import { readStdin, runHookClaudeCode } from "./hook.js";
-import { runImportClaudeCode } from "./import.js";
 import { runFmt } from "./fmt.js";
+import { runImportClaudeCode, runImportCodex } from "./import.js";
 import { runLint } from "./lint.js";
 import { runTest } from "./test.js";
 
@@ -251,9 +251,22 @@ export function buildProgram(state: { code: number }): Command {
         },
       );
     });
-  program
+  const importCommand = program
     .command("import")
-    .description("turn another tool's permission rules into a toolgate policy")
+    .description("turn another tool's permission rules into a toolgate policy");
+  importCommand
+    .command("codex")
+    .description("Codex rules files (prefix_rule) as rules on a shell tool's command field")
+    .argument("<rules...>", "Codex .rules files")
+    .option("--tool <name>", "the toolgate tool that runs shell commands", "Bash")
+    .option("--field <path>", "its argument that holds the command", "command")
+    .option("--out <path>", "write the policy here (default: stdout, with the report on stderr)")
+    .option("--force", "overwrite --out when it exists")
+    .addOption(formatOption(["stylish", "json"]))
+    .action((files: string[], options) => {
+      state.code = runImportCodex(files, options);
+    });
+  importCommand
     .command("claude-code")
     .description(
       "Claude Code's permissions.allow/ask/deny (settings.json) as rules over the Claude Code pack",

@@ -10,8 +10,8 @@
  */
 import { dirname, resolve, sep } from "node:path";
 import { compileGlob } from "../runtime/match/glob.js";
-import { parseCommandPrefixSpec } from "../runtime/match/shell/reader.js";
 import { compileUrl } from "../runtime/match/url.js";
+import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
 /** One of Claude Code's three rule lists. */
 export type RuleList = "allow" | "ask" | "deny";
@@ -450,17 +450,6 @@ function convertParam(tool: string, field: string, raw: string, type: string, li
   return { rules: [{ tools: [tool], when: { [field]: { equals: value } } }], carried: "exact" };
 }
 
-/** A word toolgate's `command` operator takes as plain (the safe-subset word characters, no assignment). */
-function isPlainWord(word: string, first: boolean): boolean {
-  return /^[A-Za-z0-9_\-./,:@%+=]+$/.test(word) && !(first && word.includes("="));
-}
-
-function commandPrefix(words: readonly string[], exact: boolean): string | undefined {
-  if (words.length === 0 || !words.every((w, i) => isPlainWord(w, i === 0))) return undefined;
-  const text = `${words.join(" ")}${exact ? "$" : ""}`;
-  return parseCommandPrefixSpec(text).ok ? text : undefined;
-}
-
 function convertBash(spec: string, list: RuleList): Converted {
   const text = spec.trim();
   // `npm run:*` and `npm run *` are the same prefix rule (word boundary); no `*` is an exact command.
@@ -638,6 +627,11 @@ function pathGlobs(spec: string, list: RuleList, anchors: Anchors): PathGlobs {
   }
   const globs = [absolute, relative].filter((g): g is string => g !== undefined && g !== "");
   if (list === "allow" && relative !== undefined && absolute !== undefined) globs.splice(0, 1);
+  if (list !== "allow") {
+    // gitignore: a pattern that names a directory covers everything under it. Deny and ask take that reading
+    // too (an allow keeps the narrower one).
+    for (const glob of [...globs]) if (!glob.endsWith("/**") && glob !== "**") globs.push(`${glob}/**`);
+  }
   for (const glob of globs) {
     const compiled = compileGlob(glob);
     if (!compiled.ok)

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runHook } from "./claude-code-helpers.js";
+import { runHook } from "./claude-code-hook-process.js";
 import { assertBuilt, ROOT } from "./cli-helpers.js";
 
 const FIXTURES = join(ROOT, "test/fixtures/claude-code/hook");

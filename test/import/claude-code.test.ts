@@ -75,11 +75,22 @@ describe("Claude Code permission rules as toolgate rules", () => {
     expect(w.get("claude-allow-3-1")).toBe('{"file_path":{"glob":["lib/**"]}}');
     expect(w.get("claude-allow-4-1")).toBe('{"file_path":{"glob":["README.md"]}}');
     expect(w.get("claude-deny-1-1")).toBe('{"file_path":{"glob":["**/secrets/**"]}}');
-    expect(w.get("claude-deny-2-1")).toBe('{"file_path":{"glob":["**/.env"]}}');
+    expect(w.get("claude-deny-2-1")).toBe('{"file_path":{"glob":["**/.env","**/.env/**"]}}');
     expect(w.get("claude-deny-3-1")).toBe('{"file_path":{"glob":["/home/dev/.aws/**"]}}');
-    expect(w.get("claude-deny-4-1")).toBe('{"file_path":{"glob":["/**/.npmrc","**/.npmrc"]}}');
+    expect(w.get("claude-deny-4-1")).toBe(
+      '{"file_path":{"glob":["/**/.npmrc","**/.npmrc","/**/.npmrc/**","**/.npmrc/**"]}}',
+    );
     // gitignore has no braces: they are literal.
-    expect(w.get("claude-deny-5-1")).toBe('{"file_path":{"glob":["**/a\\\\{b\\\\}.ts"]}}');
+    expect(w.get("claude-deny-5-1")).toBe(
+      '{"file_path":{"glob":["**/a\\\\{b\\\\}.ts","**/a\\\\{b\\\\}.ts/**"]}}',
+    );
+  });
+
+  it("a deny of a name also covers everything under a directory of that name (gitignore)", () => {
+    const r = importRules({ deny: ["Read(secrets)"], allow: ["Read(docs)"] });
+    const w = whens(r.yaml);
+    expect(w.get("claude-deny-1-1")).toBe('{"file_path":{"glob":["**/secrets","**/secrets/**"]}}');
+    expect(w.get("claude-allow-1-1")).toBe('{"file_path":{"glob":["**/docs"]}}');
   });
 
   it("anchors /path in user settings at ~/.claude", () => {

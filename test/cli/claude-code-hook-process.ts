@@ -1,4 +1,4 @@
-/** Helpers for the Claude Code tests: running the built hook command as Claude Code runs it. */
+/** Runs the built hook command as Claude Code runs it: a process with the payload on stdin. */
 import { spawn } from "node:child_process";
 import { BIN, ROOT } from "./cli-helpers.js";
 
