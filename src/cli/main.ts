@@ -4,19 +4,7 @@
  * or internal error. No stack trace is printed unless TOOLGATE_DEBUG is set.
  */
 import { Command, CommanderError, Option } from "commander";
-import { runApprovalsDecide, runApprovalsList } from "./approvals.js";
-import { runAuditHead, runAuditVerify } from "./audit.js";
-import { runCodegen } from "./codegen.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
-import { runCompile } from "./compile.js";
-import { runDiff } from "./diff.js";
-import { runExplain } from "./explain.js";
-import { runInit } from "./init.js";
-import { readStdin, runHookClaudeCode } from "./hook.js";
-import { runFmt } from "./fmt.js";
-import { runImportClaudeCode, runImportCodex } from "./import.js";
-import { runLint } from "./lint.js";
-import { runTest } from "./test.js";
 
 /** Collects a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -42,6 +30,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--max-warnings <n>", "exit 1 when there are more warnings than this")
     .option("--no-color", "no ANSI colours")
     .action(async (files: string[], options) => {
+      const { runLint } = await import("./lint.js");
       state.code = await runLint(files, options);
     });
   program
@@ -53,6 +42,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--min-coverage <percent>", "exit 1 when statement coverage is below this")
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
+      const { runTest } = await import("./test.js");
       state.code = await runTest(options);
     });
   program
@@ -65,6 +55,7 @@ export function buildProgram(state: { code: number }): Command {
     .addOption(formatOption(["stylish", "json"]))
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {
+      const { runExplain } = await import("./explain.js");
       state.code = await runExplain(tool, options);
     });
   program
@@ -73,8 +64,9 @@ export function buildProgram(state: { code: number }): Command {
     .argument("[files...]", "the files to format (default: those the configuration reads)")
     .option("--config <path>", "configuration file")
     .option("--check", "change nothing; print a diff of each unformatted file and exit 1")
-    .action((files: string[], options) => {
-      state.code = runFmt(files, options);
+    .action(async (files: string[], options) => {
+      const { runFmt } = await import("./fmt.js");
+      state.code = await runFmt(files, options);
     });
   program
     .command("codegen")
@@ -84,6 +76,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--check", "exit 1 (codegen-stale) when the file on disk differs from what would be written")
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
+      const { runCodegen } = await import("./codegen.js");
       state.code = await runCodegen(options);
     });
   program
@@ -97,6 +90,7 @@ export function buildProgram(state: { code: number }): Command {
     )
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
+      const { runCompile } = await import("./compile.js");
       state.code = await runCompile(options);
     });
   program
@@ -118,6 +112,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--fail-on <what>", "exit 1 when something loosened, or changed at all: loosened, changed")
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
+      const { runDiff } = await import("./diff.js");
       state.code = await runDiff(options);
     });
   program
@@ -141,6 +136,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {
+      const { runInit } = await import("./init.js");
       state.code = await runInit(dir, options);
     });
   const approvals = program
@@ -161,6 +157,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--limit <n>", "at most this many requests")
     .addOption(formatOption(["stylish", "json"]))
     .action(async (options) => {
+      const { runApprovalsList } = await import("./approvals.js");
       state.code = await runApprovalsList(options);
     });
   for (const [name, approved] of [
@@ -180,6 +177,7 @@ export function buildProgram(state: { code: number }): Command {
       .option("--approver <name>", "who decides (default: the current user)")
       .option("--reason <text>", approved ? "a note for the audit log" : "why (required; the model is told)")
       .action(async (id: string, options) => {
+        const { runApprovalsDecide } = await import("./approvals.js");
         state.code = await runApprovalsDecide(id, approved, options);
       });
   }
@@ -196,6 +194,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--expect-head <hash>", "chain value saved earlier with `toolgate audit head`")
     .option("--expect-count <n>", "line count saved earlier with `toolgate audit head`")
     .action(async (path: string | undefined, options) => {
+      const { runAuditVerify } = await import("./audit.js");
       state.code = await runAuditVerify(path, options);
     });
   audit
@@ -209,6 +208,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--key-env <name>", "environment variable holding the log's HMAC key")
     .addOption(formatOption(["stylish", "json"]))
     .action(async (path: string | undefined, options) => {
+      const { runAuditHead } = await import("./audit.js");
       state.code = await runAuditHead(path, options);
     });
   program
@@ -240,8 +240,9 @@ export function buildProgram(state: { code: number }): Command {
       "--project <dir>",
       "the project directory paths are read against (default: $CLAUDE_PROJECT_DIR, else cwd)",
     )
-    .action((options) => {
+    .action(async (options) => {
       const project: string | undefined = options.project ?? (process.env.CLAUDE_PROJECT_DIR || undefined);
+      const { readStdin, runHookClaudeCode } = await import("./hook.js");
       state.code = runHookClaudeCode(
         { ...options, ...(project === undefined ? {} : { project }) },
         {
@@ -263,8 +264,9 @@ export function buildProgram(state: { code: number }): Command {
     .option("--out <path>", "write the policy here (default: stdout, with the report on stderr)")
     .option("--force", "overwrite --out when it exists")
     .addOption(formatOption(["stylish", "json"]))
-    .action((files: string[], options) => {
-      state.code = runImportCodex(files, options);
+    .action(async (files: string[], options) => {
+      const { runImportCodex } = await import("./import.js");
+      state.code = await runImportCodex(files, options);
     });
   importCommand
     .command("claude-code")
@@ -277,8 +279,9 @@ export function buildProgram(state: { code: number }): Command {
     .option("--project <dir>", "the project directory (default: the directory holding .claude/)")
     .option("--home <dir>", "the home directory that ~/ rules name (default: yours)")
     .addOption(formatOption(["stylish", "json"]))
-    .action((files: string[], options) => {
-      state.code = runImportClaudeCode(files, options);
+    .action(async (files: string[], options) => {
+      const { runImportClaudeCode } = await import("./import.js");
+      state.code = await runImportClaudeCode(files, options);
     });
   return program;
 }
