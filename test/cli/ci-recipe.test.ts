@@ -1,0 +1,130 @@
+/**
+ * The CI recipe (scripts/toolgate-ci.sh, which the GitHub Action runs and docs/ci.md shows) against a sample
+ * repository — a temporary copy of a fixture with generated files committed — run by dash as a CI runner's
+ * `sh` would: it passes, writes SARIF whose rules carry help text, and fails naming the cause once the policy
+ * changes without a new compile.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, BIN, ROOT } from "./cli-helpers.js";
+
+const RECIPE = join(ROOT, "scripts", "toolgate-ci.sh");
+
+function recipe(cwd: string, env: Record<string, string> = {}) {
+  return spawnSync("sh", [RECIPE], {
+    cwd,
+    encoding: "utf8",
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: "1", TOOLGATE: `${process.execPath} ${BIN}`, ...env },
+  });
+}
+
+interface SarifRule {
+  id: string;
+  fullDescription?: { text: string };
+  help?: { text: string; markdown: string };
+  helpUri?: string;
+}
+
+describe("scripts/toolgate-ci.sh on a sample repository", () => {
+  let dir: string;
+  beforeAll(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), "toolgate-ci-"));
+    cpSync(join(ROOT, "test", "fixtures", "compile", "formats"), dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), '{ "name": "sample", "private": true }\n');
+    const config = join(dir, "toolgate.config.yaml");
+    writeFileSync(
+      config,
+      `${readFileSync(config, "utf8")}codegen: { out: generated/toolgate.ts }\ncompile: { out: generated/toolgate.controller.mjs }\n`,
+    );
+    // What the repository commits: the generated files.
+    for (const command of ["codegen", "compile"]) {
+      const run = spawnSync(process.execPath, [BIN, command], { cwd: dir, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("passes, and writes SARIF whose rules carry help text and whose results are %SRCROOT%-relative", () => {
+    const run = recipe(dir);
+    expect(run.stderr).toBe("");
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.stdout).toContain("== toolgate lint");
+    expect(run.stdout).toMatch(
+      /== toolgate codegen --check\ntoolgate: generated\/toolgate\.ts is up to date/,
+    );
+    expect(run.stdout).toMatch(
+      /== toolgate compile --check\ntoolgate: generated\/toolgate\.controller\.mjs and/,
+    );
+    const sarif = JSON.parse(readFileSync(join(dir, "toolgate.sarif"), "utf8"));
+    const rules = sarif.runs[0].tool.driver.rules as SarifRule[];
+    expect(rules.map((r) => r.id)).toEqual(["unbounded-string"]);
+    for (const rule of rules) {
+      expect(rule.help?.text).toMatch(/What to do: Add `maxLength` to the field/);
+      expect(rule.help?.markdown).toContain("**What to do:**");
+      expect(rule.helpUri).toBe(`https://toolgate.dev/docs/policy-reference.md#diagnostic-${rule.id}`);
+      expect(rule.fullDescription?.text).toMatch(/\S/);
+    }
+    expect(sarif.runs[0].results.length).toBeGreaterThan(0);
+    for (const result of sarif.runs[0].results) {
+      expect(result.locations[0].physicalLocation.artifactLocation).toEqual({
+        uri: expect.stringMatching(/^(policy|tools)\.yaml$/),
+        uriBaseId: "%SRCROOT%",
+      });
+    }
+  });
+
+  it("fails when the policy changed and the compiled controller was not rebuilt; the types stay current", () => {
+    const policy = join(dir, "policy.yaml");
+    const original = readFileSync(policy, "utf8");
+    writeFileSync(
+      policy,
+      `${original.trimEnd()}\n`.replace(/^version: 1$/m, "version: 1\n# a reviewer's note"),
+    );
+    writeFileSync(policy, original.replace(/reason: ([^\n]*)/, "reason: $1 (reworded)"));
+    try {
+      const run = recipe(dir, { TOOLGATE_LOG_FORMAT: "github" });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toMatch(
+        /== toolgate codegen --check\ntoolgate: generated\/toolgate\.ts is up to date/,
+      );
+      expect(run.stdout).toMatch(/the policy changed: the file was compiled from sha256:[0-9a-f]{64}/);
+      expect(run.stdout).toMatch(/^::group::policy\.yaml \(2 problems\)$/m);
+    } finally {
+      writeFileSync(policy, original);
+    }
+  });
+
+  it("skips the checks a configuration has no output for, and stops with 2 when there is no configuration", () => {
+    const bare = mkdtempSync(join(tmpdir(), "toolgate-ci-bare-"));
+    try {
+      cpSync(join(ROOT, "test", "fixtures", "compile", "case-insensitive"), bare, { recursive: true });
+      writeFileSync(join(bare, "package.json"), "{}\n");
+      const run = recipe(bare);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain("skipped: the configuration sets no codegen.out");
+      expect(run.stdout).toContain("skipped: the configuration sets no compile.out");
+      rmSync(join(bare, "toolgate.config.yaml"));
+      const none = recipe(bare);
+      expect(none.status).toBe(2);
+      expect(none.stderr).toContain("toolgate could not run (exit 2)");
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("docs/ci.md", () => {
+  it("shows the recipe exactly as scripts/toolgate-ci.sh has it, and the action runs that script", () => {
+    const doc = readFileSync(join(ROOT, "docs", "ci.md"), "utf8");
+    expect(doc).toContain(`\`\`\`sh\n${readFileSync(RECIPE, "utf8")}\`\`\``);
+    const action = readFileSync(join(ROOT, "action.yml"), "utf8");
+    expect(action).toContain('run: sh "$GITHUB_ACTION_PATH/scripts/toolgate-ci.sh"');
+    expect(action).toContain("uses: github/codeql-action/upload-sarif@v3");
+    expect(action).toContain("diff --base");
+  });
+});
