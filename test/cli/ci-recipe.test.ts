@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { assertBuilt, BIN, ROOT } from "./cli-helpers.js";
 
 const RECIPE = join(ROOT, "scripts", "toolgate-ci.sh");
@@ -122,9 +123,46 @@ describe("docs/ci.md", () => {
   it("shows the recipe exactly as scripts/toolgate-ci.sh has it, and the action runs that script", () => {
     const doc = readFileSync(join(ROOT, "docs", "ci.md"), "utf8");
     expect(doc).toContain(`\`\`\`sh\n${readFileSync(RECIPE, "utf8")}\`\`\``);
-    const action = readFileSync(join(ROOT, "action.yml"), "utf8");
-    expect(action).toContain('run: sh "$GITHUB_ACTION_PATH/scripts/toolgate-ci.sh"');
-    expect(action).toContain("uses: github/codeql-action/upload-sarif@v3");
-    expect(action).toContain("diff --base");
+  });
+
+  it("action.yml is a composite action that runs the recipe, uploads SARIF and can comment the policy diff", () => {
+    const action = parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as {
+      runs: {
+        using: string;
+        steps: { run?: string; uses?: string; if?: string; with?: Record<string, string> }[];
+      };
+      inputs: Record<string, { description: string; default: string }>;
+    };
+    expect(action.runs.using).toBe("composite");
+    const steps = action.runs.steps;
+    expect(steps.map((s) => s.run ?? s.uses ?? "")).toEqual(
+      expect.arrayContaining([
+        'sh "$GITHUB_ACTION_PATH/scripts/toolgate-ci.sh"',
+        "github/codeql-action/upload-sarif@v3",
+      ]),
+    );
+    expect(steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif"))?.if).toMatch(
+      /^always\(\)/,
+    );
+    expect(steps.some((s) => s.run?.includes("diff --base") && s.run.includes("--format markdown"))).toBe(
+      true,
+    );
+    for (const [name, input] of Object.entries(action.inputs)) {
+      expect(typeof input.description, name).toBe("string");
+      expect(typeof input.default, name).toBe("string");
+    }
+  });
+
+  it(".pre-commit-hooks.yaml declares lint (with file names), fmt and codegen --check hooks", () => {
+    const hooks = parse(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8")) as {
+      id: string;
+      entry: string;
+      pass_filenames?: boolean;
+    }[];
+    expect(hooks.map((h) => [h.id, h.entry, h.pass_filenames ?? true])).toEqual([
+      ["toolgate-lint", "toolgate lint", true],
+      ["toolgate-fmt", "toolgate fmt", true],
+      ["toolgate-codegen-check", "toolgate codegen --check", false],
+    ]);
   });
 });
