@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { type OperatorTrace, traceCondition } from "../runtime/condition-trace.js";
+import type { CommandTrace } from "../runtime/match/shell.js";
+import type { StatementSpec } from "../runtime/policy.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -12,6 +15,7 @@ export interface ExplainCommandOptions {
   readonly context?: string;
   readonly format: string;
   readonly color?: boolean;
+  readonly trace?: boolean;
 }
 
 /** Reads a JSON flag value: inline JSON, or `@path` to a JSON file. */
@@ -57,6 +61,9 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     { callId: "explain", toolName: tool, arguments: args },
     context as { [key: string]: unknown },
   );
+  const specs = new Map(
+    loaded.bundle.statements.filter((st) => st.kind === "rule").map((st) => [st.id, st] as const),
+  );
   const output =
     "callId" in explained
       ? { tool, action: "invalid" as const, reason: explained.content, ruleIds: [], statements: [] }
@@ -66,6 +73,9 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
           reason: explained.decision.reason,
           ruleIds: explained.decision.ruleIds,
           statements: explained.evaluations.map((e) => ({
+            ...(options.trace === true
+              ? { trace: traceStatement(specs.get(e.statement.id), args, context) }
+              : {}),
             id: e.statement.id,
             kind: e.statement.kind,
             action: e.statement.action,
@@ -108,6 +118,59 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
             : "matched"
           : "no match";
     print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${e(s.id)}${where}`);
+    if ("trace" in s && s.trace !== undefined)
+      for (const line of traceLines(s.trace)) print(`             ${e(line)}`);
   }
   return EXIT.ok;
+}
+
+/** Where a traced operator looked: the call's arguments (`when`) or its context (`context`). */
+type StatementTrace = (OperatorTrace & { readonly on: "when" | "context" })[];
+
+function traceStatement(spec: StatementSpec | undefined, args: unknown, context: unknown): StatementTrace {
+  if (spec === undefined) return [];
+  return [
+    ...(spec.when === undefined
+      ? []
+      : traceCondition(spec.when, args).map((t) => ({ on: "when" as const, ...t }))),
+    ...(spec.context === undefined
+      ? []
+      : traceCondition(spec.context, context).map((t) => ({ on: "context" as const, ...t }))),
+  ];
+}
+
+/** The trace of one statement as indented lines: each operator, and for `command` each simple command. */
+function traceLines(trace: StatementTrace): string[] {
+  const lines: string[] = [];
+  for (const t of trace) {
+    lines.push(`${t.on} ${t.field}: ${t.operator} ${JSON.stringify(t.value)} → ${t.result}`);
+    if (t.command !== undefined) lines.push(...commandLines(t.command));
+  }
+  return lines;
+}
+
+function commandLines(trace: CommandTrace): string[] {
+  const lines: string[] = [];
+  if (trace.unreadable !== undefined) lines.push(`  ${trace.unreadable} (maybe for every prefix)`);
+  trace.readings.forEach((reading, index) => {
+    const name = trace.readings.length === 1 ? "as read" : `reading ${index + 1}`;
+    if (reading.opaque) lines.push(`  ${name}: an expansion may run code, so more may run than is listed`);
+    for (const command of reading.commands) {
+      const met = command.prefixes.filter((p) => p.match !== "no-match");
+      const which =
+        met.length === 0
+          ? "no prefix"
+          : met.map((p) => `"${p.prefix}" (${p.match === "match" ? "match" : "may match"})`).join(", ");
+      lines.push(`  ${name}: \`${command.words.join(" ")}\` → ${which}`);
+    }
+  });
+  if (trace.safe === undefined) lines.push("  outside the safe shell subset: at most a maybe");
+  else {
+    for (const command of trace.safe) {
+      lines.push(
+        `  safe subset: \`${command.words.join(" ")}\` ${command.coveredBy === null ? "is covered by no prefix" : `is covered by "${command.coveredBy}"`}`,
+      );
+    }
+  }
+  return lines;
 }

@@ -52,6 +52,10 @@ export function buildProgram(state: { code: number }): Command {
     .option("--config <path>", "configuration file")
     .option("--args <json>", "arguments as JSON, or @file.json")
     .option("--context <json>", "caller context as JSON, or @file.json")
+    .option(
+      "--trace",
+      "for each rule, which condition was true, false or a maybe (and for command, which prefix)",
+    )
     .addOption(formatOption(["stylish", "json"]))
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {

@@ -44,6 +44,7 @@ import {
   type PolicyBundle,
   type PolicyTestCase,
 } from "./policy-bundle.js";
+import { applySeveritySettings, readSeveritySettings, type SeveritySetting } from "./severity-settings.js";
 import { type FileKind, validateAgainstSchema } from "./validate-schema.js";
 
 /** Where to load from. */
@@ -315,6 +316,7 @@ interface RawConfig {
   readonly codegen?: { readonly out: string };
   readonly compile?: { readonly out: string };
   readonly approvals?: string;
+  readonly severity?: { readonly [code: string]: SeveritySetting };
   readonly audit?: {
     readonly sink: string;
     readonly redact?: { readonly [tool: string]: "all" | readonly string[] };
@@ -505,6 +507,8 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     };
   const raw = config.data as RawConfig;
   const base = dirname(location.path);
+  const severity = readSeveritySettings(config, raw.severity);
+  reader.diagnostics.push(...severity.diagnostics);
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
   let toolsComplete = toolPatterns.complete;
@@ -562,7 +566,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     policyFiles.allRead ? new Set([...policy.statements.map((s) => s.id), ...reader.droppedIds]) : undefined,
   );
 
-  const diagnostics = sortDiagnostics(reader.diagnostics);
+  const diagnostics = sortDiagnostics(applySeveritySettings(reader.diagnostics, severity.settings));
   const files = reader.files;
   if (hasErrors(diagnostics))
     return { diagnostics, configFound: true, validators: checked.validators, files };

@@ -158,7 +158,7 @@ export const RULE_HELP: Readonly<Record<DiagnosticCode, RuleHelp>> = {
   },
   "codegen-stale": {
     meaning:
-      "The generated TypeScript file differs from what `toolgate codegen` would write (`codegen --check`).",
-    fix: "Run `toolgate codegen` and commit the result.",
+      "A generated file differs from what `toolgate codegen` or `toolgate compile` would write (`--check`); the message says which declarations changed, or that the policy did.",
+    fix: "Run `toolgate codegen` (or `compile`) and commit the result.",
   },
 };

@@ -20,7 +20,7 @@ export {
 export { type OpenStoreOptions, openApprovalStore, openAuditSink, resolveStoreUrl } from "./open-store.js";
 export { PostgresApprovalStore } from "./postgres-approval-store.js";
 export { PostgresAuditSink } from "./postgres-audit-sink.js";
-export { describePostgresUrl, type PostgresOptions } from "./postgres-connection.js";
+export { describePostgresUrl, type PostgresOptions } from "./postgres-options.js";
 export { SqliteApprovalStore } from "./sqlite-approval-store.js";
 export { SqliteAuditSink } from "./sqlite-audit-sink.js";
-export type { SqliteOptions } from "./sqlite-database.js";
+export type { SqliteOptions } from "./sqlite-options.js";

@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import type {
   ApprovalState,
   ApprovalStore,
@@ -25,7 +25,8 @@ import {
   toStoredApproval,
   type WaitForDecisionOptions,
 } from "./approval-rows.js";
-import { PostgresConnection, type PostgresMigration, type PostgresOptions } from "./postgres-connection.js";
+import { loadPg, PostgresConnection, type PostgresMigration } from "./postgres-connection.js";
+import type { PostgresOptions } from "./postgres-options.js";
 import { toStoreError } from "./store-errors.js";
 
 /** Schema migrations of the approvals table; index i moves version i to i + 1. Append, never edit. */
@@ -301,7 +302,7 @@ export class PostgresApprovalStore implements ApprovalStore {
   // One dedicated connection per store listens; when it fails it is dropped and the next wait reconnects.
   #listen(): Promise<pg.Client> {
     if (this.#listener !== undefined) return this.#listener;
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       ...this.#db.config,
       application_name: `${this.#db.config.application_name}-listen`,
     });

@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError } from "../runtime/errors.js";
-import { PostgresConnection, type PostgresMigration, type PostgresOptions } from "./postgres-connection.js";
+import { PostgresConnection, type PostgresMigration } from "./postgres-connection.js";
+import type { PostgresOptions } from "./postgres-options.js";
 import { toAuditColumns } from "./sqlite-audit-sink.js";
 import { describeError } from "./store-errors.js";
 

@@ -1,47 +1,19 @@
 /** The pool, migration and error handling shared by `PostgresApprovalStore` and `PostgresAuditSink`. */
-import pg from "pg";
+import type pg from "pg";
 import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
+import { loadOptional } from "./optional-module.js";
+import { describePostgresUrl, type PostgresOptions } from "./postgres-options.js";
 import { schemaTooNewError, toStoreError } from "./store-errors.js";
 
-/** Options of the PostgreSQL store and sink. */
-export interface PostgresOptions {
-  /**
-   * Prefix of the table names (default `toolgate_`): `<prefix>meta`, `<prefix>approvals`, `<prefix>audit`; the
-   * `NOTIFY` channel is `<prefix>approvals`. Lower-case letters, digits and `_`.
-   */
-  readonly tablePrefix?: string;
-  /** Most connections the pool opens (default 10). */
-  readonly max?: number;
-  /** How long to wait for a connection before failing, in ms (default 5000). */
-  readonly connectionTimeoutMillis?: number;
-  /** How long to wait for a query before failing, in ms (default 30000). */
-  readonly queryTimeoutMillis?: number;
-  /** `application_name` of the connections, shown in `pg_stat_activity` (default `toolgate`). */
-  readonly applicationName?: string;
+/** The `pg` driver, loaded on first use. */
+export function loadPg(): typeof pg {
+  return loadOptional<typeof pg>("pg", "postgres:// stores and sinks");
 }
 
 /** A migration: the SQL (several statements, no parameters) for the given table prefix. */
 export type PostgresMigration = (prefix: string) => string;
 
-/**
- * The name of a PostgreSQL URL for messages: `postgres://user@host:port/db`, without password or query.
- * @throws ToolgateError `invalid-store-url` when `url` does not parse.
- */
-export function describePostgresUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new ToolgateError(
-      "invalid-store-url",
-      `cannot parse the PostgreSQL URL (expected postgres://user@host:port/database)`,
-      { cause: error },
-    );
-  }
-  const user = parsed.username === "" ? "" : `${parsed.username}@`;
-  const host = parsed.hostname === "" ? "localhost" : parsed.hostname;
-  return `postgres://${user}${host}:${parsed.port === "" ? "5432" : parsed.port}${parsed.pathname}`;
-}
+export { describePostgresUrl, type PostgresOptions } from "./postgres-options.js";
 
 const PREFIX = /^[a-z_][a-z0-9_]{0,40}$/;
 
@@ -80,7 +52,7 @@ export class PostgresConnection {
       application_name: options.applicationName ?? "toolgate",
       keepAlive: true,
     };
-    this.pool = new pg.Pool(this.config);
+    this.pool = new (loadPg().Pool)(this.config);
     // An idle connection that the server drops emits 'error' on the pool; unhandled, it would end the
     // process. The next query opens a fresh connection or fails with StoreUnavailableError.
     this.pool.on("error", () => {});

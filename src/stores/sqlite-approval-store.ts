@@ -26,7 +26,8 @@ import {
   toStoredApproval,
   type WaitForDecisionOptions,
 } from "./approval-rows.js";
-import { openSqlite, resolveSqlitePath, type SqliteOptions } from "./sqlite-database.js";
+import { openSqlite, resolveSqlitePath } from "./sqlite-database.js";
+import type { SqliteOptions } from "./sqlite-options.js";
 import { SqliteWriteQueue } from "./sqlite-write-queue.js";
 import { toStoreError } from "./store-errors.js";
 

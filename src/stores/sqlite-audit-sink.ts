@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import type { AuditEvent, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError } from "../runtime/errors.js";
-import { openSqlite, resolveSqlitePath, type SqliteOptions } from "./sqlite-database.js";
+import { openSqlite, resolveSqlitePath } from "./sqlite-database.js";
+import type { SqliteOptions } from "./sqlite-options.js";
 import { SqliteWriteQueue } from "./sqlite-write-queue.js";
 import { describeError, toStoreError } from "./store-errors.js";
 

@@ -1,21 +1,12 @@
 /** Opening and migrating the SQLite file shared by `SqliteApprovalStore` and `SqliteAuditSink`. */
 import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { loadOptional } from "./optional-module.js";
+import type { SqliteOptions } from "./sqlite-options.js";
 import { schemaTooNewError, toStoreError } from "./store-errors.js";
 import { prepareStoreFile, tightenStoreFiles } from "./store-files.js";
 
-/** Options of the SQLite store and sink. */
-export interface SqliteOptions {
-  /** Directory a relative path is resolved against (default: `process.cwd()`). */
-  readonly cwd?: string;
-  /** How long a statement waits for another process's lock before failing, in ms (default 5000). */
-  readonly busyTimeoutMs?: number;
-  /**
-   * `full` (default) syncs the write-ahead log on every commit, so a taken approval or a recorded event
-   * survives a power loss; `normal` is faster and survives a crash of the process, not of the machine.
-   */
-  readonly synchronous?: "full" | "normal";
-}
+export type { SqliteOptions } from "./sqlite-options.js";
 
 /** Resolves a store path against `cwd`; `:memory:` stays as it is. */
 export function resolveSqlitePath(file: string, cwd: string | undefined): string {
@@ -36,11 +27,12 @@ export function openSqlite(
   component: string,
   migrations: readonly string[],
 ): Database.Database {
+  const BetterSqlite = loadOptional<typeof Database>("better-sqlite3", "sqlite: stores and sinks");
   let db: Database.Database | undefined;
   try {
     const companions = file === ":memory:" ? [] : [`${file}-wal`, `${file}-shm`, `${file}-journal`];
     if (file !== ":memory:") prepareStoreFile(store, file, { companions, create: true });
-    db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    db = new BetterSqlite(file, { timeout: options.busyTimeoutMs ?? 5000 });
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
     db.pragma("journal_mode = WAL");
     tightenStoreFiles(store, companions);

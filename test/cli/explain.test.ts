@@ -16,6 +16,36 @@ describe("toolgate explain on the repository's policies/", () => {
     expect(wrappedDelete.stdout).toMatch(/^run_shell: DENY — recursive deletion is never run by the agent$/m);
   });
 
+  it("--trace shows each operator's result and, for command, which simple command met which prefix", () => {
+    const run = toolgate(
+      ["explain", "run_shell", "--trace", "--args", '{"command":"git status && rm -rf build"}'],
+      ROOT,
+    );
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("  may match") && l.includes("shell-no-recursive-delete"));
+    expect(lines.slice(at, at + 5)).toEqual([
+      "  may match  deny   shell-no-recursive-delete  policies/policy.yaml:44",
+      '             when command: command ["rm -rf","rm -fr","rm -r","rm -R","rm --recursive","find -delete"] → maybe',
+      "               as read: `git status` → no prefix",
+      '               as read: `rm -rf build` → "rm -rf" (match), "rm -fr" (may match), "rm -r" (may match), "rm -R" (may match)',
+      "               safe subset: `git status` is covered by no prefix",
+    ]);
+    const json = JSON.parse(
+      toolgate(["explain", "read_file", "--trace", "--format", "json", "--args", '{"path":"a/.env"}'], ROOT)
+        .stdout,
+    );
+    const secrets = json.statements.find((s: { id: string }) => s.id === "no-secret-files");
+    expect(secrets.trace).toEqual([
+      expect.objectContaining({ on: "when", field: "path", operator: "glob", result: "true" }),
+    ]);
+    // Without --trace the JSON shape is unchanged.
+    const plain = JSON.parse(
+      toolgate(["explain", "read_file", "--format", "json", "--args", '{"path":"a"}'], ROOT).stdout,
+    );
+    expect(plain.statements[0]).not.toHaveProperty("trace");
+  });
+
   it("an unknown tool is invalid, and stderr suggests the near name", () => {
     const typo = toolgate(["explain", "reed_file", "--args", '{"path":"a"}'], ROOT);
     expect(typo.code).toBe(0);

@@ -1,7 +1,15 @@
 // The `command` operator: the shell reader (union of readings, for deny and ask), the safe subset (for
 // allow), the security tables and the matcher live in ./shell/; this module is their one entry point.
 
-export { type CommandMatch, matchCommand, matchCommandPrefix, type PrefixInput } from "./shell/matcher.js";
+export {
+  type CommandMatch,
+  type CommandTrace,
+  matchCommand,
+  matchCommandPrefix,
+  type PrefixInput,
+  type TracedCommand,
+  traceCommand,
+} from "./shell/matcher.js";
 export {
   BASH_DIALECT,
   type CommandPrefix,

@@ -1,0 +1,59 @@
+#!/bin/sh
+# toolgate in CI: lint (a SARIF file for code scanning, and a log), the policy tests, and checks that the
+# generated types and the compiled controller are current. Exits 0 when all pass, 1 on findings, 2 when
+# toolgate cannot run (no configuration, usage error).
+#
+# Environment (all optional):
+#   TOOLGATE                the command (default: npx --no-install toolgate)
+#   TOOLGATE_CONFIG         the configuration file (default: discovered from the working directory)
+#   TOOLGATE_SARIF          where the SARIF log goes (default: toolgate.sarif)
+#   TOOLGATE_LOG_FORMAT     the lint output in the log: stylish (default) or github (annotations)
+#   TOOLGATE_MAX_WARNINGS   fail when lint finds more warnings than this (default: no limit)
+#   TOOLGATE_CODEGEN_CHECK  auto (default: when the configuration sets codegen.out), true or false
+#   TOOLGATE_COMPILE_CHECK  auto (default: when the configuration sets compile.out), true or false
+set -u
+toolgate=${TOOLGATE:-npx --no-install toolgate}
+sarif=${TOOLGATE_SARIF:-toolgate.sarif}
+set --
+if [ -n "${TOOLGATE_CONFIG:-}" ]; then set -- --config "$TOOLGATE_CONFIG"; fi
+status=0
+
+step() { printf '\n== toolgate %s\n' "$*"; }
+# Records a failure (1); stops at once when toolgate could not run at all (2).
+check() {
+  code=$1
+  if [ "$code" -eq 2 ]; then
+    echo "toolgate could not run (exit 2): see the message above" >&2
+    exit 2
+  fi
+  if [ "$code" -ne 0 ]; then status=1; fi
+}
+
+step lint
+warnings=""
+if [ -n "${TOOLGATE_MAX_WARNINGS:-}" ]; then warnings="--max-warnings $TOOLGATE_MAX_WARNINGS"; fi
+$toolgate lint "$@" --format sarif $warnings > "$sarif"
+code=$?
+$toolgate lint "$@" --format "${TOOLGATE_LOG_FORMAT:-stylish}" $warnings
+check "$code"
+echo "SARIF: $sarif"
+
+step test
+$toolgate test "$@"
+check $?
+
+# `--check` exits 2 when the configuration names no output file: in auto mode that means "not used here".
+for command in codegen compile; do
+  if [ "$command" = codegen ]; then mode=${TOOLGATE_CODEGEN_CHECK:-auto}; else mode=${TOOLGATE_COMPILE_CHECK:-auto}; fi
+  [ "$mode" = false ] && continue
+  step "$command --check"
+  $toolgate "$command" "$@" --check
+  code=$?
+  if [ "$code" -eq 2 ] && [ "$mode" = auto ]; then
+    echo "skipped: the configuration sets no $command.out"
+    continue
+  fi
+  check "$code"
+done
+
+exit "$status"
