@@ -100,8 +100,9 @@ export const RULE_HELP: Readonly<Record<DiagnosticCode, RuleHelp>> = {
     fix: "Fix the glob (no `//`, `./`, trailing `/`).",
   },
   "invalid-command": {
-    meaning: "A `command` prefix is not a plain list of literal words.",
-    fix: "Write plain words such as `git status`.",
+    meaning:
+      "A `command` prefix is not a plain list of literal words, or its `{ prefix, options }` form is wrong.",
+    fix: "Write plain words such as `git status`; list options as single words such as `--oneline`; drop the `$` of a prefix that lists options.",
   },
   "unknown-rule": {
     meaning: "A policy test's `rule:` names no statement id.",
