@@ -1,8 +1,8 @@
 /**
- * The CI recipe (scripts/toolgate-ci.sh, which the GitHub Action runs and docs/ci.md shows) against a sample
- * repository — a temporary copy of a fixture with generated files committed — run by dash as a CI runner's
- * `sh` would: it passes, writes SARIF whose rules carry help text, and fails naming the cause once the policy
- * changes without a new compile.
+ * The CI recipe (scripts/toolgate-ci.sh, which the GitHub Action runs and docs/ci.md shows) against sample
+ * repositories — a temporary copy of a fixture with generated files committed, and one started with
+ * `toolgate init` — run by dash as a CI runner's `sh` would: it passes, writes SARIF whose rules carry help
+ * text, and fails naming the cause once the policy changes without a new compile.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -115,6 +115,64 @@ describe("scripts/toolgate-ci.sh on a sample repository", () => {
       expect(none.stderr).toContain("toolgate could not run (exit 2)");
     } finally {
       rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("scripts/toolgate-ci.sh on a repository started with toolgate init", () => {
+  it("passes on what init wrote plus a rule, with SARIF help for the rule's warning", () => {
+    assertBuilt();
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-ci-init-"));
+    try {
+      writeFileSync(
+        join(dir, "tools.json"),
+        JSON.stringify([
+          {
+            type: "function",
+            function: {
+              name: "search_docs",
+              description: "Search the documentation.",
+              parameters: {
+                type: "object",
+                properties: { query: { type: "string" } },
+                required: ["query"],
+                additionalProperties: false,
+              },
+            },
+          },
+        ]),
+      );
+      const init = spawnSync(process.execPath, [BIN, "init", "--from-openai", "tools.json"], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+      expect(init.status, init.stdout + init.stderr).toBe(0);
+      // The team's first rule: a regex on a string with no maxLength, which lint warns about.
+      const policy = join(dir, "policies", "policy.yaml");
+      writeFileSync(
+        policy,
+        `${readFileSync(policy, "utf8")}rules:
+  - id: no-secrets-in-queries
+    tools: [search_docs]
+    decision: deny
+    when:
+      query: { regex: { pattern: password, flags: i } }
+    reason: queries do not carry secrets
+`,
+      );
+      const run = recipe(dir);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain("skipped: the configuration sets no codegen.out");
+      const sarif = JSON.parse(readFileSync(join(dir, "toolgate.sarif"), "utf8"));
+      const rules = sarif.runs[0].tool.driver.rules as SarifRule[];
+      expect(rules.map((r) => r.id)).toEqual(["unbounded-string"]);
+      expect(rules[0]?.help?.text).toMatch(/What to do: Add `maxLength` to the field/);
+      expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+        uri: "policies/policy.yaml",
+        uriBaseId: "%SRCROOT%",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
