@@ -184,7 +184,9 @@ describe("toolgate in your own project, installed from the packed tarball", () =
     );
     expect(app.status, app.stderr).toBe(0);
     expect(loaded()).toContain("/node_modules/toolgate/dist/index.js");
-    expect(loaded()).toContain("/node_modules/toolgate/dist/cli/init.js");
+    expect(loaded()).toContain("/node_modules/toolgate/dist/cli/lint.js");
+    // Each command's module loads when it runs: lint does not load init (nor, through it, the SDK).
+    expect(loaded()).not.toContain("/node_modules/toolgate/dist/cli/init.js");
     expect(loaded()).not.toContain("@modelcontextprotocol");
 
     // The same hook sees the SDK when an MCP import needs it, so the check above can fail.
