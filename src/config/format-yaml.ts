@@ -23,6 +23,8 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { OPERATOR_NAMES } from "../runtime/condition.js";
+import { URL_KEYS } from "../runtime/match/url.js";
 
 /** The file kinds `fmt` knows. */
 export type FormatKind = "policy" | "tools" | "tests";
@@ -53,28 +55,11 @@ const TOOL_KEYS = ["name", "description", "input_schema"];
 const TESTS_KEYS = ["$schema", "tests"];
 const TEST_KEYS = ["name", "call", "context", "expect", "rule"];
 const CALL_KEYS = ["tool", "arguments"];
-/** Operators in the order the reference lists them: a condition's keys are put in this order. */
-const OPERATOR_KEYS = [
-  "equals",
-  "in",
-  "prefix",
-  "path_prefix",
-  "glob",
-  "regex",
-  "min",
-  "max",
-  "exists",
-  "any",
-  "all",
-  "not",
-  "command",
-  "options",
-  "url",
-  "scheme",
-  "host",
-  "port",
-  "path",
-];
+/**
+ * Operators in the order the reference lists them: a condition's keys are put in this order; then the keys of a
+ * command prefix's object form (after its `prefix`) and of a `url` operator.
+ */
+const OPERATOR_KEYS: readonly string[] = [...OPERATOR_NAMES, "options", ...URL_KEYS];
 
 /** What kind of file a document is, from its top-level keys. */
 export function formatKindOf(data: unknown): FormatKind | "other" {
