@@ -1,10 +1,10 @@
 /**
- * Runs tsc over test/types/claude-code/hook-types.ts: toolgate's Claude Code hook types against the shapes
- * the Agent SDK publishes, and the argument types generated from the Claude Code pack against the SDK's tool
- * input types. Then removes the `@ts-expect-error` lines and checks that tsc fails once for each.
+ * Runs tsc over test/types/claude-code/hook-types.ts: toolgate's Claude Code hook types against the types
+ * `@anthropic-ai/claude-agent-sdk` publishes (the package, a devDependency), and the argument types generated
+ * from the Claude Code pack against the SDK's tool input types. Then removes the `@ts-expect-error` lines and checks that tsc fails once for each.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, ROOT } from "../package/built-package.js";
@@ -52,7 +52,6 @@ describe("Claude Code hook types", () => {
       .map((line) => (line.trim().startsWith(marker) ? "// (expectation removed)" : line))
       .join("\n");
     writeFileSync(join(dir, "hook-types.ts"), stripped);
-    copyFileSync(join(HERE, "agent-sdk-shapes.ts"), join(dir, "agent-sdk-shapes.ts"));
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({ extends: "../../types/claude-code/tsconfig.json", include: ["hook-types.ts"] }),

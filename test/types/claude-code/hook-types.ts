@@ -1,8 +1,8 @@
 /**
- * Type tests: toolgate's declared Claude Code hook types against the Agent SDK's published ones
- * (agent-sdk-shapes.ts), and the argument types generated from the Claude Code pack (`toolgate codegen` of
- * policies/packs/claude-code into test/.tmp/claude-code/, done by hook-types.test.ts) against the SDK's tool
- * input types. `Same<A, B>` holds when each is assignable to the other; `Fits<A, B>` when A is assignable to
+ * Type tests: toolgate's declared Claude Code hook types against the ones `@anthropic-ai/claude-agent-sdk`
+ * publishes (sdk.d.ts and sdk-tools.d.ts, imported from the package itself, a devDependency), and the
+ * argument types generated from the Claude Code pack (`toolgate codegen` of policies/packs/claude-code into
+ * test/.tmp/claude-code/, done by claude-code-hook-types.test.ts) against the SDK's tool input types. `Same<A, B>` holds when each is assignable to the other; `Fits<A, B>` when A is assignable to
  * B. Each `@ts-expect-error` is a mismatch that must be caught; the test removes them and counts the errors.
  */
 import type {
@@ -23,20 +23,22 @@ import type {
   WriteArgs,
 } from "../../.tmp/claude-code/pack.js";
 import type {
-  SdkAgentInput,
-  SdkBashInput,
-  SdkFileEditInput,
-  SdkFileReadInput,
-  SdkFileWriteInput,
-  SdkGlobInput,
-  SdkGrepInput,
-  SdkHookPermissionDecision,
-  SdkNotebookEditInput,
-  SdkPreToolUseHookInput,
-  SdkSyncHookJSONOutput,
-  SdkWebFetchInput,
-  SdkWebSearchInput,
-} from "./agent-sdk-shapes.js";
+  HookPermissionDecision as SdkHookPermissionDecision,
+  PreToolUseHookInput as SdkPreToolUseHookInput,
+  SyncHookJSONOutput as SdkSyncHookJSONOutput,
+} from "@anthropic-ai/claude-agent-sdk";
+import type {
+  AgentInput as SdkAgentInput,
+  BashInput as SdkBashInput,
+  FileEditInput as SdkFileEditInput,
+  FileReadInput as SdkFileReadInput,
+  FileWriteInput as SdkFileWriteInput,
+  GlobInput as SdkGlobInput,
+  GrepInput as SdkGrepInput,
+  NotebookEditInput as SdkNotebookEditInput,
+  WebFetchInput as SdkWebFetchInput,
+  WebSearchInput as SdkWebSearchInput,
+} from "@anthropic-ai/claude-agent-sdk/sdk-tools";
 
 type Fits<A, B> = [A] extends [B] ? true : false;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
