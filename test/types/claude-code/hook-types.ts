@@ -5,23 +5,7 @@
  * test/.tmp/claude-code/, done by claude-code-hook-types.test.ts) against the SDK's tool input types. `Same<A, B>` holds when each is assignable to the other; `Fits<A, B>` when A is assignable to
  * B. Each `@ts-expect-error` is a mismatch that must be caught; the test removes them and counts the errors.
  */
-import type {
-  ClaudeCodePermissionDecision,
-  ClaudeCodePreToolUseInput,
-  ClaudeCodePreToolUseOutput,
-} from "../../../src/adapters/claude-code-hook.js";
-import type {
-  AgentArgs,
-  BashArgs,
-  EditArgs,
-  GlobArgs,
-  GrepArgs,
-  NotebookEditArgs,
-  ReadArgs,
-  WebFetchArgs,
-  WebSearchArgs,
-  WriteArgs,
-} from "../../.tmp/claude-code/pack.js";
+
 import type {
   HookPermissionDecision as SdkHookPermissionDecision,
   PreToolUseHookInput as SdkPreToolUseHookInput,
@@ -39,6 +23,23 @@ import type {
   WebFetchInput as SdkWebFetchInput,
   WebSearchInput as SdkWebSearchInput,
 } from "@anthropic-ai/claude-agent-sdk/sdk-tools";
+import type {
+  ClaudeCodePermissionDecision,
+  ClaudeCodePreToolUseInput,
+  ClaudeCodePreToolUseOutput,
+} from "../../../src/adapters/claude-code-hook.js";
+import type {
+  AgentArgs,
+  BashArgs,
+  EditArgs,
+  GlobArgs,
+  GrepArgs,
+  NotebookEditArgs,
+  ReadArgs,
+  WebFetchArgs,
+  WebSearchArgs,
+  WriteArgs,
+} from "../../.tmp/claude-code/pack.js";
 
 type Fits<A, B> = [A] extends [B] ? true : false;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
