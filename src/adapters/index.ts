@@ -1,7 +1,7 @@
 /**
  * `toolgate/adapters`: pure conversions between model providers' tool-calling formats (OpenAI Chat
  * Completions and Responses, Anthropic Messages, MCP) and toolgate's `ToolSpec`, `ToolCall` and `ToolResult`,
- * and Claude Code's PreToolUse hook payload and answer.
+ * and the tool-call hooks of Claude Code (PreToolUse) and Gemini CLI (BeforeTool): payload and answer.
  * Every export here is public API. No network code.
  */
 
@@ -26,9 +26,23 @@ export type {
   ClaudeCodePreToolUseOutput,
   HookPayloadResult,
 } from "./claude-code-hook.js";
-export { hookAnswer, hookCalls, MCP_TOOL, parseHookPayload, projectReadings } from "./claude-code-hook.js";
+export { hookAnswer, hookCalls, MCP_TOOL, parseHookPayload } from "./claude-code-hook.js";
 export type { AdapterProblem, AdapterProblemCode, ConversionResult, ReadCallsOptions } from "./conversion.js";
 export { InvalidToolCallError } from "./conversion.js";
+export type {
+  GeminiCliBeforeToolInput,
+  GeminiCliBeforeToolOutput,
+  GeminiCliDecision,
+  GeminiCliMcpContext,
+  GeminiCliPayloadResult,
+} from "./gemini-cli-hook.js";
+export {
+  GEMINI_MCP_TOOL,
+  geminiCliAnswer,
+  geminiCliCalls,
+  parseGeminiCliPayload,
+} from "./gemini-cli-hook.js";
+export { projectReadings } from "./hook-payload.js";
 export type { JsonObject, JsonValue } from "./json-data.js";
 export { MAX_ARGUMENT_DEPTH } from "./json-data.js";
 export type {

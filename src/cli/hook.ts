@@ -1,10 +1,12 @@
 /**
- * `toolgate hook claude-code`: the command for Claude Code's `PreToolUse` hook. Reads the hook's JSON on
- * stdin, decides with the configured policy and writes the documented JSON answer on stdout.
+ * `toolgate hook claude-code` and `toolgate hook gemini-cli`: the commands for Claude Code's `PreToolUse` hook
+ * and Gemini CLI's `BeforeTool` hook. Each reads the hook's JSON on stdin, decides with the configured policy
+ * and writes the agent's documented JSON answer on stdout.
  *
- * Exit codes are Claude Code's for hooks (https://code.claude.com/docs/en/hooks, "Exit code output"), not
- * the other commands': 0 with the JSON answer; 2 — a blocking error, which Claude Code honours whatever else
- * happens — when the input or the configuration cannot be used. Nothing it cannot read is ever allowed.
+ * Exit codes are the agents' for hooks (https://code.claude.com/docs/en/hooks, "Exit code output";
+ * https://geminicli.com/docs/hooks/reference, "Global hook mechanics"), not the other commands': 0 with the
+ * JSON answer; 2 — a blocking error in both — when the input or the configuration cannot be used. Nothing
+ * either command cannot read is ever allowed.
  */
 import { readFileSync } from "node:fs";
 import {
@@ -12,25 +14,31 @@ import {
   type ClaudeCodePreToolUseOutput,
   hookAnswer,
   hookCalls,
-  isAbsolutePath,
-  MAX_HOOK_INPUT_BYTES,
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
+import {
+  type GeminiCliBeforeToolInput,
+  type GeminiCliBeforeToolOutput,
+  geminiCliAnswer,
+  geminiCliCalls,
+  parseGeminiCliPayload,
+} from "../adapters/gemini-cli-hook.js";
+import { isAbsolutePath, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import type { PolicyAction } from "../runtime/types.js";
+import type { PolicyAction, ToolCall } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { toolVersion, UsageError } from "./common.js";
 
-/** Exit codes of a Claude Code command hook. */
+/** Exit codes of a command hook (the same for Claude Code and Gemini CLI). */
 export const HOOK_EXIT = { answered: 0, block: 2 } as const;
 
-/** Options of `toolgate hook claude-code`. */
+/** Options of `toolgate hook claude-code` (and, with `ask`, of `toolgate hook gemini-cli`). */
 export interface HookCommandOptions {
   readonly config?: string;
   /** What a call the policy cannot read (unknown tool, arguments outside the pack's schemas) gets. */
   readonly unreadable: string;
-  /** The project directory paths are read against (default: CLAUDE_PROJECT_DIR, else the payload's cwd). */
+  /** The project directory paths are read against (default: the agent's project variable, else the payload's cwd). */
   readonly project?: string;
 }
 
@@ -73,31 +81,47 @@ export function readStdin(): Buffer {
   return readFileSync(0);
 }
 
-/** `toolgate hook claude-code`. Returns the exit code. */
-export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): number {
+/** What differs between the agents a hook command answers. */
+interface HookAgent<P extends { readonly cwd: string }> {
+  /** Reads stdin text as the agent's payload, or says why it cannot. */
+  readonly parse: (text: string) => { ok: true; payload: P } | { ok: false; reason: string };
+  /** The toolgate calls that stand for one payload (see hookCalls). */
+  readonly calls: (payload: P, declared: (name: string) => boolean, project: string) => readonly ToolCall[];
+  /** The caller context the policy may match, given the configuration's context_schema. */
+  readonly context: (payload: P, schema: unknown) => { readonly [key: string]: unknown };
+  /** The answer (exit code 0) for the strictest decision and its reason. */
+  readonly answer: (action: PolicyAction, reason: string) => number;
+  /** Refuses the call with a blocking exit code, saying why. */
+  readonly block: (reason: string) => number;
+}
+
+/**
+ * Runs one hook invocation for `agent`: reads stdin, loads the configuration, decides every call that stands
+ * for the payload and answers the strictest decision. Anything it cannot read or load blocks.
+ */
+function runAgentHook<P extends { readonly cwd: string }>(
+  agent: HookAgent<P>,
+  options: HookCommandOptions,
+  io: HookIo,
+): number {
   const unreadable = options.unreadable;
   if (unreadable !== "ask" && unreadable !== "deny") {
     throw new UsageError(
       `--unreadable must be ask or deny, got "${unreadable}"; a call toolgate cannot read is never allowed`,
     );
   }
-  const block = (reason: string): number => {
-    // Exit 2 blocks the tool call; Claude Code shows stderr to Claude as the reason.
-    io.writeError(`toolgate: ${reason}; the tool call is blocked\n`);
-    return HOOK_EXIT.block;
-  };
   let bytes: Buffer;
   try {
     bytes = io.readInput();
   } catch (error) {
-    return block(`cannot read the hook input on stdin (${(error as Error).message})`);
+    return agent.block(`cannot read the hook input on stdin (${(error as Error).message})`);
   }
   if (bytes.length > MAX_HOOK_INPUT_BYTES) {
-    return block(`the hook input is larger than ${MAX_HOOK_INPUT_BYTES} bytes`);
+    return agent.block(`the hook input is larger than ${MAX_HOOK_INPUT_BYTES} bytes`);
   }
   const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(bytes);
-  const parsed = parseHookPayload(text);
-  if (!parsed.ok) return block(parsed.reason);
+  const parsed = agent.parse(text);
+  if (!parsed.ok) return agent.block(parsed.reason);
 
   const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
@@ -108,7 +132,7 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
       toolVersion: toolVersion(),
     });
     io.writeError(report.endsWith("\n") ? report : `${report}\n`);
-    return block(
+    return agent.block(
       loaded.configFound
         ? "the toolgate configuration has errors (run toolgate lint)"
         : "no toolgate configuration found (pass --config PATH in the hook's command)",
@@ -119,10 +143,10 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
   const controller = decisionController(bundle, loaded.validators);
   const project = options.project ?? parsed.payload.cwd;
   if (!isAbsolutePath(project))
-    return block(`the project directory ${JSON.stringify(project)} is not absolute`);
-  const calls = hookCalls(parsed.payload, (name) => names.has(name), project);
+    return agent.block(`the project directory ${JSON.stringify(project)} is not absolute`);
+  const calls = agent.calls(parsed.payload, (name) => names.has(name), project);
 
-  const context = hookContext(parsed.payload, bundle.contextSchema);
+  const context = agent.context(parsed.payload, bundle.contextSchema);
   let action: PolicyAction = "allow";
   const reasons: string[] = [];
   for (const call of calls) {
@@ -146,7 +170,73 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
     }
     if (decided.action === action && !reasons.includes(decided.reason)) reasons.push(decided.reason);
   }
-  const answer: ClaudeCodePreToolUseOutput = hookAnswer(action, `toolgate: ${reasons.join("; ")}`);
-  io.write(`${JSON.stringify(answer)}\n`);
-  return HOOK_EXIT.answered;
+  return agent.answer(action, `toolgate: ${reasons.join("; ")}`);
+}
+
+/** `toolgate hook claude-code`. Returns the exit code. */
+export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): number {
+  return runAgentHook(
+    {
+      parse: parseHookPayload,
+      calls: hookCalls,
+      context: hookContext,
+      answer: (action, reason) => {
+        const answer: ClaudeCodePreToolUseOutput = hookAnswer(action, reason);
+        io.write(`${JSON.stringify(answer)}\n`);
+        return HOOK_EXIT.answered;
+      },
+      block: (reason) => {
+        // Exit 2 blocks the tool call; Claude Code shows stderr to Claude as the reason.
+        io.writeError(`toolgate: ${reason}; the tool call is blocked\n`);
+        return HOOK_EXIT.block;
+      },
+    },
+    options,
+    io,
+  );
+}
+
+/** Options of `toolgate hook gemini-cli`. */
+export interface GeminiHookCommandOptions extends HookCommandOptions {
+  /**
+   * How an ask is answered: `ask` (Gemini CLI's `decision: "ask"`, its confirmation prompt, since 0.36.0) or
+   * `deny` (a deny whose reason says a person's approval is needed), for older versions and headless runs.
+   */
+  readonly ask: string;
+}
+
+/** `toolgate hook gemini-cli`. Returns the exit code. */
+export function runHookGeminiCli(options: GeminiHookCommandOptions, io: HookIo): number {
+  const askAs = options.ask;
+  if (askAs !== "ask" && askAs !== "deny") {
+    throw new UsageError(`--ask must be ask or deny, got "${askAs}"; an ask is never answered with allow`);
+  }
+  return runAgentHook<GeminiCliBeforeToolInput>(
+    {
+      parse: parseGeminiCliPayload,
+      calls: geminiCliCalls,
+      context: () => ({}),
+      answer: (action, reason) => {
+        const answer: GeminiCliBeforeToolOutput =
+          action === "ask" && askAs === "deny"
+            ? geminiCliAnswer(
+                "deny",
+                `${reason}; this call needs a person's approval, and this hook answers asks with deny (--ask deny): a person can run it themselves, or a rule in the toolgate policy can allow it`,
+              )
+            : geminiCliAnswer(action, reason);
+        io.write(`${JSON.stringify(answer)}\n`);
+        return HOOK_EXIT.answered;
+      },
+      block: (reason) => {
+        // Exit 2 blocks the tool call with stderr as the reason. Gemini CLI parses stdout first whatever the
+        // exit code, so stdout carries the same refusal as a deny: either reading blocks.
+        const text = `toolgate: ${reason}; the tool call is blocked`;
+        io.write(`${JSON.stringify(geminiCliAnswer("deny", text))}\n`);
+        io.writeError(`${text}\n`);
+        return HOOK_EXIT.block;
+      },
+    },
+    options,
+    io,
+  );
 }

@@ -231,9 +231,8 @@ export function buildProgram(state: { code: number }): Command {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);
     });
-  program
-    .command("hook")
-    .description("answer an agent's tool-call hook from the policy")
+  const hook = program.command("hook").description("answer an agent's tool-call hook from the policy");
+  hook
     .command("claude-code")
     .description(
       "Claude Code's PreToolUse hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
@@ -248,6 +247,34 @@ export function buildProgram(state: { code: number }): Command {
       const project: string | undefined = options.project ?? (process.env.CLAUDE_PROJECT_DIR || undefined);
       const { readStdin, runHookClaudeCode } = await import("./hook.js");
       state.code = runHookClaudeCode(
+        { ...options, ...(project === undefined ? {} : { project }) },
+        {
+          readInput: readStdin,
+          write: (text) => process.stdout.write(text),
+          writeError: (text) => process.stderr.write(text),
+        },
+      );
+    });
+  hook
+    .command("gemini-cli")
+    .description(
+      "Gemini CLI's BeforeTool hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
+    )
+    .option("--config <path>", "configuration file")
+    .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+    .option(
+      "--ask <answer>",
+      'ask or deny: answer an ask with Gemini CLI\'s "ask" (its confirmation prompt, 0.36.0 or later) or a deny saying approval is needed',
+      "ask",
+    )
+    .option(
+      "--project <dir>",
+      "the project directory paths are read against (default: $GEMINI_PROJECT_DIR, else cwd)",
+    )
+    .action(async (options) => {
+      const project: string | undefined = options.project ?? (process.env.GEMINI_PROJECT_DIR || undefined);
+      const { readStdin, runHookGeminiCli } = await import("./hook.js");
+      state.code = runHookGeminiCli(
         { ...options, ...(project === undefined ? {} : { project }) },
         {
           readInput: readStdin,
