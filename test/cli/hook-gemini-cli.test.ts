@@ -4,41 +4,17 @@
  * reference), against the Gemini CLI pack's starting policy. Each case's expected.json gives the exit code and
  * either the decision (with a text its reason must hold) or a text stderr must hold.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runHook } from "./claude-code-hook-process.js";
 import { assertBuilt, ROOT } from "./cli-helpers.js";
+import { readHookCase } from "./hook-fixtures.js";
 
 const FIXTURES = join(ROOT, "test/fixtures/gemini-cli/hook");
 const PACK_CONFIG = join(ROOT, "policies/packs/gemini-cli/toolgate.config.yaml");
 
-interface Expected {
-  readonly exit: 0 | 2;
-  readonly decision?: "allow" | "ask" | "deny";
-  readonly reason?: string;
-  readonly stderr?: string;
-  readonly args?: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-function readCase(name: string): { input: string; expected: Expected } {
-  const dir = join(FIXTURES, name);
-  const json = join(dir, "payload.json");
-  const txt = join(dir, "payload.txt");
-  const files = readdirSync(dir).sort();
-  // A folder the harness cannot map fails, never skips.
-  const known = ["expected.json", existsSync(json) ? "payload.json" : "payload.txt"];
-  if (files.join(",") !== known.sort().join(",")) {
-    throw new Error(
-      `${name}: expected exactly expected.json and payload.json or payload.txt, found ${files}`,
-    );
-  }
-  return {
-    input: readFileSync(existsSync(json) ? json : txt, "utf8"),
-    expected: JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Expected,
-  };
-}
+const readCase = (name: string) => readHookCase(FIXTURES, name);
 
 const gemini = (input: string, args: readonly string[], env: Readonly<Record<string, string>> = {}) =>
   runHook(input, args, env, ROOT, "gemini-cli");
