@@ -232,57 +232,42 @@ export function buildProgram(state: { code: number }): Command {
       state.code = await runMcpProxy(command, options);
     });
   const hook = program.command("hook").description("answer an agent's tool-call hook from the policy");
-  hook
-    .command("claude-code")
-    .description(
-      "Claude Code's PreToolUse hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
-    )
-    .option("--config <path>", "configuration file")
-    .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
-    .option(
-      "--project <dir>",
-      "the project directory paths are read against (default: $CLAUDE_PROJECT_DIR, else cwd)",
-    )
-    .action(async (options) => {
-      const project: string | undefined = options.project ?? (process.env.CLAUDE_PROJECT_DIR || undefined);
-      const { readStdin, runHookClaudeCode } = await import("./hook.js");
-      state.code = runHookClaudeCode(
-        { ...options, ...(project === undefined ? {} : { project }) },
-        {
-          readInput: readStdin,
-          write: (text) => process.stdout.write(text),
-          writeError: (text) => process.stderr.write(text),
-        },
-      );
-    });
-  hook
-    .command("gemini-cli")
-    .description(
-      "Gemini CLI's BeforeTool hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input",
-    )
-    .option("--config <path>", "configuration file")
-    .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
-    .option(
-      "--ask <answer>",
-      'ask or deny: answer an ask with Gemini CLI\'s "ask" (its confirmation prompt, 0.36.0 or later) or a deny saying approval is needed',
-      "ask",
-    )
-    .option(
-      "--project <dir>",
-      "the project directory paths are read against (default: $GEMINI_PROJECT_DIR, else cwd)",
-    )
-    .action(async (options) => {
-      const project: string | undefined = options.project ?? (process.env.GEMINI_PROJECT_DIR || undefined);
-      const { readStdin, runHookGeminiCli } = await import("./hook.js");
-      state.code = runHookGeminiCli(
-        { ...options, ...(project === undefined ? {} : { project }) },
-        {
-          readInput: readStdin,
-          write: (text) => process.stdout.write(text),
-          writeError: (text) => process.stderr.write(text),
-        },
-      );
-    });
+  /** One agent's hook command: the options both share, and the agent's project variable as --project. */
+  const agentHook = (
+    agent: string,
+    event: string,
+    projectVariable: "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR",
+    run: "runHookClaudeCode" | "runHookGeminiCli",
+  ) =>
+    hook
+      .command(agent)
+      .description(
+        `${event} hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input`,
+      )
+      .option("--config <path>", "configuration file")
+      .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+      .option(
+        "--project <dir>",
+        `the project directory paths are read against (default: $${projectVariable}, else cwd)`,
+      )
+      .action(async (options) => {
+        const project: string | undefined = options.project ?? (process.env[projectVariable] || undefined);
+        const commands = await import("./hook.js");
+        state.code = commands[run](
+          { ...options, ...(project === undefined ? {} : { project }) },
+          {
+            readInput: commands.readStdin,
+            write: (text) => process.stdout.write(text),
+            writeError: (text) => process.stderr.write(text),
+          },
+        );
+      });
+  agentHook("claude-code", "Claude Code's PreToolUse", "CLAUDE_PROJECT_DIR", "runHookClaudeCode");
+  agentHook("gemini-cli", "Gemini CLI's BeforeTool", "GEMINI_PROJECT_DIR", "runHookGeminiCli").option(
+    "--ask <answer>",
+    'ask or deny: answer an ask with Gemini CLI\'s "ask" (its confirmation prompt, 0.36.0 or later) or a deny saying approval is needed',
+    "ask",
+  );
   const importCommand = program
     .command("import")
     .description("turn another tool's permission rules into a toolgate policy");
