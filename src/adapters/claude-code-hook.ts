@@ -7,17 +7,8 @@
  * `@anthropic-ai/claude-agent-sdk` publishes (`PreToolUseHookInput`, `PreToolUseHookSpecificOutput`).
  */
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import {
-  isAbsolutePath,
-  MAX_HOOK_INPUT_BYTES,
-  mcpStandInCall,
-  pathReadingCalls,
-  projectReadings,
-  readHookObject,
-} from "./hook-payload.js";
+import { mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
-
-export { isAbsolutePath, MAX_HOOK_INPUT_BYTES, projectReadings };
 
 /** What Claude Code writes to a `PreToolUse` command hook's stdin (fields this module reads or passes on). */
 export interface ClaudeCodePreToolUseInput {

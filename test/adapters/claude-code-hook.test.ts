@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hookCalls, parseHookPayload, projectReadings } from "../../src/adapters/claude-code-hook.js";
+import { hookCalls, parseHookPayload } from "../../src/adapters/claude-code-hook.js";
+import { projectReadings } from "../../src/adapters/hook-payload.js";
 
 const CWD = "/home/dev/project";
 

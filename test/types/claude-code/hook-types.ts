@@ -2,13 +2,15 @@
  * Type tests: toolgate's declared Claude Code hook types against the ones `@anthropic-ai/claude-agent-sdk`
  * publishes (sdk.d.ts and sdk-tools.d.ts, imported from the package itself, a devDependency), and the
  * argument types generated from the Claude Code pack (`toolgate codegen` of policies/packs/claude-code into
- * test/.tmp/claude-code/, done by claude-code-hook-types.test.ts) against the SDK's tool input types. `Same<A, B>` holds when each is assignable to the other; `Fits<A, B>` when A is assignable to
- * B. Each `@ts-expect-error` is a mismatch that must be caught; the test removes them and counts the errors.
+ * test/.tmp/claude-code/, done by claude-code-hook-types.test.ts) against the SDK's tool input types.
+ * `Same<A, B>` holds when each is assignable to the other; `Fits<A, B>` when A is assignable to B. Each
+ * `@ts-expect-error` is a mismatch that must be caught; the test removes them and counts the errors.
  */
 
 import type {
   HookPermissionDecision as SdkHookPermissionDecision,
   PreToolUseHookInput as SdkPreToolUseHookInput,
+  PreToolUseHookSpecificOutput as SdkPreToolUseHookSpecificOutput,
   SyncHookJSONOutput as SdkSyncHookJSONOutput,
 } from "@anthropic-ai/claude-agent-sdk";
 import type {
@@ -51,6 +53,7 @@ holds<Fits<ClaudeCodePreToolUseInput, SdkPreToolUseHookInput>>(true);
 
 // The answer: toolgate's is a valid SDK hook output, and its decisions are the SDK's minus `defer`.
 holds<Fits<ClaudeCodePreToolUseOutput, SdkSyncHookJSONOutput>>(true);
+holds<Fits<ClaudeCodePreToolUseOutput["hookSpecificOutput"], SdkPreToolUseHookSpecificOutput>>(true);
 holds<Same<ClaudeCodePermissionDecision, Exclude<SdkHookPermissionDecision, "defer">>>(true);
 holds<Same<ClaudeCodePreToolUseOutput["hookSpecificOutput"]["hookEventName"], "PreToolUse">>(true);
 
