@@ -322,6 +322,7 @@ interface RawConfig {
   readonly audit?: {
     readonly sink: string;
     readonly redact?: { readonly [tool: string]: "all" | readonly string[] };
+    readonly otel?: boolean;
   };
   readonly mode?: ControllerMode;
   readonly approval_ttl_ms?: number;
@@ -611,7 +612,15 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.codegen === undefined ? {} : { codegenOut: raw.codegen.out }),
     ...(raw.compile === undefined ? {} : { compileOut: raw.compile.out }),
     ...(raw.approvals === undefined ? {} : { approvals: raw.approvals }),
-    ...(raw.audit === undefined ? {} : { audit: { sink: raw.audit.sink, redact: raw.audit.redact ?? {} } }),
+    ...(raw.audit === undefined
+      ? {}
+      : {
+          audit: {
+            sink: raw.audit.sink,
+            redact: raw.audit.redact ?? {},
+            ...(raw.audit.otel === true ? { otel: true } : {}),
+          },
+        }),
     ...(raw.mode === undefined ? {} : { mode: raw.mode }),
     ...(raw.approval_ttl_ms === undefined ? {} : { approvalTtlMs: raw.approval_ttl_ms }),
     ...(raw.notify === undefined ? {} : { notify: notifierSettings(raw.notify) }),

@@ -58,6 +58,8 @@ export interface BundleSettings {
   readonly audit?: {
     readonly sink: string;
     readonly redact: { readonly [tool: string]: "all" | readonly string[] };
+    /** Also report to OpenTelemetry, after the sink. */
+    readonly otel?: boolean;
   };
 }
 

@@ -28,6 +28,7 @@ import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
 import type { ArgumentValidator, ToolDefinition, ToolHandler } from "../runtime/types.js";
 import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import { OtelAuditSink } from "../stores/otel-audit-sink.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
 // The handler check lives in the runtime, so that compiled controllers share it; re-exported here as before.
@@ -233,7 +234,12 @@ export function createController(options: CreateControllerOptions): ToolControll
               }),
         });
   const auditOption = options.audit ?? bundle.settings.audit?.sink;
-  const audit = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
+  const opened = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
+  // `audit.otel` reports to OpenTelemetry after the sink in force (the config's or the application's).
+  const audit =
+    bundle.settings.audit?.otel === true && opened !== undefined && !(opened instanceof OtelAuditSink)
+      ? new OtelAuditSink({ next: opened })
+      : opened;
   const controller = new ToolController({
     runtime,
     policy,
