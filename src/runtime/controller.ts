@@ -233,11 +233,13 @@ export class ToolController {
   }
 
   /**
-   * Swaps policy, runtime, context validator and audit redaction in one step: calls already past their
+   * Swaps policy, runtime, context validator, audit redaction and mode in one step: calls already past their
    * decision finish under the old configuration; every later decision, and every later approval re-check,
    * uses the new one. An omitted part stays as it is.
+   * @throws ToolgateError `invalid-option` for an unknown mode (nothing is swapped then).
    */
   reload(next: ControllerReload): void {
+    if (next.mode !== undefined) assertControllerMode(next.mode);
     const now = this.#active;
     this.#active = {
       policy: next.policy,
@@ -247,7 +249,6 @@ export class ToolController {
       redact: next.redact ?? now.redact,
       mode: next.mode ?? now.mode,
     };
-    assertControllerMode(this.#active.mode);
   }
 
   /** The specs the model may see: every registered tool that the policy does not deny outright. */

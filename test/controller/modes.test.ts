@@ -274,6 +274,21 @@ describe("the mode and the fingerprint", () => {
     }
   });
 
+  it("a compiled module whose mode was edited refuses to load: the mode is in its fingerprint", async () => {
+    const observe = await bundleOf(project("mode: observe\n"));
+    const temp = tempDir("modes-edit");
+    try {
+      const file = await writeCompiled(observe, temp.dir);
+      const text = readFileSync(file, "utf8");
+      expect(text).toContain('export const mode = "observe";');
+      const edited = join(temp.dir, "edited.mjs");
+      writeFileSync(edited, text.replace('export const mode = "observe";', 'export const mode = "enforce";'));
+      await expect(importCompiled(edited)).rejects.toThrow(/does not match its fingerprint/);
+    } finally {
+      temp.remove();
+    }
+  });
+
   it("an unknown mode is refused: as an option with invalid-option, in the config as config-schema", async () => {
     const bundle = await bundleOf(project());
     const { handlers } = counting();
