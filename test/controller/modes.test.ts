@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import {
   type AuditEvent,
   createController,
@@ -13,14 +14,16 @@ import {
   MemoryAuditSink,
   PendingApprovals,
   type PolicyBundle,
+  PostgresAuditSink,
   policyFingerprint,
   reloadController,
   SqliteAuditSink,
   ToolgateError,
 } from "toolgate";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { runCli, writeTree } from "../cli/cli-helpers.js";
 import { importCompiled, tempDir, writeCompiled } from "../compile/compiled-module.js";
+import { describePostgres, dropTables, uniquePrefix } from "../stores/helpers.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -375,5 +378,31 @@ describe("the mode in durable audit logs", () => {
     const decided = rows.find((r) => r.type === "policy.decided");
     expect(decided?.decision).toBe("allow");
     expect(JSON.parse(decided?.event ?? "{}")).toMatchObject({ mode: "observe", wouldHave: "deny" });
+  });
+});
+
+describePostgres("the mode in the PostgreSQL audit sink", (url) => {
+  const tablePrefix = uniquePrefix();
+  afterAll(() => dropTables(url, tablePrefix));
+
+  it("each row's event JSON carries the mode and wouldHave; the decision column is what ran", async () => {
+    const bundle = await bundleOf(project("mode: observe\n"));
+    const sink = new PostgresAuditSink(url, { tablePrefix });
+    const { handlers } = counting();
+    const controller = createController({ bundle, handlers, audit: sink });
+    await controller.handle(call("erase_disk", {}));
+    await sink.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query(`SELECT type, decision, event FROM ${tablePrefix}audit ORDER BY id`);
+    await client.end();
+    expect(rows.map((r) => r.type)).toEqual(["call.received", "policy.decided", "tool.executed"]);
+    expect(rows[1]?.decision).toBe("allow");
+    expect(rows.map((r) => (JSON.parse(String(r.event)) as AuditEvent).mode)).toEqual([
+      "observe",
+      "observe",
+      "observe",
+    ]);
+    expect(JSON.parse(String(rows[1]?.event))).toMatchObject({ wouldHave: "deny" });
   });
 });
