@@ -340,6 +340,30 @@ type RawNotifier =
     }
   | { readonly kind: "command"; readonly command: readonly string[]; readonly timeout_ms?: number };
 
+/**
+ * A webhook's secret comes from one place: with both `secret_env` and `secret_file`, which one signs would be a
+ * guess (the schema requires one of them; "not both" gets this message at the second key).
+ */
+function checkNotifierSecrets(config: ParsedFile, notify: unknown): Diagnostic[] {
+  if (!Array.isArray(notify)) return [];
+  return notify.flatMap((entry: unknown, index) =>
+    entry !== null &&
+    typeof entry === "object" &&
+    Object.hasOwn(entry, "secret_env") &&
+    Object.hasOwn(entry, "secret_file")
+      ? [
+          diagnosticAt(
+            config,
+            `/notify/${index}/secret_file`,
+            "config-schema",
+            "a webhook takes its secret from secret_env or secret_file, not both; keep one",
+            { prefer: "key" },
+          ),
+        ]
+      : [],
+  );
+}
+
 /** The `notify` list as the bundle holds it (camelCase keys, absent keys left out). */
 function notifierSettings(raw: readonly RawNotifier[]): NotifierSetting[] {
   return raw.map((n) =>
@@ -546,6 +570,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   const base = dirname(location.path);
   const severity = readSeveritySettings(config, raw.severity);
   reader.diagnostics.push(...severity.diagnostics);
+  reader.diagnostics.push(...checkNotifierSecrets(config, raw.notify));
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
   let toolsComplete = toolPatterns.complete;

@@ -18,7 +18,7 @@ import {
   webhookNotifier,
 } from "toolgate";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeTree } from "../cli/cli-helpers.js";
+import { runCli, writeTree } from "../cli/cli-helpers.js";
 
 const SECRET = "s3cret-for-the-webhook-receiver-0123456789";
 
@@ -206,6 +206,40 @@ describe("webhook notifier configured in YAML", () => {
         timestamp: got.headers["x-toolgate-timestamp"] as string,
       }),
     ).toEqual({ ok: true });
+  });
+});
+
+describe("notify in the configuration: mistakes are lint findings at their line", () => {
+  async function lint(notify: string): Promise<string> {
+    const dir = writeTree({
+      "toolgate.config.yaml": `tools: [tools.yaml]\npolicy: policy.yaml\nnotify:\n${notify}`,
+      "tools.yaml": TOOLS,
+      "policy.yaml": POLICY,
+    });
+    const run = await runCli(["lint", "--config", join(dir, "toolgate.config.yaml"), "--format", "json"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      diagnostics: { line: number; message: string; code: string }[];
+    };
+    return report.diagnostics.map((d) => `${d.line} ${d.code} ${d.message}`).join("\n");
+  }
+
+  it("both secrets, no secret, an unknown kind, a shell string for a command", async () => {
+    expect(
+      await lint("  - kind: webhook\n    url: https://h.example/x\n    secret_env: A\n    secret_file: b\n"),
+    ).toBe("7 config-schema a webhook takes its secret from secret_env or secret_file, not both; keep one");
+    expect(await lint("  - kind: webhook\n    url: https://h.example/x\n")).toBe(
+      [
+        '4 config-schema "notify/0" is missing the required key "secret_env"',
+        '4 config-schema "notify/0" is missing the required key "secret_file"',
+      ].join("\n"),
+    );
+    expect(await lint("  - kind: pager\n")).toBe(
+      '4 config-schema "notify/0/kind" must be one of "webhook", "command"',
+    );
+    expect(await lint("  - kind: command\n    command: ./page.sh --all\n")).toBe(
+      '5 config-schema "notify/0/command" must be a list, found string "./page.sh --all"',
+    );
   });
 });
 
