@@ -174,7 +174,7 @@ describe("otel audit sink", () => {
       "toolgate.approval.outcome": "granted",
       "gen_ai.tool.name": "deploy",
     });
-    expect((wait.points[0]?.value as { count: number }).count).toBe(1);
+    expect(wait.points[0]?.value).toMatchObject({ count: 1 });
     await audit.close();
   });
 
