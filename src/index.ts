@@ -18,7 +18,13 @@ export {
   loadPolicyResultSync,
   PolicyConfigError,
 } from "./config/load-policy.js";
-export type { BundleSettings, BundleTool, PolicyBundle, PolicyTestCase } from "./config/policy-bundle.js";
+export type {
+  BundleSettings,
+  BundleTool,
+  NotifierSetting,
+  PolicyBundle,
+  PolicyTestCase,
+} from "./config/policy-bundle.js";
 export {
   ControllerSetupError,
   type CreateControllerOptions,
@@ -33,6 +39,7 @@ export {
   watchPolicy,
 } from "./controller/watch-policy.js";
 export * from "./diagnostics/index.js";
+export * from "./notify/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";
 export {

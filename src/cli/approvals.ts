@@ -55,7 +55,8 @@ function describe(entry: StoredApproval): string {
     `  reason:    ${e(r.reason)}${r.ruleIds.length > 0 ? ` [${r.ruleIds.map(e).join(", ")}]` : ""}`,
     `  arguments: ${json(r.call.arguments)}`,
   ];
-  if (r.context !== undefined) lines.push(`  context:   ${json(r.context)}`);
+  // The facts the caller gave decide as much as the arguments: always shown, so "none" is visible too.
+  lines.push(`  context:   ${r.context === undefined ? "(none given)" : json(r.context)}`);
   lines.push(
     `  created:   ${new Date(r.createdAt).toISOString()}, expires ${new Date(r.expiresAt).toISOString()}`,
     `  policy:    ${e(r.policyFingerprint)}`,

@@ -3,7 +3,9 @@ import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { type OperatorTrace, traceCondition } from "../runtime/condition-trace.js";
 import type { CommandTrace } from "../runtime/match/shell.js";
+import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
+import type { PolicyAction } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -91,13 +93,17 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
                 }),
           })),
         };
+  const mode = loaded.bundle.settings.mode ?? DEFAULT_MODE;
+  // What the controller does with this decision in the configured mode (observe runs it, ci denies an ask).
+  const outcome = output.action === "invalid" ? "invalid" : modeOutcomeAction(output.action, mode);
   if (format === "json") {
-    print(JSON.stringify({ ...output, fingerprint: loaded.bundle.fingerprint }, null, 2));
+    print(JSON.stringify({ ...output, mode, outcome, fingerprint: loaded.bundle.fingerprint }, null, 2));
     return EXIT.ok;
   }
   // The tool name, reasons, ids and file names are shown escaped: none of them may drive the terminal.
   const e = (text: string): string => escapeControl(text);
   print(`${e(tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
+  if (mode !== "enforce") print(modeLine(mode, output.action));
   if (output.ruleIds.length > 0) {
     // A fallback decides only when nothing else matched: say so, since that is what a reader wonders.
     const fallback = output.statements.some((s) => s.kind === "otherwise" && s.matched);
@@ -122,6 +128,26 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
       for (const line of traceLines(s.trace)) print(`             ${e(line)}`);
   }
   return EXIT.ok;
+}
+
+/** The action a controller in `mode` takes for the policy's `action`. */
+function modeOutcomeAction(action: PolicyAction, mode: ControllerMode): PolicyAction {
+  if (mode === "observe") return "allow";
+  if (mode === "ci" && action === "ask") return "deny";
+  return action;
+}
+
+/** The line that says what a mode other than enforce does with the decision. */
+function modeLine(mode: ControllerMode, action: PolicyAction | "invalid"): string {
+  if (action === "invalid") return `mode: ${mode} — an invalid call never runs`;
+  if (mode === "observe") {
+    if (action === "allow") return "mode: observe — the call runs";
+    const verb = action === "deny" ? "denies it" : "asks a person about it";
+    return `mode: observe — the call runs anyway, and the audit log records that the policy ${verb} (wouldHave: ${action})`;
+  }
+  return action === "ask"
+    ? "mode: ci — no person is present, so the call is denied"
+    : `mode: ci — asks are denied; this call is ${action === "allow" ? "allowed" : "denied"}`;
 }
 
 /** Where a traced operator looked: the call's arguments (`when`) or its context (`context`). */

@@ -26,6 +26,7 @@ import {
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
+import { DEFAULT_MODE } from "../runtime/mode.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
@@ -55,8 +56,10 @@ const RUNTIME_IMPORTS = [
   "ToolRegistry",
   "ToolRuntime",
   "ToolgateError",
+  "assertControllerMode",
   "assertHandlersFit",
   "fromAjvValidator",
+  "modeFingerprint",
   "refuseHandler",
   "verifyCompiledPolicy",
 ];
@@ -177,10 +180,20 @@ function moduleSource(bundle: PolicyBundle): Code {
     inputSchema: t.inputSchema,
   }));
   const redact = Object.entries(bundle.settings.audit?.redact ?? {});
+  const approvalTtl =
+    bundle.settings.approvalTtlMs === undefined
+      ? code`{}`
+      : code`{ ttlMs: ${bundle.settings.approvalTtlMs} }`;
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
-  const canonical = canonicalJson(fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema));
-  if (policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema) !== bundle.fingerprint) {
+  const configMode = bundle.settings.mode ?? DEFAULT_MODE;
+  const canonical = canonicalJson(
+    fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode),
+  );
+  if (
+    policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, configMode) !==
+    bundle.fingerprint
+  ) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
   return code`${generatedHeader("compile")}import { ${joinCode(imports, ", ")} } from ${RUNTIME_MODULE};
@@ -190,16 +203,19 @@ ${docComment("Fingerprint of the policy bundle this module was compiled from: ch
 
 ${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${typesFingerprint(bundle)};
 
+${docComment("The enforcement mode of the configuration (part of the fingerprint); `createController({ mode })` may choose another.")}export const mode = ${configMode};
+
 ${docComment("The tools' specs, as the model sees them (frozen by the check below).")}export const specs = ${parsedJson(specs)};
 
 ${docComment("The policy statements, as the bundle holds them (frozen by the check below).")}export const statements = ${parsedJson(bundle.statements)};
 
-verifyCompiledPolicy({
+const canonical = verifyCompiledPolicy({
   canonical: ${canonical},
   fingerprint,
   tools: specs,
   statements,
   contextSchema: ${parsedJson(bundle.contextSchema)},
+  mode,
 });
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
@@ -212,11 +228,15 @@ const contextValidator = ${contextValidator};
 
 ${docComment(
   "Creates a controller over the compiled policy and the application's handlers.",
-  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `approvalTtlMs`; `maxArgumentBytes` (default 1 MiB); `handlerTimeoutMs`.",
+  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `mode`: `enforce`, `observe` or `ci` (default: the compiled `mode`; another mode decides under that mode's fingerprint); `onApprovalRequested` and `onNotificationError`; `approvalTtlMs` (default: the config's `approval_ttl_ms`, else one hour); `maxArgumentBytes` (default 1 MiB); `handlerTimeoutMs`.",
   "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
 )}export function createController(options) {
   const handlers = options === null || typeof options !== "object" ? undefined : options.handlers;
   assertHandlersFit(specs.map((spec) => spec.name), policy, handlers);
+  const chosen = options.mode === undefined ? mode : options.mode;
+  assertControllerMode(chosen);
+  // Another mode than the compiled one is another fingerprint: the same policy, run differently.
+  const deciding = chosen === mode ? policy : ToolPolicy.fromStatements(statements, modeFingerprint(canonical, chosen));
   const definitions = specs.map((spec, index) => ({
     spec,
     validateArguments: validators[index],
@@ -231,15 +251,18 @@ ${docComment(
   }
   const approvals = given instanceof PendingApprovals ? given : new PendingApprovals({
     ...(given === undefined ? {} : { store: given }),
-    ...(options.approvalTtlMs === undefined ? {} : { ttlMs: options.approvalTtlMs }),
+    ...(options.approvalTtlMs === undefined ? ${approvalTtl} : { ttlMs: options.approvalTtlMs }),
   });
   return new ToolController({
     runtime: new ToolRuntime(new ToolRegistry(definitions)),
-    policy,
+    policy: deciding,
     approvals,
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    mode: chosen,
+    ...(options.onApprovalRequested === undefined ? {} : { onApprovalRequested: options.onApprovalRequested }),
+    ...(options.onNotificationError === undefined ? {} : { onNotificationError: options.onNotificationError }),
     ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
     ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
     ...(contextValidator === undefined ? {} : { contextValidator }),
@@ -252,8 +275,11 @@ ${docComment(
 async function declarationSource(bundle: PolicyBundle): Promise<string> {
   const types = await typeDeclarations(bundle);
   return formatTypeScript(code`${generatedHeader("compile")}import type {
+  ApprovalRequestedHook,
   ApprovalStore,
   AuditSink,
+  ControllerMode,
+  NotificationErrorHandler,
   OnAsk,
   PendingApprovals,
   StatementSpec,
@@ -267,6 +293,8 @@ ${docComment("Fingerprint of the policy bundle this module was compiled from.")}
 
 ${docComment("Fingerprint of the tools the argument types come from (see `toolgate codegen`).")}export declare const typesFingerprint: ${typesFingerprint(bundle)};
 
+${docComment("The enforcement mode of the configuration this module was compiled from.")}export declare const mode: ${bundle.settings.mode ?? DEFAULT_MODE};
+
 ${docComment("The tools' specs, as the model sees them (frozen).")}export declare const specs: readonly ToolSpec[];
 
 ${docComment("The policy statements (frozen).")}export declare const statements: readonly StatementSpec[];
@@ -279,7 +307,10 @@ ${docComment("Options of the compiled `createController`.")}export interface Cre
   ${docComment("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
   ${docComment("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
   ${docComment("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
-  ${docComment("How long approval requests stay usable, in milliseconds (default one hour).")}readonly approvalTtlMs?: number;
+  ${docComment("`enforce`, `observe` or `ci`; default: the compiled `mode`. Another mode decides under that mode's fingerprint.")}readonly mode?: ControllerMode;
+  ${docComment("Called when an approval request is stored (not awaited by the decision); the config's `notify` list is not compiled in: pass `webhookNotifier`/`commandNotifier` from toolgate here.")}readonly onApprovalRequested?: ApprovalRequestedHook;
+  ${docComment("Receives notifier failures (default: a process warning).")}readonly onNotificationError?: NotificationErrorHandler;
+  ${docComment("How long approval requests stay usable, in milliseconds (default: the config's approval_ttl_ms, else one hour).")}readonly approvalTtlMs?: number;
   ${docComment("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
   ${docComment("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
 }

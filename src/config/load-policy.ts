@@ -17,6 +17,7 @@ import { basename, dirname, extname, relative, resolve, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
+import type { ControllerMode } from "../runtime/mode.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import {
   schemaDraft,
@@ -41,6 +42,7 @@ import {
   type BundleSettings,
   deepFreeze,
   fingerprintOf,
+  type NotifierSetting,
   type PolicyBundle,
   type PolicyTestCase,
 } from "./policy-bundle.js";
@@ -320,7 +322,66 @@ interface RawConfig {
   readonly audit?: {
     readonly sink: string;
     readonly redact?: { readonly [tool: string]: "all" | readonly string[] };
+    readonly otel?: boolean;
   };
+  readonly mode?: ControllerMode;
+  readonly approval_ttl_ms?: number;
+  readonly notify?: readonly RawNotifier[];
+}
+
+type RawNotifier =
+  | {
+      readonly kind: "webhook";
+      readonly url: string;
+      readonly secret_env?: string;
+      readonly secret_file?: string;
+      readonly timeout_ms?: number;
+      readonly max_attempts?: number;
+    }
+  | { readonly kind: "command"; readonly command: readonly string[]; readonly timeout_ms?: number };
+
+/**
+ * A webhook's secret comes from one place: with both `secret_env` and `secret_file`, which one signs would be a
+ * guess (the schema requires one of them; "not both" gets this message at the second key).
+ */
+function checkNotifierSecrets(config: ParsedFile, notify: unknown): Diagnostic[] {
+  if (!Array.isArray(notify)) return [];
+  return notify.flatMap((entry: unknown, index) =>
+    entry !== null &&
+    typeof entry === "object" &&
+    Object.hasOwn(entry, "secret_env") &&
+    Object.hasOwn(entry, "secret_file")
+      ? [
+          diagnosticAt(
+            config,
+            `/notify/${index}/secret_file`,
+            "config-schema",
+            "a webhook takes its secret from secret_env or secret_file, not both; keep one",
+            { prefer: "key" },
+          ),
+        ]
+      : [],
+  );
+}
+
+/** The `notify` list as the bundle holds it (camelCase keys, absent keys left out). */
+function notifierSettings(raw: readonly RawNotifier[]): NotifierSetting[] {
+  return raw.map((n) =>
+    n.kind === "webhook"
+      ? {
+          kind: "webhook",
+          url: n.url,
+          ...(n.secret_env === undefined ? {} : { secretEnv: n.secret_env }),
+          ...(n.secret_file === undefined ? {} : { secretFile: n.secret_file }),
+          ...(n.timeout_ms === undefined ? {} : { timeoutMs: n.timeout_ms }),
+          ...(n.max_attempts === undefined ? {} : { maxAttempts: n.max_attempts }),
+        }
+      : {
+          kind: "command",
+          command: n.command,
+          ...(n.timeout_ms === undefined ? {} : { timeoutMs: n.timeout_ms }),
+        },
+  );
 }
 
 /** Reads the config file (or the `toolgate` key of package.json) into a ParsedFile. */
@@ -509,6 +570,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   const base = dirname(location.path);
   const severity = readSeveritySettings(config, raw.severity);
   reader.diagnostics.push(...severity.diagnostics);
+  reader.diagnostics.push(...checkNotifierSecrets(config, raw.notify));
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
   let toolsComplete = toolPatterns.complete;
@@ -575,11 +637,22 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.codegen === undefined ? {} : { codegenOut: raw.codegen.out }),
     ...(raw.compile === undefined ? {} : { compileOut: raw.compile.out }),
     ...(raw.approvals === undefined ? {} : { approvals: raw.approvals }),
-    ...(raw.audit === undefined ? {} : { audit: { sink: raw.audit.sink, redact: raw.audit.redact ?? {} } }),
+    ...(raw.audit === undefined
+      ? {}
+      : {
+          audit: {
+            sink: raw.audit.sink,
+            redact: raw.audit.redact ?? {},
+            ...(raw.audit.otel === true ? { otel: true } : {}),
+          },
+        }),
+    ...(raw.mode === undefined ? {} : { mode: raw.mode }),
+    ...(raw.approval_ttl_ms === undefined ? {} : { approvalTtlMs: raw.approval_ttl_ms }),
+    ...(raw.notify === undefined ? {} : { notify: notifierSettings(raw.notify) }),
   };
   const bundle: PolicyBundle = deepFreeze({
     kind: "policy-bundle",
-    fingerprint: fingerprintOf(checked.tools, policy.statements, contextSchema),
+    fingerprint: fingerprintOf(checked.tools, policy.statements, contextSchema, raw.mode),
     tools: checked.tools,
     statements: policy.statements,
     contextSchema,

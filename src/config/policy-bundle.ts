@@ -3,6 +3,7 @@
  * fingerprinted (DESIGN.md section 5). Runtime, codegen and compile all start from it.
  */
 import { policyFingerprint } from "../runtime/fingerprint.js";
+import type { ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction, StatementSource } from "../runtime/types.js";
 
@@ -25,14 +26,40 @@ export interface PolicyTestCase {
   readonly source: StatementSource;
 }
 
-/** Settings from the config file that are not policy. */
+/** A notifier of the config's `notify` list: who hears that an approval waits. */
+export type NotifierSetting =
+  | {
+      readonly kind: "webhook";
+      readonly url: string;
+      /** The environment variable that holds the signing secret. */
+      readonly secretEnv?: string;
+      /** The file that holds the signing secret, relative to the config file. */
+      readonly secretFile?: string;
+      readonly timeoutMs?: number;
+      readonly maxAttempts?: number;
+    }
+  | {
+      readonly kind: "command";
+      /** The program and its arguments (no shell). */
+      readonly command: readonly string[];
+      readonly timeoutMs?: number;
+    };
+
+/** Settings from the config file that are not policy (the mode is, and is also in the fingerprint). */
 export interface BundleSettings {
+  /** The enforcement mode; absent means `enforce`. */
+  readonly mode?: ControllerMode;
+  /** How long approval requests stay usable, in milliseconds. */
+  readonly approvalTtlMs?: number;
+  readonly notify?: readonly NotifierSetting[];
   readonly codegenOut?: string;
   readonly compileOut?: string;
   readonly approvals?: string;
   readonly audit?: {
     readonly sink: string;
     readonly redact: { readonly [tool: string]: "all" | readonly string[] };
+    /** Also report to OpenTelemetry, after the sink. */
+    readonly otel?: boolean;
   };
 }
 
@@ -57,13 +84,14 @@ export { deepFreeze } from "../runtime/handlers.js";
 
 /**
  * The fingerprint covers what decides calls — tools (name, description, schema), statements (without their
- * source positions) and the context schema — so that the same policy gives the same fingerprint on every
+ * source positions), the context schema and a mode other than `enforce` — so that the same policy gives the same fingerprint on every
  * machine, and a moved comment does not change it.
  */
 export function fingerprintOf(
   tools: readonly BundleTool[],
   statements: readonly StatementSpec[],
   contextSchema: JsonSchema | null,
+  mode?: ControllerMode,
 ): string {
-  return policyFingerprint(tools, statements, contextSchema);
+  return policyFingerprint(tools, statements, contextSchema, mode);
 }

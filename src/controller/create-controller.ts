@@ -4,6 +4,12 @@
 import { resolve } from "node:path";
 import { cachedValidators } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
+import { notifiersFromSettings } from "../notify/from-settings.js";
+import {
+  type ApprovalRequestedHook,
+  allHooks,
+  type NotificationErrorHandler,
+} from "../runtime/approval-notice.js";
 import type { ApprovalStore } from "../runtime/approval-store.js";
 import { PendingApprovals } from "../runtime/approvals.js";
 import type { AuditSink } from "../runtime/audit.js";
@@ -14,12 +20,15 @@ import {
   ToolController,
 } from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
+import { policyFingerprint } from "../runtime/fingerprint.js";
 import { assertHandlersFit, type HandlerMap, refuseHandler } from "../runtime/handlers.js";
+import { assertControllerMode, type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import { ToolPolicy } from "../runtime/policy.js";
 import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
 import type { ArgumentValidator, ToolDefinition, ToolHandler } from "../runtime/types.js";
 import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import { OtelAuditSink } from "../stores/otel-audit-sink.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
 // The handler check lives in the runtime, so that compiled controllers share it; re-exported here as before.
@@ -34,7 +43,20 @@ export interface CreateControllerOptions {
   /** An audit sink or its URL (`jsonl:PATH`, `sqlite:PATH`, `postgres://…`). Default: the config's `audit`, else none. */
   readonly audit?: AuditSink | string;
   readonly onAsk?: OnAsk;
-  /** How long approval requests stay usable (default one hour). */
+  /**
+   * The enforcement mode (`enforce`, `observe` or `ci`); default: the config's `mode`, else `enforce`. A mode
+   * given here that differs from the config's changes the fingerprint the controller decides, audits and
+   * stores approvals under (the fingerprint of the same policy in that mode), and survives reloads.
+   */
+  readonly mode?: ControllerMode;
+  /**
+   * Called when an approval request is stored, besides the config's `notify` list; never awaited by the
+   * decision. See `ToolControllerOptions.onApprovalRequested`.
+   */
+  readonly onApprovalRequested?: ApprovalRequestedHook;
+  /** Receives notifier failures (default: a process warning). */
+  readonly onNotificationError?: NotificationErrorHandler;
+  /** How long approval requests stay usable; default: the config's `approval_ttl_ms`, else one hour. */
   readonly approvalTtlMs?: number;
   /** Working directory the bundle was loaded from, for relative store paths in the config (default `process.cwd()`). */
   readonly cwd?: string;
@@ -67,9 +89,21 @@ export function bundleContextValidator(bundle: PolicyBundle): ArgumentValidator 
   return compiled.validator;
 }
 
-/** The policy of a bundle. */
-export function bundlePolicy(bundle: PolicyBundle): ToolPolicy {
-  return ToolPolicy.fromStatements(bundle.statements, bundle.fingerprint);
+/** The mode a bundle's config sets (`enforce` when it sets none). */
+export function bundleMode(bundle: PolicyBundle): ControllerMode {
+  return bundle.settings.mode ?? DEFAULT_MODE;
+}
+
+/**
+ * The policy of a bundle, in the config's mode or in `mode`: the fingerprint is the bundle's, or, for another
+ * mode, the fingerprint of the same policy in that mode.
+ */
+export function bundlePolicy(bundle: PolicyBundle, mode: ControllerMode = bundleMode(bundle)): ToolPolicy {
+  const fingerprint =
+    mode === bundleMode(bundle)
+      ? bundle.fingerprint
+      : policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, mode);
+  return ToolPolicy.fromStatements(bundle.statements, fingerprint);
 }
 
 /** The runtime (registry of validated tools with their handlers) of a bundle. */
@@ -95,8 +129,13 @@ export function bundleRedaction(bundle: PolicyBundle): AuditRedaction {
  * policy, runtime (tools, argument validators, visible specs, handlers), context validator and redaction.
  * @throws ControllerSetupError when the handlers do not fit; ToolgateError when a schema does not compile.
  */
-function bundleState(bundle: PolicyBundle, handlers: HandlerMap): Required<ControllerReload> {
-  const policy = bundlePolicy(bundle);
+function bundleState(
+  bundle: PolicyBundle,
+  handlers: HandlerMap,
+  modeOption: ControllerMode | undefined,
+): Required<ControllerReload> {
+  const mode = modeOption ?? bundleMode(bundle);
+  const policy = bundlePolicy(bundle, mode);
   assertHandlersFit(
     bundle.tools.map((t) => t.name),
     policy,
@@ -107,8 +146,12 @@ function bundleState(bundle: PolicyBundle, handlers: HandlerMap): Required<Contr
     runtime: bundleRuntime(bundle, handlers),
     contextValidator: bundleContextValidator(bundle) ?? null,
     redact: bundleRedaction(bundle),
+    mode,
   };
 }
+
+/** The mode each controller's application chose in `createController`: it wins over the config's on reload. */
+const modeOptions = new WeakMap<ToolController, ControllerMode>();
 
 /** A store setting of the config that a controller took its store from, or `"application"` when the
  * application passed its own store or sink (the config's setting is then not in force). */
@@ -154,7 +197,7 @@ export function reloadController(
   handlers: HandlerMap,
 ): void {
   refuseStoreChange(controller, bundle);
-  controller.reload(bundleState(bundle, handlers));
+  controller.reload(bundleState(bundle, handlers, modeOptions.get(controller)));
 }
 
 function storePath(url: string, base: string): string {
@@ -167,10 +210,15 @@ function storePath(url: string, base: string): string {
  */
 export function createController(options: CreateControllerOptions): ToolController {
   const { bundle, handlers } = options;
-  const { policy, runtime, contextValidator, redact } = bundleState(bundle, handlers);
+  if (options.mode !== undefined) assertControllerMode(options.mode);
+  const { policy, runtime, contextValidator, redact, mode } = bundleState(bundle, handlers, options.mode);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);
+  // Notifiers are set up (secrets read) before any store opens: a missing secret stops start-up cleanly.
+  const hooks = notifiersFromSettings(bundle.settings.notify ?? [], base);
+  if (options.onApprovalRequested !== undefined) hooks.push(options.onApprovalRequested);
   const approvalsOption = options.approvals ?? bundle.settings.approvals;
-  const ttl = options.approvalTtlMs === undefined ? {} : { ttlMs: options.approvalTtlMs };
+  const ttlMs = options.approvalTtlMs ?? bundle.settings.approvalTtlMs;
+  const ttl = ttlMs === undefined ? {} : { ttlMs };
   const approvals =
     approvalsOption instanceof PendingApprovals
       ? approvalsOption
@@ -186,7 +234,12 @@ export function createController(options: CreateControllerOptions): ToolControll
               }),
         });
   const auditOption = options.audit ?? bundle.settings.audit?.sink;
-  const audit = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
+  const opened = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
+  // `audit.otel` reports to OpenTelemetry after the sink in force (the config's or the application's).
+  const audit =
+    bundle.settings.audit?.otel === true && opened !== undefined && !(opened instanceof OtelAuditSink)
+      ? new OtelAuditSink({ next: opened })
+      : opened;
   const controller = new ToolController({
     runtime,
     policy,
@@ -194,10 +247,18 @@ export function createController(options: CreateControllerOptions): ToolControll
     ...(audit === undefined ? {} : { audit }),
     redact,
     ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+    mode,
+    ...(hooks.length === 0
+      ? {}
+      : { onApprovalRequested: hooks.length === 1 ? (hooks[0] as ApprovalRequestedHook) : allHooks(hooks) }),
+    ...(options.onNotificationError === undefined
+      ? {}
+      : { onNotificationError: options.onNotificationError }),
     ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
     ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
     ...(contextValidator === null ? {} : { contextValidator }),
   });
+  if (options.mode !== undefined) modeOptions.set(controller, options.mode);
   storeSources.set(controller, {
     approvals: options.approvals === undefined ? { url: bundle.settings.approvals } : "application",
     audit: options.audit === undefined ? { url: bundle.settings.audit?.sink } : "application",

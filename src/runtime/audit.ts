@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from "./errors.js";
+import type { ControllerMode } from "./mode.js";
 import type { PolicyAction } from "./types.js";
 
 /** Every step the controller records. */
@@ -29,10 +30,17 @@ export interface AuditEvent {
   readonly fingerprint: string;
   /** When a re-check after approval ran under another policy than the one that asked: the one that asked. */
   readonly requestFingerprint?: string;
+  /** The enforcement mode the controller ran in (every event a controller writes has it). */
+  readonly mode?: ControllerMode;
+  /** The action the controller took (in `observe` and `ci` modes, after the mode changed the policy's). */
   readonly decision?: PolicyAction;
+  /** In `observe` mode, on `policy.decided`: the policy denied or asked, and the call ran anyway. */
+  readonly wouldHave?: Exclude<PolicyAction, "allow">;
   readonly ruleIds?: readonly string[];
   readonly approvalId?: string;
   readonly approver?: string;
+  /** On `approval.granted`, `approval.rejected` and `approval.expired`: milliseconds since the request was made. */
+  readonly waitedMs?: number;
   /** A reason: the policy's, the person's, or a failure message. */
   readonly reason?: string;
   /** The call's arguments, after redaction (absent when the tool's arguments are redacted whole). */

@@ -1,8 +1,21 @@
+import {
+  type ApprovalNotice,
+  type ApprovalRequestedHook,
+  NotificationError,
+  type NotificationErrorHandler,
+} from "./approval-notice.js";
 import type { ApprovalStore, StoredApproval } from "./approval-store.js";
 import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
+import {
+  applyMode,
+  assertControllerMode,
+  type ControllerMode,
+  DEFAULT_MODE,
+  type ModeOutcome,
+} from "./mode.js";
 import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
 import {
@@ -47,6 +60,22 @@ export interface ToolControllerOptions {
   readonly audit?: AuditSink;
   readonly redact?: AuditRedaction;
   readonly onAsk?: OnAsk;
+  /**
+   * `enforce` (default) applies every decision; `observe` runs calls the policy denies or asks about and
+   * records what it would have done (`wouldHave`); `ci` denies what the policy asks about, as no person is
+   * present. Every audit event carries the mode.
+   */
+  readonly mode?: ControllerMode;
+  /**
+   * Called once an approval request is stored and recorded, with what an approver needs (arguments redacted
+   * as the audit log redacts them). Not awaited: a slow or failing hook never delays or changes the decision.
+   */
+  readonly onApprovalRequested?: ApprovalRequestedHook;
+  /**
+   * Receives what `onApprovalRequested` throws or rejects with, as a `NotificationError`. Default: a process
+   * warning (`process.emitWarning`, code `TOOLGATE_NOTIFICATION`).
+   */
+  readonly onNotificationError?: NotificationErrorHandler;
   /**
    * Validates the caller context against the config's `context_schema`. A context that fails it never
    * reaches the policy: the call gets an error result (a misspelt fact must not silently skip a rule).
@@ -97,6 +126,8 @@ export interface ControllerReload {
   readonly contextValidator?: ArgumentValidator | null;
   /** Omitted: the audit redaction stays. */
   readonly redact?: AuditRedaction;
+  /** Omitted: the mode stays. */
+  readonly mode?: ControllerMode;
 }
 
 interface Active {
@@ -104,6 +135,7 @@ interface Active {
   readonly policy: ToolPolicy;
   readonly contextValidator: ArgumentValidator | undefined;
   readonly redact: AuditRedaction;
+  readonly mode: ControllerMode;
 }
 
 /** Replaces the named fields of plain-data arguments with `"[redacted]"`. */
@@ -155,15 +187,25 @@ export class ToolController {
   readonly onAsk: OnAsk;
   readonly #maxArgumentBytes: number;
   readonly #handlerTimeoutMs: number | undefined;
+  readonly #onApprovalRequested: ApprovalRequestedHook | undefined;
+  readonly #onNotificationError: NotificationErrorHandler;
 
-  /** @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number. */
+  /**
+   * @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
+   *   ToolgateError `invalid-option` for an unknown `mode`.
+   */
   constructor(options: ToolControllerOptions) {
+    const mode = options.mode ?? DEFAULT_MODE;
+    assertControllerMode(mode);
     this.#active = {
       runtime: options.runtime,
       policy: options.policy,
       contextValidator: options.contextValidator,
       redact: options.redact ?? new Map(),
+      mode,
     };
+    this.#onApprovalRequested = options.onApprovalRequested;
+    this.#onNotificationError = options.onNotificationError ?? warnNotificationError;
     this.approvals = options.approvals ?? new PendingApprovals();
     this.#audit = options.audit;
     this.onAsk = options.onAsk ?? "queue";
@@ -180,17 +222,24 @@ export class ToolController {
     return this.#active.policy;
   }
 
+  /** The enforcement mode in force now. */
+  get mode(): ControllerMode {
+    return this.#active.mode;
+  }
+
   /** The runtime (registry) in force now. */
   get runtime(): ToolRuntime {
     return this.#active.runtime;
   }
 
   /**
-   * Swaps policy, runtime, context validator and audit redaction in one step: calls already past their
+   * Swaps policy, runtime, context validator, audit redaction and mode in one step: calls already past their
    * decision finish under the old configuration; every later decision, and every later approval re-check,
    * uses the new one. An omitted part stays as it is.
+   * @throws ToolgateError `invalid-option` for an unknown mode (nothing is swapped then).
    */
   reload(next: ControllerReload): void {
+    if (next.mode !== undefined) assertControllerMode(next.mode);
     const now = this.#active;
     this.#active = {
       policy: next.policy,
@@ -198,6 +247,7 @@ export class ToolController {
       contextValidator:
         next.contextValidator === undefined ? now.contextValidator : (next.contextValidator ?? undefined),
       redact: next.redact ?? now.redact,
+      mode: next.mode ?? now.mode,
     };
   }
 
@@ -243,7 +293,7 @@ export class ToolController {
       if (!isPrepared(prepared)) return Promise.resolve(prepared);
       const rejected = this.#checkContext(prepared.call, admitted.context);
       if (rejected !== undefined) return Promise.resolve(rejected);
-      const decision = policy.decide(prepared.call, admitted.context);
+      const { decision } = applyMode(policy.decide(prepared.call, admitted.context), this.#active.mode);
       if (decision.action === "allow") return this.#runHandler(runtime, prepared, admitted.context);
       return this.#afterDecision(prepared.call, admitted.context, decision, policy.fingerprint);
     } catch (error) {
@@ -266,8 +316,9 @@ export class ToolController {
         await this.#record("call.rejected", call, policy.fingerprint, { reason: result.content });
         return result;
       }
-      const decision = policy.decide(prepared.call, admitted.context);
-      await this.#record("policy.decided", call, policy.fingerprint, { decision });
+      const outcome = applyMode(policy.decide(prepared.call, admitted.context), this.#active.mode);
+      const { decision } = outcome;
+      await this.#record("policy.decided", call, policy.fingerprint, { outcome });
       if (decision.action === "allow") {
         return await this.#execute(runtime, prepared, admitted.context, policy.fingerprint, {}, defect);
       }
@@ -287,10 +338,9 @@ export class ToolController {
   ): Promise<ToolResult | ApprovalRequest> {
     if (decision.action !== "ask") return errorResult(call.callId, deniedMessage(decision));
     if (this.onAsk === "deny") {
-      return errorResult(
-        call.callId,
-        `needs a person's approval (${decision.reason}), and none is available here (onAsk: deny)`,
-      );
+      const content = `needs a person's approval (${decision.reason}), and none is available here (onAsk: deny)`;
+      await this.#record("call.rejected", call, fingerprint, { reason: content });
+      return errorResult(call.callId, content);
     }
     let request: ApprovalRequest;
     try {
@@ -302,7 +352,11 @@ export class ToolController {
       await this.#record("call.rejected", call, fingerprint, { reason: content });
       return errorResult(call.callId, content);
     }
-    await this.#record("approval.requested", call, fingerprint, { decision, approvalId: request.approvalId });
+    await this.#record("approval.requested", call, fingerprint, {
+      outcome: { decision },
+      approvalId: request.approvalId,
+    });
+    this.#notify(request, decision);
     return request;
   }
 
@@ -352,9 +406,11 @@ export class ToolController {
       const fingerprints = { approvalId: request.approvalId, requestFingerprint: request.policyFingerprint };
       const person = answer.approver === undefined ? "" : ` by ${answer.approver}`;
       const fingerprint = () => this.#active.policy.fingerprint;
+      const waitedMs = Math.max(0, this.approvals.now() - request.createdAt);
       if (!answer.approved) {
         await this.#record("approval.rejected", call, fingerprint(), {
           ...fingerprints,
+          waitedMs,
           ...(answer.approver === undefined ? {} : { approver: answer.approver }),
           reason: answer.reason ?? "no reason given",
         });
@@ -379,6 +435,7 @@ export class ToolController {
       const { context, prepare } = admitted as Admission & { ok: true };
       await this.#record("approval.granted", call, fingerprint(), {
         ...fingerprints,
+        waitedMs,
         ...(answer.approver === undefined ? {} : { approver: answer.approver }),
         ...(answer.reason === undefined ? {} : { reason: answer.reason }),
       });
@@ -396,17 +453,63 @@ export class ToolController {
         return result;
       }
       const stored = policy.decide(prepared.call, context);
-      const decision =
+      const checked =
         current === undefined || !current.ok
           ? stored
           : stricter(stored, policy.decide(prepared.call, current.value));
-      await this.#record("policy.decided", call, policy.fingerprint, { ...fingerprints, decision });
+      // A person answered, so ci's "no person is present" does not apply; observe still runs a denied call.
+      const outcome: ModeOutcome =
+        this.#active.mode === "observe" ? applyMode(checked, "observe") : { decision: checked };
+      const { decision } = outcome;
+      await this.#record("policy.decided", call, policy.fingerprint, { ...fingerprints, outcome });
       if (decision.action === "deny") return errorResult(call.callId, deniedMessage(decision));
       return await this.#execute(runtime, prepared, context, policy.fingerprint, fingerprints, defect);
     } catch (error) {
       await this.#recordDefect(call, error, defect);
       throw error;
     }
+  }
+
+  /**
+   * Tells `onApprovalRequested` about a stored request, after the current turn: the hook's time and failures
+   * never reach the decision.
+   */
+  #notify(request: ApprovalRequest, decision: PolicyDecision): void {
+    const hook = this.#onApprovalRequested;
+    if (hook === undefined) return;
+    const { redact, mode } = this.#active;
+    const args = redactArguments(request.call.arguments, redact.get(request.call.toolName));
+    const notice: ApprovalNotice = {
+      kind: "approval-requested",
+      approvalId: request.approvalId,
+      callId: request.call.callId,
+      toolName: request.call.toolName,
+      ...(args === undefined ? {} : { arguments: args }),
+      context: request.context ?? EMPTY_CONTEXT,
+      reason: request.reason,
+      ruleIds: request.ruleIds,
+      statements: decision.statements,
+      policyFingerprint: request.policyFingerprint,
+      mode,
+      createdAt: new Date(request.createdAt).toISOString(),
+      expiresAt: new Date(request.expiresAt).toISOString(),
+    };
+    const report = (thrown: unknown): void => {
+      for (const error of notificationErrors(thrown, request.approvalId)) {
+        try {
+          this.#onNotificationError(error, notice);
+        } catch {
+          // A failing error handler must not become an unhandled rejection either.
+        }
+      }
+    };
+    setImmediate(() => {
+      try {
+        Promise.resolve(hook(notice)).catch(report);
+      } catch (error) {
+        report(error);
+      }
+    });
   }
 
   /** Records a refused take (used or expired) with the request's call, when the store still knows it. */
@@ -417,7 +520,9 @@ export class ToolController {
     const request = found.approval.request;
     const details = { approvalId: error.approvalId, requestFingerprint: request.policyFingerprint };
     const fingerprint = this.#active.policy.fingerprint;
-    if (error.code === "expired") await this.#record("approval.expired", request.call, fingerprint, details);
+    const waitedMs = Math.max(0, this.approvals.now() - request.createdAt);
+    if (error.code === "expired")
+      await this.#record("approval.expired", request.call, fingerprint, { ...details, waitedMs });
     else
       await this.#record("call.rejected", request.call, fingerprint, { ...details, reason: error.message });
   }
@@ -662,8 +767,9 @@ export class ToolController {
     call: ToolCall,
     fingerprint: string,
     details: {
-      readonly decision?: PolicyDecision;
+      readonly outcome?: ModeOutcome;
       readonly approvalId?: string;
+      readonly waitedMs?: number;
       readonly requestFingerprint?: string;
       readonly approver?: string;
       readonly reason?: string;
@@ -674,29 +780,46 @@ export class ToolController {
     const redacted = details.withArguments
       ? redactArguments(call.arguments, this.#active.redact.get(call.toolName))
       : undefined;
+    const decision = details.outcome?.decision;
+    const wouldHave = details.outcome?.wouldHave;
     const event: AuditEvent = {
       type,
       time: new Date().toISOString(),
       callId: call.callId,
       toolName: call.toolName,
       fingerprint,
+      mode: this.#active.mode,
       ...(details.requestFingerprint !== undefined && details.requestFingerprint !== fingerprint
         ? { requestFingerprint: details.requestFingerprint }
         : {}),
-      ...(details.decision === undefined
+      ...(decision === undefined
         ? {}
-        : {
-            decision: details.decision.action,
-            ruleIds: details.decision.ruleIds,
-            reason: details.decision.reason,
-          }),
+        : { decision: decision.action, ruleIds: decision.ruleIds, reason: decision.reason }),
+      ...(wouldHave === undefined ? {} : { wouldHave }),
       ...(details.approvalId === undefined ? {} : { approvalId: details.approvalId }),
       ...(details.approver === undefined ? {} : { approver: details.approver }),
+      ...(details.waitedMs === undefined ? {} : { waitedMs: details.waitedMs }),
       ...(details.reason === undefined ? {} : { reason: details.reason }),
       ...(redacted === undefined ? {} : { arguments: redacted }),
     };
     await this.#audit.record(event);
   }
+}
+
+/** The default `onNotificationError`: a process warning, so that a failing notifier is seen but never fatal. */
+function warnNotificationError(error: NotificationError): void {
+  process.emitWarning(error.message, { type: "ToolgateWarning", code: "TOOLGATE_NOTIFICATION" });
+}
+
+/** The hook's failure as a `NotificationError` (or several, for several notifiers). */
+function notificationErrors(thrown: unknown, approvalId: string): NotificationError[] {
+  if (thrown instanceof NotificationError) return [thrown];
+  if (thrown instanceof AggregateError) {
+    return thrown.errors.flatMap((error: unknown) => notificationErrors(error, approvalId));
+  }
+  return [
+    new NotificationError("onApprovalRequested", approvalId, describeThrown(thrown), { cause: thrown }),
+  ];
 }
 
 function assertPositiveInteger(name: string, value: number, max: number): void {

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { canonicalJson } from "./canonical-json.js";
 import { ToolgateError } from "./errors.js";
+import { type ControllerMode, DEFAULT_MODE, isControllerMode } from "./mode.js";
 
 /** A tool as the fingerprint sees it. */
 export interface FingerprintTool {
@@ -15,27 +16,53 @@ export interface FingerprintTool {
   readonly inputSchema: unknown;
 }
 
-/** The value whose canonical JSON is hashed. */
+/**
+ * The value whose canonical JSON is hashed. An enforcement mode other than `enforce` is part of it (so a
+ * policy in `observe` mode never passes for the same policy enforced); `enforce` leaves it out, so that
+ * fingerprints of enforced policies stay what they were before modes existed.
+ */
 export function fingerprintData(
   tools: readonly FingerprintTool[],
   statements: readonly { readonly source?: unknown }[],
   contextSchema: unknown,
+  mode: ControllerMode = DEFAULT_MODE,
 ): unknown {
   return {
     version: 1,
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
     statements: statements.map(({ source: _source, ...rest }) => rest),
     contextSchema,
+    ...(mode === DEFAULT_MODE ? {} : { mode }),
   };
 }
 
-/** The fingerprint of a policy. */
+/** The fingerprint of a policy (in a mode: `enforce` by default). */
 export function policyFingerprint(
   tools: readonly FingerprintTool[],
   statements: readonly { readonly source?: unknown }[],
   contextSchema: unknown,
+  mode: ControllerMode = DEFAULT_MODE,
 ): string {
-  return fingerprintOfCanonical(canonicalJson(fingerprintData(tools, statements, contextSchema)));
+  return fingerprintOfCanonical(canonicalJson(fingerprintData(tools, statements, contextSchema, mode)));
+}
+
+/**
+ * The fingerprint of the policy whose canonical fingerprint data is `canonical`, run in `mode` instead of the
+ * mode written there: what a controller reports when the application chose the mode.
+ * @throws ToolgateError `fingerprint-mismatch` when `canonical` is not fingerprint data.
+ */
+export function modeFingerprint(canonical: string, mode: ControllerMode): string {
+  let data: unknown;
+  try {
+    data = JSON.parse(canonical);
+  } catch {
+    data = undefined;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new ToolgateError("fingerprint-mismatch", "the policy's fingerprint data is not a JSON object");
+  }
+  const { mode: _written, ...rest } = data as { mode?: unknown };
+  return fingerprintOfCanonical(canonicalJson(mode === DEFAULT_MODE ? rest : { ...rest, mode }));
 }
 
 function fingerprintOfCanonical(canonical: string): string {
@@ -92,8 +119,13 @@ function sameData(data: CompiledPolicyData, canonical: unknown): boolean {
     tools?: unknown;
     statements?: unknown;
     contextSchema?: unknown;
+    mode?: unknown;
   };
-  if (Object.keys(c).length !== 4 || c.version !== 1) return false;
+  // The mode is written only when it is not `enforce`, and must be the mode the module runs in.
+  const mode = data.mode ?? DEFAULT_MODE;
+  if (!isControllerMode(mode)) return false;
+  if (c.mode !== (mode === DEFAULT_MODE ? undefined : mode)) return false;
+  if (Object.keys(c).length !== (c.mode === undefined ? 4 : 5) || c.version !== 1) return false;
   if (!Array.isArray(c.tools) || !Array.isArray(c.statements)) return false;
   if (!Array.isArray(data.tools) || !Array.isArray(data.statements)) return false;
   if (!sameAndFrozen(data.tools, c.tools)) return false;
@@ -115,6 +147,8 @@ export interface CompiledPolicyData {
   readonly tools: readonly FingerprintTool[];
   readonly statements: readonly { readonly source?: unknown }[];
   readonly contextSchema: unknown;
+  /** The enforcement mode the module was compiled with (absent: `enforce`). */
+  readonly mode?: unknown;
 }
 
 /**
@@ -122,9 +156,10 @@ export interface CompiledPolicyData {
  * and that the data it runs with is that data (the same values, in any key order), and deep-freezes that
  * data. Hashing the canonical text written at compile time costs a fraction of canonicalising the data
  * again at start-up.
+ * @returns the canonical text, verified (`modeFingerprint` derives the fingerprint in another mode from it).
  * @throws ToolgateError (`fingerprint-mismatch`) when the module was edited after it was compiled.
  */
-export function verifyCompiledPolicy(data: CompiledPolicyData): void {
+export function verifyCompiledPolicy(data: CompiledPolicyData): string {
   const computed = fingerprintOfCanonical(data.canonical);
   let parsed: unknown;
   try {
@@ -138,4 +173,5 @@ export function verifyCompiledPolicy(data: CompiledPolicyData): void {
       `this compiled controller's policy data does not match its fingerprint ${JSON.stringify(data.fingerprint)} (the data hashes to ${computed}): the module was edited after toolgate compile wrote it; compile it again from the policy`,
     );
   }
+  return data.canonical;
 }

@@ -14,6 +14,13 @@ export {
   schemaPattern,
 } from "./ajv-validator.js";
 export {
+  type ApprovalNotice,
+  type ApprovalRequestedHook,
+  allHooks,
+  NotificationError,
+  type NotificationErrorHandler,
+} from "./approval-notice.js";
+export {
   type ApprovalState,
   type ApprovalStore,
   DEFAULT_MAX_CLOSED_REQUESTS,
@@ -78,6 +85,7 @@ export {
   type CompiledPolicyData,
   type FingerprintTool,
   fingerprintData,
+  modeFingerprint,
   policyFingerprint,
   verifyCompiledPolicy,
 } from "./fingerprint.js";
@@ -89,6 +97,15 @@ export {
   refuseHandler,
 } from "./handlers.js";
 export type { UrlSpec } from "./match/url.js";
+export {
+  applyMode,
+  assertControllerMode,
+  CONTROLLER_MODES,
+  type ControllerMode,
+  DEFAULT_MODE,
+  isControllerMode,
+  type ModeOutcome,
+} from "./mode.js";
 export {
   copyPlainData,
   DEFAULT_MAX_ARGUMENT_BYTES,

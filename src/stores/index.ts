@@ -18,6 +18,12 @@ export {
   verifyAuditLog,
 } from "./jsonl-audit-sink.js";
 export { type OpenStoreOptions, openApprovalStore, openAuditSink, resolveStoreUrl } from "./open-store.js";
+export {
+  OTEL_ATTRIBUTES,
+  OTEL_METRICS,
+  OtelAuditSink,
+  type OtelAuditSinkOptions,
+} from "./otel-audit-sink.js";
 export { PostgresApprovalStore } from "./postgres-approval-store.js";
 export { PostgresAuditSink } from "./postgres-audit-sink.js";
 export { describePostgresUrl, type PostgresOptions } from "./postgres-options.js";

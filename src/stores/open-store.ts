@@ -3,6 +3,7 @@ import { type ApprovalStore, MemoryApprovalStore } from "../runtime/approval-sto
 import { type AuditSink, MemoryAuditSink } from "../runtime/audit.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { JsonlAuditSink } from "./jsonl-audit-sink.js";
+import { OtelAuditSink } from "./otel-audit-sink.js";
 import { PostgresApprovalStore } from "./postgres-approval-store.js";
 import { PostgresAuditSink } from "./postgres-audit-sink.js";
 import { SqliteApprovalStore } from "./sqlite-approval-store.js";
@@ -16,7 +17,7 @@ export interface OpenStoreOptions {
 
 const APPROVAL_FORMS =
   "memory, sqlite:PATH (such as sqlite:./.toolgate/state.db) or postgres://user@host:port/db";
-const AUDIT_FORMS = "memory, jsonl:PATH, sqlite:PATH or postgres://user@host:port/db";
+const AUDIT_FORMS = "memory, otel, jsonl:PATH, sqlite:PATH or postgres://user@host:port/db";
 
 // Never echo a password back in a message.
 const redact = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
@@ -118,7 +119,7 @@ export function openApprovalStore(url: string, options: OpenStoreOptions = {}): 
 }
 
 /**
- * Opens the audit sink a URL names: `memory`, `jsonl:PATH` (keyed with `?keyFile=FILE` or `?keyEnv=NAME`),
+ * Opens the audit sink a URL names: `memory`, `otel` (see `OtelAuditSink`), `jsonl:PATH` (keyed with `?keyFile=FILE` or `?keyEnv=NAME`),
  * `sqlite:PATH` (paths relative to `cwd`) or `postgres://…`/`postgresql://…`.
  * @throws ToolgateError `invalid-store-url` for any other form; StoreUnavailableError when a SQLite file
  *   cannot be opened.
@@ -126,6 +127,8 @@ export function openApprovalStore(url: string, options: OpenStoreOptions = {}): 
 export function openAuditSink(url: string, options: OpenStoreOptions = {}): AuditSink {
   const cwd = options.cwd === undefined ? {} : { cwd: options.cwd };
   if (url === "memory") return new MemoryAuditSink();
+  // OpenTelemetry through the registered providers: observability, not a durable record.
+  if (url === "otel") return new OtelAuditSink();
   if (url.startsWith("jsonl:")) {
     const { path, key } = parseJsonlUrl(url);
     return new JsonlAuditSink(path, { ...cwd, ...key });

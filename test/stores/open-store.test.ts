@@ -67,7 +67,7 @@ describe("openAuditSink", () => {
 
   it("rejects an unknown scheme with invalid-store-url", () => {
     expect(() => openAuditSink("file:/x")).toThrow(
-      'unknown audit sink URL "file:/x" for the audit sink; use memory, jsonl:PATH, sqlite:PATH or postgres://user@host:port/db',
+      'unknown audit sink URL "file:/x" for the audit sink; use memory, otel, jsonl:PATH, sqlite:PATH or postgres://user@host:port/db',
     );
   });
 });
