@@ -316,6 +316,7 @@ interface RawConfig {
   readonly codegen?: { readonly out: string };
   readonly compile?: { readonly out: string };
   readonly approvals?: string;
+  readonly grants?: { readonly max_hours?: number; readonly session_key?: string };
   readonly severity?: { readonly [code: string]: SeveritySetting };
   readonly audit?: {
     readonly sink: string;
@@ -575,6 +576,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.codegen === undefined ? {} : { codegenOut: raw.codegen.out }),
     ...(raw.compile === undefined ? {} : { compileOut: raw.compile.out }),
     ...(raw.approvals === undefined ? {} : { approvals: raw.approvals }),
+    ...(raw.grants === undefined ? {} : { grants: readGrantSettings(raw.grants) }),
     ...(raw.audit === undefined ? {} : { audit: { sink: raw.audit.sink, redact: raw.audit.redact ?? {} } }),
   };
   const bundle: PolicyBundle = deepFreeze({
@@ -590,6 +592,14 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   });
   validatorCache.set(bundle, checked.validators);
   return { bundle, diagnostics, configFound: true, validators: checked.validators, files };
+}
+
+/** The config's `grants` (schema-checked): the longest remembered approval and the session field. */
+function readGrantSettings(grants: NonNullable<RawConfig["grants"]>): NonNullable<BundleSettings["grants"]> {
+  return {
+    ...(grants.max_hours === undefined ? {} : { maxHours: grants.max_hours }),
+    ...(grants.session_key === undefined ? {} : { sessionKey: grants.session_key }),
+  };
 }
 
 function readSync(path: string): ReadAnswer {

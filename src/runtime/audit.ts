@@ -32,6 +32,8 @@ export interface AuditEvent {
   readonly decision?: PolicyAction;
   readonly ruleIds?: readonly string[];
   readonly approvalId?: string;
+  /** The remembered approval (grant) that let the call run, or that the person gave with this approval. */
+  readonly grantId?: string;
   readonly approver?: string;
   /** A reason: the policy's, the person's, or a failure message. */
   readonly reason?: string;

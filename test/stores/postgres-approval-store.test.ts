@@ -45,7 +45,7 @@ describePostgres("PostgresApprovalStore", (url) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query(`SELECT key, value FROM ${tablePrefix}meta`);
-    expect(rows).toEqual([{ key: "approvals.schema_version", value: 1 }]);
+    expect(rows).toEqual([{ key: "approvals.schema_version", value: 2 }]);
     await client.query(`UPDATE ${tablePrefix}meta SET value = 9`);
     await client.end();
     const newer = new PostgresApprovalStore(url, { tablePrefix });
