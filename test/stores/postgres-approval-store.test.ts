@@ -50,7 +50,7 @@ describePostgres("PostgresApprovalStore", (url) => {
     await client.end();
     const newer = new PostgresApprovalStore(url, { tablePrefix });
     await expect(newer.ready()).rejects.toThrow(
-      /approvals schema is at version 9, newer than this toolgate knows \(1\)/,
+      /approvals schema is at version 9, newer than this toolgate knows \(2\)/,
     );
     await Promise.all([...stores, newer].map((s) => s.close()));
   });
