@@ -196,6 +196,26 @@ export function buildProgram(state: { code: number }): Command {
       state.code = await runApprovalsDecide(id, approved, options);
     });
   }
+  approvals
+    .command("serve")
+    .description(
+      "serve a web inbox of the pending requests: approve or reject (and remember) from a browser, with live updates",
+    )
+    .option("--config <path>", "configuration file")
+    .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option(
+      "--listen <host:port>",
+      "where to listen (default 127.0.0.1:7807; other addresses need a token or --trusted-header)",
+    )
+    .option("--token-file <file>", "file holding the sign-in token (or set TOOLGATE_INBOX_TOKEN)")
+    .option(
+      "--trusted-header <name>",
+      "a header your reverse proxy sets to the signed-in person's name, such as X-Forwarded-User",
+    )
+    .action(async (options) => {
+      const { runApprovalsServe } = await import("./approvals-serve.js");
+      state.code = await runApprovalsServe(options);
+    });
   const grants = approvals
     .command("grants")
     .description("remembered approvals: the same tool with the same arguments, for a time or one session");
