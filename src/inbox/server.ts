@@ -512,24 +512,17 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
+    // A body over the limit is read to its end and dropped (the server's request timeout bounds how long), so
+    // that the client gets an answer instead of a closed connection.
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        if (!done) resolve(undefined);
-        done = true;
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!done) resolve(new URLSearchParams(Buffer.concat(chunks).toString("utf8")));
-      done = true;
+      resolve(
+        size > MAX_BODY_BYTES ? undefined : new URLSearchParams(Buffer.concat(chunks).toString("utf8")),
+      );
     });
-    req.on("error", () => {
-      if (!done) resolve(undefined);
-      done = true;
-    });
+    req.on("error", () => resolve(undefined));
   });
 }
