@@ -384,7 +384,9 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
         const r = result.approval.request;
         const grant = result.grant;
         log(
-          `${new Date(now()).toISOString()} ${approved ? "approved" : "rejected"} ${r.approvalId} (${r.call.toolName}, call ${r.call.callId}) by ${approver}${grant === undefined ? "" : `, remembered as ${grant.grantId}`}${reason === "" ? "" : `: ${reason}`}`,
+          escapeControl(
+            `${new Date(now()).toISOString()} ${approved ? "approved" : "rejected"} ${r.approvalId} (${r.call.toolName}, call ${r.call.callId}) by ${approver}${grant === undefined ? "" : `, remembered as ${grant.grantId}`}${reason === "" ? "" : `: ${reason}`}`,
+          ),
         );
         return send(
           res,
