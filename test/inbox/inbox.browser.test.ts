@@ -166,9 +166,9 @@ describeBrowser("toolgate approvals serve, in chromium", () => {
   });
 
   const raceOn = async (store: () => ApprovalStore) => {
-    const app = await application();
-    const inbox = await serve(store());
-    // The request lives in the store under test (the application's own store is SQLite; here the inbox's).
+    // Two inbox servers, each with its own connection to the store, as two instances behind a load balancer:
+    // the store's compare-and-set, not one process, decides who wins.
+    const inboxes = [await serve(store()), await serve(store())];
     const shared = store();
     closers.push(() => shared.close());
     const request = await createRequestIn(shared);
@@ -178,7 +178,7 @@ describeBrowser("toolgate approvals serve, in chromium", () => {
       () => bo.close(),
     );
     const pages = [await ana.newPage(), await bo.newPage()];
-    for (const page of pages) await page.goto(inbox.url);
+    for (const [i, page] of pages.entries()) await page.goto((inboxes[i] as Inbox).url);
     for (const [i, page] of pages.entries()) {
       await article(page, request.approvalId)
         .locator('input[name="approver"]')
@@ -194,7 +194,6 @@ describeBrowser("toolgate approvals serve, in chromium", () => {
     await expect(loser.locator("#message").textContent()).resolves.toContain(`(approved by ${winner})`);
     const stored = await shared.get(request.approvalId);
     expect(stored.found && stored.approval.response?.approver).toBe(winner);
-    void app;
   };
 
   it("two approvers clicking Approve at once: exactly one wins, the other sees it was already decided (SQLite)", async () => {
