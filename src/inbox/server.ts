@@ -304,7 +304,15 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
         });
       }
       const match = /^\/approvals\/([^/]+)\/decision$/.exec(path);
-      if (match !== null) return decide(res, session, identity, decodeURIComponent(match[1] as string), form);
+      if (match !== null) {
+        let id: string;
+        try {
+          id = decodeURIComponent(match[1] as string);
+        } catch {
+          return send(res, 404, messagePage("Not found", "There is no such approval request.", "error"));
+        }
+        return decide(res, session, identity, id, form);
+      }
       return send(res, 404, messagePage("Not found", "There is nothing here.", "error"));
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -475,7 +483,8 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       if (!res.headersSent) {
-        send(res, 503, messagePage("Store unavailable", `Nothing was recorded: ${message}`, "error"));
+        // Mostly an approval store that cannot be reached: nothing was recorded, and the page says why.
+        send(res, 503, messagePage("Not recorded", `Nothing was recorded: ${message}`, "error"));
       } else res.end();
     });
   });

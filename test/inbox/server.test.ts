@@ -133,3 +133,22 @@ describe("the inbox over HTTP", () => {
     );
   });
 });
+
+describe("the inbox when things go wrong", () => {
+  it("answers a malformed id with 404 and an unreachable store with 503, recording nothing", async () => {
+    const { inbox, store, request } = await serve();
+    const { cookie, csrf } = await session(inbox.url);
+    const origin = inbox.url.slice(0, -1);
+    const post = (id: string) =>
+      fetch(`${inbox.url}approvals/${id}/decision`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin },
+        body: `decision=approve&approver=ana&csrf=${encodeURIComponent(csrf)}`,
+      });
+    expect((await post("%E0%A4%A")).status).toBe(404);
+    await store.close();
+    const down = await post(request.approvalId);
+    expect(down.status).toBe(503);
+    expect(await down.text()).toContain("Nothing was recorded: memory: the store is closed");
+  });
+});
