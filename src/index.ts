@@ -39,6 +39,13 @@ export {
   watchPolicy,
 } from "./controller/watch-policy.js";
 export * from "./diagnostics/index.js";
+export {
+  type ApprovalDecision,
+  type DecideResult,
+  decideApproval,
+  type GrantSettings,
+} from "./inbox/decide.js";
+export { type Inbox, InboxConfigError, type InboxOptions, startInbox } from "./inbox/server.js";
 export * from "./notify/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";

@@ -1,10 +1,19 @@
 import { userInfo } from "node:os";
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { decideApproval } from "../inbox/decide.js";
 import type { ApprovalState, ApprovalStore, StoredApproval } from "../runtime/approval-store.js";
+import {
+  type ApprovalGrant,
+  describeGrantScope,
+  formatDuration,
+  hasGrants,
+  parseDuration,
+  type RememberScope,
+} from "../runtime/grants.js";
 import type { ApprovalScanOptions } from "../stores/approval-rows.js";
 import { openApprovalStore } from "../stores/open-store.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
-import { storeUrlFromConfig } from "./store-options.js";
+import { grantSettingsFromConfig, storeUrlFromConfig } from "./store-options.js";
 
 /** Options shared by the `approvals` subcommands. */
 export interface ApprovalsOptions {
@@ -19,6 +28,12 @@ export interface ApprovalsOptions {
   readonly tool?: string;
   /** `list`: comma-separated states (default: pending,approved,rejected). */
   readonly status?: string;
+  /** `approve`: remember the approval for the same tool and arguments for this long (`4h`, `30m`). */
+  readonly rememberFor?: string;
+  /** `approve`: remember the approval for the same tool and arguments within the request's session. */
+  readonly rememberSession?: boolean;
+  /** `grants list`: also revoked and expired grants. */
+  readonly all?: boolean;
 }
 
 async function withStore<T>(
@@ -178,7 +193,45 @@ export async function runApprovalsList(options: ApprovalsOptions): Promise<numbe
   });
 }
 
-/** `toolgate approvals approve ID` / `reject ID`: records a person's decision for the waiting application. */
+/** The `--remember-for` / `--remember-session` options as a scope; `undefined` when neither is given. */
+function parseRemember(
+  options: ApprovalsOptions,
+  approved: boolean,
+  maxMs: number,
+): RememberScope | undefined {
+  if (options.rememberFor === undefined && options.rememberSession !== true) return undefined;
+  if (!approved) throw new UsageError("--remember-for and --remember-session go with approve, not reject");
+  let durationMs = maxMs;
+  if (options.rememberFor !== undefined) {
+    const parsed = parseDuration(options.rememberFor);
+    if (parsed === undefined)
+      throw new UsageError(
+        `--remember-for needs a duration in minutes or hours such as 30m or 4h, got "${escapeControl(options.rememberFor)}"`,
+      );
+    durationMs = parsed;
+  }
+  return { kind: options.rememberSession === true ? "session" : "arguments", durationMs };
+}
+
+/** A grant as a person reads it. */
+function describeGrant(grant: ApprovalGrant): string {
+  const e = (text: string): string => escapeControl(text);
+  const state =
+    grant.revokedAt !== undefined
+      ? `revoked ${new Date(grant.revokedAt).toISOString()} by ${e(grant.revokedBy ?? "")}`
+      : `until ${new Date(grant.expiresAt).toISOString()}`;
+  return [
+    `${e(grant.grantId)}  ${e(grant.toolName)}  ${e(describeGrantScope(grant))}  ${state}`,
+    `  arguments: ${e(grant.argumentsHash)} (as approved in ${e(grant.approvalId)})`,
+    `  given by:  ${e(grant.approver)} at ${new Date(grant.createdAt).toISOString()}${grant.reason === undefined ? "" : `: ${e(grant.reason)}`}`,
+    `  covers:    ${grant.ruleIds.map(e).join(", ")}`,
+  ].join("\n");
+}
+
+/**
+ * `toolgate approvals approve ID` / `reject ID`: records a person's decision for the waiting application;
+ * `--remember-for 4h` or `--remember-session` also gives a grant for the same tool and arguments.
+ */
 export async function runApprovalsDecide(
   id: string,
   approved: boolean,
@@ -187,15 +240,21 @@ export async function runApprovalsDecide(
   if (!approved && (options.reason === undefined || options.reason.trim() === "")) {
     throw new UsageError("reject needs --reason TEXT: the model is told why");
   }
+  const remembering = options.rememberFor !== undefined || options.rememberSession === true;
+  const settings = remembering ? grantSettingsFromConfig(options) : undefined;
+  const remember = settings === undefined ? undefined : parseRemember(options, approved, settings.maxMs);
   const approver = options.approver ?? (process.env.USER || userInfo().username);
   return withStore(options, async (store) => {
-    const result = await store.respond(
+    const result = await decideApproval(
+      store,
       {
         approvalId: id,
         approved,
         approver,
         ...(options.reason === undefined ? {} : { reason: options.reason }),
+        ...(remember === undefined ? {} : { remember }),
       },
+      settings ?? { maxMs: 0, sessionKey: "" },
       Date.now(),
     );
     switch (result.status) {
@@ -204,7 +263,15 @@ export async function runApprovalsDecide(
           `${approved ? "approved" : "rejected"} ${escapeControl(id)} (${escapeControl(result.approval.request.call.toolName)}) as ${escapeControl(approver)}`,
         );
         print(describe(result.approval));
+        if (result.grant !== undefined) {
+          print(
+            `remembered as ${escapeControl(result.grant.grantId)} for ${formatDuration(result.grant.expiresAt - result.grant.createdAt)}: ${escapeControl(describeGrantScope(result.grant))}; revoke with \`toolgate approvals grants revoke ${escapeControl(result.grant.grantId)}\``,
+          );
+        }
         return EXIT.ok;
+      case "cannot-remember":
+        printError(`nothing was recorded: ${result.message}`);
+        return EXIT.usage;
       case "not-found":
         printError(
           `no approval request with id ${escapeControl(id)}; list them with \`toolgate approvals list\``,
@@ -218,6 +285,49 @@ export async function runApprovalsDecide(
       case "already-decided":
         printError(
           `approval ${escapeControl(id)} is already ${result.approval.state}; a decision is taken once`,
+        );
+        return EXIT.findings;
+    }
+  });
+}
+
+/** `toolgate approvals grants list`: the remembered approvals in force (with `--all`, every one). */
+export async function runGrantsList(options: ApprovalsOptions): Promise<number> {
+  const format = parseFormat(options.format ?? "stylish", ["stylish", "json"] as const);
+  return withStore(options, async (store) => {
+    if (!hasGrants(store)) throw new UsageError(`the store ${store.name} keeps no remembered approvals`);
+    const grants = await store.listGrants({
+      now: Date.now(),
+      ...(options.all === true ? { all: true } : {}),
+    });
+    if (format === "json") {
+      print(escapeControl(JSON.stringify(grants, null, 2), { keepNewlines: true }));
+    } else if (grants.length === 0) {
+      print(options.all === true ? "no remembered approvals" : "no remembered approvals in force");
+    } else {
+      print(grants.map(describeGrant).join("\n\n"));
+    }
+    return EXIT.ok;
+  });
+}
+
+/** `toolgate approvals grants revoke ID`: no call runs by that grant afterwards. */
+export async function runGrantsRevoke(id: string, options: ApprovalsOptions): Promise<number> {
+  const revoker = options.approver ?? (process.env.USER || userInfo().username);
+  return withStore(options, async (store) => {
+    if (!hasGrants(store)) throw new UsageError(`the store ${store.name} keeps no remembered approvals`);
+    const result = await store.revokeGrant(id, revoker, Date.now());
+    switch (result.status) {
+      case "revoked":
+        print(`revoked ${escapeControl(id)} as ${escapeControl(revoker)}`);
+        print(describeGrant(result.grant));
+        return EXIT.ok;
+      case "already-revoked":
+        printError(`grant ${escapeControl(id)} was already revoked`);
+        return EXIT.findings;
+      case "not-found":
+        printError(
+          `no grant with id ${escapeControl(id)}; list them with \`toolgate approvals grants list\``,
         );
         return EXIT.findings;
     }

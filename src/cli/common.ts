@@ -54,3 +54,12 @@ export function print(text: string): void {
 export function printError(text: string): void {
   process.stderr.write(`toolgate: ${text}\n`);
 }
+
+/** `HOST:PORT` of `--listen` (an IPv6 host in brackets). */
+export function parseListen(value: string): { readonly host: string; readonly port: number } {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  const port = match === null ? Number.NaN : Number(match[2]);
+  if (match === null || !(port >= 0 && port <= 65_535))
+    throw new UsageError(`--listen needs HOST:PORT (such as 127.0.0.1:8808), got "${value}"`);
+  return { host: (match[1] as string).replace(/^\[|\]$/g, ""), port };
+}

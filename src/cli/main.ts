@@ -168,7 +168,7 @@ export function buildProgram(state: { code: number }): Command {
     ["approve", true],
     ["reject", false],
   ] as const) {
-    approvals
+    const command = approvals
       .command(name)
       .description(
         approved
@@ -179,12 +179,68 @@ export function buildProgram(state: { code: number }): Command {
       .option("--config <path>", "configuration file")
       .option("--store <url>", "approval store URL (default: the config's approvals)")
       .option("--approver <name>", "who decides (default: the current user)")
-      .option("--reason <text>", approved ? "a note for the audit log" : "why (required; the model is told)")
-      .action(async (id: string, options) => {
-        const { runApprovalsDecide } = await import("./approvals.js");
-        state.code = await runApprovalsDecide(id, approved, options);
-      });
+      .option("--reason <text>", approved ? "a note for the audit log" : "why (required; the model is told)");
+    if (approved) {
+      command
+        .option(
+          "--remember-for <duration>",
+          "also let the same tool with the same arguments run without asking for this long (30m, 4h; at most grants.max_hours)",
+        )
+        .option(
+          "--remember-session",
+          "also let the same tool with the same arguments run without asking in the request's session (grants.session_key)",
+        );
+    }
+    command.action(async (id: string, options) => {
+      const { runApprovalsDecide } = await import("./approvals.js");
+      state.code = await runApprovalsDecide(id, approved, options);
+    });
   }
+  approvals
+    .command("serve")
+    .description(
+      "serve a web inbox of the pending requests: approve or reject (and remember) from a browser, with live updates",
+    )
+    .option("--config <path>", "configuration file")
+    .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option(
+      "--listen <host:port>",
+      "where to listen (default 127.0.0.1:7807; other addresses need a token or --trusted-header)",
+    )
+    .option("--token-file <file>", "file holding the sign-in token (or set TOOLGATE_INBOX_TOKEN)")
+    .option(
+      "--trusted-header <name>",
+      "a header your reverse proxy sets to the signed-in person's name, such as X-Forwarded-User",
+    )
+    .action(async (options) => {
+      const { runApprovalsServe } = await import("./approvals-serve.js");
+      state.code = await runApprovalsServe(options);
+    });
+  const grants = approvals
+    .command("grants")
+    .description("remembered approvals: the same tool with the same arguments, for a time or one session");
+  grants
+    .command("list")
+    .description("list the remembered approvals in force, oldest first")
+    .option("--config <path>", "configuration file")
+    .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option("--all", "also revoked and expired ones")
+    .addOption(formatOption(["stylish", "json"]))
+    .action(async (options) => {
+      const { runGrantsList } = await import("./approvals.js");
+      state.code = await runGrantsList(options);
+    });
+  grants
+    .command("revoke")
+    .description("revoke a remembered approval: calls ask again")
+    .argument("<id>", "grant id (grt_…)")
+    .option("--config <path>", "configuration file")
+    .option("--store <url>", "approval store URL (default: the config's approvals)")
+    .option("--approver <name>", "who revokes (default: the current user)")
+    .action(async (id: string, options) => {
+      const { runGrantsRevoke } = await import("./approvals.js");
+      state.code = await runGrantsRevoke(id, options);
+    });
   const audit = program.command("audit").description("audit log tools");
   audit
     .command("verify")

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { DEFAULT_ASK_TIMEOUT_MS, McpGateway, serveGateway } from "../mcp-proxy/gateway.js";
-import { EXIT, printError, toolVersion, UsageError } from "./common.js";
+import { EXIT, parseListen, printError, toolVersion, UsageError } from "./common.js";
 
 /** Options of `toolgate mcp-proxy`. */
 export interface McpProxyOptions {
@@ -176,13 +176,4 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
   await upstream.close().catch(() => undefined);
   await gateway.close().catch(() => undefined);
   return code;
-}
-
-/** `HOST:PORT` of `--listen` (an IPv6 host in brackets). */
-export function parseListen(value: string): { readonly host: string; readonly port: number } {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
-  const port = match === null ? Number.NaN : Number(match[2]);
-  if (match === null || !(port >= 0 && port <= 65_535))
-    throw new UsageError(`--listen needs HOST:PORT (such as 127.0.0.1:8808), got "${value}"`);
-  return { host: (match[1] as string).replace(/^\[|\]$/g, ""), port };
 }

@@ -318,6 +318,7 @@ interface RawConfig {
   readonly codegen?: { readonly out: string };
   readonly compile?: { readonly out: string };
   readonly approvals?: string;
+  readonly grants?: { readonly max_hours?: number; readonly session_key?: string };
   readonly severity?: { readonly [code: string]: SeveritySetting };
   readonly audit?: {
     readonly sink: string;
@@ -649,6 +650,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.mode === undefined ? {} : { mode: raw.mode }),
     ...(raw.approval_ttl_ms === undefined ? {} : { approvalTtlMs: raw.approval_ttl_ms }),
     ...(raw.notify === undefined ? {} : { notify: notifierSettings(raw.notify) }),
+    ...(raw.grants === undefined ? {} : { grants: readGrantSettings(raw.grants) }),
   };
   const bundle: PolicyBundle = deepFreeze({
     kind: "policy-bundle",
@@ -663,6 +665,14 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   });
   validatorCache.set(bundle, checked.validators);
   return { bundle, diagnostics, configFound: true, validators: checked.validators, files };
+}
+
+/** The config's `grants` (schema-checked): the longest remembered approval and the session field. */
+function readGrantSettings(grants: NonNullable<RawConfig["grants"]>): NonNullable<BundleSettings["grants"]> {
+  return {
+    ...(grants.max_hours === undefined ? {} : { maxHours: grants.max_hours }),
+    ...(grants.session_key === undefined ? {} : { sessionKey: grants.session_key }),
+  };
 }
 
 function readSync(path: string): ReadAnswer {

@@ -55,6 +55,8 @@ export interface BundleSettings {
   readonly codegenOut?: string;
   readonly compileOut?: string;
   readonly approvals?: string;
+  /** How approvers may remember approvals (`grants` in the config): the cap in hours and the session field. */
+  readonly grants?: { readonly maxHours?: number; readonly sessionKey?: string };
   readonly audit?: {
     readonly sink: string;
     readonly redact: { readonly [tool: string]: "all" | readonly string[] };

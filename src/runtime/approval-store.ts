@@ -1,4 +1,5 @@
 import { ApprovalStoreFullError, StoreUnavailableError, ToolgateError } from "./errors.js";
+import type { ApprovalGrant, GrantStore, RevokeGrantResult } from "./grants.js";
 import type { ApprovalRequest, ApprovalResponse } from "./types.js";
 
 /** Where an approval request stands in its store. */
@@ -64,6 +65,9 @@ const OPEN_STATES: readonly ApprovalState[] = ["pending", "approved", "rejected"
 /** Default cap on the open requests of a `MemoryApprovalStore`. */
 export const DEFAULT_MAX_OPEN_REQUESTS = 1000;
 
+/** Most grants a `MemoryApprovalStore` keeps (expired and revoked ones make room first). */
+export const DEFAULT_MAX_GRANTS = 1000;
+
 /** Default number of used or expired requests a `MemoryApprovalStore` remembers. */
 export const DEFAULT_MAX_CLOSED_REQUESTS = 100;
 
@@ -86,9 +90,10 @@ export interface MemoryApprovalStoreOptions {
  * The default store: `Map`s in this process. Fast, and lost on restart. Memory is bounded: open requests are
  * capped, expired ones are dropped when room is needed, and only the newest used or expired ones are kept.
  */
-export class MemoryApprovalStore implements ApprovalStore {
+export class MemoryApprovalStore implements ApprovalStore, GrantStore {
   readonly name = "memory";
   readonly #open = new Map<string, StoredApproval>();
+  readonly #grants = new Map<string, ApprovalGrant>();
   /** Used and expired requests, oldest first (a `Map` keeps insertion order). */
   readonly #closed = new Map<string, StoredApproval>();
   readonly #maxOpen: number;
@@ -167,6 +172,58 @@ export class MemoryApprovalStore implements ApprovalStore {
     };
     this.#open.set(response.approvalId, decided);
     return { status: "recorded", approval: decided };
+  }
+
+  async respondAndGrant(
+    response: ApprovalResponse & { readonly grantId: string },
+    grant: ApprovalGrant,
+    now: number,
+  ): Promise<RespondResult> {
+    this.#assertOpen();
+    if (this.#grants.has(grant.grantId)) {
+      throw new ToolgateError("grant-exists", `grant id ${grant.grantId} already exists`);
+    }
+    if (this.#grants.size >= DEFAULT_MAX_GRANTS) {
+      for (const [id, g] of this.#grants)
+        if (g.revokedAt !== undefined || now >= g.expiresAt) this.#grants.delete(id);
+      if (this.#grants.size >= DEFAULT_MAX_GRANTS)
+        throw new ApprovalStoreFullError(this.name, DEFAULT_MAX_GRANTS);
+    }
+    // No await between the decision and the grant: both happen, or neither.
+    const result = await this.respond(response, now);
+    if (result.status === "recorded") this.#grants.set(grant.grantId, grant);
+    return result;
+  }
+
+  async findGrants(toolName: string, argumentsHash: string, now: number): Promise<readonly ApprovalGrant[]> {
+    this.#assertOpen();
+    return [...this.#grants.values()].filter(
+      (g) =>
+        g.toolName === toolName &&
+        g.argumentsHash === argumentsHash &&
+        g.revokedAt === undefined &&
+        now < g.expiresAt,
+    );
+  }
+
+  async listGrants(options: {
+    readonly now: number;
+    readonly all?: boolean;
+  }): Promise<readonly ApprovalGrant[]> {
+    this.#assertOpen();
+    return [...this.#grants.values()]
+      .filter((g) => options.all === true || (g.revokedAt === undefined && options.now < g.expiresAt))
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async revokeGrant(grantId: string, revokedBy: string, now: number): Promise<RevokeGrantResult> {
+    this.#assertOpen();
+    const grant = this.#grants.get(grantId);
+    if (grant === undefined) return { status: "not-found" };
+    if (grant.revokedAt !== undefined) return { status: "already-revoked", grant };
+    const revoked: ApprovalGrant = Object.freeze({ ...grant, revokedAt: now, revokedBy });
+    this.#grants.set(grantId, revoked);
+    return { status: "revoked", grant: revoked };
   }
 
   async get(approvalId: string): Promise<GetResult> {

@@ -38,6 +38,8 @@ export interface AuditEvent {
   readonly wouldHave?: Exclude<PolicyAction, "allow">;
   readonly ruleIds?: readonly string[];
   readonly approvalId?: string;
+  /** The remembered approval (grant) that let the call run, or that the person gave with this approval. */
+  readonly grantId?: string;
   readonly approver?: string;
   /** On `approval.granted`, `approval.rejected` and `approval.expired`: milliseconds since the request was made. */
   readonly waitedMs?: number;

@@ -9,6 +9,7 @@ import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
+import { describeGrantScope, grantApplies, hasGrants } from "./grants.js";
 import {
   applyMode,
   assertControllerMode,
@@ -112,6 +113,13 @@ type ContextCopy =
 /** Whether a defect was already recorded on the way out (so that it is recorded once). */
 interface DefectState {
   recorded: boolean;
+}
+
+/** What running a prepared call needs (a remembered approval runs it without a new request). */
+interface Runnable {
+  readonly runtime: ToolRuntime;
+  readonly prepared: PreparedToolCall;
+  readonly defect: DefectState;
 }
 
 /**
@@ -295,7 +303,11 @@ export class ToolController {
       if (rejected !== undefined) return Promise.resolve(rejected);
       const { decision } = applyMode(policy.decide(prepared.call, admitted.context), this.#active.mode);
       if (decision.action === "allow") return this.#runHandler(runtime, prepared, admitted.context);
-      return this.#afterDecision(prepared.call, admitted.context, decision, policy.fingerprint);
+      return this.#afterDecision(prepared.call, admitted.context, decision, policy.fingerprint, {
+        runtime,
+        prepared,
+        defect: { recorded: false },
+      });
     } catch (error) {
       return Promise.reject(error);
     }
@@ -322,7 +334,11 @@ export class ToolController {
       if (decision.action === "allow") {
         return await this.#execute(runtime, prepared, admitted.context, policy.fingerprint, {}, defect);
       }
-      return await this.#afterDecision(call, admitted.context, decision, policy.fingerprint);
+      return await this.#afterDecision(call, admitted.context, decision, policy.fingerprint, {
+        runtime,
+        prepared,
+        defect,
+      });
     } catch (error) {
       await this.#recordDefect(call, error, defect);
       throw error;
@@ -335,6 +351,7 @@ export class ToolController {
     context: ToolContext,
     decision: PolicyDecision,
     fingerprint: string,
+    run: Runnable,
   ): Promise<ToolResult | ApprovalRequest> {
     if (decision.action !== "ask") return errorResult(call.callId, deniedMessage(decision));
     if (this.onAsk === "deny") {
@@ -342,6 +359,8 @@ export class ToolController {
       await this.#record("call.rejected", call, fingerprint, { reason: content });
       return errorResult(call.callId, content);
     }
+    const granted = await this.#runGranted(call, context, decision, fingerprint, run);
+    if (granted !== undefined) return granted;
     let request: ApprovalRequest;
     try {
       request = await this.approvals.create(call, decision, context);
@@ -358,6 +377,45 @@ export class ToolController {
     });
     this.#notify(request, decision);
     return request;
+  }
+
+  /**
+   * An ask that a person's remembered approval (a grant in the store) covers runs now: same tool, same
+   * arguments, every asking statement covered, unexpired, unrevoked, and for a session grant the same session.
+   * `undefined` when no grant applies (the caller then asks). A store that cannot be read fails closed.
+   */
+  async #runGranted(
+    call: ToolCall,
+    context: ToolContext,
+    decision: PolicyDecision,
+    fingerprint: string,
+    run: Runnable,
+  ): Promise<ToolResult | undefined> {
+    const store = this.approvals.store;
+    if (!hasGrants(store)) return undefined;
+    const check = {
+      toolName: call.toolName,
+      argumentsHash: hashCanonical(call.arguments ?? null),
+      context,
+      decision,
+      now: this.approvals.now(),
+    };
+    const grants = await store.findGrants(check.toolName, check.argumentsHash, check.now);
+    const grant = grants.find((g) => grantApplies(g, check));
+    if (grant === undefined) return undefined;
+    await this.#record("approval.granted", call, fingerprint, {
+      grantId: grant.grantId,
+      approver: grant.approver,
+      reason: `remembered approval ${grant.grantId} (${describeGrantScope(grant)}, until ${new Date(grant.expiresAt).toISOString()})`,
+    });
+    return this.#execute(
+      run.runtime,
+      run.prepared,
+      context,
+      fingerprint,
+      { grantId: grant.grantId },
+      run.defect,
+    );
   }
 
   /**
@@ -436,6 +494,10 @@ export class ToolController {
       await this.#record("approval.granted", call, fingerprint(), {
         ...fingerprints,
         waitedMs,
+        // The grant given with the approval, as the store recorded it (never one a caller of resolve names).
+        ...(taken.response?.approved === true && typeof taken.response.grantId === "string"
+          ? { grantId: taken.response.grantId }
+          : {}),
         ...(answer.approver === undefined ? {} : { approver: answer.approver }),
         ...(answer.reason === undefined ? {} : { reason: answer.reason }),
       });
@@ -724,7 +786,7 @@ export class ToolController {
     prepared: PreparedToolCall,
     context: ToolContext,
     fingerprint: string,
-    extra: { approvalId?: string; requestFingerprint?: string },
+    extra: { approvalId?: string; requestFingerprint?: string; grantId?: string },
     defect: DefectState,
   ): Promise<ToolResult> {
     const call = prepared.call;
@@ -750,7 +812,7 @@ export class ToolController {
     call: ToolCall,
     error: unknown,
     defect: DefectState,
-    extra: { approvalId?: string; requestFingerprint?: string } = {},
+    extra: { approvalId?: string; requestFingerprint?: string; grantId?: string } = {},
     fingerprint: string = this.#active.policy.fingerprint,
   ): Promise<void> {
     if (defect.recorded || isToolgateError(error)) return;
@@ -770,6 +832,7 @@ export class ToolController {
       readonly outcome?: ModeOutcome;
       readonly approvalId?: string;
       readonly waitedMs?: number;
+      readonly grantId?: string;
       readonly requestFingerprint?: string;
       readonly approver?: string;
       readonly reason?: string;
@@ -797,6 +860,7 @@ export class ToolController {
         : { decision: decision.action, ruleIds: decision.ruleIds, reason: decision.reason }),
       ...(wouldHave === undefined ? {} : { wouldHave }),
       ...(details.approvalId === undefined ? {} : { approvalId: details.approvalId }),
+      ...(details.grantId === undefined ? {} : { grantId: details.grantId }),
       ...(details.approver === undefined ? {} : { approver: details.approver }),
       ...(details.waitedMs === undefined ? {} : { waitedMs: details.waitedMs }),
       ...(details.reason === undefined ? {} : { reason: details.reason }),

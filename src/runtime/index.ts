@@ -90,6 +90,25 @@ export {
   verifyCompiledPolicy,
 } from "./fingerprint.js";
 export {
+  type ApprovalGrant,
+  type BuildGrantOptions,
+  buildGrant,
+  DEFAULT_SESSION_KEY,
+  describeGrantScope,
+  formatDuration,
+  type GrantCheck,
+  GrantError,
+  type GrantScope,
+  type GrantStore,
+  grantApplies,
+  hasGrants,
+  MAX_GRANT_MS,
+  newGrantId,
+  parseDuration,
+  type RememberScope,
+  type RevokeGrantResult,
+} from "./grants.js";
+export {
   assertHandlersFit,
   ControllerSetupError,
   deepFreeze,

@@ -135,4 +135,6 @@ export interface ApprovalResponse {
   readonly approved: boolean;
   readonly approver?: string;
   readonly reason?: string;
+  /** When the person also remembered the approval: the id of the grant given with it. */
+  readonly grantId?: string;
 }

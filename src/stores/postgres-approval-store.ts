@@ -8,6 +8,7 @@ import type {
   TakeResult,
 } from "../runtime/approval-store.js";
 import { ToolgateError } from "../runtime/errors.js";
+import type { ApprovalGrant, GrantStore, RevokeGrantResult } from "../runtime/grants.js";
 import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 import {
   type ApprovalRow,
@@ -25,6 +26,7 @@ import {
   toStoredApproval,
   type WaitForDecisionOptions,
 } from "./approval-rows.js";
+import { type GrantRow, toGrant, toGrantColumns } from "./grant-rows.js";
 import { loadPg, PostgresConnection, type PostgresMigration } from "./postgres-connection.js";
 import type { PostgresOptions } from "./postgres-options.js";
 import { toStoreError } from "./store-errors.js";
@@ -51,7 +53,24 @@ const MIGRATIONS: readonly PostgresMigration[] = [
     CREATE INDEX ${p}approvals_state_created ON ${p}approvals (state, created_at, seq);
     CREATE INDEX ${p}approvals_state_expires ON ${p}approvals (state, expires_at);
     CREATE INDEX ${p}approvals_call_id ON ${p}approvals (call_id);`,
+  // Grants: approvals remembered for the same tool and arguments; one at most per approval.
+  (p) => `
+    CREATE TABLE ${p}grants (
+      id text PRIMARY KEY,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
+      tool text NOT NULL,
+      arguments_hash text NOT NULL,
+      approval_id text NOT NULL UNIQUE,
+      created_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      revoked_at bigint,
+      revoked_by text,
+      body text NOT NULL
+    );
+    CREATE INDEX ${p}grants_lookup ON ${p}grants (tool, arguments_hash) WHERE revoked_at IS NULL;`,
 ];
+
+const GRANT_COLUMNS = "body, revoked_at, revoked_by";
 
 const COLUMNS = "id, state, request, response, updated_at";
 
@@ -66,7 +85,7 @@ const COLUMNS = "id, state, request, response, updated_at";
  * with `StoreUnavailableError`; `name` never contains the password. `put` of an existing id throws
  * `ToolgateError` with code `approval-exists`.
  */
-export class PostgresApprovalStore implements ApprovalStore {
+export class PostgresApprovalStore implements ApprovalStore, GrantStore {
   /** `postgres://user@host:port/db`, without password. */
   readonly name: string;
   /** The channel `respond` notifies: `<prefix>approvals`. */
@@ -74,6 +93,7 @@ export class PostgresApprovalStore implements ApprovalStore {
   readonly #db: PostgresConnection;
   readonly #table: ApprovalTable;
   readonly #t: string;
+  readonly #g: string;
   #listener: Promise<pg.Client> | undefined;
   readonly #waiters = new Map<string, Set<() => void>>();
 
@@ -85,6 +105,7 @@ export class PostgresApprovalStore implements ApprovalStore {
     this.#db = new PostgresConnection(url, options, "approvals", MIGRATIONS);
     this.name = this.#db.name;
     this.#t = `${this.#db.prefix}approvals`;
+    this.#g = `${this.#db.prefix}grants`;
     this.channel = this.#t;
     const t = this.#t;
     const one = async (what: string, sql: string, params: readonly unknown[]) =>
@@ -157,6 +178,98 @@ export class PostgresApprovalStore implements ApprovalStore {
     if (result.rowCount === 0) {
       throw approvalExistsError(this.name, request.approvalId);
     }
+  }
+
+  /**
+   * Records a decision and, in the same statement and only when it is recorded, the grant
+   * (see `GrantStore.respondAndGrant`); waiters are notified as by `respond`.
+   */
+  async respondAndGrant(
+    response: ApprovalResponse & { readonly grantId: string },
+    grant: ApprovalGrant,
+    now: number,
+  ): Promise<RespondResult> {
+    const c = toGrantColumns(grant);
+    const t = this.#t;
+    const table: ApprovalTable = {
+      ...this.#table,
+      decide: async (answer, at) =>
+        (
+          await this.#db.query<ApprovalRow>(
+            "respond",
+            `WITH decided AS (
+               UPDATE ${t} SET state = $3, response = $4, approver = $5, updated_at = $2
+               WHERE id = $1 AND state = 'pending' AND expires_at > $2
+               RETURNING ${COLUMNS}
+             ), granted AS (
+               INSERT INTO ${this.#g} (id, tool, arguments_hash, approval_id, created_at, expires_at, body)
+               SELECT $7, $8, $9, id, $10, $11, $12 FROM decided
+             )
+             SELECT ${COLUMNS}, pg_notify($6, id) AS notified FROM decided`,
+            [
+              answer.approvalId,
+              at,
+              answer.approved ? "approved" : "rejected",
+              JSON.stringify(answer),
+              answer.approver ?? null,
+              this.channel,
+              c.grant_id,
+              c.grant_tool,
+              c.grant_hash,
+              c.grant_created,
+              c.grant_expires,
+              c.grant_body,
+            ],
+          )
+        ).rows[0],
+    };
+    return this.#wrap("respond", respondTo(table, response, now));
+  }
+
+  /** The grants for a tool and arguments hash that are neither revoked nor expired at `now`. */
+  async findGrants(toolName: string, argumentsHash: string, now: number): Promise<readonly ApprovalGrant[]> {
+    const result = await this.#db.query<GrantRow>(
+      "find grants",
+      `SELECT ${GRANT_COLUMNS} FROM ${this.#g}
+       WHERE tool = $1 AND arguments_hash = $2 AND revoked_at IS NULL AND expires_at > $3 ORDER BY created_at, seq`,
+      [toolName.replaceAll("\u0000", "\uFFFD"), argumentsHash.replaceAll("\u0000", "\uFFFD"), now],
+    );
+    return this.#convertGrants(result.rows);
+  }
+
+  /** Grants, oldest first: the active ones at `now`, or with `all` every one. */
+  async listGrants(options: {
+    readonly now: number;
+    readonly all?: boolean;
+  }): Promise<readonly ApprovalGrant[]> {
+    const result = await this.#db.query<GrantRow>(
+      "list grants",
+      `SELECT ${GRANT_COLUMNS} FROM ${this.#g}
+       WHERE $2::boolean OR (revoked_at IS NULL AND expires_at > $1) ORDER BY created_at, seq`,
+      [options.now, options.all === true],
+    );
+    return this.#convertGrants(result.rows);
+  }
+
+  /** Revokes a grant once. */
+  async revokeGrant(grantId: string, revokedBy: string, now: number): Promise<RevokeGrantResult> {
+    const revoked = await this.#db.query<GrantRow>(
+      "revoke grant",
+      `UPDATE ${this.#g} SET revoked_at = $2, revoked_by = $3 WHERE id = $1 AND revoked_at IS NULL
+       RETURNING ${GRANT_COLUMNS}`,
+      [grantId.replaceAll("\u0000", "\uFFFD"), now, revokedBy.replaceAll("\u0000", "\uFFFD")],
+    );
+    const row = revoked.rows[0];
+    if (row !== undefined)
+      return { status: "revoked", grant: this.#convertGrants([row])[0] as ApprovalGrant };
+    const found = await this.#db.query<GrantRow>(
+      "read grant",
+      `SELECT ${GRANT_COLUMNS} FROM ${this.#g} WHERE id = $1`,
+      [grantId.replaceAll("\u0000", "\uFFFD")],
+    );
+    const existing = found.rows[0];
+    if (existing === undefined) return { status: "not-found" };
+    return { status: "already-revoked", grant: this.#convertGrants([existing])[0] as ApprovalGrant };
   }
 
   /** Consumes a request at most once across instances (see `ApprovalStore.take`). */
@@ -325,6 +438,14 @@ export class PostgresApprovalStore implements ApprovalStore {
     this.#listener = started;
     started.catch(drop);
     return started;
+  }
+
+  #convertGrants(rows: readonly GrantRow[]): ApprovalGrant[] {
+    try {
+      return rows.map(toGrant);
+    } catch (error) {
+      throw toStoreError(this.name, "reading a stored grant", error);
+    }
   }
 
   #convert(rows: readonly ApprovalRow[]): StoredApproval[] {

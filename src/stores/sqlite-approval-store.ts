@@ -8,6 +8,7 @@ import type {
   TakeResult,
 } from "../runtime/approval-store.js";
 import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
+import type { ApprovalGrant, GrantStore, RevokeGrantResult } from "../runtime/grants.js";
 import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 import {
   type ApprovalColumns,
@@ -26,6 +27,7 @@ import {
   toStoredApproval,
   type WaitForDecisionOptions,
 } from "./approval-rows.js";
+import { type GrantRow, toGrant, toGrantColumns } from "./grant-rows.js";
 import { openSqlite, resolveSqlitePath } from "./sqlite-database.js";
 import type { SqliteOptions } from "./sqlite-options.js";
 import { SqliteWriteQueue } from "./sqlite-write-queue.js";
@@ -52,7 +54,22 @@ const MIGRATIONS: readonly string[] = [
      WHERE state IN ('pending', 'approved', 'rejected');
    CREATE INDEX toolgate_approvals_pending_expires ON toolgate_approvals (expires_at) WHERE state = 'pending';
    CREATE INDEX toolgate_approvals_call_id ON toolgate_approvals (call_id);`,
+  // Grants: approvals remembered for the same tool and arguments; one at most per approval.
+  `CREATE TABLE toolgate_grants (
+     id TEXT PRIMARY KEY,
+     tool TEXT NOT NULL,
+     arguments_hash TEXT NOT NULL,
+     approval_id TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     revoked_at INTEGER,
+     revoked_by TEXT,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX toolgate_grants_lookup ON toolgate_grants (tool, arguments_hash) WHERE revoked_at IS NULL;`,
 ];
+
+const GRANT_COLUMNS = "body, revoked_at, revoked_by";
 
 const COLUMNS = "id, state, request, response, updated_at";
 
@@ -67,7 +84,7 @@ const COLUMNS = "id, state, request, response, updated_at";
  * `StoreUnavailableError` naming `sqlite:<path>`. `put` of an existing id throws `ToolgateError` with code
  * `approval-exists`.
  */
-export class SqliteApprovalStore implements ApprovalStore {
+export class SqliteApprovalStore implements ApprovalStore, GrantStore {
   /** `sqlite:` followed by the path as given. */
   readonly name: string;
   /** The absolute path of the database file. */
@@ -150,6 +167,26 @@ export class SqliteApprovalStore implements ApprovalStore {
              AND (@tool IS NULL OR tool = @tool)
            ORDER BY rowid LIMIT @limit`,
         ),
+        insertGrant: db.prepare<ReturnType<typeof toGrantColumns>>(
+          `INSERT INTO toolgate_grants (id, tool, arguments_hash, approval_id, created_at, expires_at, body)
+           VALUES (@grant_id, @grant_tool, @grant_hash, @grant_approval, @grant_created, @grant_expires, @grant_body)`,
+        ),
+        findGrants: db.prepare<{ tool: string; hash: string; now: number }, GrantRow>(
+          `SELECT ${GRANT_COLUMNS} FROM toolgate_grants
+           WHERE tool = @tool AND arguments_hash = @hash AND revoked_at IS NULL AND expires_at > @now
+           ORDER BY created_at, rowid`,
+        ),
+        listGrants: db.prepare<{ now: number; all: number }, GrantRow>(
+          `SELECT ${GRANT_COLUMNS} FROM toolgate_grants
+           WHERE @all = 1 OR (revoked_at IS NULL AND expires_at > @now) ORDER BY created_at, rowid`,
+        ),
+        readGrant: db.prepare<[string], GrantRow>(
+          `SELECT ${GRANT_COLUMNS} FROM toolgate_grants WHERE id = ?`,
+        ),
+        revokeGrant: db.prepare<{ id: string; now: number; by: string }, GrantRow>(
+          `UPDATE toolgate_grants SET revoked_at = @now, revoked_by = @by
+           WHERE id = @id AND revoked_at IS NULL RETURNING ${GRANT_COLUMNS}`,
+        ),
         expireAll: db.prepare<{ now: number }, { request: string; created_at: number }>(
           `UPDATE toolgate_approvals SET state = 'expired', updated_at = @now
            WHERE state = 'pending' AND expires_at <= @now
@@ -193,6 +230,69 @@ export class SqliteApprovalStore implements ApprovalStore {
     if (changes === 0) {
       throw approvalExistsError(this.name, request.approvalId);
     }
+  }
+
+  /**
+   * Records a decision and, in the same transaction and only when it is recorded, the grant
+   * (see `GrantStore.respondAndGrant`).
+   */
+  async respondAndGrant(
+    response: ApprovalResponse & { readonly grantId: string },
+    grant: ApprovalGrant,
+    now: number,
+  ): Promise<RespondResult> {
+    const s = this.#statements;
+    const columns = toGrantColumns(grant);
+    const json = JSON.stringify(response);
+    const table: ApprovalTable = {
+      ...this.#table,
+      decide: (answer, at) =>
+        this.#writes.enqueue("respond", () =>
+          this.#db.transaction(() => {
+            const row = s.decide.all({
+              id: answer.approvalId,
+              now: at,
+              state: answer.approved ? "approved" : "rejected",
+              response: json,
+              approver: answer.approver ?? null,
+            })[0];
+            if (row !== undefined) s.insertGrant.run(columns);
+            return row;
+          })(),
+        ),
+    };
+    return this.#wrap("respond", respondTo(table, response, now));
+  }
+
+  /** The grants for a tool and arguments hash that are neither revoked nor expired at `now`. */
+  async findGrants(toolName: string, argumentsHash: string, now: number): Promise<readonly ApprovalGrant[]> {
+    const rows = this.#run("find grants", () =>
+      this.#statements.findGrants.all({ tool: toolName, hash: argumentsHash, now }),
+    );
+    return this.#convert(() => rows.map(toGrant));
+  }
+
+  /** Grants, oldest first: the active ones at `now`, or with `all` every one. */
+  async listGrants(options: {
+    readonly now: number;
+    readonly all?: boolean;
+  }): Promise<readonly ApprovalGrant[]> {
+    const rows = this.#run("list grants", () =>
+      this.#statements.listGrants.all({ now: options.now, all: options.all === true ? 1 : 0 }),
+    );
+    return this.#convert(() => rows.map(toGrant));
+  }
+
+  /** Revokes a grant once. */
+  async revokeGrant(grantId: string, revokedBy: string, now: number): Promise<RevokeGrantResult> {
+    const row = await this.#writes.enqueue(
+      "revoke grant",
+      () => this.#statements.revokeGrant.all({ id: grantId, now, by: revokedBy })[0],
+    );
+    if (row !== undefined) return { status: "revoked", grant: this.#convert(() => toGrant(row)) };
+    const existing = this.#run("read grant", () => this.#statements.readGrant.all(grantId)[0]);
+    if (existing === undefined) return { status: "not-found" };
+    return { status: "already-revoked", grant: this.#convert(() => toGrant(existing)) };
   }
 
   /** Consumes a request at most once across processes (see `ApprovalStore.take`). */

@@ -45,12 +45,12 @@ describePostgres("PostgresApprovalStore", (url) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const { rows } = await client.query(`SELECT key, value FROM ${tablePrefix}meta`);
-    expect(rows).toEqual([{ key: "approvals.schema_version", value: 1 }]);
+    expect(rows).toEqual([{ key: "approvals.schema_version", value: 2 }]);
     await client.query(`UPDATE ${tablePrefix}meta SET value = 9`);
     await client.end();
     const newer = new PostgresApprovalStore(url, { tablePrefix });
     await expect(newer.ready()).rejects.toThrow(
-      /approvals schema is at version 9, newer than this toolgate knows \(1\)/,
+      /approvals schema is at version 9, newer than this toolgate knows \(2\)/,
     );
     await Promise.all([...stores, newer].map((s) => s.close()));
   });

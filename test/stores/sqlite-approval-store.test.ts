@@ -51,7 +51,7 @@ describe("SqliteApprovalStore", () => {
     const db = new Database(file, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.prepare("SELECT key, value FROM toolgate_meta").all()).toEqual([
-      { key: "approvals.schema_version", value: 1 },
+      { key: "approvals.schema_version", value: 2 },
     ]);
     db.close();
   });
@@ -71,7 +71,7 @@ describe("SqliteApprovalStore", () => {
     db.close();
     expect(() => new SqliteApprovalStore(file)).toThrow(StoreUnavailableError);
     expect(() => new SqliteApprovalStore(file)).toThrow(
-      /approvals schema is at version 7, newer than this toolgate knows \(1\); upgrade toolgate/,
+      /approvals schema is at version 7, newer than this toolgate knows \(2\); upgrade toolgate/,
     );
   });
 
