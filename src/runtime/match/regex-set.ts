@@ -74,7 +74,7 @@ class SetAutomaton {
   /** Start instructions of the members that may start at any position, ascending. */
   private readonly floating: Int32Array;
   private readonly floatingMember: Int32Array;
-  /** Program size of each member, for the work bound. */
+  /** Program size of each member. */
   readonly sizes: Int32Array;
   private readonly mark: Uint32Array;
   private readonly memberMark: Uint32Array;
@@ -300,7 +300,7 @@ class SetAutomaton {
       }
       state = this.states[next] as SetState;
     }
-    if (state.dead) return state.matched;
+    // Even a dead state may match here: `$` holds at the end of the input.
     if (state.matchedAtEnd === undefined) {
       // `$` holds at the end: close the same threads again with it.
       const { matched } = this.closure(state.kernel, state.atStart, true);
@@ -346,30 +346,33 @@ export class RegexSet {
 
   /** Built on first use, so that a policy that never sees a call of the tool pays nothing. */
   private build(): void {
-    const utf16: { program: RegexProgram; index: number }[] = [];
-    const codePoints: { program: RegexProgram; index: number }[] = [];
+    // Bounded sets group their members by size too (powers of two), so that on a long input only the groups
+    // whose largest member might reach the work bound are tested pattern by pattern.
+    const groups = new Map<string, { program: RegexProgram; index: number }[]>();
     const solo: number[] = [];
     this.patterns.forEach((pattern, index) => {
       const program = regexProgram(pattern);
-      if (program === undefined) solo.push(index);
-      else (program.unicode ? codePoints : utf16).push({ program, index });
+      if (program === undefined) {
+        solo.push(index);
+        return;
+      }
+      const tier = this.bounded ? Math.floor(Math.log2(program.ops.length)) : 0;
+      const key = `${program.unicode ? "u" : ""}${tier}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [{ program, index }]);
+      else group.push({ program, index });
     });
-    this.groups = [];
-    for (const [group, unicode] of [
-      [utf16, false],
-      [codePoints, true],
-    ] as const) {
-      if (group.length === 0) continue;
+    this.groups = [...groups.values()].map((group) => {
       const automaton = new SetAutomaton(
         group.map((g) => g.program),
-        unicode,
+        (group[0] as { program: RegexProgram }).program.unicode,
       );
-      this.groups.push({
+      return {
         automaton,
         members: Int32Array.from(group.map((g) => g.index)),
         largest: Math.max(...automaton.sizes),
-      });
-    }
+      };
+    });
     this.solo = Int32Array.from(solo);
   }
 
@@ -397,7 +400,11 @@ export class RegexSet {
     }
     for (const group of this.groups as SetGroup[]) {
       const { automaton, members } = group;
-      const matched = automaton.run(input);
+      // Where testBounded might give up on an input this long, each pattern answers for itself.
+      const matched =
+        this.bounded && regexWorkUpperBound(group.largest, input.length) > REGEX_WORK_BOUND
+          ? undefined
+          : automaton.run(input);
       if (matched === undefined) {
         for (const index of members) {
           answers[index] = this.testOne(index, input);
@@ -409,16 +416,6 @@ export class RegexSet {
         const index = members[m] as number;
         answers[index] = 1;
         candidates.push(index);
-      }
-      // Where testBounded might give up on an input this long, the pattern answers for itself.
-      if (this.bounded && regexWorkUpperBound(group.largest, input.length) > REGEX_WORK_BOUND) {
-        for (let m = 0; m < members.length; m++) {
-          if (regexWorkUpperBound(automaton.sizes[m] as number, input.length) > REGEX_WORK_BOUND) {
-            const index = members[m] as number;
-            answers[index] = this.testOne(index, input);
-            candidates.push(index);
-          }
-        }
       }
     }
     const hits = [...new Set(candidates)].filter((index) => answers[index] !== 0).sort((a, b) => a - b);

@@ -142,6 +142,14 @@ describe("RegexSet agrees with each pattern alone", () => {
     );
   });
 
+  it("matches `$` at the end of the input even where no thread waits for a character", () => {
+    const patterns = [compiled("^\\W$"), compiled("a"), compiled("x$|^y")];
+    const set = new RegexSet(patterns, false);
+    expect(together(set, "\n")).toEqual([1, 0, 0]);
+    expect(together(set, "\nb")).toEqual([0, 0, 0]);
+    expect(together(set, "yax")).toEqual([0, 1, 1]);
+  });
+
   it("falls back to each pattern alone when the state cap is reached, with the same answers", () => {
     // A pattern whose DFA has 2^15 states: a long random input passes the cap.
     const patterns = [compiled("(a|b)*a(a|b){14}x"), compiled("b{3}a"), compiled("\\bab")];
