@@ -62,7 +62,7 @@ function floorOf(bundle, handler) {
 }
 
 /**
- * Measures a controller on `calls` beside its floor: rows for each call, the compiled `handle` against the async
+ * Measures a controller on `calls` beside its floor: each entry is a kind of call with several variants, the compiled `handle` against the async
  * floor and `decide` against the sync floor. `targets` maps a call's label to its `handle` target (×floor).
  */
 async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {} }) {
@@ -71,16 +71,25 @@ async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {}
   const controller = mod.createController({ handlers });
   const floor = floorOf(bundle, noop);
   const results = {};
-  for (const { label, call, expect } of calls) {
-    const handled = await controller.handle(call);
-    const decided = mod.policy.decide(call).action;
-    if (decided !== expect || (expect === "allow" && handled.content !== "ok"))
-      throw new Error(`${label}: expected ${expect}, got ${decided} (${JSON.stringify(handled)})`);
+  for (const { label, calls: variants, expect } of calls) {
+    for (const call of variants) {
+      const handled = await controller.handle(call);
+      const decided = mod.policy.decide(call).action;
+      if (decided !== expect || (expect === "allow" && handled.content !== "ok"))
+        throw new Error(`${label}: expected ${expect}, got ${decided} (${JSON.stringify(handled)})`);
+    }
+    // Each measured function cycles through the variants, so that no cache keyed by the last argument value
+    // answers every call.
+    const cycle = () => {
+      let i = 0;
+      return () => variants[(i = (i + 1) % variants.length)];
+    };
+    const [a, b, c, d] = [cycle(), cycle(), cycle(), cycle()];
     const fns = {
-      floor: () => do_not_optimize(floor(call)),
-      floorAsync: async () => do_not_optimize(await Promise.resolve(floor(call))),
-      handle: async () => do_not_optimize(await controller.handle(call)),
-      decide: () => do_not_optimize(mod.policy.decide(call)),
+      floor: () => do_not_optimize(floor(a())),
+      floorAsync: async () => do_not_optimize(await Promise.resolve(floor(b()))),
+      handle: async () => do_not_optimize(await controller.handle(c())),
+      decide: () => do_not_optimize(mod.policy.decide(d())),
     };
     for (const fn of Object.values(fns)) await ns(fn);
     const t = {};
@@ -116,7 +125,8 @@ function freshDir(out, name) {
 async function referencePolicy({ ns, row, root, out }) {
   const bundle = await loadPolicy({ cwd: root });
   const mod = await compiledModule(bundle, freshDir(out, "reference"));
-  const call = (toolName, args) => ({ callId: "call_1", toolName, arguments: args });
+  const calls = (toolName, field, values) =>
+    values.map((value) => ({ callId: "call_1", toolName, arguments: { [field]: value } }));
   await measureCalls({
     ns,
     row,
@@ -124,19 +134,25 @@ async function referencePolicy({ ns, row, root, out }) {
     bundle,
     mod,
     calls: [
-      {
-        label: "allowed read_file",
-        call: call("read_file", { path: "src/runtime/match/regex.ts" }),
-        expect: "allow",
-      },
+      { label: "allowed read_file", calls: calls("read_file", "path", READ_PATHS), expect: "allow" },
       {
         label: "shell: three simple commands",
-        call: call("run_shell", { command: "git status --short && git diff --stat && ls src" }),
+        calls: calls("run_shell", "command", [
+          "git status --short && git diff --stat && ls src",
+          "ls -la && git log --oneline && pwd",
+          "git diff src/index.ts; git status; ls docs",
+          "pwd && ls test && git diff --stat",
+        ]),
         expect: "allow",
       },
       {
         label: "allowed http_fetch",
-        call: call("http_fetch", { url: "https://registry.npmjs.org/toolgate/latest" }),
+        calls: calls("http_fetch", "url", [
+          "https://registry.npmjs.org/toolgate/latest",
+          "https://api.github.com/repos/toolgate/toolgate/releases",
+          "https://docs.python.org/3/library/re.html",
+          "https://raw.githubusercontent.com/toolgate/toolgate/main/README.md",
+        ]),
         expect: "allow",
       },
     ],
@@ -154,11 +170,22 @@ async function patternPolicy(out, name, rules) {
   return { bundle, mod: await compiledModule(bundle, dir) };
 }
 
-const READ_CALL = {
+/** Allowed paths the `read_file` rows cycle through. */
+const READ_PATHS = [
+  "src/runtime/match/regex.ts",
+  "src/index.ts",
+  "README.md",
+  "docs/policy-reference.md",
+  "test/runtime/policy.test.ts",
+  "package.json",
+  "src/compile/compile-controller.ts",
+  "bench/run.mjs",
+];
+const READ_CALLS = READ_PATHS.map((path) => ({
   callId: "call_1",
   toolName: "read_file",
-  arguments: { path: "src/runtime/match/regex.ts" },
-};
+  arguments: { path },
+}));
 
 /** `**` + `/.env*` and `**` + `/.ssh/**` on `read_file`. */
 async function twoGlobs({ ns, row, out }) {
@@ -173,7 +200,7 @@ async function twoGlobs({ ns, row, out }) {
     section: "two globs",
     bundle,
     mod,
-    calls: [{ label: "allowed read_file, deny **/.env* and **/.ssh/**", call: READ_CALL, expect: "allow" }],
+    calls: [{ label: "allowed read_file, deny **/.env* and **/.ssh/**", calls: READ_CALLS, expect: "allow" }],
     targets: { "allowed read_file, deny **/.env* and **/.ssh/**": 3 },
   });
 }
@@ -192,18 +219,20 @@ async function scaling({ ns, row, out, sizes }) {
         section: "scaling",
         bundle,
         mod,
-        calls: [{ label, call: READ_CALL, expect: "allow" }],
+        calls: [{ label, calls: READ_CALLS, expect: "allow" }],
       })
     )[label];
     decideAt.set(n, t.decide);
-    const path = READ_CALL.arguments.path;
     const casbin = await casbinPatternEnforcer(rules);
     const cedar = await cedarPatternAuthorizer(rules, `scaling-${n}`);
-    if (casbin(path) !== true || cedar(path) !== true) throw new Error(`a peer did not allow ${path}`);
-    const casbinFn = () => do_not_optimize(casbin(path));
+    for (const path of READ_PATHS)
+      if (casbin(path) !== true || cedar(path) !== true) throw new Error(`a peer did not allow ${path}`);
+    let i = 0;
+    let j = 0;
+    const casbinFn = () => do_not_optimize(casbin(READ_PATHS[(i = (i + 1) % READ_PATHS.length)]));
     await ns(casbinFn);
     const tc = await ns(casbinFn);
-    const cedarFn = () => do_not_optimize(cedar(path));
+    const cedarFn = () => do_not_optimize(cedar(READ_PATHS[(j = (j + 1) % READ_PATHS.length)]));
     await ns(cedarFn);
     // cedar-wasm last: measuring much after a long cedar-wasm run has crashed V8 20's deoptimizer here.
     const td = await ns(cedarFn);
