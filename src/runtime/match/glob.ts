@@ -559,8 +559,7 @@ export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMa
  */
 export class GlobSet {
   private readonly compiled: readonly (CompiledGlob | undefined)[];
-  private exactSet: RegexSet | undefined;
-  private foldedSet: RegexSet | undefined;
+  private patternSet: RegexSet | undefined;
   private readonly answers: Uint8Array;
   private hits: number[] = [];
 
@@ -569,20 +568,16 @@ export class GlobSet {
     this.answers = new Uint8Array(globs.length);
   }
 
-  private exact(): RegexSet {
-    this.exactSet ??= new RegexSet(
-      this.compiled.map((g) => g?.exact ?? NEVER),
+  /** Every glob's exact pattern (index i) and its case-folded pattern (index n + i), in one set. */
+  private patterns(): RegexSet {
+    this.patternSet ??= new RegexSet(
+      [
+        ...this.compiled.map((g) => g?.exact ?? NEVER),
+        ...this.compiled.map((g) => g?.ignoringCase() ?? NEVER),
+      ],
       false,
     );
-    return this.exactSet;
-  }
-
-  private ignoringCase(): RegexSet {
-    this.foldedSet ??= new RegexSet(
-      this.compiled.map((g) => g?.ignoringCase() ?? NEVER),
-      false,
-    );
-    return this.foldedSet;
+    return this.patternSet;
   }
 
   private set(index: number, answer: 0 | 1 | 2): void {
@@ -609,10 +604,11 @@ export class GlobSet {
       const m = matchPathGlobs([globs[i] as Glob], path);
       if (m.possible) this.set(i, m.certain ? 1 : 2);
     }
+    const n = globs.length;
     if (read.plain) {
       const text = rootedPath(readingText(read.readings[0] as PathReading));
-      for (const i of this.exact().match(text).hits) {
-        const g = compiled[i];
+      for (const i of this.patterns().match(text).hits) {
+        const g = i < n ? compiled[i] : undefined;
         if (g !== undefined && text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 1);
       }
     }
@@ -623,7 +619,7 @@ export class GlobSet {
           if (i > 0) template.push("/");
           template.push(segment);
         });
-        for (let i = 0; i < globs.length; i++) {
+        for (let i = 0; i < n; i++) {
           const g = compiled[i];
           if (g !== undefined && answers[i] === 0 && g.mayMatchTemplate(template)) this.set(i, 2);
         }
@@ -631,21 +627,18 @@ export class GlobSet {
       }
       const plainText = readingText(reading);
       const text = rootedPath(plainText);
-      for (const i of this.exact().match(text).hits) {
+      let folded: string | undefined;
+      // Exact hits (i < n) and case-folded hits (n + i) of one pass over the reading.
+      for (const hit of this.patterns().match(text).hits) {
+        const i = hit < n ? hit : hit - n;
         const g = compiled[i];
-        if (g !== undefined && answers[i] === 0 && text.startsWith(g.prefix) && text.endsWith(g.suffix))
-          this.set(i, 2);
-      }
-      const folded = rootedPath(foldString(plainText));
-      for (const i of this.ignoringCase().match(text).hits) {
-        const g = compiled[i];
-        if (
-          g !== undefined &&
-          answers[i] === 0 &&
-          folded.startsWith(g.foldedPrefix) &&
-          folded.endsWith(g.foldedSuffix)
-        )
-          this.set(i, 2);
+        if (g === undefined || answers[i] !== 0) continue;
+        if (hit < n) {
+          if (text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 2);
+          continue;
+        }
+        folded ??= rootedPath(foldString(plainText));
+        if (folded.startsWith(g.foldedPrefix) && folded.endsWith(g.foldedSuffix)) this.set(i, 2);
       }
     }
     return { answers, hits: this.hits };
