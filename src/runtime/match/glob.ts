@@ -561,7 +561,7 @@ export class GlobSet {
   private readonly compiled: readonly (CompiledGlob | undefined)[];
   private patternSet: RegexSet | undefined;
   private readonly answers: Uint8Array;
-  private hits: number[] = [];
+  private readonly hits: number[] = [];
 
   constructor(readonly globs: readonly Glob[]) {
     this.compiled = globs.map((g) => (g instanceof CompiledGlob && g.nfc === undefined ? g : undefined));
@@ -592,7 +592,7 @@ export class GlobSet {
   match(path: string): { readonly answers: Uint8Array; readonly hits: readonly number[] } {
     const { answers, compiled, globs } = this;
     for (const index of this.hits) answers[index] = 0;
-    this.hits = [];
+    this.hits.length = 0;
     const read = readingsOf(path);
     if (read.anywhere) {
       for (let i = 0; i < globs.length; i++) this.set(i, 2);

@@ -331,7 +331,7 @@ export class RegexSet {
   private solo: Int32Array | undefined;
   private lastInput: string | undefined;
   private lastAnswers: Uint8Array;
-  private lastHits: number[] = [];
+  private readonly lastHits: number[] = [];
 
   /**
    * @param patterns - the compiled patterns, answered by index.
@@ -391,12 +391,14 @@ export class RegexSet {
     if (input === this.lastInput) return { answers: this.lastAnswers, hits: this.lastHits };
     if (this.groups === undefined) this.build();
     const answers = this.lastAnswers;
-    for (const index of this.lastHits) answers[index] = 0;
+    const hits = this.lastHits;
+    for (const index of hits) answers[index] = 0;
+    hits.length = 0;
     this.lastInput = undefined;
-    const candidates: number[] = [];
     for (const index of this.solo as Int32Array) {
-      answers[index] = this.testOne(index, input);
-      candidates.push(index);
+      const answer = this.testOne(index, input);
+      answers[index] = answer;
+      if (answer !== 0) hits.push(index);
     }
     for (const group of this.groups as SetGroup[]) {
       const { automaton, members } = group;
@@ -407,20 +409,20 @@ export class RegexSet {
           : automaton.run(input);
       if (matched === undefined) {
         for (const index of members) {
-          answers[index] = this.testOne(index, input);
-          candidates.push(index);
+          const answer = this.testOne(index, input);
+          answers[index] = answer;
+          if (answer !== 0) hits.push(index);
         }
         continue;
       }
       for (const m of matched) {
         const index = members[m] as number;
         answers[index] = 1;
-        candidates.push(index);
+        hits.push(index);
       }
     }
-    const hits = [...new Set(candidates)].filter((index) => answers[index] !== 0).sort((a, b) => a - b);
+    if (hits.length > 1) hits.sort((a, b) => a - b);
     this.lastInput = input;
-    this.lastHits = hits;
     return { answers, hits };
   }
 }
