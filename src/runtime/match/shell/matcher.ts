@@ -82,14 +82,29 @@ function safeSubsetOnce(source: string): ReturnType<typeof readSafeSubset> {
   return lastSafe;
 }
 
-/** The words' texts and their base names in lower case, per word list. */
-const wordInfo = new WeakMap<readonly ShellWord[], { texts: string[]; names: string[] }>();
+/** What {@link mayRun} reads of each word, derived once per word list. */
+interface WordInfo {
+  readonly texts: string[];
+  /** Base names in lower case. */
+  readonly names: string[];
+  /** A word the reader cannot know (an expansion, a glob) or find's `{}`: it may be any words. */
+  readonly unknown: boolean[];
+  /** Text a wrapper running it as code would split into several words. */
+  readonly codeLike: boolean[];
+}
 
-function infoOf(words: readonly ShellWord[]): { texts: string[]; names: string[] } {
+const wordInfo = new WeakMap<readonly ShellWord[], WordInfo>();
+
+function infoOf(words: readonly ShellWord[]): WordInfo {
   let info = wordInfo.get(words);
   if (info === undefined) {
     const texts = words.map((w) => w.text);
-    info = { texts, names: texts.map((t) => basename(t).toLowerCase()) };
+    info = {
+      texts,
+      names: texts.map((t) => basename(t).toLowerCase()),
+      unknown: words.map((w) => !w.literal || w.text.includes("{}")),
+      codeLike: texts.map((t) => CODE_LIKE.test(t)),
+    };
     wordInfo.set(words, info);
   }
   return info;
@@ -234,13 +249,13 @@ function mayRun(
     if (inner === undefined || depth > 8) return true;
     if (mayRun(inner, prefix, rest, depth + 1)) return true;
   }
+  const { unknown, codeLike } = infoOf(words);
   for (let k = 0; k < words.length; k++) {
-    const word = words[k] as ShellWord;
     // An unknown word may be any words; find's `{}` is replaced by file names.
-    if (!word.literal || word.text.includes("{}")) return true;
+    if (unknown[k]) return true;
     if (k > 0 && CODE_RUNNERS.has(names[k] as string)) return true;
     if (nameMatches(names[k] as string, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
-    if (k > 0 && CODE_LIKE.test(word.text) && soupMatches(word.text, prefix, rest)) return true;
+    if (k > 0 && codeLike[k] && soupMatches(texts[k] as string, prefix, rest)) return true;
   }
   return false;
 }
