@@ -80,11 +80,7 @@ async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {}
     }
     // Each measured function cycles through the variants, so that no cache keyed by the last argument value
     // answers every call.
-    const cycle = () => {
-      let i = 0;
-      return () => variants[(i = (i + 1) % variants.length)];
-    };
-    const [a, b, c, d] = [cycle(), cycle(), cycle(), cycle()];
+    const [a, b, c, d] = [cycler(variants), cycler(variants), cycler(variants), cycler(variants)];
     const fns = {
       floor: () => do_not_optimize(floor(a())),
       floorAsync: async () => do_not_optimize(await Promise.resolve(floor(b()))),
@@ -110,6 +106,15 @@ async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {}
     results[label] = t;
   }
   return results;
+}
+
+/** A function that returns the items of `list` in turn, round and round. */
+function cycler(list) {
+  let i = 0;
+  return () => {
+    i = (i + 1) % list.length;
+    return list[i];
+  };
 }
 
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -227,12 +232,11 @@ async function scaling({ ns, row, out, sizes }) {
     const cedar = await cedarPatternAuthorizer(rules, `scaling-${n}`);
     for (const path of READ_PATHS)
       if (casbin(path) !== true || cedar(path) !== true) throw new Error(`a peer did not allow ${path}`);
-    let i = 0;
-    let j = 0;
-    const casbinFn = () => do_not_optimize(casbin(READ_PATHS[(i = (i + 1) % READ_PATHS.length)]));
+    const nextPath = cycler(READ_PATHS);
+    const casbinFn = () => do_not_optimize(casbin(nextPath()));
     await ns(casbinFn);
     const tc = await ns(casbinFn);
-    const cedarFn = () => do_not_optimize(cedar(READ_PATHS[(j = (j + 1) % READ_PATHS.length)]));
+    const cedarFn = () => do_not_optimize(cedar(nextPath()));
     await ns(cedarFn);
     // cedar-wasm last: measuring much after a long cedar-wasm run has crashed V8 20's deoptimizer here.
     const td = await ns(cedarFn);
@@ -304,8 +308,9 @@ function worstRegex({ row, smoke }) {
     round(worst.ms),
     "ms",
     undefined,
-    "<= 50 ms/MiB",
-    worst.ms <= 50,
+    // A smoke run's small input says nothing of the bound, which only a long input reaches.
+    smoke ? undefined : "<= 50 ms/MiB",
+    smoke ? undefined : worst.ms <= 50,
   );
 }
 

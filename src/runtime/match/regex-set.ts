@@ -31,8 +31,8 @@ import {
 export type SetAnswer = 0 | 1 | 2;
 
 /** The lazy DFA's cache is dropped beyond this many states or this many stored numbers. */
-export const MAX_SET_STATES = 10_000;
-export const MAX_SET_SIZE = 8_000_000;
+export const MAX_SET_STATES = 4096;
+export const MAX_SET_SIZE = 4_000_000;
 
 const {
   char: OP_CHAR,
