@@ -8,12 +8,19 @@ import {
   type CompiledCondition,
   type ConditionSpec,
   compileCondition,
+  compileRegexOperator,
   type OperatorSpec,
+  type RegexSpec,
+  readField,
+  splitFieldPath,
   TRUE,
   type Truth,
   UNKNOWN,
 } from "./condition.js";
 import { PolicyDefinitionError } from "./errors.js";
+import { compileGlob, type Glob, GlobSet } from "./match/glob.js";
+import type { LinearRegex } from "./match/regex.js";
+import { RegexSet } from "./match/regex-set.js";
 import type {
   DecidingStatement,
   PolicyAction,
@@ -94,7 +101,14 @@ interface CompiledStatement {
   readonly order: number;
   /** Set when the statement is exactly `when: { field: { equals: scalar } }`: decide finds it by index. */
   readonly equalsKey: { readonly field: string; readonly value: Scalar } | undefined;
+  /** Set when the statement is exactly `when: { field: { glob: … } }` or `{ regex: … }`: matched in a set. */
+  readonly patternKey: PatternKey | undefined;
 }
+
+/** The one glob or regex operator of a statement that has nothing else. */
+type PatternKey =
+  | { readonly field: string; readonly kind: "glob"; readonly globs: readonly string[] }
+  | { readonly field: string; readonly kind: "regex"; readonly regex: string | RegexSpec };
 
 type Scalar = string | number | boolean | null;
 
@@ -116,11 +130,33 @@ function consider(best: Best, statement: CompiledStatement): void {
   }
 }
 
+/**
+ * The glob and regex statements of one tool on one field: every regex in one set, every glob in another, so
+ * that one pass over the value says which statements match (answers exactly as each statement's condition).
+ */
+interface PatternField {
+  readonly path: readonly string[];
+  /** The strictest action among these statements: none is evaluated once a stricter one has matched. */
+  readonly maxRank: number;
+  readonly all: readonly CompiledStatement[];
+  readonly regexStatements: readonly CompiledStatement[];
+  readonly regexSet: RegexSet | undefined;
+  readonly globStatements: readonly CompiledStatement[];
+  /** The glob statement of each glob in `globSet`. */
+  readonly globOwner: Int32Array;
+  readonly globSet: GlobSet | undefined;
+  /** Per glob statement, while one value is matched: 1 certain, 2 possible. */
+  readonly scratch: Uint8Array;
+}
+
 /** The statements of one tool, with the `equals` rules indexed by field and value. */
 interface ToolStatements {
   readonly all: readonly CompiledStatement[];
-  /** Statements evaluated one by one. */
+  /** Statements evaluated one by one, strictest action first. */
   readonly scanned: readonly CompiledStatement[];
+  /** Statements matched through a pattern set, by field (the sets are built on the tool's first call). */
+  readonly patterned: readonly CompiledStatement[];
+  patterns: readonly PatternField[] | undefined;
   /** Per field: value → statements that match exactly that value (and certainly no other). */
   readonly index: readonly {
     readonly field: string;
@@ -144,13 +180,86 @@ function equalsKeyOf(spec: StatementSpec): CompiledStatement["equalsKey"] {
   return { field, value: value as Scalar };
 }
 
+/** The pattern key of a statement whose only condition is one `glob` or one `regex` operator on one field. */
+function patternKeyOf(spec: StatementSpec): PatternKey | undefined {
+  if (spec.context !== undefined && Object.keys(spec.context).length > 0) return undefined;
+  const when = spec.when;
+  if (when === undefined) return undefined;
+  const fields = Object.keys(when);
+  if (fields.length !== 1) return undefined;
+  const field = fields[0] as string;
+  const operators = when[field] as OperatorSpec;
+  if (operators === null || typeof operators !== "object") return undefined;
+  const keys = Object.keys(operators);
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === "glob" && operators.glob !== undefined) {
+    const globs = typeof operators.glob === "string" ? [operators.glob] : operators.glob;
+    // An empty list still answers a path that may name any file: leave it to the condition.
+    return globs.length === 0 ? undefined : { field, kind: "glob", globs };
+  }
+  if (keys[0] === "regex" && operators.regex !== undefined)
+    return { field, kind: "regex", regex: operators.regex };
+  return undefined;
+}
+
+/** The pattern sets of the statements that have a pattern key, by field. */
+function buildPatternFields(patterned: readonly CompiledStatement[]): PatternField[] {
+  const byField = new Map<string, CompiledStatement[]>();
+  for (const statement of patterned) {
+    const field = (statement.patternKey as PatternKey).field;
+    const list = byField.get(field);
+    if (list === undefined) byField.set(field, [statement]);
+    else list.push(statement);
+  }
+  return [...byField].map(([field, all]) => {
+    const regexStatements: CompiledStatement[] = [];
+    const regexes: LinearRegex[] = [];
+    const globStatements: CompiledStatement[] = [];
+    const globs: Glob[] = [];
+    const owner: number[] = [];
+    for (const statement of all) {
+      const key = statement.patternKey as PatternKey;
+      if (key.kind === "regex") {
+        const compiled = compileRegexOperator(key.regex);
+        // The statement's condition compiled the same operator already.
+        if (!compiled.ok)
+          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
+        regexStatements.push(statement);
+        regexes.push(compiled.regex);
+        continue;
+      }
+      for (const pattern of key.globs) {
+        const compiled = compileGlob(pattern);
+        if (!compiled.ok)
+          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
+        globs.push(compiled.glob);
+        owner.push(globStatements.length);
+      }
+      globStatements.push(statement);
+    }
+    return {
+      path: splitFieldPath(field),
+      maxRank: Math.max(...all.map((s) => s.rank)),
+      all,
+      regexStatements,
+      regexSet: regexes.length === 0 ? undefined : new RegexSet(regexes, true),
+      globStatements,
+      globOwner: Int32Array.from(owner),
+      globSet: globs.length === 0 ? undefined : new GlobSet(globs),
+      scratch: new Uint8Array(globStatements.length),
+    };
+  });
+}
+
 function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
   const scanned: CompiledStatement[] = [];
+  const patterned: CompiledStatement[] = [];
   const index = new Map<string, Map<Scalar, CompiledStatement[]>>();
   for (const statement of all) {
     const key = statement.equalsKey;
     if (key === undefined) {
-      scanned.push(statement);
+      if (statement.patternKey !== undefined) patterned.push(statement);
+      else scanned.push(statement);
       continue;
     }
     let byValue = index.get(key.field);
@@ -162,7 +271,51 @@ function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
     if (list === undefined) byValue.set(key.value, [statement]);
     else list.push(statement);
   }
-  return { all, scanned, index: [...index].map(([field, byValue]) => ({ field, byValue })) };
+  // Strictest first, so that evaluation stops once nothing left can change the decision.
+  scanned.sort((x, y) => y.rank - x.rank || x.order - y.order);
+  return {
+    all,
+    scanned,
+    patterned,
+    patterns: undefined,
+    index: [...index].map(([field, byValue]) => ({ field, byValue })),
+  };
+}
+
+/**
+ * The glob and regex statements of one field, matched as their conditions would: a missing field matches none,
+ * a value that is not a string may match each (a maybe), and a string is run once through each set.
+ */
+function matchPatterns(field: PatternField, args: unknown, best: Best): void {
+  const value = readField(args, field.path);
+  if (value === undefined) return;
+  if (typeof value !== "string") {
+    for (const statement of field.all) if (statement.rank !== ALLOW_RANK) consider(best, statement);
+    return;
+  }
+  if (field.regexSet !== undefined) {
+    const { answers, hits } = field.regexSet.match(value);
+    for (const i of hits) {
+      const statement = field.regexStatements[i] as CompiledStatement;
+      if (answers[i] === 1 || statement.rank !== ALLOW_RANK) consider(best, statement);
+    }
+  }
+  if (field.globSet !== undefined) {
+    const { answers, hits } = field.globSet.match(value);
+    const { scratch, globOwner, globStatements } = field;
+    const touched: number[] = [];
+    for (const g of hits) {
+      const k = globOwner[g] as number;
+      if (scratch[k] === 0) touched.push(k);
+      if (answers[g] === 1) scratch[k] = 1;
+      else if (scratch[k] === 0) scratch[k] = 2;
+    }
+    for (const k of touched) {
+      const statement = globStatements[k] as CompiledStatement;
+      if (scratch[k] === 1 || statement.rank !== ALLOW_RANK) consider(best, statement);
+      scratch[k] = 0;
+    }
+  }
 }
 
 const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
@@ -290,6 +443,7 @@ function compileStatement(spec: StatementSpec, order: number): CompiledStatement
     single: undefined,
     order,
     equalsKey: equalsKeyOf(spec),
+    patternKey: patternKeyOf(spec),
   };
 }
 
@@ -399,15 +553,10 @@ export class ToolPolicy {
         if (matched) consider(best, statement);
       }
     } else {
-      for (const statement of statements.scanned) {
-        const truth = this.#matches(statement, call.arguments, context);
-        // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
-        if (truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK)) consider(best, statement);
-      }
+      const args = call.arguments;
       // `equals` on a scalar is exact: only the statements indexed under the argument's value can match, and
       // they certainly do (the same answer evaluating each would give).
       const index = statements.index;
-      const args = call.arguments;
       if (index.length > 0 && args !== null && typeof args === "object" && !Array.isArray(args)) {
         for (let i = 0; i < index.length; i++) {
           const { field, byValue } = index[i] as ToolStatements["index"][number];
@@ -417,6 +566,18 @@ export class ToolPolicy {
           const hits = byValue.get(value as Scalar);
           if (hits !== undefined) for (const statement of hits) consider(best, statement);
         }
+      }
+      if (statements.patterned.length > 0) {
+        statements.patterns ??= buildPatternFields(statements.patterned);
+        for (const field of statements.patterns)
+          if (field.maxRank >= best.rank) matchPatterns(field, args, best);
+      }
+      // Strictest first: once a statement has matched, one of a milder action cannot change the decision.
+      for (const statement of statements.scanned) {
+        if (statement.rank < best.rank) break;
+        const truth = this.#matches(statement, args, context);
+        // Conservative matching: an allow statement needs certainty; deny and ask take a maybe.
+        if (truth === TRUE || (truth === UNKNOWN && statement.rank !== ALLOW_RANK)) consider(best, statement);
       }
     }
     const first = best.first;

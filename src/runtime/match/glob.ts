@@ -24,6 +24,7 @@
 import { foldString } from "./case-fold.js";
 import { type PathReading, type PathReadings, readPath } from "./path.js";
 import { compileRegex, type LinearRegex } from "./regex.js";
+import { RegexSet } from "./regex-set.js";
 
 /** A compiled glob. */
 export interface Glob {
@@ -403,16 +404,16 @@ function literalEnds(pattern: string): { prefix: string; suffix: string } {
  */
 class CompiledGlob implements Glob {
   private folded: LinearRegex | undefined;
-  private readonly prefix: string;
-  private readonly suffix: string;
-  private readonly foldedPrefix: string;
-  private readonly foldedSuffix: string;
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly foldedPrefix: string;
+  readonly foldedSuffix: string;
 
   constructor(
     readonly source: string,
-    private readonly exact: LinearRegex,
+    readonly exact: LinearRegex,
     /** The glob spelt in NFC, when that differs (a file system may store either spelling). */
-    private readonly nfc: CompiledGlob | undefined,
+    readonly nfc: CompiledGlob | undefined,
   ) {
     const { prefix, suffix } = literalEnds(rootedPath(source));
     this.prefix = prefix;
@@ -447,7 +448,8 @@ class CompiledGlob implements Glob {
     return this.nfc?.mayMatchTemplate(template) ?? false;
   }
 
-  private ignoringCase(): LinearRegex {
+  /** The glob's pattern compiled with flag `i` too, made on first need. */
+  ignoringCase(): LinearRegex {
     if (this.folded === undefined) {
       const compiled = compileRegex(this.exact.source, "iu");
       // The same source compiled with `u` alone; adding `i` cannot make it fail.
@@ -548,3 +550,104 @@ export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMa
   }
   return NONE;
 }
+
+/**
+ * Many globs matched together, each answered as `matchPathGlobs([glob], path)` would: the path's readings are
+ * made once, and each reading's text runs once through one automaton for every glob's exact pattern and, when
+ * needed, once through one for their case-folded patterns (`regex-set.ts`). A glob spelt differently in NFC
+ * (rare) is matched on its own.
+ */
+export class GlobSet {
+  private readonly compiled: readonly (CompiledGlob | undefined)[];
+  private patternSet: RegexSet | undefined;
+  private readonly answers: Uint8Array;
+  private readonly hits: number[] = [];
+
+  constructor(readonly globs: readonly Glob[]) {
+    this.compiled = globs.map((g) => (g instanceof CompiledGlob && g.nfc === undefined ? g : undefined));
+    this.answers = new Uint8Array(globs.length);
+  }
+
+  /** Every glob's exact pattern (index i) and its case-folded pattern (index n + i), in one set. */
+  private patterns(): RegexSet {
+    this.patternSet ??= new RegexSet(
+      [
+        ...this.compiled.map((g) => g?.exact ?? NEVER),
+        ...this.compiled.map((g) => g?.ignoringCase() ?? NEVER),
+      ],
+      false,
+    );
+    return this.patternSet;
+  }
+
+  private set(index: number, answer: 0 | 1 | 2): void {
+    if (this.answers[index] === 0) this.hits.push(index);
+    this.answers[index] = answer;
+  }
+
+  /**
+   * Per glob: 1 when `matchPathGlobs([glob], path)` is certain, 2 when it is only possible, 0 otherwise; `hits`
+   * lists the globs whose answer is not 0. Both are reused by the next call: read them before that.
+   */
+  match(path: string): { readonly answers: Uint8Array; readonly hits: readonly number[] } {
+    const { answers, compiled, globs } = this;
+    for (const index of this.hits) answers[index] = 0;
+    this.hits.length = 0;
+    const read = readingsOf(path);
+    if (read.anywhere) {
+      for (let i = 0; i < globs.length; i++) this.set(i, 2);
+      return { answers, hits: this.hits };
+    }
+    // Globs matched on their own: exactly matchPathGlobs.
+    for (let i = 0; i < globs.length; i++) {
+      if (compiled[i] !== undefined) continue;
+      const m = matchPathGlobs([globs[i] as Glob], path);
+      if (m.possible) this.set(i, m.certain ? 1 : 2);
+    }
+    const n = globs.length;
+    if (read.plain) {
+      const text = rootedPath(readingText(read.readings[0] as PathReading));
+      for (const i of this.patterns().match(text).hits) {
+        const g = i < n ? compiled[i] : undefined;
+        if (g !== undefined && text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 1);
+      }
+    }
+    for (const reading of read.readings) {
+      if (reading.segments.includes(null)) {
+        const template: (string | null)[] = reading.absolute ? ["/"] : [];
+        reading.segments.forEach((segment, i) => {
+          if (i > 0) template.push("/");
+          template.push(segment);
+        });
+        for (let i = 0; i < n; i++) {
+          const g = compiled[i];
+          if (g !== undefined && answers[i] === 0 && g.mayMatchTemplate(template)) this.set(i, 2);
+        }
+        continue;
+      }
+      const plainText = readingText(reading);
+      const text = rootedPath(plainText);
+      let folded: string | undefined;
+      // Exact hits (i < n) and case-folded hits (n + i) of one pass over the reading.
+      for (const hit of this.patterns().match(text).hits) {
+        const i = hit < n ? hit : hit - n;
+        const g = compiled[i];
+        if (g === undefined || answers[i] !== 0) continue;
+        if (hit < n) {
+          if (text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 2);
+          continue;
+        }
+        folded ??= rootedPath(foldString(plainText));
+        if (folded.startsWith(g.foldedPrefix) && folded.endsWith(g.foldedSuffix)) this.set(i, 2);
+      }
+    }
+    return { answers, hits: this.hits };
+  }
+}
+
+/** A pattern that matches nothing, standing in a set for a glob matched on its own. */
+const NEVER: LinearRegex = (() => {
+  const compiled = compileRegex("[]");
+  if (!compiled.ok) throw new Error(compiled.message);
+  return compiled.regex;
+})();

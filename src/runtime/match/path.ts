@@ -207,6 +207,45 @@ function readingKey(reading: PathReading): string {
  *   stable, no `..` climbing out), `anywhere` when the path may name any file. Never throws.
  */
 export function readPath(input: string): PathReadings {
+  return readSimplePath(input) ?? readEveryWay(input);
+}
+
+/**
+ * The common case at a glance: a relative path of ASCII letters, digits, `_`, `-` and `.` whose segments are
+ * neither empty nor end with `.` (so none is `.` or `..`) nor name a Windows device reads the same on every
+ * platform — it is plain, and its one reading is its own segments. Undefined for anything else.
+ */
+function readSimplePath(input: string): PathReadings | undefined {
+  const n = input.length;
+  if (n === 0) return undefined;
+  const segments: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? input.charCodeAt(i) : 0x2f;
+    if (c === 0x2f) {
+      if (i === start || input.charCodeAt(i - 1) === 0x2e) return undefined;
+      const segment = input.slice(start, i);
+      if (DEVICE_NAME.test(segment)) return undefined;
+      segments.push(segment);
+      start = i + 1;
+    } else if (
+      !(
+        (c >= 0x61 && c <= 0x7a) ||
+        (c >= 0x41 && c <= 0x5a) ||
+        (c >= 0x30 && c <= 0x39) ||
+        c === 0x5f ||
+        c === 0x2d ||
+        c === 0x2e
+      )
+    ) {
+      return undefined;
+    }
+  }
+  return { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
+}
+
+/** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */
+export function readEveryWay(input: string): PathReadings {
   const posix = normalizePath(input);
   if (!posix.ok || posix.escapesRoot) return ANYWHERE;
   const first: PathReading = {

@@ -101,7 +101,7 @@ function inRanges(ranges: Int32Array, c: number): boolean {
 }
 
 /** A compiled set: `has` takes an already folded character when the pattern has flag `i`. */
-class CharSet {
+export class CharSet {
   /** Membership of each ASCII character, negation and folding applied. */
   readonly ascii: Uint8Array;
   private readonly ranges: Int32Array;
@@ -971,9 +971,9 @@ function findShortcut(root: Node, unicode: boolean, multiline: boolean, ignoreCa
 
 /** The Pike VM: the program plus reusable buffers (test() is synchronous, so one set per regex suffices). */
 class Machine {
-  private readonly ops: Int32Array;
-  private readonly argA: Int32Array;
-  private readonly argB: Int32Array;
+  readonly ops: Int32Array;
+  readonly argA: Int32Array;
+  readonly argB: Int32Array;
   private readonly listA: Int32Array;
   private readonly listB: Int32Array;
   private readonly mark: Uint32Array;
@@ -984,11 +984,11 @@ class Machine {
 
   constructor(
     code: readonly number[],
-    private readonly sets: readonly CharSet[],
-    private readonly table: FoldTable | undefined,
-    private readonly unicode: boolean,
+    readonly sets: readonly CharSet[],
+    readonly table: FoldTable | undefined,
+    readonly unicode: boolean,
     private readonly multiline: boolean,
-    private readonly shortcut: Shortcut,
+    readonly shortcut: Shortcut,
   ) {
     const size = code.length / 3;
     this.ops = new Int32Array(size);
@@ -1410,7 +1410,7 @@ class CompiledRegex implements LinearRegex {
   constructor(
     readonly source: string,
     readonly flags: string,
-    private readonly machine: Machine,
+    readonly machine: Machine,
     private readonly shortcut: Shortcut,
   ) {}
 
@@ -1436,6 +1436,63 @@ class CompiledRegex implements LinearRegex {
   mayMatchTemplate(template: readonly (string | null)[]): boolean {
     return this.machine.runTemplate(template);
   }
+}
+
+/**
+ * The Thompson program of a compiled pattern, for running many patterns as one automaton (`regex-set.ts`):
+ * three parallel arrays (opcode, first and second argument) ending in MATCH, the character sets that `SET`
+ * instructions index, the fold table when the pattern has flag `i` (characters are folded before they are
+ * compared), whether input is read as code points, and whether the pattern can only match at the start.
+ */
+export interface RegexProgram {
+  readonly ops: Int32Array;
+  readonly argA: Int32Array;
+  readonly argB: Int32Array;
+  readonly sets: readonly CharSet[];
+  readonly table: FoldTable | undefined;
+  readonly unicode: boolean;
+  readonly anchoredStart: boolean;
+}
+
+/** Opcodes of {@link RegexProgram}. */
+export const REGEX_OPS = Object.freeze({
+  char: OP_CHAR,
+  set: OP_SET,
+  any: OP_ANY,
+  split: OP_SPLIT,
+  jmp: OP_JMP,
+  assert: OP_ASSERT,
+  match: OP_MATCH,
+});
+
+/**
+ * The program of `regex` when its answers may come from a lazy DFA that reads each character once: a pattern of
+ * this engine whose assertions look at no character (no `\b`, `\B`, no flag `m`) and that is not answered by
+ * string methods alone. Undefined otherwise (the pattern is then best tested on its own).
+ */
+export function regexProgram(regex: LinearRegex): RegexProgram | undefined {
+  if (!(regex instanceof CompiledRegex)) return undefined;
+  const machine = regex.machine;
+  if (machine.shortcut.literal !== undefined || !machine.dfaEligible) return undefined;
+  return {
+    ops: machine.ops,
+    argA: machine.argA,
+    argB: machine.argB,
+    sets: machine.sets,
+    table: machine.table,
+    unicode: machine.unicode,
+    anchoredStart: machine.shortcut.anchoredStart,
+  };
+}
+
+/**
+ * An upper bound of the work {@link LinearRegex.testBounded} spends on an input of `length` characters for a
+ * program of `size` instructions: each of the at most `length + 1` distinct DFA states it passes costs at most
+ * its kernel (size + 1), its closure's steps (2 × size more) and the weighting of both lists (see `dfaState`).
+ * When this is within {@link REGEX_WORK_BOUND}, `testBounded` certainly answers true or false.
+ */
+export function regexWorkUpperBound(size: number, length: number): number {
+  return (length + 1) * (11 * size + 4);
 }
 
 /** A node of a pattern's syntax tree: sets are sorted inclusive code point ranges `[lo0, hi0, lo1, hi1, ...]`. */

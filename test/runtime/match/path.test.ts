@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizePath, readPath } from "../../../src/runtime/match/path.js";
+import { normalizePath, readEveryWay, readPath } from "../../../src/runtime/match/path.js";
 
 describe("normalizePath", () => {
   // [input, path, absolute, escapesRoot]
@@ -176,6 +176,22 @@ describe("readPath", () => {
         if (read.plain) expect(read.readings).toHaveLength(1);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe("readPath's shortcut for simple paths", () => {
+  it("gives exactly the readings of the full reading (property)", () => {
+    const text = fc
+      .array(fc.constantFrom(..."aZ09_-./~: \\", "con", "LPT1", "nul.txt", "PROGRA~1", ".env", "..", "é"), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, (input) => {
+        expect(readPath(input)).toEqual(readEveryWay(input));
+      }),
+      { numRuns: 5_000 },
     );
   });
 });

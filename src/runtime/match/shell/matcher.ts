@@ -50,10 +50,76 @@ function basename(text: string): string {
  * case-insensitive file system runs `RM` as `rm`), or the same name with a version after it.
  */
 function headMatches(word: string, head: string): boolean {
-  const name = basename(word).toLowerCase();
-  const wanted = basename(head).toLowerCase();
+  return nameMatches(basename(word).toLowerCase(), basename(head).toLowerCase());
+}
+
+/** {@link headMatches} on base names already in lower case. */
+function nameMatches(name: string, wanted: string): boolean {
   if (name === wanted) return true;
   return name.startsWith(wanted) && VERSION_SUFFIX.test(name.slice(wanted.length));
+}
+
+// Every `command` rule of a policy reads the same argument in one decision, and each compares the same words
+// with its prefixes: the string is read once, and what is derived from words and prefixes is kept with them.
+let lastSource: string | undefined;
+let lastRead: ReturnType<typeof readShellCommand> | undefined;
+let lastSafeSource: string | undefined;
+let lastSafe: ReturnType<typeof readSafeSubset>;
+
+function readOnce(source: string): ReturnType<typeof readShellCommand> {
+  if (source !== lastSource || lastRead === undefined) {
+    lastRead = readShellCommand(source);
+    lastSource = source;
+  }
+  return lastRead;
+}
+
+function safeSubsetOnce(source: string): ReturnType<typeof readSafeSubset> {
+  if (source !== lastSafeSource) {
+    lastSafe = readSafeSubset(source);
+    lastSafeSource = source;
+  }
+  return lastSafe;
+}
+
+/** What {@link mayRun} reads of each word, derived once per word list. */
+interface WordInfo {
+  readonly texts: string[];
+  /** Base names in lower case. */
+  readonly names: string[];
+  /** A word the reader cannot know (an expansion, a glob) or find's `{}`: it may be any words. */
+  readonly unknown: boolean[];
+  /** Text a wrapper running it as code would split into several words. */
+  readonly codeLike: boolean[];
+}
+
+const wordInfo = new WeakMap<readonly ShellWord[], WordInfo>();
+
+function infoOf(words: readonly ShellWord[]): WordInfo {
+  let info = wordInfo.get(words);
+  if (info === undefined) {
+    const texts = words.map((w) => w.text);
+    info = {
+      texts,
+      names: texts.map((t) => basename(t).toLowerCase()),
+      unknown: words.map((w) => !w.literal || w.text.includes("{}")),
+      codeLike: texts.map((t) => CODE_LIKE.test(t)),
+    };
+    wordInfo.set(words, info);
+  }
+  return info;
+}
+
+/** A prefix's rest and its first word's base name in lower case, per prefix. */
+const prefixInfo = new WeakMap<readonly string[], { rest: PrefixRest; head: string }>();
+
+function prefixInfoOf(prefix: readonly string[]): { rest: PrefixRest; head: string } {
+  let info = prefixInfo.get(prefix);
+  if (info === undefined) {
+    info = { rest: splitRest(prefix), head: basename(prefix[0] as string).toLowerCase() };
+    prefixInfo.set(prefix, info);
+  }
+  return info;
 }
 
 /** The compiled rest of a prefix: its plain words in order, and the option letters its clusters need. */
@@ -170,26 +236,26 @@ function mayRun(
   const first = words[0];
   if (first === undefined) return false;
   if (!first.literal) return true;
-  const head = prefix[0] as string;
-  const texts = words.map((w) => w.text);
+  const head = prefixInfoOf(prefix).head;
+  const { texts, names } = infoOf(words);
   const literal = (k: number): boolean => (words[k] as ShellWord).literal;
   if (NEVER_RUNS_OPERANDS.has(first.text)) {
-    return headMatches(first.text, head) && restMayMatch(texts, literal, 1, rest);
+    return nameMatches(names[0] as string, head) && restMayMatch(texts, literal, 1, rest);
   }
-  const name = basename(first.text).toLowerCase();
-  if (WRAPPERS.has(name) && !headMatches(first.text, head)) {
+  const name = names[0] as string;
+  if (WRAPPERS.has(name) && !nameMatches(name, head)) {
     // The command a readable wrapper runs is matched in its place; any other wrapper may run anything.
     const inner = unwrap(name, words);
     if (inner === undefined || depth > 8) return true;
     if (mayRun(inner, prefix, rest, depth + 1)) return true;
   }
+  const { unknown, codeLike } = infoOf(words);
   for (let k = 0; k < words.length; k++) {
-    const word = words[k] as ShellWord;
     // An unknown word may be any words; find's `{}` is replaced by file names.
-    if (!word.literal || word.text.includes("{}")) return true;
-    if (k > 0 && CODE_RUNNERS.has(basename(word.text).toLowerCase())) return true;
-    if (headMatches(word.text, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
-    if (k > 0 && CODE_LIKE.test(word.text) && soupMatches(word.text, prefix, rest)) return true;
+    if (unknown[k]) return true;
+    if (k > 0 && CODE_RUNNERS.has(names[k] as string)) return true;
+    if (nameMatches(names[k] as string, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
+    if (k > 0 && codeLike[k] && soupMatches(texts[k] as string, prefix, rest)) return true;
   }
   return false;
 }
@@ -222,7 +288,7 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
       command.assignments === 0 && command.redirections.every((r) => HARMLESS_REDIRECTIONS.has(r));
     return clean ? "match" : "unknown";
   }
-  const rest = splitRest(prefix);
+  const rest = prefixInfoOf(prefix).rest;
   for (const value of command.values) {
     if (CODE_LIKE.test(value.text) && soupMatches(value.text, prefix, rest)) return "unknown";
   }
@@ -273,11 +339,11 @@ export function matchCommand(
   // one with other options, may still match (maybe).
   const prefixes = prefixInputs.map(prefixWords);
   if (hasHiddenCharacter(source)) return { certain: false, possible: true };
-  const read = readShellCommand(source);
+  const read = readOnce(source);
   if (!read.ok) return { certain: false, possible: true };
   const possible = read.readings.some((reading) => readingMayMatch(reading, prefixes));
   if (!possible) return { certain: false, possible };
-  const safe = readSafeSubset(source);
+  const safe = safeSubsetOnce(source);
   const certain =
     safe?.every((command) => prefixInputs.some((input) => coversWords(input, command.words))) === true;
   return { certain, possible };

@@ -1,0 +1,428 @@
+/**
+ * Many patterns of the linear-time engine run as one automaton: a single pass over the input says which of
+ * them match (the idea of RE2's `RE2::Set`).
+ *
+ * The patterns' Thompson programs are laid side by side in one program; a state of the lazy DFA is the set of
+ * threads of every pattern at once, plus the patterns that have already matched (search semantics: once a
+ * pattern matched somewhere it matches, so its threads are dropped). States are made on first need and cached
+ * with their transitions, so a character costs one table lookup once the states an input passes are known.
+ *
+ * Answers are exactly those of each pattern's own `test` (or `testBounded`):
+ * - a pattern the DFA cannot run (`\b`, `\B`, flag `m`) or that string methods answer is tested on its own;
+ * - patterns that read code points (flag `u`) and patterns that read UTF-16 code units run in two automata;
+ * - bounded answers (`testBounded`, which gives up past {@link REGEX_WORK_BOUND}): a pattern whose bound might be
+ *   reached on an input of this length is tested on its own, so that a maybe stays a maybe;
+ * - memory is capped: when a run would pass {@link MAX_SET_STATES} states or {@link MAX_SET_SIZE} stored
+ *   numbers, the cache is dropped and that input is answered pattern by pattern.
+ */
+
+import { foldCodePoint } from "./case-fold.js";
+import {
+  type CharSet,
+  type LinearRegex,
+  REGEX_OPS,
+  REGEX_WORK_BOUND,
+  type RegexProgram,
+  regexProgram,
+  regexWorkUpperBound,
+} from "./regex.js";
+
+/** Answer for one pattern: 0 no match, 1 match, 2 undecided (`testBounded` would have given up). */
+export type SetAnswer = 0 | 1 | 2;
+
+/** The lazy DFA's cache is dropped beyond this many states or this many stored numbers. */
+export const MAX_SET_STATES = 4096;
+export const MAX_SET_SIZE = 4_000_000;
+
+const {
+  char: OP_CHAR,
+  set: OP_SET,
+  any: OP_ANY,
+  split: OP_SPLIT,
+  jmp: OP_JMP,
+  assert: OP_ASSERT,
+} = REGEX_OPS;
+const OP_MATCH = REGEX_OPS.match;
+
+interface SetState {
+  readonly kernel: Int32Array;
+  readonly atStart: boolean;
+  /** Threads that wait for a character, ascending; none of a pattern that has matched. */
+  readonly closed: Int32Array;
+  /** Members that have matched before the end of the input (cumulative), ascending. */
+  readonly matched: Int32Array;
+  /** Members that match when the input ends here (`$` holds), made on first need. */
+  matchedAtEnd: Int32Array | undefined;
+  /** Nothing can change any more: no thread waits and no pattern can start again. */
+  readonly dead: boolean;
+  readonly ascii: Int32Array;
+  other: Map<number, number> | undefined;
+}
+
+/** One automaton over the members that read input alike (code points or code units). */
+class SetAutomaton {
+  private readonly ops: Int32Array;
+  private readonly argA: Int32Array;
+  private readonly argB: Int32Array;
+  /** Member of each instruction. */
+  private readonly memberOf: Int32Array;
+  /** Whether each instruction's pattern folds characters (flag `i`). */
+  private readonly folds: Uint8Array;
+  private readonly sets: CharSet[] = [];
+  /** Start instruction of each member. */
+  private readonly starts: Int32Array;
+  /** Start instructions of the members that may start at any position, ascending. */
+  private readonly floating: Int32Array;
+  private readonly floatingMember: Int32Array;
+  /** Program size of each member. */
+  readonly sizes: Int32Array;
+  private readonly mark: Uint32Array;
+  private readonly memberMark: Uint32Array;
+  private readonly stack: Int32Array;
+  private generation = 0;
+  private states: SetState[] = [];
+  private index = new Map<string, number>();
+  private size = 0;
+  private initial = -1;
+
+  constructor(
+    programs: readonly RegexProgram[],
+    private readonly unicode: boolean,
+  ) {
+    let total = 0;
+    for (const p of programs) total += p.ops.length;
+    this.ops = new Int32Array(total);
+    this.argA = new Int32Array(total);
+    this.argB = new Int32Array(total);
+    this.memberOf = new Int32Array(total);
+    this.folds = new Uint8Array(total);
+    this.starts = new Int32Array(programs.length);
+    this.sizes = new Int32Array(programs.length);
+    const floating: number[] = [];
+    const floatingMember: number[] = [];
+    let offset = 0;
+    programs.forEach((p, m) => {
+      const setOffset = this.sets.length;
+      this.sets.push(...p.sets);
+      const n = p.ops.length;
+      for (let pc = 0; pc < n; pc++) {
+        const op = p.ops[pc] as number;
+        const g = offset + pc;
+        this.ops[g] = op;
+        this.memberOf[g] = m;
+        this.folds[g] = p.table === undefined ? 0 : 1;
+        let a = p.argA[pc] as number;
+        let b = p.argB[pc] as number;
+        if (op === OP_SPLIT) {
+          a += offset;
+          b += offset;
+        } else if (op === OP_JMP) a += offset;
+        else if (op === OP_SET) a += setOffset;
+        this.argA[g] = a;
+        this.argB[g] = b;
+      }
+      this.starts[m] = offset;
+      this.sizes[m] = n;
+      if (!p.anchoredStart) {
+        floating.push(offset);
+        floatingMember.push(m);
+      }
+      offset += n;
+    });
+    this.floating = Int32Array.from(floating);
+    this.floatingMember = Int32Array.from(floatingMember);
+    this.mark = new Uint32Array(total);
+    this.memberMark = new Uint32Array(programs.length);
+    this.stack = new Int32Array(2 * total + 2);
+  }
+
+  private nextGeneration(): number {
+    if (this.generation >= 0xfffffffe) {
+      this.mark.fill(0);
+      this.memberMark.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
+  }
+
+  /** ε-closure of `kernel`: the waiting threads and the members that reach MATCH. */
+  private closure(
+    kernel: Int32Array,
+    atStart: boolean,
+    atEnd: boolean,
+  ): { closed: number[]; matched: number[] } {
+    const { ops, argA, argB, mark, stack, memberOf, memberMark } = this;
+    const gen = this.nextGeneration();
+    const closed: number[] = [];
+    const matched: number[] = [];
+    for (let k = kernel.length - 1; k >= 0; k--) {
+      let top = 0;
+      stack[top++] = kernel[k] as number;
+      while (top > 0) {
+        const pc = stack[--top] as number;
+        if (mark[pc] === gen) continue;
+        mark[pc] = gen;
+        switch (ops[pc]) {
+          case OP_JMP:
+            stack[top++] = argA[pc] as number;
+            break;
+          case OP_SPLIT:
+            stack[top++] = argB[pc] as number;
+            stack[top++] = argA[pc] as number;
+            break;
+          case OP_ASSERT:
+            if ((argA[pc] === 0 && atStart) || (argA[pc] === 1 && atEnd)) stack[top++] = pc + 1;
+            break;
+          case OP_MATCH: {
+            const m = memberOf[pc] as number;
+            if (memberMark[m] !== gen) {
+              memberMark[m] = gen;
+              matched.push(m);
+            }
+            break;
+          }
+          default:
+            closed.push(pc);
+        }
+      }
+    }
+    return { closed, matched };
+  }
+
+  /** The state for `kernel` after `matchedBefore`, made and cached on first use; -1 past the memory cap. */
+  private state(kernel: Int32Array, atStart: boolean, matchedBefore: Int32Array): number {
+    const key = `${atStart ? "^" : ""}${kernel.join(",")}|${matchedBefore.join(",")}`;
+    const known = this.index.get(key);
+    if (known !== undefined) return known;
+    if (this.states.length >= MAX_SET_STATES || this.size > MAX_SET_SIZE) return -1;
+    const { closed, matched } = this.closure(kernel, atStart, false);
+    let all = matchedBefore;
+    if (matched.length > 0) {
+      const merged = new Set<number>(matchedBefore);
+      for (const m of matched) merged.add(m);
+      all = Int32Array.from([...merged].sort((a, b) => a - b));
+    }
+    let waiting = closed;
+    if (all.length > 0) {
+      const done = new Set<number>(all);
+      waiting = closed.filter((pc) => !done.has(this.memberOf[pc] as number));
+    }
+    waiting.sort((a, b) => a - b);
+    let floatingLeft = false;
+    if (all.length === 0) floatingLeft = this.floating.length > 0;
+    else {
+      const done = new Set<number>(all);
+      for (let i = 0; i < this.floatingMember.length; i++) {
+        if (!done.has(this.floatingMember[i] as number)) {
+          floatingLeft = true;
+          break;
+        }
+      }
+    }
+    const state: SetState = {
+      kernel,
+      atStart,
+      closed: Int32Array.from(waiting),
+      matched: all,
+      matchedAtEnd: undefined,
+      dead: waiting.length === 0 && !floatingLeft,
+      ascii: new Int32Array(128).fill(-1),
+      other: undefined,
+    };
+    this.size += kernel.length + waiting.length + all.length + 128;
+    this.index.set(key, this.states.length);
+    this.states.push(state);
+    return this.states.length - 1;
+  }
+
+  private consumes(pc: number, c: number): boolean {
+    const op = this.ops[pc];
+    if (op === OP_ANY) return true;
+    const folded = this.folds[pc] === 1 ? foldCodePoint(c) : c;
+    if (op === OP_CHAR) return this.argA[pc] === folded;
+    return (this.sets[this.argA[pc] as number] as CharSet).has(folded);
+  }
+
+  /** Drops the cache (memory cap). */
+  private reset(): void {
+    this.states = [];
+    this.index.clear();
+    this.size = 0;
+    this.initial = -1;
+  }
+
+  /**
+   * The members that match somewhere in `input`, ascending; undefined when the memory cap was reached (the
+   * cache is dropped and the caller answers pattern by pattern).
+   */
+  run(input: string): Int32Array | undefined {
+    if (this.initial < 0) {
+      this.initial = this.state(Int32Array.from(this.starts), true, new Int32Array(0));
+      if (this.initial < 0) {
+        this.reset();
+        return undefined;
+      }
+    }
+    const { unicode } = this;
+    let state = this.states[this.initial] as SetState;
+    const length = input.length;
+    for (let pos = 0; pos < length; ) {
+      if (state.dead) return state.matched;
+      let c = input.charCodeAt(pos++);
+      if (unicode && c >= 0xd800 && c <= 0xdbff && pos < length) {
+        const low = input.charCodeAt(pos);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          pos++;
+        }
+      }
+      let next = c < 128 ? (state.ascii[c] as number) : (state.other?.get(c) ?? -1);
+      if (next < 0) {
+        const kernel: number[] = [];
+        // Floating members that have not matched start again at every position.
+        const done = state.matched.length === 0 ? undefined : new Set<number>(state.matched);
+        for (let i = 0; i < this.floating.length; i++) {
+          if (done === undefined || !done.has(this.floatingMember[i] as number))
+            kernel.push(this.floating[i] as number);
+        }
+        for (const pc of state.closed) if (this.consumes(pc, c)) kernel.push(pc + 1);
+        kernel.sort((a, b) => a - b);
+        next = this.state(Int32Array.from(kernel), false, state.matched);
+        if (next < 0) {
+          this.reset();
+          return undefined;
+        }
+        if (c < 128) state.ascii[c] = next;
+        else {
+          state.other ??= new Map();
+          state.other.set(c, next);
+        }
+      }
+      state = this.states[next] as SetState;
+    }
+    // Even a dead state may match here: `$` holds at the end of the input.
+    if (state.matchedAtEnd === undefined) {
+      // `$` holds at the end: close the same threads again with it.
+      const { matched } = this.closure(state.kernel, state.atStart, true);
+      const merged = new Set<number>(state.matched);
+      for (const m of matched) merged.add(m);
+      state.matchedAtEnd = Int32Array.from([...merged].sort((a, b) => a - b));
+    }
+    return state.matchedAtEnd;
+  }
+}
+
+interface SetGroup {
+  readonly automaton: SetAutomaton;
+  /** The pattern index of each member of the automaton. */
+  readonly members: Int32Array;
+  /** The largest member program, in instructions. */
+  readonly largest: number;
+}
+
+/**
+ * A fixed list of patterns answered together: `match(input)` says for every pattern what its own `test` (or,
+ * when `bounded`, `testBounded`) answers, in one pass over the input for all the patterns an automaton can run.
+ */
+export class RegexSet {
+  /** For each group (UTF-16, code points): the automaton and the pattern index of each member. */
+  private groups: SetGroup[] | undefined;
+  /** Patterns tested on their own. */
+  private solo: Int32Array | undefined;
+  private lastInput: string | undefined;
+  private lastAnswers: Uint8Array;
+  private readonly lastHits: number[] = [];
+
+  /**
+   * @param patterns - the compiled patterns, answered by index.
+   * @param bounded - answer as `testBounded` does (2 for an undecided pattern) instead of `test`.
+   */
+  constructor(
+    readonly patterns: readonly LinearRegex[],
+    private readonly bounded: boolean,
+  ) {
+    this.lastAnswers = new Uint8Array(patterns.length);
+  }
+
+  /** Built on first use, so that a policy that never sees a call of the tool pays nothing. */
+  private build(): void {
+    // Bounded sets group their members by size too (powers of two), so that on a long input only the groups
+    // whose largest member might reach the work bound are tested pattern by pattern.
+    const groups = new Map<string, { program: RegexProgram; index: number }[]>();
+    const solo: number[] = [];
+    this.patterns.forEach((pattern, index) => {
+      const program = regexProgram(pattern);
+      if (program === undefined) {
+        solo.push(index);
+        return;
+      }
+      const tier = this.bounded ? Math.floor(Math.log2(program.ops.length)) : 0;
+      const key = `${program.unicode ? "u" : ""}${tier}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [{ program, index }]);
+      else group.push({ program, index });
+    });
+    this.groups = [...groups.values()].map((group) => {
+      const automaton = new SetAutomaton(
+        group.map((g) => g.program),
+        (group[0] as { program: RegexProgram }).program.unicode,
+      );
+      return {
+        automaton,
+        members: Int32Array.from(group.map((g) => g.index)),
+        largest: Math.max(...automaton.sizes),
+      };
+    });
+    this.solo = Int32Array.from(solo);
+  }
+
+  private testOne(index: number, input: string): SetAnswer {
+    const pattern = this.patterns[index] as LinearRegex;
+    if (!this.bounded) return pattern.test(input) ? 1 : 0;
+    const answer = pattern.testBounded(input);
+    return answer === undefined ? 2 : answer ? 1 : 0;
+  }
+
+  /**
+   * Every pattern's answer on `input`: `answers[i]` for pattern i, and `hits`, the indices whose answer is not 0,
+   * ascending. Both are reused by the next call with another input: read them before that.
+   */
+  match(input: string): { readonly answers: Uint8Array; readonly hits: readonly number[] } {
+    if (input === this.lastInput) return { answers: this.lastAnswers, hits: this.lastHits };
+    if (this.groups === undefined) this.build();
+    const answers = this.lastAnswers;
+    const hits = this.lastHits;
+    for (const index of hits) answers[index] = 0;
+    hits.length = 0;
+    this.lastInput = undefined;
+    for (const index of this.solo as Int32Array) {
+      const answer = this.testOne(index, input);
+      answers[index] = answer;
+      if (answer !== 0) hits.push(index);
+    }
+    for (const group of this.groups as SetGroup[]) {
+      const { automaton, members } = group;
+      // Where testBounded might give up on an input this long, each pattern answers for itself.
+      const matched =
+        this.bounded && regexWorkUpperBound(group.largest, input.length) > REGEX_WORK_BOUND
+          ? undefined
+          : automaton.run(input);
+      if (matched === undefined) {
+        for (const index of members) {
+          const answer = this.testOne(index, input);
+          answers[index] = answer;
+          if (answer !== 0) hits.push(index);
+        }
+        continue;
+      }
+      for (const m of matched) {
+        const index = members[m] as number;
+        answers[index] = 1;
+        hits.push(index);
+      }
+    }
+    if (hits.length > 1) hits.sort((a, b) => a - b);
+    this.lastInput = input;
+    return { answers, hits };
+  }
+}
