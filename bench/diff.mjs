@@ -40,7 +40,7 @@ const head = join(work, "head");
 copyReference(base);
 copyReference(head);
 edit(join(head, "policies/org/baseline.yaml"), '"**/.env*"', '"**/.env"');
-edit(join(head, "policies/policy.yaml"), '"git log", "ls", "pwd"]', '"git log", "ls", "pwd", "cat"]');
+edit(join(head, "policies/policy.yaml"), '          - "pwd"\n', '          - "pwd"\n          - "cat"\n');
 edit(
   join(head, "policies/policy.yaml"),
   `decision: deny
