@@ -116,12 +116,21 @@ function formattedCopy(dir: string, include: readonly string[]): string {
   return copy;
 }
 
+const COMPILE_FIXTURES = join(ROOT, "test", "fixtures", "compile");
+// A case is a configuration (`config`, relative to `dir`) and what to copy along with it: a compile fixture
+// may name another fixture's files (`../command-options/policy.yaml`), so every fixture is copied.
 const CASES = [
-  { name: "reference policy", dir: ROOT, include: ["toolgate.config.yaml", "policies"] },
-  ...readdirSync(join(ROOT, "test", "fixtures", "compile")).map((name) => ({
+  {
+    name: "reference policy",
+    dir: ROOT,
+    include: ["toolgate.config.yaml", "policies"],
+    config: "toolgate.config.yaml",
+  },
+  ...readdirSync(COMPILE_FIXTURES).map((name) => ({
     name,
-    dir: join(ROOT, "test", "fixtures", "compile", name),
-    include: readdirSync(join(ROOT, "test", "fixtures", "compile", name)),
+    dir: COMPILE_FIXTURES,
+    include: readdirSync(COMPILE_FIXTURES),
+    config: join(name, "toolgate.config.yaml"),
   })),
 ];
 
@@ -139,7 +148,7 @@ function decisionOf(
   };
 }
 
-describe.each(CASES)("the formatted policy decides as the original: $name", ({ dir, include }) => {
+describe.each(CASES)("the formatted policy decides as the original: $name", ({ dir, include, config }) => {
   let copy: string;
   let original: PolicyBundle;
   let formatted: PolicyBundle;
@@ -147,8 +156,8 @@ describe.each(CASES)("the formatted policy decides as the original: $name", ({ d
   let after: ToolController;
   beforeAll(async () => {
     copy = formattedCopy(dir, include);
-    original = await loadPolicy({ config: join(dir, "toolgate.config.yaml") });
-    formatted = await loadPolicy({ config: join(copy, "toolgate.config.yaml") });
+    original = await loadPolicy({ config: join(dir, config) });
+    formatted = await loadPolicy({ config: join(copy, config) });
     const handlers = (bundle: PolicyBundle) =>
       Object.fromEntries(bundle.tools.map((t) => [t.name, () => "ok"]));
     before = createController({ bundle: original, handlers: handlers(original) });
