@@ -109,6 +109,62 @@ export function typingSchema(schema: JsonSchema): JsonSchema {
   return visit(schema, []) as JsonSchema;
 }
 
+/**
+ * json-schema-to-typescript walks a schema's maps as plain objects and calls their methods, so a property
+ * named like a member of `Object.prototype` (`constructor`, `hasOwnProperty`, `__proto__`, …) crashes it.
+ * Such keys are renamed to placeholders (also in `required`) before it runs, and `restore` puts the quoted
+ * names back in its output.
+ */
+export function shieldPrototypeKeys(schema: JsonSchema): {
+  schema: JsonSchema;
+  restore: (text: string) => string;
+} {
+  const json = JSON.stringify(schema);
+  let prefix = "ToolgateKey";
+  while (json.includes(prefix)) prefix += "X";
+  const originals = new Map<string, string>();
+  const placeholder = (key: string): string => {
+    const name = `${prefix}${originals.size}_`;
+    originals.set(name, key);
+    return name;
+  };
+  const shielded = (key: string): boolean => key in Object.prototype;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== "object") return node;
+    const renamed = new Map<string, string>();
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (SCHEMA_MAPS.includes(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+        const map: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(value)) {
+          let name = k;
+          if (shielded(k)) {
+            name = placeholder(k);
+            if (key === "properties") renamed.set(k, name);
+          }
+          Object.defineProperty(map, name, {
+            value: visit(v),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        out[key] = map;
+      } else out[key] = visit(value);
+    }
+    if (Array.isArray(out.required)) out.required = out.required.map((k) => renamed.get(k as string) ?? k);
+    return out;
+  };
+  const restore = (text: string): string =>
+    originals.size === 0
+      ? text
+      : text.replace(new RegExp(`${prefix}[0-9]+_`, "g"), (name) =>
+          JSON.stringify(originals.get(name) ?? name),
+        );
+  return { schema: visit(schema) as JsonSchema, restore };
+}
+
 type Compile = typeof import("json-schema-to-typescript").compile;
 let compileSchema: Promise<Compile> | undefined;
 
@@ -123,8 +179,9 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
   const name = argsTypeName(tool.name);
   ident(name);
   const { description: schemaDescription, ...rest } = typingSchema(tool.inputSchema);
+  const shield = shieldPrototypeKeys(rest);
   const compile = await jsonSchemaToTypeScript();
-  const text = await compile(rest as Parameters<Compile>[0], name, {
+  const generated = await compile(shield.schema as Parameters<Compile>[0], name, {
     format: false,
     bannerComment: "",
     declareExternallyReferenced: false,
@@ -134,6 +191,7 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
     cwd: ".",
     $refOptions: { resolve: { external: false, file: false, http: false } },
   });
+  const text = shield.restore(generated);
   const declarations = text
     .split("\n")
     .filter((line) => /^export (interface|type|const|enum|declare) /.test(line));

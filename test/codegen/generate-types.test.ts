@@ -5,7 +5,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain JS shared with the benchmarks
 import { writeSyntheticConfig } from "../../bench/synthetic-config.mjs";
-import { typingSchema } from "../../src/codegen/generate-types.js";
+import { shieldPrototypeKeys, typingSchema } from "../../src/codegen/generate-types.js";
 import { tempDir } from "../compile/compiled-module.js";
 import { assertBuilt, ROOT } from "../package/built-package.js";
 
@@ -118,6 +118,9 @@ describe("generateTypes on hostile names and descriptions", () => {
     expect(text).not.toContain("interface Nested");
     expect(text).not.toContain("type Mode");
     expect(text).toContain('mode: "fast" | "slow" | "*/";');
+    // Named like Object.prototype members: json-schema-to-typescript would crash on them unshielded.
+    expect(text).toContain("constructor?: string;");
+    expect(text).toContain("hasOwnProperty?: boolean;");
   });
 
   it("type-checks against the built toolgate/runtime", () => {
@@ -184,5 +187,38 @@ describe("generateTypes at 500 tools", () => {
     } finally {
       remove();
     }
+  });
+});
+
+describe("shieldPrototypeKeys", () => {
+  it("renames keys named like Object.prototype members, in properties and required, and restores them", () => {
+    // JSON.parse: in an object literal, `__proto__` would set the prototype instead of naming a property.
+    const schema = JSON.parse(`{
+      "type": "object",
+      "properties": {
+        "constructor": { "type": "string" },
+        "__proto__": { "type": "object", "properties": { "toString": { "type": "number" } }, "required": ["toString"] },
+        "plain": { "type": "boolean" }
+      },
+      "required": ["constructor", "plain"]
+    }`);
+    const { schema: shielded, restore } = shieldPrototypeKeys(schema);
+    const text = JSON.stringify(shielded);
+    expect(text).not.toMatch(/"(constructor|__proto__|toString)"/);
+    const props = shielded.properties as Record<string, { required?: string[] }>;
+    const names = Object.keys(props);
+    expect(names).toHaveLength(3);
+    expect(names).toContain("plain");
+    expect(shielded.required).toEqual([names[0], "plain"]);
+    expect(
+      restore(`${names[0]}: string; ${names[1]}: { ${props[names[1] as string]?.required?.[0]}: number }`),
+    ).toBe('"constructor": string; "__proto__": { "toString": number }');
+  });
+
+  it("leaves a schema without such keys as it was", () => {
+    const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const { schema: shielded, restore } = shieldPrototypeKeys(schema);
+    expect(shielded).toEqual(schema);
+    expect(restore("a: string")).toBe("a: string");
   });
 });
