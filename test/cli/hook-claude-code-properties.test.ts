@@ -47,6 +47,21 @@ function hook(payload: unknown, unreadable: "ask" | "deny" = "ask") {
   return { code, decision, err };
 }
 
+// A `__proto__` key anywhere in the payload is refused outright (exit 2: the call is blocked), before any
+// tool is looked at; fast-check's dictionaries can generate one.
+const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
+
+/** The answer for a call the pack cannot read: `unreadable` (exit 0), or blocked when refused outright. */
+function expectUnreadable(result: { code: number; decision: string }, unreadable: string, input: unknown) {
+  if (refusedOutright(input)) {
+    expect(result.code).toBe(2);
+    expect(result.decision).toBe("blocked");
+  } else {
+    expect(result.code).toBe(0);
+    expect(result.decision).toBe(unreadable);
+  }
+}
+
 const payload = (tool_name: string, tool_input: unknown) => ({
   session_id: "s",
   transcript_path: "/home/dev/.claude/t.jsonl",
@@ -65,12 +80,11 @@ describe("toolgate hook claude-code: what it cannot read is never allowed", () =
         fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
         fc.constantFrom("ask", "deny") as fc.Arbitrary<"ask" | "deny">,
         (tool, input, unreadable) => {
-          const { code, decision } = hook(payload(tool, { ...input, zz_not_in_the_pack: 1 }), unreadable);
-          expect(code).toBe(0);
-          expect(decision).toBe(unreadable);
+          const args = { ...input, zz_not_in_the_pack: 1 };
+          expectUnreadable(hook(payload(tool, args), unreadable), unreadable, args);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 60, examples: [["Bash", JSON.parse('{"a":{"__proto__":""}}'), "ask"]] },
     );
   });
 
@@ -82,8 +96,8 @@ describe("toolgate hook claude-code: what it cannot read is never allowed", () =
           .filter((n) => !PACK.includes(n) && n !== "MCP" && !n.startsWith("mcp__")),
         fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
         (tool, input) => {
-          expect(hook(payload(tool, input)).decision).toBe("ask");
-          expect(hook(payload(tool, input), "deny").decision).toBe("deny");
+          expectUnreadable(hook(payload(tool, input)), "ask", input);
+          expectUnreadable(hook(payload(tool, input), "deny"), "deny", input);
         },
       ),
       { numRuns: 40 },
