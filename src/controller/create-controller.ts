@@ -2,7 +2,6 @@
  * `createController`: a `ToolController` from a loaded `PolicyBundle` and the application's handlers.
  */
 import { resolve } from "node:path";
-import { cachedValidators } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { notifiersFromSettings } from "../notify/from-settings.js";
 import type { ApprovalRequestedHook, NotificationErrorHandler } from "../runtime/approval-notice.js";
@@ -29,6 +28,11 @@ export { assertHandlersFit, ControllerSetupError, type HandlerMap } from "../run
 export interface CreateControllerOptions {
   readonly bundle: PolicyBundle;
   readonly handlers: HandlerMap;
+  /**
+   * The argument validators of the bundle's tools, by tool name, as the load compiled them
+   * (`LoadResult.validators`); compiled from the bundle when omitted.
+   */
+  readonly validators?: ReadonlyMap<string, ArgumentValidator>;
   /** A store, a store URL (`memory`, `sqlite:PATH`, `postgres://…`), or ready `PendingApprovals`. Default: the config's `approvals`, else memory. */
   readonly approvals?: PendingApprovals | ApprovalStore | string;
   /** An audit sink or its URL (`jsonl:PATH`, `sqlite:PATH`, `postgres://…`). Default: the config's `audit`, else none. */
@@ -57,10 +61,12 @@ export interface CreateControllerOptions {
   readonly handlerTimeoutMs?: number;
 }
 
-/** Builds the validators of a bundle's tools (reusing those compiled while loading, when there are). */
+/**
+ * Compiles the argument validators of a bundle's tools. A load already did (`LoadResult.validators`): hand
+ * those over instead where you have them.
+ * @throws ToolgateError `invalid-input-schema` when a schema does not compile (a bundle built elsewhere).
+ */
 export function bundleValidators(bundle: PolicyBundle): ReadonlyMap<string, ArgumentValidator> {
-  const cached = cachedValidators(bundle);
-  if (cached !== undefined) return cached;
   const factory = new ValidatorFactory();
   const validators = new Map<string, ArgumentValidator>();
   for (const tool of bundle.tools) {
@@ -168,14 +174,17 @@ function refuseStoreChange(controller: ToolController, bundle: PolicyBundle): vo
  * @throws ControllerSetupError when the handlers do not fit the new bundle; ToolgateError `reload-refused`
  *   when the bundle moves the approval store or audit sink the controller was created with from the config,
  *   and `invalid-input-schema` when a schema of a bundle loaded elsewhere does not compile.
+ * @param validators the argument validators the load compiled (`LoadResult.validators`); compiled from the
+ *   bundle when omitted.
  */
 export function reloadController(
   controller: ToolController,
   bundle: PolicyBundle,
   handlers: HandlerMap,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
 ): void {
   refuseStoreChange(controller, bundle);
-  const parts = bundleParts(bundle);
+  const parts = bundleParts(bundle, validators);
   controller.reload(assembleState(parts, handlers, modeOptions.get(controller) ?? parts.mode));
 }
 
@@ -187,7 +196,7 @@ export function reloadController(
 export function createController(options: CreateControllerOptions): ToolController {
   const { bundle, handlers } = options;
   if (options.mode !== undefined) assertControllerMode(options.mode);
-  const parts = bundleParts(bundle);
+  const parts = bundleParts(bundle, options.validators);
   // Handlers and mode are checked (and the policy built) before any store opens or any secret is read.
   const state = assembleState(parts, handlers, options.mode ?? parts.mode);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);

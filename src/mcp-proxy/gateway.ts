@@ -28,7 +28,7 @@ import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import type { ApprovalRequest, ApprovalResponse, ToolResult } from "../runtime/types.js";
+import type { ApprovalRequest, ApprovalResponse, ArgumentValidator, ToolResult } from "../runtime/types.js";
 import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
 import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
 
@@ -38,6 +38,8 @@ export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
 /** Options of `McpGateway`. */
 export interface McpGatewayOptions {
   readonly bundle: PolicyBundle;
+  /** The argument validators the load compiled (`LoadResult.validators`); compiled from the bundle when omitted. */
+  readonly validators?: ReadonlyMap<string, ArgumentValidator>;
   /** A client connected to the real server. The gateway forwards allowed calls through it. */
   readonly upstream: Client;
   /** Every tool of the server's `tools/list`. */
@@ -150,6 +152,7 @@ export class McpGateway {
     this.controller = createController({
       bundle: options.bundle,
       handlers,
+      ...(options.validators === undefined ? {} : { validators: options.validators }),
       ...(approvals === undefined ? {} : { approvals: openApprovalStore(resolveStoreUrl(approvals, base)) }),
       ...(this.#audit === undefined ? {} : { audit: this.#audit }),
     });
