@@ -9,7 +9,7 @@ export {
   compileController,
   declarationPathFor,
 } from "./compile/compile-controller.js";
-export { type LintReport, lintPolicy, lintPolicySync } from "./config/lint-policy.js";
+export { type LintReport, lintPolicy, lintPolicySync } from "./lint/lint-policy.js";
 export {
   type LoadOptions,
   type LoadResult,
