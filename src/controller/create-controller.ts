@@ -17,7 +17,7 @@ import type { HandlerMap } from "../runtime/handlers.js";
 import { assertControllerMode, type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import { ToolPolicy } from "../runtime/policy.js";
 import type { ArgumentValidator } from "../runtime/types.js";
-import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { OtelAuditSink } from "../stores/otel-audit-sink.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
@@ -204,12 +204,9 @@ export function createController(options: CreateControllerOptions): ToolControll
   const notifiers = notifiersFromSettings(bundle.settings.notify ?? [], base);
   const approvalsOption = options.approvals ?? bundle.settings.approvals;
   const approvals =
-    typeof approvalsOption === "string"
-      ? openApprovalStore(resolveStoreUrl(approvalsOption, base))
-      : approvalsOption;
+    typeof approvalsOption === "string" ? openApprovalStore(approvalsOption, { cwd: base }) : approvalsOption;
   const auditOption = options.audit ?? bundle.settings.audit?.sink;
-  const opened =
-    typeof auditOption === "string" ? openAuditSink(resolveStoreUrl(auditOption, base)) : auditOption;
+  const opened = typeof auditOption === "string" ? openAuditSink(auditOption, { cwd: base }) : auditOption;
   // `audit.otel` reports to OpenTelemetry after the sink in force (the config's or the application's).
   const audit =
     bundle.settings.audit?.otel === true && opened !== undefined && !(opened instanceof OtelAuditSink)

@@ -29,7 +29,7 @@ import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
 import type { ApprovalRequest, ApprovalResponse, ArgumentValidator, ToolResult } from "../runtime/types.js";
-import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
 
 /** Default time a `tools/call` waits for a person before answering how to approve: five minutes. */
@@ -148,12 +148,12 @@ export class McpGateway {
     // The gateway opens the configured store and sink itself, so that it can close them when the session ends.
     const base = resolve(options.cwd ?? process.cwd(), options.bundle.configDir);
     const { approvals, audit } = options.bundle.settings;
-    this.#audit = audit === undefined ? undefined : openAuditSink(resolveStoreUrl(audit.sink, base));
+    this.#audit = audit === undefined ? undefined : openAuditSink(audit.sink, { cwd: base });
     this.controller = createController({
       bundle: options.bundle,
       handlers,
       ...(options.validators === undefined ? {} : { validators: options.validators }),
-      ...(approvals === undefined ? {} : { approvals: openApprovalStore(resolveStoreUrl(approvals, base)) }),
+      ...(approvals === undefined ? {} : { approvals: openApprovalStore(approvals, { cwd: base }) }),
       ...(this.#audit === undefined ? {} : { audit: this.#audit }),
     });
   }
