@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests import the package by name, as a user does; the names map to the sources.
     alias: [
       { find: /^toolgate\/runtime$/, replacement: src("runtime/index.ts") },
+      { find: /^toolgate\/compiled$/, replacement: src("runtime/compiled.ts") },
       { find: /^toolgate\/adapters$/, replacement: src("adapters/index.ts") },
       { find: /^toolgate\/stores$/, replacement: src("stores/index.ts") },
       { find: /^toolgate\/agents$/, replacement: src("agents/index.ts") },

@@ -9,7 +9,6 @@ export {
   compileController,
   declarationPathFor,
 } from "./compile/compile-controller.js";
-export { type LintReport, lintPolicy, lintPolicySync } from "./config/lint-policy.js";
 export {
   type LoadOptions,
   type LoadResult,
@@ -46,6 +45,7 @@ export {
   type GrantSettings,
 } from "./inbox/decide.js";
 export { type Inbox, InboxConfigError, type InboxOptions, startInbox } from "./inbox/server.js";
+export { type LintReport, lintPolicy, lintPolicySync } from "./lint/lint-policy.js";
 export * from "./notify/index.js";
 export * from "./runtime/index.js";
 export * from "./stores/index.js";

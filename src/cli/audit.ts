@@ -1,6 +1,6 @@
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { type AuditKeySource, readAuditKey, verifyAuditLog } from "../stores/jsonl-audit-sink.js";
-import { parseJsonlUrl } from "../stores/open-store.js";
+import { parseStoreUrl, type StoreUrl } from "../stores/store-url.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { storeUrlFromConfig } from "./store-options.js";
 
@@ -30,14 +30,14 @@ function target(path: string | undefined, options: AuditOptions): { file: string
         : undefined;
   if (path !== undefined) return flagKey === undefined ? { file: path } : { file: path, key: flagKey };
   const url = storeUrlFromConfig(options, "audit");
-  if (!url.startsWith("jsonl:"))
-    throw new UsageError(`the audit sink is ${url}; audit verify and head read jsonl: logs — pass PATH`);
-  let parsed: ReturnType<typeof parseJsonlUrl>;
+  let parsed: StoreUrl;
   try {
-    parsed = parseJsonlUrl(url);
+    parsed = parseStoreUrl(url, "audit sink");
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  if (parsed.kind !== "jsonl")
+    throw new UsageError(`the audit sink is ${url}; audit verify and head read jsonl: logs — pass PATH`);
   const configKey = Object.keys(parsed.key).length > 0 ? parsed.key : undefined;
   const key = flagKey ?? configKey;
   return key === undefined ? { file: parsed.path } : { file: parsed.path, key };

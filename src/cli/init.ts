@@ -5,8 +5,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { lintPolicy } from "../config/lint-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { lintPolicy } from "../lint/lint-policy.js";
 import {
   type AcceptedTool,
   acceptTools,

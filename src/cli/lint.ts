@@ -1,9 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { findConfig } from "../config/discover.js";
-import { type LintReport, lintPolicy } from "../config/lint-policy.js";
 import { type Diagnostic, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics, OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
+import { type LintReport, lintPolicy } from "../lint/lint-policy.js";
 import {
   EXIT,
   parseFormat,

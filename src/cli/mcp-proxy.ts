@@ -102,6 +102,7 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
   const configFlag = options.config === undefined ? "" : ` --config ${resolve(options.config)}`;
   const gateway = new McpGateway({
     bundle,
+    validators: loaded.validators,
     upstream,
     serverTools,
     askTimeoutMs,

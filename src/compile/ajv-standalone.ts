@@ -8,7 +8,7 @@
  *   the names itself, so that nothing in a schema (a description, a property name, an enum value) can
  *   be mistaken for an export;
  * - every helper function is chosen by what it is (its `ref`), not by the code ajv would write for it:
- *   ajv's helpers become named imports from `toolgate/runtime` instead of `require(…)`, formats become
+ *   ajv's helpers become named imports from `toolgate/compiled` instead of `require(…)`, formats become
  *   `ajvFormat("name")`, and a helper this module does not know is an error;
  * - schema constants that no generated code refers to are left out (at 500 tools they are a large share
  *   of the module, and parsing is most of a compiled controller's start-up).
@@ -51,7 +51,7 @@ export interface SourcedValidate {
 const ajvRuntime = (name: string): unknown =>
   (createRequire(import.meta.url)(`ajv/dist/runtime/${name}`) as { default: unknown }).default;
 
-/** The helpers of ajv's generated code and the `toolgate/runtime` export that replaces each. */
+/** The helpers of ajv's generated code and the `toolgate/compiled` export that replaces each. */
 const HELPERS: ReadonlyMap<unknown, string> = new Map<unknown, string>([
   [ajvRuntime("ucs2length"), "ajvUcs2length"],
   [ajvRuntime("equal"), "ajvEqual"],
@@ -59,7 +59,7 @@ const HELPERS: ReadonlyMap<unknown, string> = new Map<unknown, string>([
   [schemaPattern, "schemaPattern"],
 ]);
 
-/** The names a group of validators needs from `toolgate/runtime`. */
+/** The names a group of validators needs from `toolgate/compiled`. */
 export type RuntimeHelper =
   | "ajvUcs2length"
   | "ajvEqual"
@@ -79,7 +79,7 @@ const SCHEMA_NAME = /\bschema\d+\b/g;
 
 /**
  * The standalone code of `validators` (compiled by one ajv instance with `code.source`), keyed as given.
- * @param helpers collects the `toolgate/runtime` names the code refers to
+ * @param helpers collects the `toolgate/compiled` names the code refers to
  * @throws EmitError when ajv's code needs a value this module cannot write as code
  */
 export function standaloneValidators(
@@ -147,7 +147,7 @@ export function standaloneValidators(
           pieces.push({ text: code`const ${id} = Object.prototype.hasOwnProperty;`.toString() });
           return;
         }
-        throw new EmitError(`ajv's code needs a helper function that toolgate/runtime does not provide`);
+        throw new EmitError(`ajv's code needs a helper function that toolgate/compiled does not provide`);
       }
       case "formats": {
         if (ref instanceof RegExp) {

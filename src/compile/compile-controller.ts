@@ -1,8 +1,9 @@
 /**
  * Compile: one standalone ES module from a `PolicyBundle` — precompiled ajv validators (ajv standalone),
- * the frozen specs and policy statements, the fingerprint, and `createController({ handlers, ... })` —
- * plus its TypeScript declarations. The module imports `toolgate/runtime` and nothing else: no ajv
- * compiler, no `new Function`, no `eval`, no `require(`.
+ * the frozen specs and policy statements, the fingerprint, and `createController({ handlers, ... })`, which
+ * is one call of the runtime's `assembleController` — plus its TypeScript declarations. The module imports
+ * `toolgate/runtime` and `toolgate/compiled` and nothing else: no ajv compiler, no `new Function`, no
+ * `eval`, no `require(`. It holds data, never controller wiring of its own.
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -48,21 +49,11 @@ export function declarationPathFor(modulePath: string): string {
   );
 }
 
-/** The runtime names the module body below uses, besides ajv's helpers. */
-const RUNTIME_IMPORTS = [
-  "PendingApprovals",
-  "ToolController",
-  "ToolPolicy",
-  "ToolRegistry",
-  "ToolRuntime",
-  "ToolgateError",
-  "assertControllerMode",
-  "assertHandlersFit",
-  "fromAjvValidator",
-  "modeFingerprint",
-  "refuseHandler",
-  "verifyCompiledPolicy",
-];
+/** The entry of the compiled module's plumbing: the controller assembly and ajv's runtime helpers. */
+export const COMPILED_MODULE = "toolgate/compiled";
+
+/** The `toolgate/compiled` names the module body below uses, besides ajv's helpers. */
+const COMPILED_IMPORTS = ["assembleController", "fromAjvValidator", "verifyCompiledPolicy"];
 
 function assertNoCommentBreakingId(schema: unknown, label: string): void {
   if (schema === null || typeof schema !== "object") return;
@@ -164,16 +155,16 @@ function moduleSource(bundle: PolicyBundle): Code {
     groupNames.set(draft, group.name);
     groups.push(group.code);
   }
-  drafts.forEach((draft, index) => {
-    validatorRefs.push(
-      code`fromAjvValidator(${ident(groupNames.get(draft) as string)}.${ident(`v${index}`)})`,
-    );
+  bundle.tools.forEach((tool, index) => {
+    const group = ident(groupNames.get(drafts[index] as SchemaDraft) as string);
+    validatorRefs.push(code`[${literal(tool.name)}, fromAjvValidator(${group}.${ident(`v${index}`)})]`);
   });
   const contextValidator =
     contextDraft === undefined
-      ? code`undefined`
-      : code`fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context)`;
-  const imports = [...new Set([...RUNTIME_IMPORTS, ...[...helpers].sort()])].map((n) => ident(n));
+      ? code``
+      : code`
+  contextValidator: fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context),`;
+  const imports = [...new Set([...COMPILED_IMPORTS, ...[...helpers].sort()])].map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -182,8 +173,9 @@ function moduleSource(bundle: PolicyBundle): Code {
   const redact = Object.entries(bundle.settings.audit?.redact ?? {});
   const approvalTtl =
     bundle.settings.approvalTtlMs === undefined
-      ? code`{}`
-      : code`{ ttlMs: ${bundle.settings.approvalTtlMs} }`;
+      ? code``
+      : code`
+  approvalTtlMs: ${literal(bundle.settings.approvalTtlMs)},`;
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
   const configMode = bundle.settings.mode ?? DEFAULT_MODE;
@@ -196,7 +188,8 @@ function moduleSource(bundle: PolicyBundle): Code {
   ) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
-  return code`${generatedHeader("compile")}import { ${joinCode(imports, ", ")} } from ${RUNTIME_MODULE};
+  return code`${generatedHeader("compile")}import { ToolPolicy } from ${RUNTIME_MODULE};
+import { ${joinCode(imports, ", ")} } from ${COMPILED_MODULE};
 
 ${groups}
 ${docComment("Fingerprint of the policy bundle this module was compiled from: checked against the data below when the module is imported.")}export const fingerprint = ${bundle.fingerprint};
@@ -220,53 +213,22 @@ const canonical = verifyCompiledPolicy({
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 
-const validators = [${joinCode(validatorRefs, ", ")}];
-
-const redact = new Map(${literal(redact)});
-
-const contextValidator = ${contextValidator};
+const parts = {
+  specs,
+  validators: new Map([${joinCode(validatorRefs, ", ")}]),
+  statements,
+  mode,
+  fingerprint,
+  canonical: () => canonical,
+  policy,
+  redact: new Map(${literal(redact)}),${contextValidator}${approvalTtl}
+};
 
 ${docComment(
-  "Creates a controller over the compiled policy and the application's handlers.",
-  "@param options `handlers` by tool name; `approvals`: a `PendingApprovals` or an `ApprovalStore` (memory by default); `audit`: an `AuditSink`; `onAsk`: `queue` (default) or `deny`; `mode`: `enforce`, `observe` or `ci` (default: the compiled `mode`; another mode decides under that mode's fingerprint); `onApprovalRequested` and `onNotificationError`; `approvalTtlMs` (default: the config's `approval_ttl_ms`, else one hour); `maxArgumentBytes` (default 1 MiB); `handlerTimeoutMs`.",
+  "Creates a controller over the compiled policy (its options: `CreateControllerOptions` in the declarations).",
   "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
 )}export function createController(options) {
-  const handlers = options === null || typeof options !== "object" ? undefined : options.handlers;
-  assertHandlersFit(specs.map((spec) => spec.name), policy, handlers);
-  const chosen = options.mode === undefined ? mode : options.mode;
-  assertControllerMode(chosen);
-  // Another mode than the compiled one is another fingerprint: the same policy, run differently.
-  const deciding = chosen === mode ? policy : ToolPolicy.fromStatements(statements, modeFingerprint(canonical, chosen));
-  const definitions = specs.map((spec, index) => ({
-    spec,
-    validateArguments: validators[index],
-    handler: Object.hasOwn(handlers, spec.name) ? handlers[spec.name] : refuseHandler,
-  }));
-  const given = options.approvals;
-  if (typeof given === "string") {
-    throw new ToolgateError("invalid-option", "a compiled controller takes approvals as a PendingApprovals or an ApprovalStore object, not a URL; open the store with toolgate's openApprovalStore");
-  }
-  if (typeof options.audit === "string") {
-    throw new ToolgateError("invalid-option", "a compiled controller takes audit as an AuditSink object, not a URL; open the sink with toolgate's openAuditSink");
-  }
-  const approvals = given instanceof PendingApprovals ? given : new PendingApprovals({
-    ...(given === undefined ? {} : { store: given }),
-    ...(options.approvalTtlMs === undefined ? ${approvalTtl} : { ttlMs: options.approvalTtlMs }),
-  });
-  return new ToolController({
-    runtime: new ToolRuntime(new ToolRegistry(definitions)),
-    policy: deciding,
-    approvals,
-    ...(options.audit === undefined ? {} : { audit: options.audit }),
-    redact,
-    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
-    mode: chosen,
-    ...(options.onApprovalRequested === undefined ? {} : { onApprovalRequested: options.onApprovalRequested }),
-    ...(options.onNotificationError === undefined ? {} : { onNotificationError: options.onNotificationError }),
-    ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
-    ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
-    ...(contextValidator === undefined ? {} : { contextValidator }),
-  });
+  return assembleController(parts, options);
 }
 `;
 }

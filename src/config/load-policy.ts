@@ -64,7 +64,10 @@ export interface LoadResult {
   readonly diagnostics: readonly Diagnostic[];
   /** False when no configuration file could be found at all (a usage error for the CLI). */
   readonly configFound: boolean;
-  /** The argument validators compiled while checking, by tool name (reused by `createController`). */
+  /**
+   * The argument validators compiled while checking, by tool name: hand them to `createController`
+   * (`validators`), `reloadController` or `runPolicyTests` so that the schemas are not compiled again.
+   */
   readonly validators: ReadonlyMap<string, ArgumentValidator>;
   /**
    * Every file the load read or tried to read (the config, tool, policy files with their `extends` layers,
@@ -120,13 +123,6 @@ export class PolicyConfigError extends ToolgateError {
     super("policy-config", `the toolgate configuration has ${errors.length} error(s)${where}${more}`);
     this.diagnostics = diagnostics;
   }
-}
-
-const validatorCache = new WeakMap<PolicyBundle, ReadonlyMap<string, ArgumentValidator>>();
-
-/** Validators compiled while loading a bundle, if this process loaded it. */
-export function cachedValidators(bundle: PolicyBundle): ReadonlyMap<string, ArgumentValidator> | undefined {
-  return validatorCache.get(bundle);
 }
 
 function toDisplayPath(cwd: string, absolute: string): string {
@@ -663,7 +659,6 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     configFile: toDisplayPath(cwd, location.path),
     configDir: toDisplayPath(cwd, base),
   });
-  validatorCache.set(bundle, checked.validators);
   return { bundle, diagnostics, configFound: true, validators: checked.validators, files };
 }
 

@@ -2,32 +2,22 @@
  * `createController`: a `ToolController` from a loaded `PolicyBundle` and the application's handlers.
  */
 import { resolve } from "node:path";
-import { cachedValidators } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { notifiersFromSettings } from "../notify/from-settings.js";
-import {
-  type ApprovalRequestedHook,
-  allHooks,
-  type NotificationErrorHandler,
-} from "../runtime/approval-notice.js";
+import type { ApprovalRequestedHook, NotificationErrorHandler } from "../runtime/approval-notice.js";
 import type { ApprovalStore } from "../runtime/approval-store.js";
-import { PendingApprovals } from "../runtime/approvals.js";
+import type { PendingApprovals } from "../runtime/approvals.js";
+import { assembleController, assembleState, type ControllerParts } from "../runtime/assemble.js";
 import type { AuditSink } from "../runtime/audit.js";
-import {
-  type AuditRedaction,
-  type ControllerReload,
-  type OnAsk,
-  ToolController,
-} from "../runtime/controller.js";
+import { canonicalJson } from "../runtime/canonical-json.js";
+import type { OnAsk, ToolController } from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
-import { policyFingerprint } from "../runtime/fingerprint.js";
-import { assertHandlersFit, type HandlerMap, refuseHandler } from "../runtime/handlers.js";
+import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
+import type { HandlerMap } from "../runtime/handlers.js";
 import { assertControllerMode, type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import { ToolPolicy } from "../runtime/policy.js";
-import { ToolRegistry } from "../runtime/registry.js";
-import { ToolRuntime } from "../runtime/tool-runtime.js";
-import type { ArgumentValidator, ToolDefinition, ToolHandler } from "../runtime/types.js";
-import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import type { ArgumentValidator } from "../runtime/types.js";
+import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { OtelAuditSink } from "../stores/otel-audit-sink.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
 
@@ -38,6 +28,11 @@ export { assertHandlersFit, ControllerSetupError, type HandlerMap } from "../run
 export interface CreateControllerOptions {
   readonly bundle: PolicyBundle;
   readonly handlers: HandlerMap;
+  /**
+   * The argument validators of the bundle's tools, by tool name, as the load compiled them
+   * (`LoadResult.validators`); compiled from the bundle when omitted.
+   */
+  readonly validators?: ReadonlyMap<string, ArgumentValidator>;
   /** A store, a store URL (`memory`, `sqlite:PATH`, `postgres://…`), or ready `PendingApprovals`. Default: the config's `approvals`, else memory. */
   readonly approvals?: PendingApprovals | ApprovalStore | string;
   /** An audit sink or its URL (`jsonl:PATH`, `sqlite:PATH`, `postgres://…`). Default: the config's `audit`, else none. */
@@ -66,10 +61,12 @@ export interface CreateControllerOptions {
   readonly handlerTimeoutMs?: number;
 }
 
-/** Builds the validators of a bundle's tools (reusing those compiled while loading, when there are). */
+/**
+ * Compiles the argument validators of a bundle's tools. A load already did (`LoadResult.validators`): hand
+ * those over instead where you have them.
+ * @throws ToolgateError `invalid-input-schema` when a schema does not compile (a bundle built elsewhere).
+ */
 export function bundleValidators(bundle: PolicyBundle): ReadonlyMap<string, ArgumentValidator> {
-  const cached = cachedValidators(bundle);
-  if (cached !== undefined) return cached;
   const factory = new ValidatorFactory();
   const validators = new Map<string, ArgumentValidator>();
   for (const tool of bundle.tools) {
@@ -106,47 +103,34 @@ export function bundlePolicy(bundle: PolicyBundle, mode: ControllerMode = bundle
   return ToolPolicy.fromStatements(bundle.statements, fingerprint);
 }
 
-/** The runtime (registry of validated tools with their handlers) of a bundle. */
-export function bundleRuntime(bundle: PolicyBundle, handlers: HandlerMap): ToolRuntime {
-  const validators = bundleValidators(bundle);
-  const definitions: ToolDefinition<unknown>[] = bundle.tools.map((tool) => ({
-    spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
-    validateArguments: validators.get(tool.name) as ArgumentValidator,
-    handler: Object.hasOwn(handlers, tool.name)
-      ? (handlers[tool.name] as ToolHandler<unknown>)
-      : refuseHandler,
-  }));
-  return new ToolRuntime(new ToolRegistry(definitions));
-}
-
-/** The audit redaction of a bundle, by tool name. */
-export function bundleRedaction(bundle: PolicyBundle): AuditRedaction {
-  return new Map(Object.entries(bundle.settings.audit?.redact ?? {}));
-}
-
 /**
- * Everything a bundle determines for a running controller, built and checked before anything is swapped:
- * policy, runtime (tools, argument validators, visible specs, handlers), context validator and redaction.
- * @throws ControllerSetupError when the handlers do not fit; ToolgateError when a schema does not compile.
+ * What a bundle determines for a controller, as the runtime's plain parts: specs, validators (compiled
+ * here unless given), statements, fingerprint and mode, context validator, audit redaction and approval TTL.
+ * The config's notifiers and stores are the composition root's: `createController` adds them.
+ * @throws ToolgateError `invalid-input-schema` when a schema does not compile.
  */
-function bundleState(
+export function bundleParts(
   bundle: PolicyBundle,
-  handlers: HandlerMap,
-  modeOption: ControllerMode | undefined,
-): Required<ControllerReload> {
-  const mode = modeOption ?? bundleMode(bundle);
-  const policy = bundlePolicy(bundle, mode);
-  assertHandlersFit(
-    bundle.tools.map((t) => t.name),
-    policy,
-    handlers,
-  );
+  validators: ReadonlyMap<string, ArgumentValidator> = bundleValidators(bundle),
+): ControllerParts {
+  const mode = bundleMode(bundle);
+  const contextValidator = bundleContextValidator(bundle);
+  const ttlMs = bundle.settings.approvalTtlMs;
   return {
-    policy,
-    runtime: bundleRuntime(bundle, handlers),
-    contextValidator: bundleContextValidator(bundle) ?? null,
-    redact: bundleRedaction(bundle),
+    specs: bundle.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    })),
+    validators,
+    statements: bundle.statements,
     mode,
+    fingerprint: bundle.fingerprint,
+    canonical: () =>
+      canonicalJson(fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, mode)),
+    redact: new Map(Object.entries(bundle.settings.audit?.redact ?? {})),
+    ...(contextValidator === undefined ? {} : { contextValidator }),
+    ...(ttlMs === undefined ? {} : { approvalTtlMs: ttlMs }),
   };
 }
 
@@ -190,74 +174,64 @@ function refuseStoreChange(controller: ToolController, bundle: PolicyBundle): vo
  * @throws ControllerSetupError when the handlers do not fit the new bundle; ToolgateError `reload-refused`
  *   when the bundle moves the approval store or audit sink the controller was created with from the config,
  *   and `invalid-input-schema` when a schema of a bundle loaded elsewhere does not compile.
+ * @param validators the argument validators the load compiled (`LoadResult.validators`); compiled from the
+ *   bundle when omitted.
  */
 export function reloadController(
   controller: ToolController,
   bundle: PolicyBundle,
   handlers: HandlerMap,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
 ): void {
   refuseStoreChange(controller, bundle);
-  controller.reload(bundleState(bundle, handlers, modeOptions.get(controller)));
-}
-
-function storePath(url: string, base: string): string {
-  return resolveStoreUrl(url, base);
+  const parts = bundleParts(bundle, validators);
+  controller.reload(assembleState(parts, handlers, modeOptions.get(controller) ?? parts.mode));
 }
 
 /**
- * Creates a controller from a bundle and handlers.
+ * Creates a controller from a bundle and handlers: the bundle's parts, the config's stores and notifiers
+ * (opened and set up here), and the application's options, put together by `assembleController`.
  * @throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.
  */
 export function createController(options: CreateControllerOptions): ToolController {
   const { bundle, handlers } = options;
   if (options.mode !== undefined) assertControllerMode(options.mode);
-  const { policy, runtime, contextValidator, redact, mode } = bundleState(bundle, handlers, options.mode);
+  const parts = bundleParts(bundle, options.validators);
+  // Handlers and mode are checked (and the policy built) before any store opens or any secret is read.
+  const state = assembleState(parts, handlers, options.mode ?? parts.mode);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);
   // Notifiers are set up (secrets read) before any store opens: a missing secret stops start-up cleanly.
-  const hooks = notifiersFromSettings(bundle.settings.notify ?? [], base);
-  if (options.onApprovalRequested !== undefined) hooks.push(options.onApprovalRequested);
+  const notifiers = notifiersFromSettings(bundle.settings.notify ?? [], base);
   const approvalsOption = options.approvals ?? bundle.settings.approvals;
-  const ttlMs = options.approvalTtlMs ?? bundle.settings.approvalTtlMs;
-  const ttl = ttlMs === undefined ? {} : { ttlMs };
   const approvals =
-    approvalsOption instanceof PendingApprovals
-      ? approvalsOption
-      : new PendingApprovals({
-          ...ttl,
-          ...(approvalsOption === undefined
-            ? {}
-            : {
-                store:
-                  typeof approvalsOption === "string"
-                    ? openApprovalStore(storePath(approvalsOption, base))
-                    : approvalsOption,
-              }),
-        });
+    typeof approvalsOption === "string" ? openApprovalStore(approvalsOption, { cwd: base }) : approvalsOption;
   const auditOption = options.audit ?? bundle.settings.audit?.sink;
-  const opened = typeof auditOption === "string" ? openAuditSink(storePath(auditOption, base)) : auditOption;
+  const opened = typeof auditOption === "string" ? openAuditSink(auditOption, { cwd: base }) : auditOption;
   // `audit.otel` reports to OpenTelemetry after the sink in force (the config's or the application's).
   const audit =
     bundle.settings.audit?.otel === true && opened !== undefined && !(opened instanceof OtelAuditSink)
       ? new OtelAuditSink({ next: opened })
       : opened;
-  const controller = new ToolController({
-    runtime,
-    policy,
-    approvals,
-    ...(audit === undefined ? {} : { audit }),
-    redact,
-    ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
-    mode,
-    ...(hooks.length === 0
-      ? {}
-      : { onApprovalRequested: hooks.length === 1 ? (hooks[0] as ApprovalRequestedHook) : allHooks(hooks) }),
-    ...(options.onNotificationError === undefined
-      ? {}
-      : { onNotificationError: options.onNotificationError }),
-    ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
-    ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
-    ...(contextValidator === null ? {} : { contextValidator }),
-  });
+  const controller = assembleController(
+    { ...parts, notifiers },
+    {
+      handlers,
+      ...(approvals === undefined ? {} : { approvals }),
+      ...(audit === undefined ? {} : { audit }),
+      ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+      ...(options.onApprovalRequested === undefined
+        ? {}
+        : { onApprovalRequested: options.onApprovalRequested }),
+      ...(options.onNotificationError === undefined
+        ? {}
+        : { onNotificationError: options.onNotificationError }),
+      ...(options.approvalTtlMs === undefined ? {} : { approvalTtlMs: options.approvalTtlMs }),
+      ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
+      ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
+    },
+    state,
+  );
   if (options.mode !== undefined) modeOptions.set(controller, options.mode);
   storeSources.set(controller, {
     approvals: options.approvals === undefined ? { url: bundle.settings.approvals } : "application",

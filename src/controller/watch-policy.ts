@@ -199,7 +199,7 @@ export function watchPolicy(options: WatchPolicyOptions): PolicyWatcher {
       return { ok: false, diagnostics: result.diagnostics };
     }
     try {
-      reloadController(options.controller, result.bundle, options.handlers);
+      reloadController(options.controller, result.bundle, options.handlers, result.validators);
     } catch (error) {
       const diagnostics = [refusalDiagnostic(error, result.bundle.configFile)];
       await reportError(diagnostics);

@@ -9,6 +9,7 @@ import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { ToolgateError } from "../runtime/errors.js";
+import { parseStoreUrl, type StoreUrl } from "../stores/store-url.js";
 
 /** One recorded call. */
 export interface RecordedCall {
@@ -169,12 +170,18 @@ export async function readRecordedCalls(
   cwd: string,
   options: { readonly tablePrefix?: string } = {},
 ): Promise<RecordedCalls> {
-  if (/^postgres(ql)?:\/\//.test(spec)) return readPostgres(spec, options.tablePrefix ?? "toolgate_");
-  if (spec.startsWith("sqlite:")) {
-    const path = resolve(cwd, spec.slice("sqlite:".length));
-    return readSqlite(path, spec);
+  // A store URL is read as the sinks read it (options such as `?synchronous=` or `?keyFile=` are not part
+  // of the path); anything else is a path.
+  let parsed: StoreUrl | undefined;
+  if (/^(postgres(ql)?:\/\/|sqlite:|jsonl:)/i.test(spec)) {
+    try {
+      parsed = parseStoreUrl(spec, "audit sink");
+    } catch (error) {
+      throw new RecordedCallsError(`cannot read ${spec}: ${(error as Error).message}`, { cause: error });
+    }
   }
-  const plain = spec.startsWith("jsonl:") ? (spec.slice("jsonl:".length).split("?")[0] ?? "") : spec;
-  const path = resolve(cwd, plain);
+  if (parsed?.kind === "postgres") return readPostgres(parsed.url, options.tablePrefix ?? "toolgate_");
+  if (parsed?.kind === "sqlite") return readSqlite(resolve(cwd, parsed.path), spec);
+  const path = resolve(cwd, parsed?.kind === "jsonl" ? parsed.path : spec);
   return isSqliteFile(path) ? readSqlite(path, spec) : readJsonl(path, spec);
 }

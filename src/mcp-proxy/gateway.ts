@@ -28,8 +28,8 @@ import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import type { ApprovalRequest, ApprovalResponse, ToolResult } from "../runtime/types.js";
-import { openApprovalStore, openAuditSink, resolveStoreUrl } from "../stores/open-store.js";
+import type { ApprovalRequest, ApprovalResponse, ArgumentValidator, ToolResult } from "../runtime/types.js";
+import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
 
 /** Default time a `tools/call` waits for a person before answering how to approve: five minutes. */
@@ -38,6 +38,8 @@ export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
 /** Options of `McpGateway`. */
 export interface McpGatewayOptions {
   readonly bundle: PolicyBundle;
+  /** The argument validators the load compiled (`LoadResult.validators`); compiled from the bundle when omitted. */
+  readonly validators?: ReadonlyMap<string, ArgumentValidator>;
   /** A client connected to the real server. The gateway forwards allowed calls through it. */
   readonly upstream: Client;
   /** Every tool of the server's `tools/list`. */
@@ -146,11 +148,12 @@ export class McpGateway {
     // The gateway opens the configured store and sink itself, so that it can close them when the session ends.
     const base = resolve(options.cwd ?? process.cwd(), options.bundle.configDir);
     const { approvals, audit } = options.bundle.settings;
-    this.#audit = audit === undefined ? undefined : openAuditSink(resolveStoreUrl(audit.sink, base));
+    this.#audit = audit === undefined ? undefined : openAuditSink(audit.sink, { cwd: base });
     this.controller = createController({
       bundle: options.bundle,
       handlers,
-      ...(approvals === undefined ? {} : { approvals: openApprovalStore(resolveStoreUrl(approvals, base)) }),
+      ...(options.validators === undefined ? {} : { validators: options.validators }),
+      ...(approvals === undefined ? {} : { approvals: openApprovalStore(approvals, { cwd: base }) }),
       ...(this.#audit === undefined ? {} : { audit: this.#audit }),
     });
   }

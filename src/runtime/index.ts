@@ -1,18 +1,10 @@
 /**
  * `toolgate/runtime`: the tool-call core alone — what a compiled controller imports. Every export here is
  * public API. This entry never imports `yaml`, the ajv compiler, `node:fs`, the config loader, codegen or
- * the CLI (a test over the built files checks it).
+ * the CLI (a test over the built files checks it). The compiled module's plumbing (the controller assembly,
+ * ajv's runtime helpers) is `toolgate/compiled` (`./compiled.ts`).
  */
 
-export { AjvValidationError, ajvEqual, ajvFormat, ajvUcs2length } from "./ajv-runtime.js";
-export {
-  type AjvErrorLike,
-  type AjvValidateFunction,
-  fromAjvValidator,
-  isSchemaPattern,
-  type SchemaPattern,
-  schemaPattern,
-} from "./ajv-validator.js";
 export {
   type ApprovalNotice,
   type ApprovalRequestedHook,
@@ -82,12 +74,10 @@ export {
   ToolgateError,
 } from "./errors.js";
 export {
-  type CompiledPolicyData,
   type FingerprintTool,
   fingerprintData,
   modeFingerprint,
   policyFingerprint,
-  verifyCompiledPolicy,
 } from "./fingerprint.js";
 export {
   type ApprovalGrant,
@@ -108,13 +98,7 @@ export {
   type RememberScope,
   type RevokeGrantResult,
 } from "./grants.js";
-export {
-  assertHandlersFit,
-  ControllerSetupError,
-  deepFreeze,
-  type HandlerMap,
-  refuseHandler,
-} from "./handlers.js";
+export { ControllerSetupError, type HandlerMap } from "./handlers.js";
 export type { UrlSpec } from "./match/url.js";
 export {
   applyMode,

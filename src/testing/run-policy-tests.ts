@@ -3,12 +3,11 @@
  * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
  */
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
-import { bundleContextValidator, bundlePolicy, bundleValidators } from "../controller/create-controller.js";
+import { bundleParts } from "../controller/create-controller.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { ToolController } from "../runtime/controller.js";
+import { assembleController } from "../runtime/assemble.js";
+import type { ToolController } from "../runtime/controller.js";
 import type { StatementKind } from "../runtime/policy.js";
-import { ToolRegistry } from "../runtime/registry.js";
-import { ToolRuntime } from "../runtime/tool-runtime.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolResult } from "../runtime/types.js";
 
 /** How one case came out. */
@@ -45,23 +44,11 @@ export function decisionController(
   bundle: PolicyBundle,
   validators?: ReadonlyMap<string, ArgumentValidator>,
 ): ToolController {
-  const checks = validators ?? bundleValidators(bundle);
   const never = () => {
     throw new Error("policy tests never run handlers");
   };
-  const registry = new ToolRegistry(
-    bundle.tools.map((tool) => ({
-      spec: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema },
-      validateArguments: checks.get(tool.name) as ArgumentValidator,
-      handler: never,
-    })),
-  );
-  const contextValidator = bundleContextValidator(bundle);
-  return new ToolController({
-    runtime: new ToolRuntime(registry),
-    policy: bundlePolicy(bundle),
-    ...(contextValidator === undefined ? {} : { contextValidator }),
-  });
+  const handlers = Object.fromEntries(bundle.tools.map((tool) => [tool.name, never]));
+  return assembleController(bundleParts(bundle, validators), { handlers });
 }
 
 /** Runs every test case of the bundle. */

@@ -144,7 +144,8 @@ describe("toolgate codegen and compile (built CLI)", () => {
     const module = readFileSync(join(dir, "generated", "toolgate.controller.mjs"), "utf8");
     expect(module).not.toContain("require(");
     expect(module).toMatch(/^import \{[^}]*\} from "toolgate\/runtime";$/m);
-    expect(module.match(/^import /gm)).toHaveLength(1);
+    expect(module).toMatch(/^import \{[^}]*\bassembleController\b[^}]*\} from "toolgate\/compiled";$/m);
+    expect(module.match(/^import /gm)).toHaveLength(2);
     const cjs = toolgate(["compile", "--config", config, "--out", `${rel}/controller.cjs`]);
     expect(cjs.status).toBe(2);
     expect(cjs.stderr).toContain("give a path ending in .mjs or .js");

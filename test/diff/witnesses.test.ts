@@ -203,6 +203,11 @@ describe("readRecordedCalls", () => {
     expect(await readRecordedCalls(`jsonl:${join(dir, "a.jsonl")}`, "/")).toEqual(
       expect.objectContaining({ calls: [{ tool: "read_file", arguments: { path: "a" } }] }),
     );
+    // A keyed log's URL names the log, not its key option.
+    expect(await readRecordedCalls("jsonl:a.jsonl?keyEnv=AUDIT_KEY", dir)).toEqual(
+      expect.objectContaining({ read: 2 }),
+    );
+    await expect(readRecordedCalls("sqlite:", dir)).rejects.toThrow(/missing path in "sqlite:"/);
     writeFileSync(join(dir, "bad.jsonl"), '{"type":"call.received"}\nnot json\n');
     await expect(readRecordedCalls("bad.jsonl", dir)).rejects.toThrow(/bad\.jsonl:2 is not a JSON line/);
   });

@@ -10,9 +10,12 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The built entry of `toolgate/runtime`. */
 export const RUNTIME_ENTRY = join(ROOT, "dist", "runtime", "index.js");
 
+/** The built entry of `toolgate/compiled` (what compiled modules import besides the core). */
+export const COMPILED_ENTRY = join(ROOT, "dist", "runtime", "compiled.js");
+
 /** Fails (never skips) when `dist/` has not been built. */
 export function assertBuilt(): void {
-  for (const entry of [RUNTIME_ENTRY, join(ROOT, "dist", "index.js")]) {
+  for (const entry of [RUNTIME_ENTRY, COMPILED_ENTRY, join(ROOT, "dist", "index.js")]) {
     if (!existsSync(entry)) {
       throw new Error(
         `${entry.slice(ROOT.length)} is missing: run \`npm run build\` before these tests (\`npm test\` does it)`,

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, ROOT, RUNTIME_ENTRY, runNode } from "./built-package.js";
+import { assertBuilt, COMPILED_ENTRY, ROOT, RUNTIME_ENTRY, runNode } from "./built-package.js";
 
 interface ImportGraph {
   /** Files reached, relative to the repository root with `/` separators. */
@@ -106,6 +106,18 @@ describe("the built toolgate/runtime entry", () => {
   });
 });
 
+describe("the built toolgate/compiled entry (what compiled modules import besides the core)", () => {
+  it("reaches nothing outside dist/runtime, and no YAML parser, ajv compiler or file system", () => {
+    assertBuilt();
+    const graph = walk(COMPILED_ENTRY);
+    expect(graph.missing).toEqual([]);
+    expect(graph.files).toContain("dist/runtime/assemble.js");
+    expect(graph.files.filter((f) => !f.startsWith("dist/runtime/"))).toEqual([]);
+    const forbidden = [...graph.packages].filter(([specifier]) => isForbidden(specifier));
+    expect(forbidden.map(([specifier, from]) => `${from} imports ${specifier}`)).toEqual([]);
+  });
+});
+
 describe("Node's package resolution of the built package", () => {
   beforeAll(() => {
     assertBuilt();
@@ -130,6 +142,9 @@ describe("Node's package resolution of the built package", () => {
       });
       report.result = await controller.handle({ callId: "c1", toolName: "calculator", arguments: { a: 40, b: 2 } });
       report.runtimeHasDefineTool = "defineTool" in runtime;
+      const compiled = await import("toolgate/compiled");
+      const plumbing = ["assembleController", "fromAjvValidator", "verifyCompiledPolicy", "ajvEqual", "refuseHandler"];
+      report.plumbing = plumbing.map((name) => [name, name in runtime, typeof compiled[name]]);
       console.log(JSON.stringify(report));
     `;
     const { status, stdout, stderr } = runNode(["--input-type=module", "-e", script]);
@@ -149,5 +164,13 @@ describe("Node's package resolution of the built package", () => {
     expect(report.result).toEqual({ callId: "c1", content: "42", isError: false });
     // defineTool needs the ajv compiler, so it lives in `toolgate`, not in `toolgate/runtime`.
     expect(report.runtimeHasDefineTool).toBe(false);
+    // The compiled module's plumbing is its own entry; toolgate/runtime is the core alone.
+    expect(report.plumbing).toEqual([
+      ["assembleController", false, "function"],
+      ["fromAjvValidator", false, "function"],
+      ["verifyCompiledPolicy", false, "function"],
+      ["ajvEqual", false, "function"],
+      ["refuseHandler", false, "function"],
+    ]);
   });
 });

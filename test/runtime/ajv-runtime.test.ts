@@ -6,7 +6,7 @@ import equalModule from "ajv/dist/runtime/equal.js";
 import ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import validationErrorModule from "ajv/dist/runtime/validation_error.js";
 import fc from "fast-check";
-import { AjvValidationError, ajvEqual, ajvUcs2length } from "toolgate/runtime";
+import { AjvValidationError, ajvEqual, ajvUcs2length } from "toolgate/compiled";
 import { describe, expect, it } from "vitest";
 
 // Node and vite hand a CommonJS module's default export over differently.

@@ -5,7 +5,7 @@
 
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { defineTool } from "toolgate";
-import { ajvFormat } from "toolgate/runtime";
+import { ajvFormat } from "toolgate/compiled";
 import { describe, expect, it } from "vitest";
 import { SUPPORTED_FORMATS } from "../../src/validation/argument-validator.js";
 

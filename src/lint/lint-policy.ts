@@ -1,3 +1,10 @@
+import {
+  type LoadOptions,
+  type LoadResult,
+  loadPolicyResult,
+  loadPolicyResultSync,
+} from "../config/load-policy.js";
+import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import {
@@ -5,8 +12,6 @@ import {
   runPolicyTests,
   testFailureDiagnostics,
 } from "../testing/run-policy-tests.js";
-import { type LoadOptions, type LoadResult, loadPolicyResult, loadPolicyResultSync } from "./load-policy.js";
-import type { PolicyBundle } from "./policy-bundle.js";
 
 /** What `lintPolicy` returns: the shape `toolgate lint --format json` prints, plus the bundle when there is one. */
 export interface LintReport {

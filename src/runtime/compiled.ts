@@ -1,0 +1,24 @@
+/**
+ * `toolgate/compiled`: what a module written by `toolgate compile` imports besides the seed core — the one
+ * controller assembly, the check of its fingerprinted data, and the small helpers ajv's standalone code
+ * calls. Every export here is public API for compiled modules; applications use `toolgate` or
+ * `toolgate/runtime`. Like `toolgate/runtime`, this entry never imports `yaml`, the ajv compiler or `node:fs`.
+ */
+
+export { AjvValidationError, ajvEqual, ajvFormat, ajvUcs2length } from "./ajv-runtime.js";
+export {
+  type AjvErrorLike,
+  type AjvValidateFunction,
+  fromAjvValidator,
+  isSchemaPattern,
+  type SchemaPattern,
+  schemaPattern,
+} from "./ajv-validator.js";
+export {
+  type AssembleOptions,
+  assembleController,
+  assembleState,
+  type ControllerParts,
+} from "./assemble.js";
+export { type CompiledPolicyData, verifyCompiledPolicy } from "./fingerprint.js";
+export { assertHandlersFit, deepFreeze, refuseHandler } from "./handlers.js";
