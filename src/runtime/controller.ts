@@ -8,7 +8,7 @@ import type { ApprovalStore, StoredApproval } from "./approval-store.js";
 import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
-import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
+import { ApprovalError, InvalidInputError, InvalidOptionError, isToolgateError } from "./errors.js";
 import { describeGrantScope, grantApplies, hasGrants } from "./grants.js";
 import {
   applyMode,
@@ -199,7 +199,7 @@ export class ToolController {
   readonly #onNotificationError: NotificationErrorHandler;
 
   /**
-   * @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
+   * @throws InvalidOptionError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
    *   ToolgateError `invalid-option` for an unknown `mode`.
    */
   constructor(options: ToolControllerOptions) {
@@ -815,7 +815,8 @@ export class ToolController {
     extra: { approvalId?: string; requestFingerprint?: string; grantId?: string } = {},
     fingerprint: string = this.#active.policy.fingerprint,
   ): Promise<void> {
-    if (defect.recorded || isToolgateError(error)) return;
+    // A handler that returns a non-string is the handler's defect, although toolgate names it.
+    if (defect.recorded || (isToolgateError(error) && error.code !== "invalid-handler-result")) return;
     defect.recorded = true;
     try {
       await this.#record("tool.defect", call, fingerprint, { ...extra, reason: describeThrown(error) });
@@ -888,7 +889,7 @@ function notificationErrors(thrown: unknown, approvalId: string): NotificationEr
 
 function assertPositiveInteger(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value <= 0 || value > max) {
-    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(value)}`);
+    throw new InvalidOptionError(`${name} must be a whole number from 1 to ${max}, got ${String(value)}`);
   }
 }
 

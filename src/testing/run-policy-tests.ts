@@ -2,10 +2,12 @@
  * Runs policy test cases through the very code the controller uses: `ToolRuntime.prepare` (tool and
  * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
  */
+
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
 import { bundleContextValidator, bundlePolicy, bundleValidators } from "../controller/create-controller.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ToolController } from "../runtime/controller.js";
+import { InternalError } from "../runtime/errors.js";
 import type { StatementKind } from "../runtime/policy.js";
 import { ToolRegistry } from "../runtime/registry.js";
 import { ToolRuntime } from "../runtime/tool-runtime.js";
@@ -47,7 +49,7 @@ export function decisionController(
 ): ToolController {
   const checks = validators ?? bundleValidators(bundle);
   const never = () => {
-    throw new Error("policy tests never run handlers");
+    throw new InternalError("policy tests never run handlers");
   };
   const registry = new ToolRegistry(
     bundle.tools.map((tool) => ({
