@@ -48,6 +48,7 @@ export {
   type Severity,
   sortDiagnostics,
 } from "./diagnostics/diagnostic.js";
+export { DIAGNOSTICS, type DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,

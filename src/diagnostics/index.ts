@@ -9,6 +9,7 @@ export {
   type StageResult,
   sortDiagnostics,
 } from "./diagnostic.js";
+export { DIAGNOSTICS, type DiagnosticMeta, diagnosticMeta } from "./diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,

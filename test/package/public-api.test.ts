@@ -21,6 +21,7 @@ const PUBLIC_VALUES = [
   "DEFAULT_MODE",
   "DEFAULT_SESSION_KEY",
   "DELIVERY_HEADER",
+  "DIAGNOSTICS",
   "DIAGNOSTIC_CODES",
   "DuplicateToolError",
   "GrantError",

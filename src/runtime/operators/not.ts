@@ -1,0 +1,16 @@
+/** `not`: the operators do not hold (a maybe stays a maybe). */
+import { negate } from "../truth.js";
+import type { OperatorSpec } from "./index.js";
+import { defineOperator } from "./operator.js";
+
+export const notOperator = defineOperator<OperatorSpec, "not">({
+  name: "not",
+  description: "The operators do not hold.",
+  valueTypes: ["object"],
+  valueRef: "operators",
+  nested: "same",
+  compile: (spec, context) => {
+    const inner = context.nested(context.field, spec);
+    return (value) => negate(inner(value));
+  },
+});
