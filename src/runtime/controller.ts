@@ -19,6 +19,7 @@ import {
 } from "./mode.js";
 import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
+import { ACTION_RANK } from "./statements.js";
 import {
   errorResult,
   formatArgumentIssues,
@@ -893,7 +894,7 @@ function assertPositiveInteger(name: string, value: number, max: number): void {
   }
 }
 
-const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+const RANK = ACTION_RANK;
 
 /** Of two decisions for one call, the stricter (deny over ask over allow); the first when they tie. */
 function stricter(first: PolicyDecision, second: PolicyDecision): PolicyDecision {

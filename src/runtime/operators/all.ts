@@ -1,9 +1,8 @@
 /** `all`: every element of the array satisfies these operators. */
 import { FALSE, TRUE, type Truth, UNKNOWN } from "../truth.js";
-import type { OperatorSpec } from "./index.js";
-import { defineOperator, present } from "./operator.js";
+import { defineNestedOperator, type NestedOperator, present } from "./operator.js";
 
-export const allOperator = defineOperator<OperatorSpec, "all">({
+export const allOperator: NestedOperator<"all", "items"> = defineNestedOperator<"all", "items">({
   name: "all",
   description: "Every element of the array satisfies these operators.",
   valueTypes: ["object"],

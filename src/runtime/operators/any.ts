@@ -1,9 +1,8 @@
 /** `any`: some element of the array satisfies these operators. */
 import { FALSE, TRUE, type Truth, UNKNOWN } from "../truth.js";
-import type { OperatorSpec } from "./index.js";
-import { defineOperator, present } from "./operator.js";
+import { defineNestedOperator, type NestedOperator, present } from "./operator.js";
 
-export const anyOperator = defineOperator<OperatorSpec, "any">({
+export const anyOperator: NestedOperator<"any", "items"> = defineNestedOperator<"any", "items">({
   name: "any",
   description: "Some element of the array satisfies these operators.",
   valueTypes: ["object"],

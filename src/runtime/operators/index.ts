@@ -22,7 +22,7 @@ import { regexOperator } from "./regex.js";
 import { urlOperator } from "./url.js";
 
 /** Every operator, in compile order. */
-export const OPERATORS = Object.freeze([
+export const OPERATORS: readonly AnyOperator[] = Object.freeze([
   existsOperator,
   equalsOperator,
   inOperator,
@@ -37,16 +37,34 @@ export const OPERATORS = Object.freeze([
   anyOperator,
   allOperator,
   notOperator,
-] as const);
+]);
 
-type AnyOperator = (typeof OPERATORS)[number];
+type AnyOperator =
+  | typeof existsOperator
+  | typeof equalsOperator
+  | typeof inOperator
+  | typeof prefixOperator
+  | typeof pathPrefixOperator
+  | typeof globOperator
+  | typeof regexOperator
+  | typeof minOperator
+  | typeof maxOperator
+  | typeof commandOperator
+  | typeof urlOperator
+  | typeof anyOperator
+  | typeof allOperator
+  | typeof notOperator;
 
 /** One operator name. */
 export type OperatorName = AnyOperator["name"];
 
 /** The operators of one field, as written in YAML. Several operators on one field must all hold. */
 export type OperatorSpec = {
-  readonly [O in AnyOperator as O["name"]]?: O extends Operator<infer V, string> ? V : never;
+  readonly [O in AnyOperator as O["name"]]?: O extends { readonly nested: "items" | "same" }
+    ? OperatorSpec
+    : O extends Operator<infer V, string>
+      ? V
+      : never;
 };
 
 /** The names of every operator. */

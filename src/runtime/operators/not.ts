@@ -1,9 +1,8 @@
 /** `not`: the operators do not hold (a maybe stays a maybe). */
 import { negate } from "../truth.js";
-import type { OperatorSpec } from "./index.js";
-import { defineOperator } from "./operator.js";
+import { defineNestedOperator, type NestedOperator } from "./operator.js";
 
-export const notOperator = defineOperator<OperatorSpec, "not">({
+export const notOperator: NestedOperator<"not", "same"> = defineNestedOperator<"not", "same">({
   name: "not",
   description: "The operators do not hold.",
   valueTypes: ["object"],

@@ -64,9 +64,25 @@ export interface Operator<V = unknown, N extends string = string> {
   readonly checkValue?: (value: V, field: FieldFacts) => readonly OperatorProblem[];
 }
 
+/**
+ * An operator whose value is itself an operator object (`any`, `all`, `not`). Its type says so without naming
+ * `OperatorSpec`, which is derived from the operators (a published declaration may not refer to itself).
+ */
+export type NestedOperator<N extends string, K extends "items" | "same"> = Operator<object, N> & {
+  readonly nested: K;
+};
+
 /** Declares an operator, keeping its name and its value type. */
 export function defineOperator<V, N extends string>(operator: Operator<V, N>): Operator<V, N> {
   return Object.freeze(operator);
+}
+
+/** Declares an operator whose value is an operator object. */
+export function defineNestedOperator<N extends string, K extends "items" | "same">(
+  operator: Operator<object, N> & { readonly nested: K },
+): NestedOperator<N, K> {
+  Object.freeze(operator);
+  return operator;
 }
 
 /** Every operator but `exists` and `not` needs a value: a missing field certainly does not match it. */
