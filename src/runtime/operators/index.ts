@@ -69,8 +69,3 @@ export type OperatorSpec = {
 
 /** The names of every operator. */
 export const OPERATOR_NAMES: readonly OperatorName[] = Object.freeze(OPERATORS.map((o) => o.name));
-
-/** The operator of a name, for the loader's checks. */
-export const OPERATOR_BY_NAME: ReadonlyMap<string, Operator<never>> = new Map(
-  OPERATORS.map((o) => [o.name, o as Operator<never>]),
-);
