@@ -4,7 +4,7 @@
  * the model can be answered with) or an `AdapterProblem` (when it has none).
  */
 
-import { ToolgateError } from "../runtime/errors.js";
+import { InvalidOptionError, ToolgateError } from "../runtime/errors.js";
 import { DEFAULT_MAX_ARGUMENT_BYTES, utf8Length } from "../runtime/plain-data.js";
 import type { ToolCall, ToolResult } from "../runtime/types.js";
 import {
@@ -99,7 +99,9 @@ export class CallCollector {
     this.#fields = fields;
     this.#maxBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
     if (!Number.isSafeInteger(this.#maxBytes) || this.#maxBytes <= 0) {
-      throw new RangeError(`maxArgumentBytes must be a positive whole number, got ${String(this.#maxBytes)}`);
+      throw new InvalidOptionError(
+        `maxArgumentBytes must be a positive whole number, got ${String(this.#maxBytes)}`,
+      );
     }
   }
 

@@ -26,6 +26,7 @@ import {
 import { isAbsolutePath, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { ACTION_RANK } from "../runtime/statements.js";
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { toolVersion, UsageError } from "./common.js";
@@ -49,7 +50,7 @@ export interface HookIo {
   readonly writeError: (text: string) => void;
 }
 
-const STRICTNESS: Record<PolicyAction, number> = { allow: 0, ask: 1, deny: 2 };
+const STRICTNESS: Readonly<Record<PolicyAction, number>> = ACTION_RANK;
 
 /** The payload facts a policy may match under `context:`, when the config's context_schema declares them. */
 const CONTEXT_FIELDS = ["permission_mode", "agent_type", "agent_id"] as const;

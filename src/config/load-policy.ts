@@ -387,7 +387,10 @@ function* readConfig(reader: Reader, path: string, packageJson: boolean): LoadSt
   const file = toDisplayPath(reader.cwd, path);
   const answer = yield* reader.bytes(path);
   // Discovery has just found this package.json: a failure to read it now is an I/O error, not a finding.
-  if (!answer.ok) throw answer.reason === "too-large" ? new Error(`${file} is too large`) : answer.error;
+  if (!answer.ok)
+    throw answer.reason === "too-large"
+      ? new ToolgateError("file-too-large", `${file} is too large`)
+      : answer.error;
   const parsed = parseYaml(answer.bytes, file);
   reader.diagnostics.push(...parsed.diagnostics);
   if (!parsed.ok) return undefined;

@@ -16,7 +16,7 @@ import {
   visit,
   type Node as YamlNode,
 } from "yaml";
-import type { Diagnostic, DiagnosticCode } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, DiagnosticCode, StageResult } from "../diagnostics/diagnostic.js";
 
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -179,10 +179,7 @@ function defineData(target: Record<string, unknown>, key: string, value: unknown
  * @param bytes the file's contents.
  * @param file the path shown in diagnostics (relative to the working directory).
  */
-export function parseYaml(
-  bytes: Uint8Array,
-  file: string,
-): { ok: true; value: ParsedFile; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] } {
+export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFile> {
   if (bytes.byteLength > MAX_FILE_BYTES) {
     return {
       ok: false,

@@ -1,43 +1,11 @@
 /** The one shape every stage reports problems in (DESIGN.md section 7). */
 
-/** Stable diagnostic codes: extend, never rename. They are also the SARIF `ruleId`. */
-export const DIAGNOSTIC_CODES = [
-  "yaml-syntax",
-  "duplicate-key",
-  "yaml-alias",
-  "file-too-large",
-  "file-not-found",
-  "config-not-found",
-  "invalid-encoding",
-  "config-schema",
-  "invalid-tool-name",
-  "duplicate-tool",
-  "invalid-input-schema",
-  "unknown-tool",
-  "overlap",
-  "duplicate-rule-id",
-  "unknown-argument",
-  "operator-type-mismatch",
-  "invalid-regex",
-  "invalid-glob",
-  "invalid-command",
-  "unknown-rule",
-  "extends-cycle",
-  "missing-handler",
-  "unknown-handler",
-  "reload-refused",
-  "identifier-collision",
-  "unlisted-tool",
-  "unreachable-rule",
-  "test-failed",
-  "codegen-stale",
-  "prefix-on-path",
-  "invalid-url",
-  "unbounded-string",
-] as const;
+import { DIAGNOSTICS, type DiagnosticCode } from "./diagnostic-table.js";
 
-/** One of the stable diagnostic codes. */
-export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+export type { DiagnosticCode } from "./diagnostic-table.js";
+
+/** Stable diagnostic codes: extend, never rename. They are also the SARIF `ruleId`. */
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(DIAGNOSTICS.map((d) => d.code));
 
 /** How bad a finding is. */
 export type Severity = "error" | "warning";

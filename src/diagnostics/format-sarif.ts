@@ -2,82 +2,18 @@
 
 import { createHash } from "node:crypto";
 import { type Diagnostic, type DiagnosticCode, type Severity, sortDiagnostics } from "./diagnostic.js";
-import { helpUri, RULE_HELP } from "./rule-help.js";
+import { DIAGNOSTICS, diagnosticMeta } from "./diagnostic-table.js";
+import { helpUri } from "./rule-help.js";
 
-/** One short sentence per diagnostic code: the SARIF rule's `shortDescription`. */
-export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = {
-  "yaml-syntax": "The file is not well-formed YAML.",
-  "duplicate-key": "A YAML mapping repeats a key.",
-  "yaml-alias": "The file uses a YAML anchor or alias, which policy files do not allow.",
-  "file-too-large": "The file is larger than the size limit for policy files.",
-  "file-not-found": "A file named by the configuration or a policy does not exist.",
-  "config-not-found": "No toolgate configuration file was found.",
-  "invalid-encoding": "The file is not valid UTF-8 text.",
-  "config-schema": "The document does not match the JSON Schema for its file kind.",
-  "invalid-tool-name": "A tool name is not a valid tool name.",
-  "duplicate-tool": "The same tool name is declared more than once.",
-  "invalid-input-schema": "A tool's input_schema is not a valid JSON Schema for an object.",
-  "unknown-tool": "The policy names a tool that no tool spec declares.",
-  overlap: "A tool is listed in more than one of allow, ask and deny in one policy file.",
-  "duplicate-rule-id": "Two rules have the same id.",
-  "unknown-argument": "A rule condition names an argument that the tool's input_schema does not define.",
-  "operator-type-mismatch": "A rule operator does not fit the type of the argument it is applied to.",
-  "invalid-regex": "A regular expression is invalid or cannot be matched in linear time.",
-  "invalid-glob": "A glob pattern is invalid.",
-  "invalid-command": "A command prefix is not a plain list of shell words.",
-  "unknown-rule": "A policy test names a rule id that the policy does not have.",
-  "extends-cycle": "Policy files extend each other in a cycle.",
-  "missing-handler": "A declared tool has no handler.",
-  "unknown-handler": "A handler is registered for a tool that no tool spec declares.",
-  "reload-refused":
-    "A running controller cannot take a new configuration as it is; the old one stays in force.",
-  "identifier-collision": "Two tool names give the same TypeScript identifier.",
-  "unlisted-tool": "A declared tool has no policy statement, so it is always denied.",
-  "unreachable-rule": "A rule can never decide a call because other statements always take precedence.",
-  "test-failed": "A policy test did not get the expected decision.",
-  "codegen-stale": "Generated code is out of date with the policy and tool specs.",
-  "prefix-on-path":
-    "A plain string prefix is applied to a path, where path_prefix (which normalises the path) was likely meant.",
-  "invalid-url": "A url operator names a scheme, host, port or path pattern that no URL can have.",
-  "unbounded-string":
-    "A command, glob, path_prefix or regex rule reads a string field whose schema sets no maxLength.",
-};
+/** One short sentence per diagnostic code (the SARIF rule's `shortDescription`), read from the diagnostics table. */
+export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = Object.freeze(
+  Object.fromEntries(DIAGNOSTICS.map((d) => [d.code, d.description])) as Record<DiagnosticCode, string>,
+);
 
-/** The severity each code is reported with unless a stage says otherwise: the rule's default level. */
-export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = {
-  "yaml-syntax": "error",
-  "duplicate-key": "error",
-  "yaml-alias": "error",
-  "file-too-large": "error",
-  "file-not-found": "error",
-  "config-not-found": "error",
-  "invalid-encoding": "error",
-  "config-schema": "error",
-  "invalid-tool-name": "error",
-  "duplicate-tool": "error",
-  "invalid-input-schema": "error",
-  "unknown-tool": "error",
-  overlap: "error",
-  "duplicate-rule-id": "error",
-  "unknown-argument": "error",
-  "operator-type-mismatch": "error",
-  "invalid-regex": "error",
-  "invalid-glob": "error",
-  "invalid-command": "error",
-  "unknown-rule": "error",
-  "extends-cycle": "error",
-  "missing-handler": "error",
-  "unknown-handler": "error",
-  "reload-refused": "error",
-  "identifier-collision": "error",
-  "unlisted-tool": "warning",
-  "unreachable-rule": "warning",
-  "test-failed": "error",
-  "codegen-stale": "error",
-  "prefix-on-path": "warning",
-  "invalid-url": "error",
-  "unbounded-string": "warning",
-};
+/** The severity each code is reported with unless a stage says otherwise, read from the diagnostics table. */
+export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = Object.freeze(
+  Object.fromEntries(DIAGNOSTICS.map((d) => [d.code, d.severity])) as Record<DiagnosticCode, Severity>,
+);
 
 /** The `$schema` written into every SARIF log. */
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -115,17 +51,20 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: SarifOp
   const codes = [...new Set(sorted.map((d) => d.code))].sort();
   const ruleIndex = new Map(codes.map((code, index) => [code, index]));
 
-  const rules = codes.map((code) => ({
-    id: code,
-    shortDescription: { text: options.ruleDescriptions?.get(code) ?? RULE_DESCRIPTIONS[code] },
-    fullDescription: { text: RULE_HELP[code].meaning },
-    help: {
-      text: `${RULE_HELP[code].meaning} What to do: ${RULE_HELP[code].fix} See ${helpUri(code)}`,
-      markdown: `${RULE_HELP[code].meaning}\n\n**What to do:** ${RULE_HELP[code].fix}\n\n[Reference: \`${code}\`](${helpUri(code)})`,
-    },
-    helpUri: helpUri(code),
-    defaultConfiguration: { level: DEFAULT_SEVERITIES[code] },
-  }));
+  const rules = codes.map((code) => {
+    const meta = diagnosticMeta(code);
+    return {
+      id: code,
+      shortDescription: { text: options.ruleDescriptions?.get(code) ?? meta.description },
+      fullDescription: { text: meta.meaning },
+      help: {
+        text: `${meta.meaning} What to do: ${meta.fix} See ${helpUri(code)}`,
+        markdown: `${meta.meaning}\n\n**What to do:** ${meta.fix}\n\n[Reference: \`${code}\`](${helpUri(code)})`,
+      },
+      helpUri: helpUri(code),
+      defaultConfiguration: { level: meta.severity },
+    };
+  });
 
   const results = sorted.map((d) => ({
     ruleId: d.code,

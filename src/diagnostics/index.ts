@@ -1,6 +1,15 @@
 /** The diagnostics module: the Diagnostic shape, its codes, and the output formatters. */
 
-export * from "./diagnostic.js";
+export {
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+  hasErrors,
+  type Severity,
+  type StageResult,
+  sortDiagnostics,
+} from "./diagnostic.js";
+export { DIAGNOSTICS, type DiagnosticMeta, diagnosticMeta } from "./diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,

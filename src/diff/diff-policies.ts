@@ -9,6 +9,7 @@ import type { PolicyBundle } from "../config/policy-bundle.js";
 import { bundlePolicy } from "../controller/create-controller.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { StatementSpec, ToolPolicy } from "../runtime/policy.js";
+import { ACTION_RANK } from "../runtime/statements.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolContext } from "../runtime/types.js";
 import { sharedValidatorFactory } from "../validation/argument-validator.js";
 import type { RecordedCall } from "./recorded-calls.js";
@@ -81,7 +82,8 @@ export interface DiffOptions {
   readonly witnessesPerGroup?: number;
 }
 
-const RANK: Readonly<Record<SideDecision["action"], number>> = { allow: 0, ask: 1, deny: 2, invalid: 2 };
+// A call the schema refuses never runs: as strict as a deny.
+const RANK: Readonly<Record<SideDecision["action"], number>> = { ...ACTION_RANK, invalid: ACTION_RANK.deny };
 const CHANGE_ORDER: Readonly<Record<DecisionChangeKind, number>> = { loosened: 0, tightened: 1, changed: 2 };
 const SOURCE_ORDER: Readonly<Record<CallSource, number>> = { test: 0, recorded: 1, generated: 2 };
 

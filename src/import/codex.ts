@@ -6,6 +6,7 @@
  * Only the documented subset is read: comments, and calls with keyword arguments whose values are strings,
  * lists of strings and lists of such lists. Anything else is refused with its line and column.
  */
+import { ToolgateError } from "../runtime/errors.js";
 import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
 /** What happened to one `prefix_rule`. */
@@ -39,7 +40,11 @@ interface Token {
   readonly column: number;
 }
 
-class RulesSyntaxError extends Error {}
+class RulesSyntaxError extends ToolgateError {
+  constructor(message: string) {
+    super("invalid-rules", message);
+  }
+}
 
 function tokenize(text: string, file: string): Token[] {
   const tokens: Token[] = [];

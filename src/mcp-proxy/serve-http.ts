@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ToolgateError } from "../runtime/errors.js";
 
 /** Largest request body read before a session exists (an `initialize` request is small). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -33,7 +34,7 @@ function readBody(req: IncomingMessage): Promise<unknown> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        reject(new ToolgateError("invalid-request", `request body over ${MAX_BODY_BYTES} bytes`));
         req.destroy();
         return;
       }
@@ -43,7 +44,7 @@ function readBody(req: IncomingMessage): Promise<unknown> {
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
       } catch {
-        reject(new Error("the request body is not JSON"));
+        reject(new ToolgateError("invalid-request", "the request body is not JSON"));
       }
     });
     req.on("error", reject);

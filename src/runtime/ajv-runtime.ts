@@ -63,12 +63,12 @@ export function ajvEqual(a: unknown, b: unknown): boolean {
 }
 
 /** The error `$async` validators throw (ajv's ValidationError). */
-export class AjvValidationError extends Error {
+export class AjvValidationError extends ToolgateError {
   readonly errors: readonly unknown[];
   readonly ajv: true;
   readonly validation: true;
   constructor(errors: readonly unknown[]) {
-    super("validation failed");
+    super("validation-failed", "validation failed");
     this.errors = errors;
     this.ajv = this.validation = true;
   }

@@ -1,3 +1,4 @@
+import { ToolgateError } from "./errors.js";
 import { compileRegex } from "./match/regex.js";
 import type { ArgumentCheck, ArgumentValidator } from "./types.js";
 
@@ -72,12 +73,12 @@ export function fromAjvValidator(validate: AjvValidateFunction): ArgumentValidat
 /**
  * The regular-expression engine that input-schema `pattern`s run on: the linear-time engine, so that no
  * pattern can backtrack catastrophically. Matches ajv's `code.regExp` signature.
- * @throws SyntaxError when the pattern uses a construct the linear-time engine refuses (backreferences,
+ * @throws ToolgateError `invalid-pattern` when the pattern uses a construct the linear-time engine refuses (backreferences,
  *   lookaround) — the config loader reports that as `invalid-input-schema` before anything runs.
  */
 export function schemaPattern(pattern: string, flags: string): SchemaPattern {
   const compiled = compileRegex(pattern, flags);
-  if (!compiled.ok) throw new SyntaxError(`pattern "${pattern}": ${compiled.message}`);
+  if (!compiled.ok) throw new ToolgateError("invalid-pattern", `pattern "${pattern}": ${compiled.message}`);
   const regex = compiled.regex;
   // ajv keys its shared pattern constants by `String(regex)`: each pattern needs its own key, or every
   // schema of an ajv instance would test the first pattern that instance ever compiled.

@@ -1,4 +1,9 @@
-import { ApprovalStoreFullError, StoreUnavailableError, ToolgateError } from "./errors.js";
+import {
+  ApprovalStoreFullError,
+  InvalidOptionError,
+  StoreUnavailableError,
+  ToolgateError,
+} from "./errors.js";
 import type { ApprovalGrant, GrantStore, RevokeGrantResult } from "./grants.js";
 import type { ApprovalRequest, ApprovalResponse } from "./types.js";
 
@@ -100,17 +105,17 @@ export class MemoryApprovalStore implements ApprovalStore, GrantStore {
   readonly #maxClosed: number;
   #closedStore = false;
 
-  /** @throws RangeError when a cap is not a whole number (at least 1 open, at least 0 closed). */
+  /** @throws InvalidOptionError when a cap is not a whole number (at least 1 open, at least 0 closed). */
   constructor(options: MemoryApprovalStoreOptions = {}) {
     this.#maxOpen = options.maxOpenRequests ?? DEFAULT_MAX_OPEN_REQUESTS;
     this.#maxClosed = options.maxClosedRequests ?? DEFAULT_MAX_CLOSED_REQUESTS;
     if (!Number.isSafeInteger(this.#maxOpen) || this.#maxOpen < 1) {
-      throw new RangeError(
+      throw new InvalidOptionError(
         `maxOpenRequests must be a whole number of at least 1, got ${String(this.#maxOpen)}`,
       );
     }
     if (!Number.isSafeInteger(this.#maxClosed) || this.#maxClosed < 0) {
-      throw new RangeError(
+      throw new InvalidOptionError(
         `maxClosedRequests must be a whole number of at least 0, got ${String(this.#maxClosed)}`,
       );
     }

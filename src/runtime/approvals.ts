@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type ApprovalStore, MemoryApprovalStore, type StoredApproval } from "./approval-store.js";
 import { hashCanonical } from "./canonical-json.js";
-import { ApprovalError } from "./errors.js";
+import { ApprovalError, InvalidOptionError } from "./errors.js";
 import type { ApprovalRequest, ApprovalResponse, PolicyDecision, ToolCall, ToolContext } from "./types.js";
 
 /** Default time an approval request stays usable: one hour. */
@@ -33,7 +33,7 @@ export class PendingApprovals {
     this.ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
     this.now = options.now ?? Date.now;
     if (!(this.ttlMs > 0))
-      throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${this.ttlMs}`);
+      throw new InvalidOptionError(`ttlMs must be a positive number of milliseconds, got ${this.ttlMs}`);
   }
 
   /**

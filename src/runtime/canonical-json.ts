@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
+import { ToolgateError } from "./errors.js";
 
 /**
  * JSON with object keys sorted by code unit and no insignificant whitespace, so that equal data gives equal
  * text on every machine. `undefined` properties are left out, as `JSON.stringify` does.
- * @throws TypeError for values JSON cannot represent (functions, symbols, bigints, non-finite numbers, cycles).
+ * @throws ToolgateError `invalid-json-value` for values JSON cannot represent (functions, symbols, bigints, non-finite numbers, cycles).
  */
 export function canonicalJson(value: unknown): string {
   return write(value, new Set());
@@ -17,10 +18,12 @@ function write(value: unknown, seen: Set<object>): string {
     case "boolean":
       return value ? "true" : "false";
     case "number":
-      if (!Number.isFinite(value)) throw new TypeError(`cannot encode ${value} as JSON`);
+      if (!Number.isFinite(value))
+        throw new ToolgateError("invalid-json-value", `cannot encode ${value} as JSON`);
       return JSON.stringify(value);
     case "object": {
-      if (seen.has(value)) throw new TypeError("cannot encode a cyclic value as JSON");
+      if (seen.has(value))
+        throw new ToolgateError("invalid-json-value", "cannot encode a cyclic value as JSON");
       seen.add(value);
       let out: string;
       if (Array.isArray(value)) {
@@ -39,7 +42,7 @@ function write(value: unknown, seen: Set<object>): string {
       return out;
     }
     default:
-      throw new TypeError(`cannot encode a ${typeof value} as JSON`);
+      throw new ToolgateError("invalid-json-value", `cannot encode a ${typeof value} as JSON`);
   }
 }
 

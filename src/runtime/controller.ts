@@ -8,7 +8,7 @@ import type { ApprovalStore, StoredApproval } from "./approval-store.js";
 import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
-import { ApprovalError, InvalidInputError, isToolgateError } from "./errors.js";
+import { ApprovalError, InvalidInputError, InvalidOptionError, isToolgateError } from "./errors.js";
 import { describeGrantScope, grantApplies, hasGrants } from "./grants.js";
 import {
   applyMode,
@@ -19,6 +19,7 @@ import {
 } from "./mode.js";
 import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, describeThrown } from "./plain-data.js";
 import type { ExplainedDecision, ToolPolicy } from "./policy.js";
+import { ACTION_RANK } from "./statements.js";
 import {
   errorResult,
   formatArgumentIssues,
@@ -199,7 +200,7 @@ export class ToolController {
   readonly #onNotificationError: NotificationErrorHandler;
 
   /**
-   * @throws RangeError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
+   * @throws InvalidOptionError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
    *   ToolgateError `invalid-option` for an unknown `mode`.
    */
   constructor(options: ToolControllerOptions) {
@@ -815,7 +816,8 @@ export class ToolController {
     extra: { approvalId?: string; requestFingerprint?: string; grantId?: string } = {},
     fingerprint: string = this.#active.policy.fingerprint,
   ): Promise<void> {
-    if (defect.recorded || isToolgateError(error)) return;
+    // A handler that returns a non-string is the handler's defect, although toolgate names it.
+    if (defect.recorded || (isToolgateError(error) && error.code !== "invalid-handler-result")) return;
     defect.recorded = true;
     try {
       await this.#record("tool.defect", call, fingerprint, { ...extra, reason: describeThrown(error) });
@@ -888,11 +890,11 @@ function notificationErrors(thrown: unknown, approvalId: string): NotificationEr
 
 function assertPositiveInteger(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value <= 0 || value > max) {
-    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${String(value)}`);
+    throw new InvalidOptionError(`${name} must be a whole number from 1 to ${max}, got ${String(value)}`);
   }
 }
 
-const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+const RANK = ACTION_RANK;
 
 /** Of two decisions for one call, the stricter (deny over ask over allow); the first when they tie. */
 function stricter(first: PolicyDecision, second: PolicyDecision): PolicyDecision {

@@ -1,9 +1,64 @@
-/** Errors thrown by toolgate. Every one carries a stable string `code`. */
+/** Errors thrown by toolgate. Every one carries a stable string `code` from `ToolgateErrorCode`. */
+
+/**
+ * Every `code` a `ToolgateError` can carry: stable kebab-case strings, extended and never renamed. A caller
+ * switches on `code` rather than on the class or the message.
+ */
+export type ToolgateErrorCode =
+  // approvals and grants
+  | ApprovalErrorCode
+  | "approval-exists"
+  | "grant-exists"
+  | "grant-too-long"
+  | "grants-disabled"
+  | "no-session"
+  // the controller and its inputs
+  | "duplicate-tool"
+  | "policy-definition"
+  | "invalid-call"
+  | "invalid-response"
+  | "invalid-option"
+  | "invalid-handler-result"
+  | "missing-handler"
+  | "unknown-handler"
+  | "no-handler"
+  | "reload-refused"
+  | "fingerprint-mismatch"
+  | "invalid-input-schema"
+  | "invalid-pattern"
+  | "invalid-json-value"
+  | "validation-failed"
+  | "internal"
+  // stores, sinks and notifiers
+  | "store-unavailable"
+  | "store-full"
+  | "store-corrupt"
+  | "invalid-store-url"
+  | "invalid-store-option"
+  | "optional-dependency-missing"
+  | "audit-key"
+  | "no-chain"
+  | "notification-failed"
+  | "notifier-secret"
+  // the loader, the CLI and the tools around them
+  | "policy-config"
+  | "file-too-large"
+  | "invalid-request"
+  | "usage"
+  | "emit"
+  | "inbox-config"
+  | "mcp-list-failed"
+  | "tool-source"
+  | "recorded-calls"
+  | "policy-source"
+  | "invalid-tool-spec"
+  | "invalid-tool-call"
+  | "invalid-rules";
 
 /** Base class of every error toolgate throws on purpose. */
 export class ToolgateError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: ToolgateErrorCode;
+  constructor(code: ToolgateErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -73,6 +128,26 @@ export class ApprovalStoreFullError extends ToolgateError {
 export class InvalidInputError extends ToolgateError {
   constructor(code: "invalid-call" | "invalid-response", message: string) {
     super(code, message);
+  }
+}
+
+/**
+ * Thrown for an option outside its range (a limit that is not a positive whole number, a TTL of 0): a
+ * programmer error, raised when the object is built.
+ */
+export class InvalidOptionError extends ToolgateError {
+  constructor(message: string) {
+    super("invalid-option", message);
+  }
+}
+
+/**
+ * Thrown when an invariant the code relies on does not hold (a defect in toolgate, never bad input): it is
+ * never caught and turned into a decision.
+ */
+export class InternalError extends ToolgateError {
+  constructor(message: string) {
+    super("internal", message);
   }
 }
 

@@ -66,12 +66,14 @@ export {
   ApprovalStoreFullError,
   DuplicateToolError,
   InvalidInputError,
+  InvalidOptionError,
   isToolFailure,
   isToolgateError,
   PolicyDefinitionError,
   StoreUnavailableError,
   ToolFailure,
   ToolgateError,
+  type ToolgateErrorCode,
 } from "./errors.js";
 export {
   type FingerprintTool,

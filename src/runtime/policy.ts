@@ -21,6 +21,17 @@ import { PolicyDefinitionError } from "./errors.js";
 import { compileGlob, type Glob, GlobSet } from "./match/glob.js";
 import type { LinearRegex } from "./match/regex.js";
 import { RegexSet } from "./match/regex-set.js";
+import {
+  ACTION_RANK,
+  ACTIONS,
+  ALLOW_RANK,
+  otherwiseStatement,
+  ruleStatement,
+  setStatement,
+} from "./statements.js";
+
+export { otherwiseStatement, ruleStatement } from "./statements.js";
+
 import type {
   DecidingStatement,
   PolicyAction,
@@ -318,56 +329,12 @@ function matchPatterns(field: PatternField, args: unknown, best: Best): void {
   }
 }
 
-const RANK: Readonly<Record<PolicyAction, number>> = { allow: 0, ask: 1, deny: 2 };
-const ALLOW_RANK = 0;
-const ACTIONS: readonly PolicyAction[] = ["allow", "ask", "deny"];
-
-const DEFAULT_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> = {
-  allow: (tool) => `tool ${tool} is allowed`,
-  ask: (tool) => `tool ${tool} needs a person's approval`,
-  deny: (tool) => `tool ${tool} is denied`,
-};
-
-const FALLBACK_REASON: Readonly<Record<PolicyAction, (tool: string) => string>> = {
-  allow: (tool) => `tool ${tool} is allowed when no rule matches the call (otherwise)`,
-  ask: (tool) => `tool ${tool} needs a person's approval when no rule matches the call (otherwise)`,
-  deny: (tool) => `tool ${tool} is denied when no rule matches the call (otherwise)`,
-};
-
-/** The fallback statement of one tool, with the default reason unless one is given. */
-export function otherwiseStatement(
-  tool: string,
-  action: PolicyAction,
-  options: { readonly idPrefix?: string; readonly reason?: string; readonly source?: StatementSource } = {},
-): StatementSpec {
-  return {
-    id: `${options.idPrefix ?? ""}otherwise:${tool}`,
-    kind: "otherwise",
-    action,
-    tools: [tool],
-    reason: options.reason ?? FALLBACK_REASON[action]?.(tool) ?? `tool ${tool}: otherwise ${String(action)}`,
-    ...(options.source === undefined ? {} : { source: options.source }),
-  };
-}
+const RANK = ACTION_RANK;
 
 function reasonMap(reasons: ToolPolicyOptions["reasons"]): ReadonlyMap<string, string> {
   if (reasons === undefined) return new Map();
   if (reasons instanceof Map) return reasons;
   return new Map(Object.entries(reasons as Record<string, string>));
-}
-
-/** The statement of an argument rule. */
-export function ruleStatement(rule: PolicyRule): StatementSpec {
-  return {
-    id: rule.id,
-    kind: "rule",
-    action: rule.decision,
-    tools: rule.tools,
-    reason: rule.reason,
-    ...(rule.when === undefined ? {} : { when: rule.when }),
-    ...(rule.context === undefined ? {} : { context: rule.context }),
-    ...(rule.source === undefined ? {} : { source: rule.source }),
-  };
 }
 
 /** Builds the statement list of the seed's sets and rules; a tool in two sets throws. */
@@ -391,13 +358,8 @@ function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
         );
       }
       seen.set(tool, action);
-      statements.push({
-        id: `${action}:${tool}`,
-        kind: "set",
-        action,
-        tools: [tool],
-        reason: reasons.get(tool) ?? DEFAULT_REASON[action](tool),
-      });
+      const reason = reasons.get(tool);
+      statements.push(setStatement(tool, action, reason === undefined ? {} : { reason }));
     }
   }
   for (const rule of options.rules ?? []) statements.push(ruleStatement(rule));

@@ -1,4 +1,4 @@
-import { isToolFailure } from "./errors.js";
+import { isToolFailure, ToolgateError } from "./errors.js";
 import { COPIED_BYTES, copyPlainData, DEFAULT_MAX_ARGUMENT_BYTES, type PlainDataCopy } from "./plain-data.js";
 import type { ToolRegistry } from "./registry.js";
 import type { ArgumentIssue, PreparedToolCall, ToolCall, ToolContext, ToolResult } from "./types.js";
@@ -111,7 +111,8 @@ async function settle(prepared: PreparedToolCall, pending: unknown): Promise<Too
   try {
     const content = await pending;
     if (typeof content !== "string") {
-      throw new TypeError(
+      throw new ToolgateError(
+        "invalid-handler-result",
         `handler of ${prepared.call.toolName} returned ${typeof content}; a handler must return a string`,
       );
     }

@@ -3,7 +3,7 @@
  * and the state transitions of `take` and `respond` written once over a few primitive statements.
  */
 import type { ApprovalState, RespondResult, StoredApproval, TakeResult } from "../runtime/approval-store.js";
-import { ApprovalError, ToolgateError } from "../runtime/errors.js";
+import { ApprovalError, InvalidOptionError, ToolgateError } from "../runtime/errors.js";
 import type { ApprovalRequest, ApprovalResponse } from "../runtime/types.js";
 
 /** States from which an approval can still be taken. */
@@ -35,7 +35,7 @@ export interface ApprovalColumns {
 // PostgreSQL text cannot hold NUL; the index columns are copies, the request JSON (escaped) is the truth.
 const noNul = (s: string): string => s.replaceAll("\u0000", "\uFFFD");
 
-/** Serialises a request into its row columns (throws a `TypeError` for arguments that are not JSON). */
+/** Serialises a request into its row columns (throws a `ToolgateError` `invalid-json-value` for arguments that are not JSON). */
 export function toApprovalColumns(request: ApprovalRequest): ApprovalColumns {
   return {
     id: request.approvalId,
@@ -56,7 +56,8 @@ export function approvalExistsError(store: string, approvalId: string): Toolgate
 
 /** Reads a row back; throws when the row is not what this code wrote. */
 export function toStoredApproval(row: ApprovalRow): StoredApproval {
-  if (!STATES.has(row.state)) throw new Error(`approval ${row.id} has an unknown state "${row.state}"`);
+  if (!STATES.has(row.state))
+    throw new ToolgateError("store-corrupt", `approval ${row.id} has an unknown state "${row.state}"`);
   const request = JSON.parse(row.request) as ApprovalRequest;
   const base = { request, state: row.state as ApprovalState, updatedAt: Number(row.updated_at) };
   return row.response === null ? base : { ...base, response: JSON.parse(row.response) as ApprovalResponse };
@@ -212,8 +213,8 @@ export interface ApprovalScanOptions {
 /** Rows a scan reads per round trip: enough to amortise it, few enough to keep memory flat. */
 export const SCAN_PAGE = 500;
 
-/** @throws RangeError for a limit that is not a non-negative safe integer. */
+/** @throws InvalidOptionError for a limit that is not a non-negative safe integer. */
 export function checkScanLimit(limit: number | undefined): void {
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0))
-    throw new RangeError(`scan limit must be a non-negative integer, got ${limit}`);
+    throw new InvalidOptionError(`scan limit must be a non-negative integer, got ${limit}`);
 }

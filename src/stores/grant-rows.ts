@@ -1,4 +1,5 @@
 /** What the SQLite and PostgreSQL approval stores share about grants: the row shape and its conversion. */
+import { ToolgateError } from "../runtime/errors.js";
 import type { ApprovalGrant } from "../runtime/grants.js";
 
 /** The columns a grant read returns. PostgreSQL returns `bigint` as a string. */
@@ -28,7 +29,7 @@ export function toGrantColumns(grant: ApprovalGrant) {
 export function toGrant(row: GrantRow): ApprovalGrant {
   const grant = JSON.parse(row.body) as ApprovalGrant;
   if (grant === null || typeof grant !== "object" || grant.kind !== "approval-grant") {
-    throw new Error("a stored grant is not a grant");
+    throw new ToolgateError("store-corrupt", "a stored grant is not a grant");
   }
   return row.revoked_at === null
     ? grant

@@ -26,7 +26,7 @@ import { constants, readFileSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import type { AuditEvent, AuditHead, AuditSink } from "../runtime/audit.js";
-import { StoreUnavailableError } from "../runtime/errors.js";
+import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
 import { describeError, toStoreError } from "./store-errors.js";
 import { NO_FOLLOW, prepareStoreFile } from "./store-files.js";
 
@@ -113,7 +113,8 @@ function sameText(a: string, b: string): boolean {
  */
 export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
   const given = [source.key, source.keyFile, source.keyEnv].filter((s) => s !== undefined).length;
-  if (given !== 1) throw new Error("give the audit key in one way: key, keyFile or keyEnv");
+  if (given !== 1)
+    throw new ToolgateError("audit-key", "give the audit key in one way: key, keyFile or keyEnv");
   let key: Buffer;
   let from: string;
   if (source.key !== undefined) {
@@ -122,7 +123,8 @@ export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
   } else if (source.keyEnv !== undefined) {
     const value = process.env[source.keyEnv];
     if (value === undefined || value === "") {
-      throw new Error(
+      throw new ToolgateError(
+        "audit-key",
         `the environment variable ${source.keyEnv} that should hold the audit key is not set; ` +
           "set it to a secret of at least 32 bytes (for example the output of `openssl rand -hex 32`)",
       );
@@ -136,13 +138,15 @@ export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
       mode = statSync(file).mode;
       key = readFileSync(file);
     } catch (error) {
-      throw new Error(
+      throw new ToolgateError(
+        "audit-key",
         `cannot read the audit key file ${file}: ${describeError(error)}; create it with ` +
           `\`openssl rand -hex 32 > ${file} && chmod 600 ${file}\``,
       );
     }
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
-      throw new Error(
+      throw new ToolgateError(
+        "audit-key",
         `the audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); ` +
           `run \`chmod 600 ${file}\``,
       );
@@ -154,7 +158,8 @@ export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
     from = `the audit key file ${file}`;
   }
   if (key.length < MIN_KEY_BYTES) {
-    throw new Error(
+    throw new ToolgateError(
+      "audit-key",
       `${from} holds ${key.length} byte(s); an audit key needs at least ${MIN_KEY_BYTES} ` +
         "(for example the output of `openssl rand -hex 32`)",
     );

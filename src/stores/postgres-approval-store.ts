@@ -304,7 +304,7 @@ export class PostgresApprovalStore implements ApprovalStore, GrantStore {
    * Reads requests through a server-side cursor in a read-only transaction, `SCAN_PAGE` rows per fetch, oldest
    * first: one sort on the server, and flat memory here however many rows match. Holds one pooled connection
    * until the iteration ends (or is left early).
-   * @throws StoreUnavailableError; RangeError for a bad limit.
+   * @throws StoreUnavailableError; InvalidOptionError for a bad limit.
    */
   async *scan(options: ApprovalScanOptions = {}): AsyncGenerator<StoredApproval> {
     checkScanLimit(options.limit);

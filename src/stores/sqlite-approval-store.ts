@@ -326,7 +326,7 @@ export class SqliteApprovalStore implements ApprovalStore, GrantStore {
    * Reads requests a page at a time (`SCAN_PAGE` rows per statement, so no statement stays open between
    * pages and the store can be written meanwhile): open states oldest first, others in the order they were
    * stored. Memory stays flat however many rows match.
-   * @throws StoreUnavailableError; RangeError for a bad limit.
+   * @throws StoreUnavailableError; InvalidOptionError for a bad limit.
    */
   async *scan(options: ApprovalScanOptions = {}): AsyncGenerator<StoredApproval> {
     checkScanLimit(options.limit);

@@ -34,7 +34,7 @@ interface AuditColumns {
   event: string;
 }
 
-/** Serialises an event into its row (`rule_ids` and `event` as JSON text). @throws TypeError for non-JSON. */
+/** Serialises an event into its row (`rule_ids` and `event` as JSON text). @throws ToolgateError `invalid-json-value` for non-JSON. */
 export function toAuditColumns(event: AuditEvent): AuditColumns {
   return {
     time: event.time,

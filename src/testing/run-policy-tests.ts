@@ -2,11 +2,13 @@
  * Runs policy test cases through the very code the controller uses: `ToolRuntime.prepare` (tool and
  * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
  */
+
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
 import { bundleParts } from "../controller/create-controller.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { assembleController } from "../runtime/assemble.js";
 import type { ToolController } from "../runtime/controller.js";
+import { InternalError } from "../runtime/errors.js";
 import type { StatementKind } from "../runtime/policy.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolResult } from "../runtime/types.js";
 
@@ -45,7 +47,7 @@ export function decisionController(
   validators?: ReadonlyMap<string, ArgumentValidator>,
 ): ToolController {
   const never = () => {
-    throw new Error("policy tests never run handlers");
+    throw new InternalError("policy tests never run handlers");
   };
   const handlers = Object.fromEntries(bundle.tools.map((tool) => [tool.name, never]));
   return assembleController(bundleParts(bundle, validators), { handlers });

@@ -3,11 +3,13 @@
  * defaults, no `$data`, no remote `$ref` (nothing is ever fetched), `pattern` on the linear-time engine,
  * own properties only, and `format` checked with ajv-formats' full formats (an unknown format is refused).
  */
+
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { AjvValidateFunction } from "../runtime/ajv-validator.js";
 import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
+import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 
 /** The `format` names input schemas may use (ajv-formats' full formats), sorted. */
@@ -161,6 +163,6 @@ export function sharedValidatorFactory(): ValidatorFactory {
  */
 export function compileArgumentValidator(schema: JsonSchema): ArgumentValidator {
   const result = sharedValidatorFactory().compile(schema);
-  if (!result.ok) throw new TypeError(`invalid input schema: ${result.message}`);
+  if (!result.ok) throw new ToolgateError("invalid-input-schema", `invalid input schema: ${result.message}`);
   return result.validator;
 }

@@ -1,3 +1,4 @@
+import { ToolgateError } from "../runtime/errors.js";
 import type { JsonSchema, ToolDefinition, ToolHandler, ToolSpec } from "../runtime/types.js";
 import { compileArgumentValidator } from "./argument-validator.js";
 
@@ -10,7 +11,7 @@ import { compileArgumentValidator } from "./argument-validator.js";
 export function defineTool<A = any>(spec: ToolSpec, handler: ToolHandler<A>): ToolDefinition<A> {
   const schema: JsonSchema = spec.inputSchema;
   if (schema.type !== "object") {
-    throw new TypeError(`tool ${spec.name}: inputSchema must have type: object`);
+    throw new ToolgateError("invalid-input-schema", `tool ${spec.name}: inputSchema must have type: object`);
   }
   return Object.freeze({
     spec: Object.freeze({ ...spec }),

@@ -8,6 +8,7 @@ import {
 } from "toolgate/adapters";
 import { describe, expect, it } from "vitest";
 import { findDuplicateKey } from "../../src/adapters/json-data.js";
+import { InvalidOptionError } from "../../src/runtime/errors.js";
 
 const chat = (args: string) => ({
   role: "assistant",
@@ -73,7 +74,7 @@ describe("the argument size ceiling in the adapters", () => {
   });
 
   it("refuses a ceiling that is not a positive whole number", () => {
-    expect(() => fromOpenAIToolCalls(chat("{}"), { maxArgumentBytes: 0 })).toThrow(RangeError);
+    expect(() => fromOpenAIToolCalls(chat("{}"), { maxArgumentBytes: 0 })).toThrow(InvalidOptionError);
   });
 });
 

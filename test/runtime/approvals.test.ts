@@ -4,6 +4,7 @@ import {
   ApprovalStoreFullError,
   DEFAULT_APPROVAL_TTL_MS,
   hashCanonical,
+  InvalidOptionError,
   MemoryApprovalStore,
   type MemoryApprovalStoreOptions,
   MemoryAuditSink,
@@ -59,7 +60,7 @@ describe("PendingApprovals", () => {
     const approvals = new PendingApprovals({ ttlMs: 5_000, now: () => 10 });
     const request = await approvals.create(call, decision);
     expect(request.expiresAt - request.createdAt).toBe(5_000);
-    expect(() => new PendingApprovals({ ttlMs: 0 })).toThrow(RangeError);
+    expect(() => new PendingApprovals({ ttlMs: 0 })).toThrow(InvalidOptionError);
   });
 
   it("marks a policy built by hand as unbundled", async () => {
@@ -174,9 +175,9 @@ describe("MemoryApprovalStore bounds", () => {
   });
 
   it("refuses caps that are not whole numbers", () => {
-    expect(() => new MemoryApprovalStore({ maxOpenRequests: 0 })).toThrow(RangeError);
-    expect(() => new MemoryApprovalStore({ maxClosedRequests: -1 })).toThrow(RangeError);
-    expect(() => new MemoryApprovalStore({ maxOpenRequests: 1.5 })).toThrow(RangeError);
+    expect(() => new MemoryApprovalStore({ maxOpenRequests: 0 })).toThrow(InvalidOptionError);
+    expect(() => new MemoryApprovalStore({ maxClosedRequests: -1 })).toThrow(InvalidOptionError);
+    expect(() => new MemoryApprovalStore({ maxOpenRequests: 1.5 })).toThrow(InvalidOptionError);
   });
 
   it("the controller answers a call with an error result when the store is full; nothing runs", async () => {

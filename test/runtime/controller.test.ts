@@ -251,8 +251,22 @@ describe("ToolController error boundary", () => {
   });
 
   it("a handler returning a non-string is a defect", async () => {
-    const { controller } = failing((() => 42) as unknown as () => string);
-    await expect(controller.handle(add("c"))).rejects.toThrow(TypeError);
+    const audit = new MemoryAuditSink();
+    const tool = defineTool(
+      { name: "calculator", description: "d", inputSchema: CALCULATOR_SCHEMA },
+      (() => 42) as unknown as () => string,
+    );
+    const { controller } = setup({ allowedTools: ["calculator"] }, { audit }, [tool]);
+    await expect(controller.handle(add("c"))).rejects.toMatchObject({
+      name: "ToolgateError",
+      code: "invalid-handler-result",
+      message: "handler of calculator returned number; a handler must return a string",
+    });
+    expect(audit.events.at(-1)).toMatchObject({
+      type: "tool.defect",
+      callId: "c",
+      reason: "ToolgateError: handler of calculator returned number; a handler must return a string",
+    });
   });
 });
 

@@ -8,6 +8,7 @@ import {
   type AuditEvent,
   defineTool,
   InvalidInputError,
+  InvalidOptionError,
   MemoryAuditSink,
   type ToolCall,
   ToolController,
@@ -376,7 +377,7 @@ describe("handlerTimeoutMs", () => {
 
   it("refuses a timeout that is not a positive whole number of milliseconds", () => {
     for (const handlerTimeoutMs of [0, -5, 1.5, 2 ** 31]) {
-      expect(() => slow(1, { handlerTimeoutMs })).toThrow(RangeError);
+      expect(() => slow(1, { handlerTimeoutMs })).toThrow(InvalidOptionError);
     }
   });
 });

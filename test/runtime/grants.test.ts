@@ -7,16 +7,13 @@
 import fc from "fast-check";
 import {
   type ApprovalRequest,
-  buildGrant,
   defineTool,
-  grantApplies,
   hashCanonical,
   MemoryApprovalStore,
   MemoryAuditSink,
   PendingApprovals,
   type PolicyDecision,
   type PolicyRule,
-  parseDuration,
   ToolController,
   ToolPolicy,
   ToolRegistry,
@@ -25,6 +22,7 @@ import {
 } from "toolgate";
 import { describe, expect, it } from "vitest";
 import { decideApproval } from "../../src/inbox/decide.js";
+import { buildGrant, grantApplies, parseDuration } from "../../src/runtime/grants.js";
 
 const HOUR = 3_600_000;
 const SETTINGS = { maxMs: 24 * HOUR, sessionKey: "session_id" };

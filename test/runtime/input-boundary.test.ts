@@ -8,6 +8,7 @@ import {
   type AuditEvent,
   compileArgumentValidator,
   defineTool,
+  InvalidOptionError,
   MemoryApprovalStore,
   MemoryAuditSink,
   PendingApprovals,
@@ -572,7 +573,7 @@ describe("the argument size ceiling", () => {
 
   it("refuses a ceiling that is not a positive whole number", () => {
     for (const maxArgumentBytes of [0, -1, 1.5, Number.NaN]) {
-      expect(() => setup(READ_POLICY, { maxArgumentBytes })).toThrow(RangeError);
+      expect(() => setup(READ_POLICY, { maxArgumentBytes })).toThrow(InvalidOptionError);
     }
   });
 });

@@ -16,7 +16,7 @@ describe("ToolPolicy sets", () => {
   it("decides allow, ask and deny from the sets with the statement ids", () => {
     expect(policy.decide(call("read_file"))).toMatchObject({
       action: "allow",
-      reason: "tool read_file is allowed",
+      reason: "tool read_file is allowed by the policy",
       ruleIds: ["allow:read_file"],
     });
     expect(policy.decide(call("apply_patch"))).toMatchObject({
@@ -300,5 +300,16 @@ describe("ToolPolicy otherwise (fallbacks)", () => {
         },
       ]),
     ).toThrow(PolicyDefinitionError);
+  });
+});
+
+describe("one statement builder", () => {
+  it("a set entry built in code gives the same id and default reason as the same entry loaded from YAML", () => {
+    const built = new ToolPolicy({ allowedTools: ["a"], confirmationRequiredTools: ["b"], deniedTools: ["c"] });
+    expect(["a", "b", "c"].map((tool) => built.decide(call(tool)).reason)).toEqual([
+      "tool a is allowed by the policy",
+      "tool b needs a person's approval",
+      "tool c is denied by the policy",
+    ]);
   });
 });

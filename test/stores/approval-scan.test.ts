@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalState, StoredApproval } from "../../src/runtime/approval-store.js";
+import { InvalidOptionError } from "../../src/runtime/errors.js";
 import type { ApprovalRequest } from "../../src/runtime/types.js";
 import { PostgresApprovalStore, SqliteApprovalStore } from "../../src/stores/index.js";
 import { describePostgres, dropTables, makeRequest, tempDir, uniquePrefix } from "./helpers.js";
@@ -80,7 +81,7 @@ function scanContract(open: () => Store): void {
     expect(ids(await collect(store.scan({ limit: 501 })))).toEqual(ids((await store.list()).slice(0, 501)));
     expect(await collect(store.scan({ limit: 0 }))).toEqual([]);
     expect(await collect(store.scan({ tool: "no_such_tool" }))).toEqual([]);
-    await expect(collect(store.scan({ limit: -1 }))).rejects.toThrow(RangeError);
+    await expect(collect(store.scan({ limit: -1 }))).rejects.toThrow(InvalidOptionError);
   });
 
   it("can be left early, and the store stays usable (and writable meanwhile)", async () => {

@@ -21,6 +21,7 @@
 // Globs with empty, `.` or `..` segments (`a//b`, `./src`, `a/`) are refused: they could never match a
 // normalised path.
 
+import { InternalError } from "../errors.js";
 import { foldString } from "./case-fold.js";
 import { type PathReading, type PathReadings, readPath } from "./path.js";
 import { compileRegex, type LinearRegex } from "./regex.js";
@@ -453,7 +454,7 @@ class CompiledGlob implements Glob {
     if (this.folded === undefined) {
       const compiled = compileRegex(this.exact.source, "iu");
       // The same source compiled with `u` alone; adding `i` cannot make it fail.
-      if (!compiled.ok) throw new Error(`glob ${this.source}: ${compiled.message}`);
+      if (!compiled.ok) throw new InternalError(`glob ${this.source}: ${compiled.message}`);
       this.folded = compiled.regex;
     }
     return this.folded;
@@ -648,6 +649,6 @@ export class GlobSet {
 /** A pattern that matches nothing, standing in a set for a glob matched on its own. */
 const NEVER: LinearRegex = (() => {
   const compiled = compileRegex("[]");
-  if (!compiled.ok) throw new Error(compiled.message);
+  if (!compiled.ok) throw new InternalError(compiled.message);
   return compiled.regex;
 })();

@@ -1,0 +1,28 @@
+/** Rule ids are unique across all policy files of the bundle. */
+
+import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { positionOf } from "../parse-yaml.js";
+import type { PolicyCheck } from "./policy-check.js";
+import { rawPolicy } from "./policy-facts.js";
+
+export const duplicateRuleIdCheck: PolicyCheck = {
+  meta: diagnosticMeta("duplicate-rule-id"),
+  name: "rule ids are unique",
+  run: (facts, report) => {
+    const seen = new Map<string, string>();
+    for (const layer of facts.layers) {
+      (rawPolicy(layer).rules ?? []).forEach((rule, index) => {
+        const pointer = `/rules/${index}/id`;
+        const place = `${layer.parsed.file}:${positionOf(layer.parsed, pointer).line}`;
+        const earlier = seen.get(rule.id);
+        if (earlier === undefined) seen.set(rule.id, place);
+        else
+          report.at(
+            layer.parsed,
+            pointer,
+            `rule id "${rule.id}" is used twice: ${earlier} and ${place}; rule ids must be unique across all policy files`,
+          );
+      });
+    }
+  },
+};

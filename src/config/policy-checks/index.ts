@@ -1,0 +1,38 @@
+/**
+ * The policy checks, in the order they run. `condition-compiles` runs after every check of a rule's conditions
+ * (it stays quiet on a rule they reported on); the reachability checks run last.
+ */
+import { conditionCompilesCheck } from "./condition-compiles.js";
+import { duplicateRuleIdCheck } from "./duplicate-rule-id.js";
+import { operatorTypeCheck } from "./operator-type.js";
+import { operatorValueCheck } from "./operator-value.js";
+import { overlapCheck } from "./overlap.js";
+import type { PolicyCheck } from "./policy-check.js";
+import { prefixOnPathCheck } from "./prefix-on-path.js";
+import { reasonWithoutEntryCheck } from "./reason-without-entry.js";
+import { unboundedStringCheck } from "./unbounded-string.js";
+import { unknownArgumentCheck } from "./unknown-argument.js";
+import { unknownToolCheck } from "./unknown-tool.js";
+import { unlistedToolCheck } from "./unlisted-tool.js";
+import { unreachableFallbackCheck } from "./unreachable-fallback.js";
+import { unreachableRuleCheck } from "./unreachable-rule.js";
+
+/** Every policy check. */
+export const POLICY_CHECKS: readonly PolicyCheck[] = Object.freeze([
+  unknownToolCheck,
+  overlapCheck,
+  reasonWithoutEntryCheck,
+  duplicateRuleIdCheck,
+  unknownArgumentCheck,
+  operatorTypeCheck,
+  unboundedStringCheck,
+  prefixOnPathCheck,
+  operatorValueCheck("invalid-regex"),
+  operatorValueCheck("invalid-glob"),
+  operatorValueCheck("invalid-url"),
+  operatorValueCheck("invalid-command"),
+  conditionCompilesCheck,
+  unreachableRuleCheck,
+  unreachableFallbackCheck,
+  unlistedToolCheck,
+]);

@@ -1,0 +1,48 @@
+/**
+ * An operator whose work grows with the string it reads (`command`, `glob`, `path_prefix`, `regex`) reads a
+ * field whose length the schema bounds (`maxLength`, `enum`, `const`). Reported once per field: an operator
+ * object inside `not` reads the same value.
+ */
+
+import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import type { OperatorSpec } from "../../runtime/condition.js";
+import { OPERATORS } from "../../runtime/operators/index.js";
+import type { JsonSchema } from "../../runtime/types.js";
+import { childPointer } from "../parse-yaml.js";
+import type { PolicyCheck } from "./policy-check.js";
+import { typesOf } from "./policy-facts.js";
+
+/** The operators whose work grows with the length of the string they read, by name. */
+const LENGTH_BOUND: readonly string[] = OPERATORS.filter((o) => "lengthBound" in o && o.lengthBound === true)
+  .map((o) => o.name as string)
+  .sort();
+
+function lengthOperator(spec: OperatorSpec): string | undefined {
+  return LENGTH_BOUND.find((name) => (spec as Record<string, unknown>)[name] !== undefined);
+}
+
+/** A string field whose length nothing bounds; a field not declared as a string is not judged. */
+function unboundedString(schema: JsonSchema): boolean {
+  const types = typesOf(schema);
+  if (types === null || !types.has("string")) return false;
+  return typeof schema.maxLength !== "number" && schema.enum === undefined && !Object.hasOwn(schema, "const");
+}
+
+export const unboundedStringCheck: PolicyCheck = {
+  meta: diagnosticMeta("unbounded-string"),
+  name: "string operators read bounded strings",
+  run: (facts, report) => {
+    for (const node of facts.operatorNodes) {
+      const operator = lengthOperator(node.spec);
+      if (operator === undefined || !unboundedString(node.schema)) continue;
+      if (node.negatedIn.some((outer) => lengthOperator(outer) !== undefined)) continue;
+      const where = node.owner === "" ? "its schema" : `the schema of ${node.owner}`;
+      report.at(
+        node.parsed,
+        childPointer(node.pointer, operator),
+        `"${operator}" reads string field "${node.field}", whose length ${where} does not bound: a call with a very long value makes every check on it slow; add maxLength (for example maxLength: 4096) to "${node.field}"`,
+        "key",
+      );
+    }
+  },
+};

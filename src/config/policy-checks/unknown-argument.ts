@@ -1,0 +1,36 @@
+/** A condition reads only fields its schema declares: the tool's input_schema, or the config's context_schema. */
+
+import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { nearest } from "../nearest.js";
+import type { PolicyCheck } from "./policy-check.js";
+
+export const unknownArgumentCheck: PolicyCheck = {
+  meta: diagnosticMeta("unknown-argument"),
+  name: "conditions read declared fields",
+  run: (facts, report) => {
+    for (const { parsed, pointer, field, what, label, root, schema } of facts.conditionFields) {
+      if (root === null) {
+        report.at(
+          parsed,
+          pointer,
+          `rule matches context field "${field}", but the config declares no context_schema; declare it in the config file`,
+          "key",
+        );
+        continue;
+      }
+      if (schema !== undefined) continue;
+      const properties = Object.keys((root.properties as object | undefined) ?? {});
+      const near = nearest(field.split(".")[0] ?? field, properties);
+      const hint =
+        near === undefined ? `declared: ${properties.join(", ") || "none"}` : `did you mean "${near}"?`;
+      report.at(
+        parsed,
+        pointer,
+        what === "argument"
+          ? `tool "${label}" has no argument "${field}" in its input_schema; ${hint}`
+          : `context field "${field}" is not declared in context_schema; ${hint}`,
+        "key",
+      );
+    }
+  },
+};

@@ -1,0 +1,25 @@
+/** `any`: some element of the array satisfies these operators. */
+import { FALSE, TRUE, type Truth, UNKNOWN } from "../truth.js";
+import { defineNestedOperator, type NestedOperator, present } from "./operator.js";
+
+export const anyOperator: NestedOperator<"any", "items"> = defineNestedOperator<"any", "items">({
+  name: "any",
+  description: "Some element of the array satisfies these operators.",
+  valueTypes: ["object"],
+  valueRef: "operators",
+  reads: { types: ["array"], needs: "an array field" },
+  nested: "items",
+  compile: (spec, context) => {
+    const inner = context.nested(`${context.field}[*]`, spec);
+    return present((value) => {
+      if (!Array.isArray(value)) return UNKNOWN;
+      let result: Truth = FALSE;
+      for (const element of value) {
+        const t = inner(element);
+        if (t === TRUE) return TRUE;
+        if (t === UNKNOWN) result = UNKNOWN;
+      }
+      return result;
+    });
+  },
+});
