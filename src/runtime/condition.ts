@@ -10,8 +10,8 @@ import { normalizePath, readPath } from "./match/path.js";
 import { compileRegex, type LinearRegex } from "./match/regex.js";
 import {
   type CommandPrefix,
+  CommandPrefixSet,
   type CommandPrefixSpec,
-  matchCommand,
   parseCommandPrefixSpec,
 } from "./match/shell.js";
 import { compileUrl, type UrlSpec } from "./match/url.js";
@@ -138,6 +138,24 @@ export interface ConditionProblem {
   readonly message: string;
 }
 
+/**
+ * What the conditions of one policy share while they are compiled: the `command` prefixes of each field go
+ * into one set, so that a command string is compared with all of them in one walk per decision.
+ */
+export class ConditionScope {
+  readonly #commandSets = new Map<string, CommandPrefixSet>();
+
+  /** The prefix set of a field (its dotted path), made on first need. */
+  commandSet(field: string): CommandPrefixSet {
+    let set = this.#commandSets.get(field);
+    if (set === undefined) {
+      set = new CommandPrefixSet();
+      this.#commandSets.set(field, set);
+    }
+    return set;
+  }
+}
+
 /** Conjunction in three values. */
 function and(a: Truth, b: Truth): Truth {
   if (a === FALSE || b === FALSE) return FALSE;
@@ -229,7 +247,12 @@ function prefixTest(prefix: string): ValueTest {
   return (value) => (typeof value !== "string" ? UNKNOWN : value.startsWith(prefix) ? TRUE : FALSE);
 }
 
-function compileOperators(field: string, spec: OperatorSpec, problems: ConditionProblem[]): ValueTest {
+function compileOperators(
+  field: string,
+  spec: OperatorSpec,
+  problems: ConditionProblem[],
+  scope: ConditionScope,
+): ValueTest {
   const tests: ValueTest[] = [];
   const problem = (operator: OperatorName, message: string) => problems.push({ field, operator, message });
   for (const key of Object.keys(spec)) {
@@ -314,10 +337,13 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
       if (read.ok) prefixes.push(read.prefix);
       else problem("command", read.message);
     }
+    // The same answers as matchCommand(value, prefixes), from the field's one walk over the string.
+    const set = scope.commandSet(field);
+    const { from, to } = set.add(prefixes);
     tests.push(
       present((value) => {
         if (typeof value !== "string") return UNKNOWN;
-        const m = matchCommand(value, prefixes);
+        const m = set.match(value, from, to);
         return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
       }),
     );
@@ -331,7 +357,7 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     }
   }
   if (spec.any !== undefined) {
-    const inner = compileOperators(`${field}[*]`, spec.any, problems);
+    const inner = compileOperators(`${field}[*]`, spec.any, problems, scope);
     tests.push(
       present((value) => {
         if (!Array.isArray(value)) return UNKNOWN;
@@ -346,7 +372,7 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     );
   }
   if (spec.all !== undefined) {
-    const inner = compileOperators(`${field}[*]`, spec.all, problems);
+    const inner = compileOperators(`${field}[*]`, spec.all, problems, scope);
     tests.push(
       present((value) => {
         if (!Array.isArray(value)) return UNKNOWN;
@@ -361,7 +387,7 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     );
   }
   if (spec.not !== undefined) {
-    const inner = compileOperators(field, spec.not, problems);
+    const inner = compileOperators(field, spec.not, problems, scope);
     tests.push((value) => negate(inner(value)));
   }
   if (tests.length === 0) {
@@ -410,8 +436,13 @@ function conjunction(tests: readonly CompiledCondition[]): CompiledCondition {
 /**
  * Compiles a `when:` or `context:` condition. Every field must hold (conjunction); an empty condition
  * always holds.
+ * @param scope - shared by the conditions of one policy (their `command` prefixes are matched together); a
+ *   condition compiled alone gets its own.
  */
-export function compileCondition(spec: ConditionSpec): CompileConditionResult {
+export function compileCondition(
+  spec: ConditionSpec,
+  scope: ConditionScope = new ConditionScope(),
+): CompileConditionResult {
   const problems: ConditionProblem[] = [];
   const fields: { path: readonly string[]; test: ValueTest }[] = [];
   for (const field of Object.keys(spec)) {
@@ -420,7 +451,7 @@ export function compileCondition(spec: ConditionSpec): CompileConditionResult {
       problems.push({ field, operator: "field", message: `field "${field}" needs an object of operators` });
       continue;
     }
-    fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems) });
+    fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems, scope) });
   }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, condition: conjunction(fields.map(({ path, test }) => fieldTest(path, test))) };
