@@ -339,7 +339,7 @@ export class RegexSet {
   private solo: Int32Array | undefined;
   private lastInput: string | undefined;
   private lastAnswers: Uint8Array;
-  private readonly lastHits: number[] = [];
+  private lastHits: number[] = [];
 
   /**
    * @param patterns - the compiled patterns, answered by index.
@@ -408,9 +408,10 @@ export class RegexSet {
     if (input === this.lastInput) return { answers: this.lastAnswers, hits: this.lastHits };
     if (this.groups === undefined) this.build();
     const answers = this.lastAnswers;
-    const hits = this.lastHits;
-    for (const index of hits) answers[index] = 0;
-    hits.length = 0;
+    for (const index of this.lastHits) answers[index] = 0;
+    // A fresh list costs less than truncating the old one.
+    const hits: number[] = [];
+    this.lastHits = hits;
     this.lastInput = undefined;
     for (const index of this.solo as Int32Array) {
       const answer = this.testOne(index, input);
