@@ -7,6 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { arch, cpus, platform, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { do_not_optimize, measure } from "mitata";
 import {
@@ -70,7 +72,12 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const ns = async (fn) => (await measure(fn, { min_cpu_time: smoke ? 5e6 : 300e6 })).p50;
+// mitata collects garbage before each measurement. Without V8's gc it allocates a 1 GiB array instead, which
+// leaves the heap in a state where whatever is measured next may run several times slower, at random (the same
+// row measured 1.3 µs or 8 µs from one run to the next). The real gc makes each measurement start alike.
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc");
+const ns = async (fn) => (await measure(fn, { min_cpu_time: smoke ? 5e6 : 300e6, gc: collectGarbage })).p50;
 
 // 0. Realistic workloads (bench/realistic.mjs) ------------------------------------------------------------------
 async function realistic() {

@@ -22,7 +22,7 @@
 // normalised path.
 
 import { foldString } from "./case-fold.js";
-import { type PathReading, type PathReadings, readPath } from "./path.js";
+import { type PathReading, type PathReadings, readPath, simpleReadingText } from "./path.js";
 import { compileRegex, type LinearRegex } from "./regex.js";
 import { RegexSet } from "./regex-set.js";
 
@@ -527,30 +527,11 @@ function textOf(read: PathReadings, i: number): string {
   if (read !== lastReadings) return readingText(reading);
   let text = lastTexts[i];
   if (text === undefined) {
-    // Most paths are their own reading (`src/index.ts`): the input itself, not a new string, when it is.
-    text =
-      !reading.absolute && spells(reading.segments, lastInput as string)
-        ? (lastInput as string)
-        : readingText(reading);
+    // Most paths are their own reading (`src/index.ts`): the input itself, not a new string.
+    text = (i === 0 ? simpleReadingText(read) : undefined) ?? readingText(reading);
     lastTexts[i] = text;
   }
   return text;
-}
-
-/** Whether `path` is exactly `segments` joined by `/` (and not empty). */
-function spells(segments: readonly (string | null)[], path: string): boolean {
-  if (segments.length === 0) return false;
-  let pos = 0;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
-    if (i > 0) {
-      if (path.charCodeAt(pos) !== 0x2f) return false;
-      pos++;
-    }
-    if (typeof segment !== "string" || !path.startsWith(segment, pos)) return false;
-    pos += segment.length;
-  }
-  return pos === path.length;
 }
 
 /**

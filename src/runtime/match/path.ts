@@ -241,7 +241,22 @@ function readSimplePath(input: string): PathReadings | undefined {
       return undefined;
     }
   }
-  return { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
+  const read: PathReadings = { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
+  lastSimple = read;
+  lastSimpleInput = input;
+  return read;
+}
+
+// The last reading made by the shortcut, and its input: its segments joined by `/` are exactly that input.
+let lastSimple: PathReadings | undefined;
+let lastSimpleInput = "";
+
+/**
+ * The text of `read`'s one reading (its segments joined by `/`) when `read` is the last one {@link readPath}
+ * made for a simple path: the input itself, so that no new string is built. Undefined otherwise.
+ */
+export function simpleReadingText(read: PathReadings): string | undefined {
+  return read === lastSimple ? lastSimpleInput : undefined;
 }
 
 /** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */
