@@ -225,7 +225,7 @@ function readSimplePath(input: string): PathReadings | undefined {
     if (c === 0x2f) {
       if (i === start || input.charCodeAt(i - 1) === 0x2e) return undefined;
       const segment = input.slice(start, i);
-      if (DEVICE_NAME.test(segment)) return undefined;
+      if (mayNameDevice(segment.charCodeAt(0)) && DEVICE_NAME.test(segment)) return undefined;
       segments.push(segment);
       start = i + 1;
     } else if (
@@ -257,6 +257,12 @@ let lastSimpleInput = "";
  */
 export function simpleReadingText(read: PathReadings): string | undefined {
   return read === lastSimple ? lastSimpleInput : undefined;
+}
+
+/** Whether a segment starting with this (ASCII) code unit may be a device name: they start with a, c, l, n or p. */
+function mayNameDevice(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x61 || lower === 0x63 || lower === 0x6c || lower === 0x6e || lower === 0x70;
 }
 
 /** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */
