@@ -88,10 +88,15 @@ async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {}
       decide: () => do_not_optimize(mod.policy.decide(d())),
     };
     for (const fn of Object.values(fns)) await ns(fn);
-    const t = {};
-    for (const [name, fn] of Object.entries(fns)) t[name] = await ns(fn);
+    // Several rounds of the four, each ratio taken within its round and the median kept: on a machine whose
+    // load changes from second to second, a floor and a call measured seconds apart are not comparable.
+    const perRound = { floor: [], floorAsync: [], handle: [], decide: [] };
+    for (let r = 0; r < ROUNDS; r++)
+      for (const [name, fn] of Object.entries(fns)) perRound[name].push(await ns(fn));
+    const t = Object.fromEntries(Object.entries(perRound).map(([name, values]) => [name, median(values)]));
+    const ratioOf = (name, floorName) => median(perRound[name].map((v, i) => v / perRound[floorName][i]));
     const target = targets[label];
-    const ratio = t.handle / t.floorAsync;
+    const ratio = ratioOf("handle", "floorAsync");
     row(section, `floor: Map lookup + ajv validator + no-op handler (${label})`, round(t.floor), "ns", 1);
     row(
       section,
@@ -102,7 +107,13 @@ async function measureCalls({ ns, row, section, bundle, mod, calls, targets = {}
       target === undefined ? undefined : `<= ${target}x floor`,
       target === undefined ? undefined : ratio <= target,
     );
-    row(section, `  decide alone, ${label}; ratio vs sync floor`, round(t.decide), "ns", t.decide / t.floor);
+    row(
+      section,
+      `  decide alone, ${label}; ratio vs sync floor`,
+      round(t.decide),
+      "ns",
+      ratioOf("decide", "floor"),
+    );
     results[label] = t;
   }
   return results;
@@ -118,6 +129,15 @@ function cycler(list) {
 }
 
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Rounds of each call row's measurements (see `measureCalls`). */
+const ROUNDS = 3;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
 
 function freshDir(out, name) {
   const dir = join(out, name);

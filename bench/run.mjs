@@ -4,9 +4,11 @@
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { arch, cpus, platform, release, totalmem } from "node:os";
+import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { do_not_optimize, measure } from "mitata";
 import {
@@ -70,7 +72,12 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const ns = async (fn) => (await measure(fn, { min_cpu_time: smoke ? 5e6 : 300e6 })).p50;
+// mitata collects garbage before each measurement. Without V8's gc it allocates a 1 GiB array instead, which
+// leaves the heap in a state where whatever is measured next may run several times slower, at random (the same
+// row measured 1.3 µs or 8 µs from one run to the next). The real gc makes each measurement start alike.
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc");
+const ns = async (fn) => (await measure(fn, { min_cpu_time: smoke ? 5e6 : 300e6, gc: collectGarbage })).p50;
 
 // 0. Realistic workloads (bench/realistic.mjs) ------------------------------------------------------------------
 async function realistic() {
@@ -367,7 +374,15 @@ console.log(`toolgate benchmarks${smoke ? " (smoke run, tiny sizes)" : ""} — $
 // `--only NAME` runs one section (realistic, hot, cold, lint, codegen, approvals, memory) and writes nothing.
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 const sections = { realistic, hot: hotPath, cold: coldStart, lint, codegen, approvals, memory };
-for (const [name, run] of Object.entries(sections)) if (only === undefined || only === name) await run();
+// The machine's load (1-minute average) when each section starts: figures taken under load are noisier.
+const loads = [];
+for (const [name, run] of Object.entries(sections)) {
+  if (only !== undefined && only !== name) continue;
+  loads.push(`${name} ${loadavg()[0]?.toFixed(1)}`);
+  await run();
+}
+loads.push(`end ${loadavg()[0]?.toFixed(1)}`);
+console.log(`\nload (1-minute average): ${loads.join(", ")}`);
 
 if (!smoke && only === undefined) {
   const lines = [
@@ -376,6 +391,8 @@ if (!smoke && only === undefined) {
     `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`,
     "",
     `Machine: ${machine()}.`,
+    "",
+    `Load (1-minute average) as each section started, on ${cpus().length} cores: ${loads.join(", ")}.`,
     "",
     "The realistic rows come first: the reference policy (policies/) on real calls, two everyday deny globs,",
     "and synthetic policies of 10, 100 and 1,000 deny rules whose globs and regexes have no literal prefix or",
@@ -386,7 +403,10 @@ if (!smoke && only === undefined) {
     "The realistic rows measured before glob and regex rules were matched as pattern sets are in",
     "bench/RESULTS-before.md.",
     "",
-    "Per-call figures are medians (p50) of mitata samples in one process, after a warm-up of every function.",
+    "Per-call figures are medians (p50) of mitata samples in one process, after a warm-up of every function,",
+    "each measurement after a full garbage collection. Realistic rows: three rounds of floor and calls, each",
+    "ratio taken within its round and the median of the rounds shown (a shared machine's load changes between",
+    "measurements seconds apart).",
     "Hot path: the floor is a Map lookup plus the same ajv validator; `handle` is asynchronous, so its ratio is",
     "taken against the same floor behind one promise (the async floor; the promise alone costs about 100 ns",
     "here), and the ratio against the synchronous floor is shown beside it. Peers are compared with `decide`,",

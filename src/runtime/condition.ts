@@ -5,6 +5,7 @@
  */
 import { OPERATOR_NAMES, OPERATORS, type OperatorName, type OperatorSpec } from "./operators/index.js";
 import type { CompileContext, Operator, ValueTest } from "./operators/operator.js";
+import { ConditionScope } from "./operators/scope.js";
 import { and, FALSE, TRUE, type Truth } from "./truth.js";
 
 export { OPERATOR_NAMES, type OperatorName, type OperatorSpec } from "./operators/index.js";
@@ -13,6 +14,7 @@ export {
   compileRegexOperator,
   type RegexSpec,
 } from "./operators/regex.js";
+export { ConditionScope } from "./operators/scope.js";
 export { FALSE, TRUE, type Truth, UNKNOWN } from "./truth.js";
 
 /** A JSON value as written in YAML. */
@@ -68,7 +70,12 @@ function given(spec: OperatorSpec, operator: Operator<never>): boolean {
   return hasOwn(spec, operator.name) && (operator.ownKey === true || value !== undefined);
 }
 
-function compileOperators(field: string, spec: OperatorSpec, problems: ConditionProblem[]): ValueTest {
+function compileOperators(
+  field: string,
+  spec: OperatorSpec,
+  problems: ConditionProblem[],
+  scope: ConditionScope,
+): ValueTest {
   const tests: ValueTest[] = [];
   for (const key of Object.keys(spec)) {
     if (!(OPERATOR_NAMES as readonly string[]).includes(key)) {
@@ -80,7 +87,8 @@ function compileOperators(field: string, spec: OperatorSpec, problems: Condition
     const context: CompileContext = {
       field,
       problem: (message) => problems.push({ field, operator: operator.name as OperatorName, message }),
-      nested: (inner, nestedSpec) => compileOperators(inner, nestedSpec as OperatorSpec, problems),
+      nested: (inner, nestedSpec) => compileOperators(inner, nestedSpec as OperatorSpec, problems, scope),
+      scope,
     };
     tests.push(operator.compile((spec as Record<string, never>)[operator.name] as never, context));
   }
@@ -130,8 +138,13 @@ function conjunction(tests: readonly CompiledCondition[]): CompiledCondition {
 /**
  * Compiles a `when:` or `context:` condition. Every field must hold (conjunction); an empty condition
  * always holds.
+ * @param scope - shared by the conditions of one policy (their `command` prefixes are matched together); a
+ *   condition compiled alone gets its own.
  */
-export function compileCondition(spec: ConditionSpec): CompileConditionResult {
+export function compileCondition(
+  spec: ConditionSpec,
+  scope: ConditionScope = new ConditionScope(),
+): CompileConditionResult {
   const problems: ConditionProblem[] = [];
   const fields: { path: readonly string[]; test: ValueTest }[] = [];
   for (const field of Object.keys(spec)) {
@@ -140,7 +153,7 @@ export function compileCondition(spec: ConditionSpec): CompileConditionResult {
       problems.push({ field, operator: "field", message: `field "${field}" needs an object of operators` });
       continue;
     }
-    fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems) });
+    fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems, scope) });
   }
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, condition: conjunction(fields.map(({ path, test }) => fieldTest(path, test))) };

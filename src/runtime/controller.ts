@@ -198,6 +198,8 @@ export class ToolController {
   readonly #handlerTimeoutMs: number | undefined;
   readonly #onApprovalRequested: ApprovalRequestedHook | undefined;
   readonly #onNotificationError: NotificationErrorHandler;
+  /** The context validator that last accepted the empty context (see `#checkContext`). */
+  #emptyContextAccepted: ArgumentValidator | undefined = undefined;
 
   /**
    * @throws InvalidOptionError when `maxArgumentBytes` or `handlerTimeoutMs` is not a positive whole number;
@@ -646,8 +648,13 @@ export class ToolController {
     // The validator in force now: callers read the policy from #active in the same step, after their last await.
     const validator = this.#active.contextValidator;
     if (validator === undefined) return undefined;
+    // The empty context is frozen: once a validator accepted it, it accepts it on every call.
+    if (context === EMPTY_CONTEXT && this.#emptyContextAccepted === validator) return undefined;
     const check = validator(context);
-    if (check.ok) return undefined;
+    if (check.ok) {
+      if (context === EMPTY_CONTEXT) this.#emptyContextAccepted = validator;
+      return undefined;
+    }
     return errorResult(
       call.callId,
       `invalid context for ${call.toolName}: ${formatArgumentIssues(check.issues)}`,

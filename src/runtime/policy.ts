@@ -6,6 +6,7 @@
  */
 import {
   type CompiledCondition,
+  ConditionScope,
   type ConditionSpec,
   compileCondition,
   compileRegexOperator,
@@ -371,7 +372,7 @@ function statementsFromOptions(options: ToolPolicyOptions): StatementSpec[] {
   return statements;
 }
 
-function compileStatement(spec: StatementSpec, order: number): CompiledStatement {
+function compileStatement(spec: StatementSpec, order: number, scope: ConditionScope): CompiledStatement {
   if (!ACTIONS.includes(spec.action)) {
     throw new PolicyDefinitionError(
       `statement "${spec.id}" has action "${String(spec.action)}"; use allow, ask or deny`,
@@ -382,7 +383,7 @@ function compileStatement(spec: StatementSpec, order: number): CompiledStatement
   }
   const compile = (condition: ConditionSpec | undefined, what: string): CompiledCondition | null => {
     if (condition === undefined || Object.keys(condition).length === 0) return null;
-    const result = compileCondition(condition);
+    const result = compileCondition(condition, scope);
     if (!result.ok) {
       const detail = result.problems.map((p) => `${p.field}: ${p.message}`).join("; ");
       throw new PolicyDefinitionError(`rule "${spec.id}" has an invalid ${what} condition: ${detail}`);
@@ -428,11 +429,13 @@ export class ToolPolicy {
     const lists = new Map<string, CompiledStatement[]>();
     const fallbacks = new Map<string, CompiledStatement[]>();
     let order = 0;
+    // The statements' `command` prefixes are matched together, per field.
+    const scope = new ConditionScope();
     for (const spec of [...statementsFromOptions(options), ...(options.statements ?? [])]) {
       if (spec.kind === "otherwise" && (spec.when !== undefined || spec.context !== undefined)) {
         throw new PolicyDefinitionError(`otherwise statement "${spec.id}" cannot have conditions`);
       }
-      const compiled = compileStatement(spec, order++);
+      const compiled = compileStatement(spec, order++, scope);
       const target = spec.kind === "otherwise" ? fallbacks : lists;
       for (const tool of spec.tools) {
         const list = target.get(tool);

@@ -5,6 +5,7 @@
  */
 import type { DiagnosticCode } from "../../diagnostics/diagnostic.js";
 import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { ConditionScope } from "../../runtime/operators/scope.js";
 import { FALSE } from "../../runtime/truth.js";
 import { childPointer } from "../parse-yaml.js";
 import type { PolicyCheck } from "./policy-check.js";
@@ -28,6 +29,7 @@ export function operatorValueCheck(
               report.at(node.parsed, below.reduce<string>(childPointer, at), message),
             // Nested operator objects are operator nodes of their own.
             nested: () => () => FALSE,
+            scope: new ConditionScope(),
           });
         }
       }

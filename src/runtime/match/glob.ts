@@ -23,7 +23,7 @@
 
 import { InternalError } from "../errors.js";
 import { foldString } from "./case-fold.js";
-import { type PathReading, type PathReadings, readPath } from "./path.js";
+import { type PathReading, type PathReadings, readPath, simpleReadingText } from "./path.js";
 import { compileRegex, type LinearRegex } from "./regex.js";
 import { RegexSet } from "./regex-set.js";
 
@@ -502,14 +502,17 @@ const CERTAIN: PathGlobMatch = Object.freeze({ certain: true, possible: true });
 const POSSIBLE: PathGlobMatch = Object.freeze({ certain: false, possible: true });
 const NONE: PathGlobMatch = Object.freeze({ certain: false, possible: false });
 
-// Several glob rules usually test the same argument in one decision: read it once.
+// Several glob rules usually test the same argument in one decision: read it once, and write each reading's
+// text once.
 let lastInput: string | undefined;
 let lastReadings: PathReadings | undefined;
+let lastTexts: (string | undefined)[] = [];
 
 function readingsOf(path: string): PathReadings {
   if (path !== lastInput || lastReadings === undefined) {
     lastReadings = readPath(path);
     lastInput = path;
+    lastTexts = [];
   }
   return lastReadings;
 }
@@ -517,6 +520,19 @@ function readingsOf(path: string): PathReadings {
 function readingText(reading: PathReading): string {
   if (reading.absolute) return `/${reading.segments.join("/")}`;
   return reading.segments.length === 0 ? "." : reading.segments.join("/");
+}
+
+/** The text of reading `i` of `read` (the readings `readingsOf` returned last), written once. */
+function textOf(read: PathReadings, i: number): string {
+  const reading = read.readings[i] as PathReading;
+  if (read !== lastReadings) return readingText(reading);
+  let text = lastTexts[i];
+  if (text === undefined) {
+    // Most paths are their own reading (`src/index.ts`): the input itself, not a new string.
+    text = (i === 0 ? simpleReadingText(read) : undefined) ?? readingText(reading);
+    lastTexts[i] = text;
+  }
+  return text;
 }
 
 /**
@@ -560,12 +576,15 @@ export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMa
  */
 export class GlobSet {
   private readonly compiled: readonly (CompiledGlob | undefined)[];
+  /** The globs matched on their own (spelt differently in NFC). */
+  private readonly solo: readonly number[];
   private patternSet: RegexSet | undefined;
   private readonly answers: Uint8Array;
-  private readonly hits: number[] = [];
+  private hits: number[] = [];
 
   constructor(readonly globs: readonly Glob[]) {
     this.compiled = globs.map((g) => (g instanceof CompiledGlob && g.nfc === undefined ? g : undefined));
+    this.solo = this.compiled.flatMap((g, i) => (g === undefined ? [i] : []));
     this.answers = new Uint8Array(globs.length);
   }
 
@@ -593,27 +612,40 @@ export class GlobSet {
   match(path: string): { readonly answers: Uint8Array; readonly hits: readonly number[] } {
     const { answers, compiled, globs } = this;
     for (const index of this.hits) answers[index] = 0;
-    this.hits.length = 0;
+    // A fresh list costs less than truncating the old one.
+    this.hits = [];
     const read = readingsOf(path);
     if (read.anywhere) {
       for (let i = 0; i < globs.length; i++) this.set(i, 2);
       return { answers, hits: this.hits };
     }
     // Globs matched on their own: exactly matchPathGlobs.
-    for (let i = 0; i < globs.length; i++) {
-      if (compiled[i] !== undefined) continue;
+    for (const i of this.solo) {
       const m = matchPathGlobs([globs[i] as Glob], path);
       if (m.possible) this.set(i, m.certain ? 1 : 2);
     }
     const n = globs.length;
     if (read.plain) {
-      const text = rootedPath(readingText(read.readings[0] as PathReading));
-      for (const i of this.patterns().match(text).hits) {
-        const g = i < n ? compiled[i] : undefined;
-        if (g !== undefined && text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 1);
+      // One reading, every platform's: an exact hit is certain; a case-folded hit of a glob that has no exact
+      // one is possible (hits come in order, exact ones first).
+      const plainText = textOf(read, 0);
+      const text = rootedPath(plainText);
+      let folded: string | undefined;
+      for (const hit of this.patterns().match(text).hits) {
+        const i = hit < n ? hit : hit - n;
+        const g = compiled[i];
+        if (g === undefined || answers[i] !== 0) continue;
+        if (hit < n) {
+          if (text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 1);
+          continue;
+        }
+        folded ??= rootedPath(foldString(plainText));
+        if (folded.startsWith(g.foldedPrefix) && folded.endsWith(g.foldedSuffix)) this.set(i, 2);
       }
+      return { answers, hits: this.hits };
     }
-    for (const reading of read.readings) {
+    for (let r = 0; r < read.readings.length; r++) {
+      const reading = read.readings[r] as PathReading;
       if (reading.segments.includes(null)) {
         const template: (string | null)[] = reading.absolute ? ["/"] : [];
         reading.segments.forEach((segment, i) => {
@@ -626,7 +658,7 @@ export class GlobSet {
         }
         continue;
       }
-      const plainText = readingText(reading);
+      const plainText = textOf(read, r);
       const text = rootedPath(plainText);
       let folded: string | undefined;
       // Exact hits (i < n) and case-folded hits (n + i) of one pass over the reading.

@@ -225,7 +225,7 @@ function readSimplePath(input: string): PathReadings | undefined {
     if (c === 0x2f) {
       if (i === start || input.charCodeAt(i - 1) === 0x2e) return undefined;
       const segment = input.slice(start, i);
-      if (DEVICE_NAME.test(segment)) return undefined;
+      if (mayNameDevice(segment.charCodeAt(0)) && DEVICE_NAME.test(segment)) return undefined;
       segments.push(segment);
       start = i + 1;
     } else if (
@@ -241,7 +241,28 @@ function readSimplePath(input: string): PathReadings | undefined {
       return undefined;
     }
   }
-  return { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
+  const read: PathReadings = { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
+  lastSimple = read;
+  lastSimpleInput = input;
+  return read;
+}
+
+// The last reading made by the shortcut, and its input: its segments joined by `/` are exactly that input.
+let lastSimple: PathReadings | undefined;
+let lastSimpleInput = "";
+
+/**
+ * The text of `read`'s one reading (its segments joined by `/`) when `read` is the last one {@link readPath}
+ * made for a simple path: the input itself, so that no new string is built. Undefined otherwise.
+ */
+export function simpleReadingText(read: PathReadings): string | undefined {
+  return read === lastSimple ? lastSimpleInput : undefined;
+}
+
+/** Whether a segment starting with this (ASCII) code unit may be a device name: they start with a, c, l, n or p. */
+function mayNameDevice(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 0x61 || lower === 0x63 || lower === 0x6c || lower === 0x6e || lower === 0x70;
 }
 
 /** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */

@@ -313,6 +313,8 @@ class SetAutomaton {
 }
 
 interface SetGroup {
+  /** Whether the members read code points (flag `u`). */
+  readonly unicode: boolean;
   readonly automaton: SetAutomaton;
   /** The pattern index of each member of the automaton. */
   readonly members: Int32Array;
@@ -327,11 +329,17 @@ interface SetGroup {
 export class RegexSet {
   /** For each group (UTF-16, code points): the automaton and the pattern index of each member. */
   private groups: SetGroup[] | undefined;
+  /**
+   * Bounded sets: per reading (UTF-16, code points), one automaton over every member of every size, run
+   * instead of the size groups when the input is short enough that no member can reach the work bound (one
+   * pass rather than one per size group).
+   */
+  private whole: SetGroup[] = [];
   /** Patterns tested on their own. */
   private solo: Int32Array | undefined;
   private lastInput: string | undefined;
   private lastAnswers: Uint8Array;
-  private readonly lastHits: number[] = [];
+  private lastHits: number[] = [];
 
   /**
    * @param patterns - the compiled patterns, answered by index.
@@ -362,17 +370,26 @@ export class RegexSet {
       if (group === undefined) groups.set(key, [{ program, index }]);
       else group.push({ program, index });
     });
-    this.groups = [...groups.values()].map((group) => {
+    const groupOf = (group: { program: RegexProgram; index: number }[]): SetGroup => {
+      const unicode = (group[0] as { program: RegexProgram }).program.unicode;
       const automaton = new SetAutomaton(
         group.map((g) => g.program),
-        (group[0] as { program: RegexProgram }).program.unicode,
+        unicode,
       );
       return {
+        unicode,
         automaton,
         members: Int32Array.from(group.map((g) => g.index)),
         largest: Math.max(...automaton.sizes),
       };
-    });
+    };
+    this.groups = [...groups.values()].map(groupOf);
+    if (this.bounded) {
+      for (const unicode of [false, true]) {
+        const kind = [...groups.entries()].filter(([key]) => key.startsWith("u") === unicode);
+        if (kind.length > 1) this.whole.push(groupOf(kind.flatMap(([, group]) => group)));
+      }
+    }
     this.solo = Int32Array.from(solo);
   }
 
@@ -391,16 +408,31 @@ export class RegexSet {
     if (input === this.lastInput) return { answers: this.lastAnswers, hits: this.lastHits };
     if (this.groups === undefined) this.build();
     const answers = this.lastAnswers;
-    const hits = this.lastHits;
-    for (const index of hits) answers[index] = 0;
-    hits.length = 0;
+    for (const index of this.lastHits) answers[index] = 0;
+    // A fresh list costs less than truncating the old one.
+    const hits: number[] = [];
+    this.lastHits = hits;
     this.lastInput = undefined;
     for (const index of this.solo as Int32Array) {
       const answer = this.testOne(index, input);
       answers[index] = answer;
       if (answer !== 0) hits.push(index);
     }
+    // Short inputs: one pass per reading for every member (the answers the size groups would give).
+    let wholeRan = 0;
+    for (const group of this.whole) {
+      if (regexWorkUpperBound(group.largest, input.length) > REGEX_WORK_BOUND) continue;
+      const matched = group.automaton.run(input);
+      if (matched === undefined) continue;
+      wholeRan |= group.unicode ? 2 : 1;
+      for (const m of matched) {
+        const index = group.members[m] as number;
+        answers[index] = 1;
+        hits.push(index);
+      }
+    }
     for (const group of this.groups as SetGroup[]) {
+      if ((wholeRan & (group.unicode ? 2 : 1)) !== 0) continue;
       const { automaton, members } = group;
       // Where testBounded might give up on an input this long, each pattern answers for itself.
       const matched =

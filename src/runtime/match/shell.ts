@@ -3,6 +3,7 @@
 
 export {
   type CommandMatch,
+  CommandPrefixSet,
   type CommandTrace,
   matchCommand,
   matchCommandPrefix,

@@ -2,12 +2,7 @@
  * `command`: a shell command whose simple commands each start with one of these command prefixes, read the way
  * a shell reads it; whatever the reader cannot be sure of is a maybe.
  */
-import {
-  type CommandPrefix,
-  type CommandPrefixSpec,
-  matchCommand,
-  parseCommandPrefixSpec,
-} from "../match/shell.js";
+import { type CommandPrefix, type CommandPrefixSpec, parseCommandPrefixSpec } from "../match/shell.js";
 import { FALSE, TRUE, UNKNOWN } from "../truth.js";
 import { defineOperator, present } from "./operator.js";
 
@@ -26,9 +21,12 @@ export const commandOperator = defineOperator<readonly CommandPrefixSpec[], "com
       if (read.ok) prefixes.push(read.prefix);
       else context.problem(read.message, [i, ...(read.at ?? [])]);
     });
+    // The same answers as matchCommand(value, prefixes), from the field's one walk over the string.
+    const set = context.scope.commandSet(context.field);
+    const { from, to } = set.add(prefixes);
     return present((value) => {
       if (typeof value !== "string") return UNKNOWN;
-      const m = matchCommand(value, prefixes);
+      const m = set.match(value, from, to);
       return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
     });
   },

@@ -6,6 +6,7 @@
  */
 import type { Truth } from "../truth.js";
 import { FALSE } from "../truth.js";
+import type { ConditionScope } from "./scope.js";
 
 /** A JSON Schema type name. */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "array" | "object" | "null";
@@ -27,6 +28,8 @@ export interface CompileContext {
   readonly problem: (message: string, at?: readonly (string | number)[]) => void;
   /** Compiles a nested operator object (`any`, `all`, `not`) for `field`. */
   readonly nested: (field: string, spec: object) => ValueTest;
+  /** Shared by the conditions of one policy (`command` matches all of a field's prefixes in one walk). */
+  readonly scope: ConditionScope;
 }
 
 /** The declared types of the field an operator reads, for `checkValue`. */

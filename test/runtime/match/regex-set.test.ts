@@ -173,4 +173,24 @@ describe("RegexSet agrees with each pattern alone", () => {
     expect(answers[0]).toBe(2);
     expect(answers[2]).toBe(1);
   });
+
+  it("answers members of every size alike on inputs short and long enough to pass the largest one's bound", () => {
+    // Sizes from a few instructions to thousands: a short input runs them all in one automaton, a longer one
+    // runs the size groups, and the longest leaves the largest undecided.
+    const patterns = [
+      compiled("^npm test$"),
+      compiled("(a|b){1,40}c"),
+      compiled("(a|b){1,1000}c"),
+      compiled("--no-index"),
+      compiled("[ab]c", "u"),
+      compiled("(a|b){1,300}c", "u"),
+    ];
+    const set = new RegexSet(patterns, true);
+    for (const size of [0, 3, 40, 200, 2000, 40_000]) {
+      for (const tail of ["", "c", "--no-index", "npm test"]) {
+        const text = "ab".repeat(size) + tail;
+        expect(together(set, text), `${size} ${tail}`).toEqual(alone(patterns, text, true));
+      }
+    }
+  });
 });

@@ -437,3 +437,260 @@ export function traceCommand(source: string, prefixInputs: readonly PrefixInput[
     ...(safe === undefined ? {} : { safe }),
   };
 }
+
+/** A node of the exact word trie: the prefixes whose words end here, and the next words. */
+interface ExactNode {
+  readonly ends: number[];
+  readonly next: Map<string, ExactNode>;
+}
+
+function exactNode(): ExactNode {
+  return { ends: [], next: new Map() };
+}
+
+/**
+ * The candidate heads of a command name: the heads `h` for which `nameMatches(name, h)` holds, found by their
+ * lengths instead of by trying every head. A head other than the name itself leaves a version after it
+ * (`[-_.]?[0-9][0-9.]*[a-z]?`), so it ends where the name's trailing run of digits and dots starts, or one
+ * character before (a separator) — only those cut points need testing.
+ */
+function forEachHead(name: string, visit: (head: string) => void): void {
+  visit(name);
+  let end = name.length;
+  const last = name.charCodeAt(end - 1);
+  if (last >= 0x61 && last <= 0x7a) end--;
+  let start = end;
+  while (start > 0) {
+    const c = name.charCodeAt(start - 1);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2e) start--;
+    else break;
+  }
+  for (let cut = Math.max(0, start - 1); cut < end; cut++) {
+    if (VERSION_SUFFIX.test(name.slice(cut))) visit(name.slice(0, cut));
+  }
+}
+
+/**
+ * Every `command` prefix of one field, matched together: a word trie over the prefixes' exact words (the
+ * positional comparison and the safe subset's cover) and an index of their first words' base names (the
+ * union side), so that the simple commands of a string are compared with every prefix in one walk over their
+ * words, once per string, whatever the number of prefixes. Each `command` operator owns a range of ids and
+ * reads its answer from the walk: the same answer {@link matchCommand} gives for its prefixes alone.
+ */
+export class CommandPrefixSet {
+  private readonly inputs: PrefixInput[] = [];
+  private readonly words: (readonly string[])[] = [];
+  private readonly rests: PrefixRest[] = [];
+  private readonly exact = exactNode();
+  /** Lower-case base name of a prefix's first word → the prefixes with that head. */
+  private readonly byHead = new Map<string, number[]>();
+  /** Prefixes without words (`matchCommandPrefix` answers `unknown` for any command). */
+  private readonly empty: number[] = [];
+  private lastSource: string | undefined;
+  private possible = new Uint8Array(0);
+  private unreadable = false;
+  /** Per command of the safe subset: the prefixes that cover it (`coversWords`); made on first need. */
+  private covers: (readonly number[])[] | null | undefined;
+
+  /** Adds a `command` operator's prefixes; returns the range of ids they get, `[from, to)`. */
+  add(inputs: readonly PrefixInput[]): { readonly from: number; readonly to: number } {
+    const from = this.inputs.length;
+    for (const input of inputs) {
+      const id = this.inputs.length;
+      const words = prefixWords(input);
+      this.inputs.push(input);
+      this.words.push(words);
+      if (words.length === 0) {
+        this.rests.push({ words: [], letters: [] });
+        this.empty.push(id);
+        continue;
+      }
+      const info = prefixInfoOf(words);
+      this.rests.push(info.rest);
+      const list = this.byHead.get(info.head);
+      if (list === undefined) this.byHead.set(info.head, [id]);
+      else list.push(id);
+      let node = this.exact;
+      for (const word of words) {
+        let child = node.next.get(word);
+        if (child === undefined) {
+          child = exactNode();
+          node.next.set(word, child);
+        }
+        node = child;
+      }
+      node.ends.push(id);
+    }
+    this.lastSource = undefined;
+    return { from, to: this.inputs.length };
+  }
+
+  /** `matchCommand(source, inputs)` for the operator whose ids are `[from, to)`. */
+  match(source: string, from: number, to: number): { readonly certain: boolean; readonly possible: boolean } {
+    if (to <= from) return NEITHER;
+    if (source !== this.lastSource) this.walk(source);
+    if (this.unreadable) return MAYBE;
+    const possible = this.possible;
+    let any = false;
+    for (let id = from; id < to; id++) {
+      if (possible[id] === 1) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return NEITHER;
+    if (this.covers === undefined) this.covers = this.coverSafe(source);
+    const covers = this.covers;
+    if (covers === null) return MAYBE;
+    for (const ids of covers) {
+      let covered = false;
+      for (const id of ids) {
+        if (id >= from && id < to) {
+          covered = true;
+          break;
+        }
+      }
+      if (!covered) return MAYBE;
+    }
+    return CERTAIN;
+  }
+
+  /** Reads `source` once and marks every prefix that some reading's simple commands may run. */
+  private walk(source: string): void {
+    const n = this.inputs.length;
+    if (this.possible.length !== n) this.possible = new Uint8Array(n);
+    else this.possible.fill(0);
+    this.covers = undefined;
+    this.lastSource = source;
+    this.unreadable = false;
+    const read = hasHiddenCharacter(source) ? undefined : readOnce(source);
+    if (read === undefined || !read.ok) {
+      this.unreadable = true;
+      return;
+    }
+    const out = this.possible;
+    for (const reading of read.readings) {
+      if (!reading.ok || reading.opaque) {
+        // Any reading that cannot be read, or may run code, may run any prefix.
+        out.fill(1);
+        return;
+      }
+      for (const command of reading.commands) this.markCommand(command, out);
+    }
+  }
+
+  /** `matchCommandPrefix(command, prefix) !== "no-match"`, for every prefix at once. */
+  private markCommand(command: SimpleCommand, out: Uint8Array): void {
+    for (const id of this.empty) out[id] = 1;
+    const words = command.words;
+    // Positional: the first words are literal and equal to the prefix (a match, or unknown — either may run).
+    let node: ExactNode | undefined = this.exact;
+    for (let d = 0; d < words.length && node !== undefined; d++) {
+      const word = words[d] as ShellWord;
+      if (!word.literal) break;
+      node = node.next.get(word.text);
+      if (node !== undefined) for (const id of node.ends) out[id] = 1;
+    }
+    for (const value of command.values) {
+      if (CODE_LIKE.test(value.text)) this.markSoup(value.text, out);
+    }
+    for (const redirection of command.redirections) this.markSoup(redirection, out);
+    this.markMayRun(words, out, 0);
+  }
+
+  /** {@link soupMatches} for every prefix. */
+  private markSoup(text: string, out: Uint8Array): void {
+    const words = text.split(SOUP_SPLIT).filter((w) => w !== "");
+    for (let k = 0; k < words.length; k++) {
+      forEachHead(basename(words[k] as string).toLowerCase(), (head) => {
+        const ids = this.byHead.get(head);
+        if (ids === undefined) return;
+        for (const id of ids) {
+          if (out[id] === 0 && restMayMatch(words, always, k + 1, this.rests[id] as PrefixRest)) out[id] = 1;
+        }
+      });
+    }
+  }
+
+  /** {@link mayRun} for every prefix. */
+  private markMayRun(words: readonly ShellWord[], out: Uint8Array, depth: number): void {
+    const first = words[0];
+    if (first === undefined) return;
+    if (!first.literal) {
+      out.fill(1);
+      return;
+    }
+    const texts = words.map((w) => w.text);
+    const literal = (k: number): boolean => (words[k] as ShellWord).literal;
+    const name = basename(first.text).toLowerCase();
+    const markHead = (wordName: string, from: number): void => {
+      forEachHead(wordName, (head) => {
+        const ids = this.byHead.get(head);
+        if (ids === undefined) return;
+        for (const id of ids) {
+          if (out[id] === 0 && restMayMatch(texts, literal, from, this.rests[id] as PrefixRest)) out[id] = 1;
+        }
+      });
+    };
+    if (NEVER_RUNS_OPERANDS.has(first.text)) {
+      markHead(name, 1);
+      return;
+    }
+    if (WRAPPERS.has(name)) {
+      // Prefixes whose head is the wrapper's own name are not unwrapped (mayRun matches them in place).
+      const own = new Set<number>();
+      forEachHead(name, (head) => {
+        for (const id of this.byHead.get(head) ?? []) own.add(id);
+      });
+      const inner = unwrap(name, words);
+      const innerOut = new Uint8Array(out.length);
+      if (inner === undefined || depth > 8) innerOut.fill(1);
+      else this.markMayRun(inner, innerOut, depth + 1);
+      for (let id = 0; id < out.length; id++) {
+        if (innerOut[id] === 1 && !own.has(id) && this.words[id]?.length !== 0) out[id] = 1;
+      }
+    }
+    for (let k = 0; k < words.length; k++) {
+      const word = words[k] as ShellWord;
+      const text = texts[k] as string;
+      // An unknown word may be any words; find's `{}` is replaced by file names.
+      if (!word.literal || text.includes("{}")) {
+        out.fill(1);
+        return;
+      }
+      const wordName = k === 0 ? name : basename(text).toLowerCase();
+      if (k > 0 && CODE_RUNNERS.has(wordName)) {
+        out.fill(1);
+        return;
+      }
+      markHead(wordName, k + 1);
+      if (k > 0 && CODE_LIKE.test(text)) this.markSoup(text, out);
+    }
+  }
+
+  /** Per command of the safe subset, the prefixes that cover it; null when the string is outside the subset. */
+  private coverSafe(source: string): (readonly number[])[] | null {
+    const safe = safeSubsetOnce(source);
+    if (safe === undefined) return null;
+    return safe.map((command) => {
+      const ids: number[] = [];
+      for (const id of this.empty) {
+        if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
+      }
+      let node: ExactNode | undefined = this.exact;
+      for (let d = 0; d < command.words.length && node !== undefined; d++) {
+        node = node.next.get(command.words[d] as string);
+        if (node === undefined) break;
+        for (const id of node.ends) {
+          if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
+        }
+      }
+      return ids;
+    });
+  }
+}
+
+const always = (): boolean => true;
+const NEITHER = Object.freeze({ certain: false, possible: false });
+const MAYBE = Object.freeze({ certain: false, possible: true });
+const CERTAIN = Object.freeze({ certain: true, possible: true });
