@@ -305,7 +305,11 @@ describe("ToolPolicy otherwise (fallbacks)", () => {
 
 describe("one statement builder", () => {
   it("a set entry built in code gives the same id and default reason as the same entry loaded from YAML", () => {
-    const built = new ToolPolicy({ allowedTools: ["a"], confirmationRequiredTools: ["b"], deniedTools: ["c"] });
+    const built = new ToolPolicy({
+      allowedTools: ["a"],
+      confirmationRequiredTools: ["b"],
+      deniedTools: ["c"],
+    });
     expect(["a", "b", "c"].map((tool) => built.decide(call(tool)).reason)).toEqual([
       "tool a is allowed by the policy",
       "tool b needs a person's approval",
