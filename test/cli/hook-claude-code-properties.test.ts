@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runHookClaudeCode } from "../../src/cli/hook.js";
+import { expectUnreadable } from "./hook-fixtures.js";
 
 const CONFIG = "policies/packs/claude-code/toolgate.config.yaml";
 const PACK = [
@@ -45,21 +46,6 @@ function hook(payload: unknown, unreadable: "ask" | "deny" = "ask") {
           .permissionDecision
       : "blocked";
   return { code, decision, err };
-}
-
-// A `__proto__` key anywhere in the payload is refused outright (exit 2: the call is blocked), before any
-// tool is looked at; fast-check's dictionaries can generate one.
-const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
-
-/** The answer for a call the pack cannot read: `unreadable` (exit 0), or blocked when refused outright. */
-function expectUnreadable(result: { code: number; decision: string }, unreadable: string, input: unknown) {
-  if (refusedOutright(input)) {
-    expect(result.code).toBe(2);
-    expect(result.decision).toBe("blocked");
-  } else {
-    expect(result.code).toBe(0);
-    expect(result.decision).toBe(unreadable);
-  }
 }
 
 const payload = (tool_name: string, tool_input: unknown) => ({

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 
 /** A case's expected outcome: the exit code, and the decision with a text its reason holds, or a stderr text. */
 export interface HookExpected {
@@ -31,4 +32,23 @@ export function readHookCase(fixtures: string, name: string): { input: string; e
     input: readFileSync(existsSync(json) ? json : txt, "utf8"),
     expected: JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as HookExpected,
   };
+}
+
+// A `__proto__` key anywhere in the payload is refused outright (exit 2: the call is blocked), before any
+// tool is looked at; fast-check's dictionaries can generate one.
+const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
+
+/** The answer for a call the pack cannot read: `unreadable` (exit 0), or blocked when refused outright. */
+export function expectUnreadable(
+  result: { code: number; decision: string },
+  unreadable: string,
+  input: unknown,
+) {
+  if (refusedOutright(input)) {
+    expect(result.code).toBe(2);
+    expect(result.decision).toBe("blocked");
+  } else {
+    expect(result.code).toBe(0);
+    expect(result.decision).toBe(unreadable);
+  }
 }

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runHookGeminiCli } from "../../src/cli/hook.js";
+import { expectUnreadable } from "./hook-fixtures.js";
 
 const CONFIG = "policies/packs/gemini-cli/toolgate.config.yaml";
 const PACK = [
@@ -40,21 +41,6 @@ function hook(payload: unknown, unreadable: Choice = "ask", ask: Choice = "ask")
   );
   const answer = JSON.parse(out) as { decision: string; reason: string };
   return { code, decision: code === 0 ? answer.decision : "blocked", answer, err };
-}
-
-// A `__proto__` key anywhere in the payload is refused outright (exit 2: the call is blocked), before any
-// tool is looked at; fast-check's dictionaries can generate one.
-const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
-
-/** The answer for a call the pack cannot read: `unreadable` (exit 0), or blocked when refused outright. */
-function expectUnreadable(result: { code: number; decision: string }, unreadable: string, input: unknown) {
-  if (refusedOutright(input)) {
-    expect(result.code).toBe(2);
-    expect(result.decision).toBe("blocked");
-  } else {
-    expect(result.code).toBe(0);
-    expect(result.decision).toBe(unreadable);
-  }
 }
 
 const payload = (tool_name: string, tool_input: unknown, extra: Record<string, unknown> = {}) => ({
