@@ -12,20 +12,16 @@
 // same options) and the same no-op handler. `handle` is asynchronous, so it is compared with the same floor
 // behind one promise; `decide` (the policy alone) is compared with the synchronous floor.
 
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { do_not_optimize } from "mitata";
 import { compileController, loadPolicy } from "toolgate";
 import { compileRegex, REGEX_WORK_BOUND } from "../dist/runtime/match/regex.js";
 import { ajvOptions } from "../dist/validation/argument-validator.js";
-import {
-  casbinPatternEnforcer,
-  cedarPatternAuthorizer,
-  patternPolicyYaml,
-  syntheticPatternRules,
-} from "./peers.mjs";
+import { patternPolicyYaml, syntheticPatternRules } from "./peers.mjs";
 
 const FILE_TOOL = [
   "tools:",
@@ -230,8 +226,22 @@ async function twoGlobs({ ns, row, out }) {
   });
 }
 
+/**
+ * `peer`'s ns per decision on the synthetic policy of `n` rules, measured in a process of its own
+ * (bench/peer-worker.mjs says why) on the same paths the toolgate rows cycle through.
+ */
+function peerInChild(peer, n, smoke) {
+  const worker = fileURLToPath(new URL("./peer-worker.mjs", import.meta.url));
+  const flags = peer === "cedar" ? ["--expose-gc", "--no-turbo-inlining"] : ["--expose-gc"];
+  const minCpu = smoke ? 5e6 : 300e6;
+  const args = [...flags, worker, peer, String(n), String(minCpu), ...READ_PATHS];
+  const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${peer} worker (${n} rules) failed: ${result.stderr}`);
+  return Number(result.stdout.trim());
+}
+
 /** N rules without literal prefix or suffix, beside casbin and Cedar on the same rules. */
-async function scaling({ ns, row, out, sizes }) {
+async function scaling({ ns, row, out, sizes, smoke }) {
   const decideAt = new Map();
   for (const n of sizes) {
     const rules = syntheticPatternRules(n);
@@ -248,18 +258,8 @@ async function scaling({ ns, row, out, sizes }) {
       })
     )[label];
     decideAt.set(n, t.decide);
-    const casbin = await casbinPatternEnforcer(rules);
-    const cedar = await cedarPatternAuthorizer(rules, `scaling-${n}`);
-    for (const path of READ_PATHS)
-      if (casbin(path) !== true || cedar(path) !== true) throw new Error(`a peer did not allow ${path}`);
-    const nextPath = cycler(READ_PATHS);
-    const casbinFn = () => do_not_optimize(casbin(nextPath()));
-    await ns(casbinFn);
-    const tc = await ns(casbinFn);
-    const cedarFn = () => do_not_optimize(cedar(nextPath()));
-    await ns(cedarFn);
-    // cedar-wasm last: measuring much after a long cedar-wasm run has crashed V8 20's deoptimizer here.
-    const td = await ns(cedarFn);
+    const tc = peerInChild("casbin", n, smoke);
+    const td = peerInChild("cedar", n, smoke);
     const peer = (name, value) =>
       row(
         "scaling",
@@ -338,6 +338,6 @@ function worstRegex({ row, smoke }) {
 export async function benchRealistic({ ns, row, root, out, smoke }) {
   await referencePolicy({ ns, row, root, out });
   await twoGlobs({ ns, row, out });
-  await scaling({ ns, row, out, sizes: smoke ? [10] : [10, 100, 1000] });
+  await scaling({ ns, row, out, sizes: smoke ? [10] : [10, 100, 1000], smoke });
   worstRegex({ row, smoke });
 }
