@@ -715,9 +715,9 @@ const SLICE_MS = 10;
 
 const giveLoopBack = () => new Promise<void>((done) => setImmediate(done));
 
-// Loads share one validator factory (building ajv's meta-schemas costs tens of milliseconds) and reset it
-// when done; the asynchronous ones therefore run one at a time, so that no load resets the schemas another
-// compiled in slices (which would leave checkTools to compile them all again in one block).
+// Loads share one validator factory (its ajv instances serve every schema of a load) and reset it when done,
+// which drops what they compiled; the asynchronous ones therefore run one at a time, so that no load resets
+// the schemas another compiled in slices (which would leave checkTools to compile them all again in one block).
 let loadQueue: Promise<unknown> = Promise.resolve();
 
 /**
@@ -749,7 +749,11 @@ export function loadPolicyResult(options: LoadOptions = {}): Promise<LoadResult>
       factory.reset();
     }
   });
-  loadQueue = run.catch(() => undefined);
+  // Settled to `undefined` either way: the queue must not keep the last result (and its validators) alive.
+  loadQueue = run.then(
+    () => undefined,
+    () => undefined,
+  );
   return run;
 }
 
