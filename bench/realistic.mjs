@@ -2,7 +2,7 @@
 //
 // 1. The reference policy (policies/, with its organisation baseline) on real calls: an allowed `read_file`, a
 //    compound shell command of three simple commands, an allowed HTTP fetch.
-// 2. Two ordinary deny globs without literals (`**/.env*`, `**/.ssh/**`) on `read_file`.
+// 2. Two ordinary deny globs without literals (`**/.env*`, `**/.ssh/**`) on `read_file`, then ten everyday ones.
 // 3. Synthetic policies with N deny rules whose globs and regexes have no literal prefix or suffix (so no
 //    literal check answers them before the matcher runs), against casbin (`globMatch`/`regexMatch`) and Cedar
 //    (`like`) on the same rules (see bench/peers.mjs for how each peer spells them).
@@ -226,6 +226,35 @@ async function twoGlobs({ ns, row, out }) {
   });
 }
 
+/** Ten everyday deny globs on `read_file` (secrets, keys, VCS and dependency folders), none with a literal prefix. */
+const EVERYDAY_GLOBS = [
+  "**/.env*",
+  "**/.ssh/**",
+  "**/*.pem",
+  "**/*.key",
+  "**/id_rsa*",
+  "**/.git/**",
+  "**/node_modules/**",
+  "**/secrets/**",
+  "**/*.p12",
+  "**/.aws/**",
+];
+
+async function everydayGlobs({ ns, row, out }) {
+  const rules = EVERYDAY_GLOBS.map((pattern) => ({ kind: "glob", pattern }));
+  const { bundle, mod } = await patternPolicy(out, "everyday-globs", rules);
+  const label = `allowed read_file, ${rules.length} everyday deny globs`;
+  await measureCalls({
+    ns,
+    row,
+    section: "everyday",
+    bundle,
+    mod,
+    calls: [{ label, calls: READ_CALLS, expect: "allow" }],
+    targets: { [label]: 3 },
+  });
+}
+
 /**
  * `peer`'s ns per decision on the synthetic policy of `n` rules, measured in a process of its own
  * (bench/peer-worker.mjs says why) on the same paths the toolgate rows cycle through.
@@ -338,6 +367,7 @@ function worstRegex({ row, smoke }) {
 export async function benchRealistic({ ns, row, root, out, smoke }) {
   await referencePolicy({ ns, row, root, out });
   await twoGlobs({ ns, row, out });
+  await everydayGlobs({ ns, row, out });
   await scaling({ ns, row, out, sizes: smoke ? [10] : [10, 100, 1000], smoke });
   worstRegex({ row, smoke });
 }
