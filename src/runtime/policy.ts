@@ -20,8 +20,7 @@ import {
 } from "./condition.js";
 import { PolicyDefinitionError } from "./errors.js";
 import { compileGlob, type Glob, GlobSet } from "./match/glob.js";
-import type { LinearRegex } from "./match/regex.js";
-import { RegexSet } from "./match/regex-set.js";
+import { type LinearRegex, RegexSet } from "./match/regex/index.js";
 import {
   ACTION_RANK,
   ACTIONS,

@@ -1,6 +1,6 @@
 // Path globs for `glob` rules, matched against paths already normalised by `normalizePath`.
 //
-// A glob translates to a pattern of the linear-time engine in `regex.ts`, so matching never backtracks.
+// A glob translates to a pattern of the linear-time engine in `regex/`, so matching never backtracks.
 // Semantics (the reference the property tests check, written as segments):
 // - Expand braces first: `{a,b}` gives one glob per alternative; alternatives may hold globs and nested
 //   braces (`{a}` is one alternative). A glob starting with `/` (outside braces) is absolute; an alternative
@@ -24,8 +24,7 @@
 import { InternalError } from "../errors.js";
 import { foldString } from "./case-fold.js";
 import { type PathReading, type PathReadings, readPath, simpleReadingText } from "./path.js";
-import { compileRegex, type LinearRegex } from "./regex.js";
-import { RegexSet } from "./regex-set.js";
+import { compileRegex, type LinearRegex, RegexSet } from "./regex/index.js";
 
 /** A compiled glob. */
 export interface Glob {
@@ -571,7 +570,7 @@ export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMa
 /**
  * Many globs matched together, each answered as `matchPathGlobs([glob], path)` would: the path's readings are
  * made once, and each reading's text runs once through one automaton for every glob's exact pattern and, when
- * needed, once through one for their case-folded patterns (`regex-set.ts`). A glob spelt differently in NFC
+ * needed, once through one for their case-folded patterns (`regex/set.ts`). A glob spelt differently in NFC
  * (rare) is matched on its own.
  */
 export class GlobSet {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileRegex, MAX_REGEX_PROGRAM_SIZE } from "../../../src/runtime/match/regex.js";
+import { compileRegex, MAX_REGEX_PROGRAM_SIZE } from "../../../src/runtime/match/regex/index.js";
 
 function test(pattern: string, input: string, flags = ""): boolean {
   const compiled = compileRegex(pattern, flags);

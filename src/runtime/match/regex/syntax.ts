@@ -19,7 +19,7 @@
  *   `\b` and `\B` look at ASCII word characters only, with or without `i`.
  */
 
-import { type FoldTable, foldCodePoint, getFoldTable } from "./case-fold.js";
+import { type FoldTable, foldCodePoint, getFoldTable } from "../case-fold.js";
 
 /** A compiled pattern. `test` has search semantics (like `RegExp.prototype.test`) and keeps no state. */
 export interface LinearRegex {

@@ -16,7 +16,7 @@
  *   numbers, the cache is dropped and that input is answered pattern by pattern.
  */
 
-import { foldCodePoint } from "./case-fold.js";
+import { foldCodePoint } from "../case-fold.js";
 import {
   type CharSet,
   type LinearRegex,
@@ -25,7 +25,7 @@ import {
   type RegexProgram,
   regexProgram,
   regexWorkUpperBound,
-} from "./regex.js";
+} from "./syntax.js";
 
 /** Answer for one pattern: 0 no match, 1 match, 2 undecided (`testBounded` would have given up). */
 export type SetAnswer = 0 | 1 | 2;
