@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { do_not_optimize } from "mitata";
 import { compileController, loadPolicy } from "toolgate";
-import { compileRegex, REGEX_WORK_BOUND } from "../dist/runtime/match/regex.js";
+import { compileRegex, REGEX_WORK_BOUND } from "../dist/runtime/match/regex/index.js";
 import { ajvOptions } from "../dist/validation/argument-validator.js";
 import { patternPolicyYaml, syntheticPatternRules } from "./peers.mjs";
 

@@ -3,7 +3,7 @@
 // "maybe" means the bound was reached: a policy reads it as a maybe (deny and ask apply, allow does not).
 // Prints the median of five runs per pattern, first (cold cache) and warm.
 
-import { compileRegex, REGEX_WORK_BOUND } from "../dist/runtime/match/regex.js";
+import { compileRegex, REGEX_WORK_BOUND } from "../dist/runtime/match/regex/index.js";
 
 const MiB = 1 << 20;
 // [pattern, flags, unit the input repeats]

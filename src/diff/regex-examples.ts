@@ -4,7 +4,7 @@
  * witness calls for `regex` rules and for input-schema `pattern`s; every string returned has been checked
  * against the compiled pattern.
  */
-import { compileRegex, parseRegexTree, type RegexNode } from "../runtime/match/regex.js";
+import { compileRegex, parseRegexTree, type RegexNode } from "../runtime/match/regex/index.js";
 
 /** Characters tried first for a class, so that examples stay readable. */
 const PREFERRED = "a0A_-./ x~=:@,+";

@@ -1,5 +1,5 @@
 import { ToolgateError } from "./errors.js";
-import { compileRegex } from "./match/regex.js";
+import { compileRegex } from "./match/regex/index.js";
 import type { ArgumentCheck, ArgumentValidator } from "./types.js";
 
 /** The part of an ajv error object the runtime reads. */

@@ -20,8 +20,7 @@ import {
 } from "./condition.js";
 import { PolicyDefinitionError } from "./errors.js";
 import { compileGlob, type Glob, GlobSet } from "./match/glob.js";
-import type { LinearRegex } from "./match/regex.js";
-import { RegexSet } from "./match/regex-set.js";
+import { type LinearRegex, RegexSet } from "./match/regex/index.js";
 import {
   ACTION_RANK,
   ACTIONS,
@@ -215,7 +214,7 @@ function patternKeyOf(spec: StatementSpec): PatternKey | undefined {
 }
 
 /** The pattern sets of the statements that have a pattern key, by field. */
-function buildPatternFields(patterned: readonly CompiledStatement[]): PatternField[] {
+function buildPatternFields(patterned: readonly CompiledStatement[], scope: ConditionScope): PatternField[] {
   const byField = new Map<string, CompiledStatement[]>();
   for (const statement of patterned) {
     const field = (statement.patternKey as PatternKey).field;
@@ -257,7 +256,7 @@ function buildPatternFields(patterned: readonly CompiledStatement[]): PatternFie
       regexSet: regexes.length === 0 ? undefined : new RegexSet(regexes, true),
       globStatements,
       globOwner: Int32Array.from(owner),
-      globSet: globs.length === 0 ? undefined : new GlobSet(globs),
+      globSet: globs.length === 0 ? undefined : new GlobSet(globs, scope.paths),
       scratch: new Uint8Array(globStatements.length),
     };
   });
@@ -421,6 +420,8 @@ export class ToolPolicy {
   readonly #allFallbacks: ReadonlyMap<string, readonly CompiledStatement[]>;
   /** Fingerprint of the bundle this policy came from, or `"unbundled"`. */
   readonly fingerprint: string;
+  /** What the statements' conditions share: command prefix sets, and the last path and command read. */
+  readonly #scope: ConditionScope;
 
   /**
    * @throws PolicyDefinitionError when a tool is in two sets, or a rule is malformed.
@@ -429,8 +430,9 @@ export class ToolPolicy {
     const lists = new Map<string, CompiledStatement[]>();
     const fallbacks = new Map<string, CompiledStatement[]>();
     let order = 0;
-    // The statements' `command` prefixes are matched together, per field.
+    // The statements' `command` prefixes are matched together, per field, and their memos are this policy's.
     const scope = new ConditionScope();
+    this.#scope = scope;
     for (const spec of [...statementsFromOptions(options), ...(options.statements ?? [])]) {
       if (spec.kind === "otherwise" && (spec.when !== undefined || spec.context !== undefined)) {
         throw new PolicyDefinitionError(`otherwise statement "${spec.id}" cannot have conditions`);
@@ -533,7 +535,7 @@ export class ToolPolicy {
         }
       }
       if (statements.patterned.length > 0) {
-        statements.patterns ??= buildPatternFields(statements.patterned);
+        statements.patterns ??= buildPatternFields(statements.patterned, this.#scope);
         for (const field of statements.patterns)
           if (field.maxRank >= best.rank) matchPatterns(field, args, best);
       }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readRecordedCalls } from "../../src/diff/recorded-calls.js";
 import { regexExamples } from "../../src/diff/regex-examples.js";
 import { generateWitnesses, minimalValue } from "../../src/diff/witnesses.js";
-import { compileRegex } from "../../src/runtime/match/regex.js";
+import { compileRegex } from "../../src/runtime/match/regex/index.js";
 import type { StatementSpec } from "../../src/runtime/policy.js";
 import type { JsonSchema } from "../../src/runtime/types.js";
 import { ValidatorFactory } from "../../src/validation/argument-validator.js";

@@ -1,6 +1,6 @@
 // Path globs for `glob` rules, matched against paths already normalised by `normalizePath`.
 //
-// A glob translates to a pattern of the linear-time engine in `regex.ts`, so matching never backtracks.
+// A glob translates to a pattern of the linear-time engine in `regex/`, so matching never backtracks.
 // Semantics (the reference the property tests check, written as segments):
 // - Expand braces first: `{a,b}` gives one glob per alternative; alternatives may hold globs and nested
 //   braces (`{a}` is one alternative). A glob starting with `/` (outside braces) is absolute; an alternative
@@ -23,9 +23,8 @@
 
 import { InternalError } from "../errors.js";
 import { foldString } from "./case-fold.js";
-import { type PathReading, type PathReadings, readPath, simpleReadingText } from "./path.js";
-import { compileRegex, type LinearRegex } from "./regex.js";
-import { RegexSet } from "./regex-set.js";
+import { type PathReading, PathReadMemo, readingText, readPath } from "./path.js";
+import { compileRegex, type LinearRegex, RegexSet } from "./regex/index.js";
 
 /** A compiled glob. */
 export interface Glob {
@@ -502,39 +501,6 @@ const CERTAIN: PathGlobMatch = Object.freeze({ certain: true, possible: true });
 const POSSIBLE: PathGlobMatch = Object.freeze({ certain: false, possible: true });
 const NONE: PathGlobMatch = Object.freeze({ certain: false, possible: false });
 
-// Several glob rules usually test the same argument in one decision: read it once, and write each reading's
-// text once.
-let lastInput: string | undefined;
-let lastReadings: PathReadings | undefined;
-let lastTexts: (string | undefined)[] = [];
-
-function readingsOf(path: string): PathReadings {
-  if (path !== lastInput || lastReadings === undefined) {
-    lastReadings = readPath(path);
-    lastInput = path;
-    lastTexts = [];
-  }
-  return lastReadings;
-}
-
-function readingText(reading: PathReading): string {
-  if (reading.absolute) return `/${reading.segments.join("/")}`;
-  return reading.segments.length === 0 ? "." : reading.segments.join("/");
-}
-
-/** The text of reading `i` of `read` (the readings `readingsOf` returned last), written once. */
-function textOf(read: PathReadings, i: number): string {
-  const reading = read.readings[i] as PathReading;
-  if (read !== lastReadings) return readingText(reading);
-  let text = lastTexts[i];
-  if (text === undefined) {
-    // Most paths are their own reading (`src/index.ts`): the input itself, not a new string.
-    text = (i === 0 ? simpleReadingText(read) : undefined) ?? readingText(reading);
-    lastTexts[i] = text;
-  }
-  return text;
-}
-
 /**
  * Matches a path as received (not yet normalised) against globs, conservatively across platforms
  * (DESIGN.md section 4.5): `certain` only for a plain relative POSIX path ({@link readPath}) that some glob
@@ -543,9 +509,11 @@ function textOf(read: PathReadings, i: number): string {
  *
  * @param globs - compiled globs; the path matches when one of them does.
  * @param path - the path as the tool received it.
+ * @param paths - the last path read by the rules of the same policy, when they share one; absent, the path is
+ *   read afresh.
  */
-export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMatch {
-  const read = readingsOf(path);
+export function matchPathGlobs(globs: readonly Glob[], path: string, paths?: PathReadMemo): PathGlobMatch {
+  const read = paths === undefined ? readPath(path) : paths.read(path);
   if (read.anywhere) return POSSIBLE;
   if (read.plain) {
     const text = readingText(read.readings[0] as PathReading);
@@ -571,7 +539,7 @@ export function matchPathGlobs(globs: readonly Glob[], path: string): PathGlobMa
 /**
  * Many globs matched together, each answered as `matchPathGlobs([glob], path)` would: the path's readings are
  * made once, and each reading's text runs once through one automaton for every glob's exact pattern and, when
- * needed, once through one for their case-folded patterns (`regex-set.ts`). A glob spelt differently in NFC
+ * needed, once through one for their case-folded patterns (`regex/set.ts`). A glob spelt differently in NFC
  * (rare) is matched on its own.
  */
 export class GlobSet {
@@ -582,7 +550,14 @@ export class GlobSet {
   private readonly answers: Uint8Array;
   private hits: number[] = [];
 
-  constructor(readonly globs: readonly Glob[]) {
+  /**
+   * @param globs - the globs, each answered on its own.
+   * @param paths - the last path read by the rules of the same policy (they share one).
+   */
+  constructor(
+    readonly globs: readonly Glob[],
+    private readonly paths: PathReadMemo = new PathReadMemo(),
+  ) {
     this.compiled = globs.map((g) => (g instanceof CompiledGlob && g.nfc === undefined ? g : undefined));
     this.solo = this.compiled.flatMap((g, i) => (g === undefined ? [i] : []));
     this.answers = new Uint8Array(globs.length);
@@ -614,21 +589,21 @@ export class GlobSet {
     for (const index of this.hits) answers[index] = 0;
     // A fresh list costs less than truncating the old one.
     this.hits = [];
-    const read = readingsOf(path);
+    const read = this.paths.read(path);
     if (read.anywhere) {
       for (let i = 0; i < globs.length; i++) this.set(i, 2);
       return { answers, hits: this.hits };
     }
     // Globs matched on their own: exactly matchPathGlobs.
     for (const i of this.solo) {
-      const m = matchPathGlobs([globs[i] as Glob], path);
+      const m = matchPathGlobs([globs[i] as Glob], path, this.paths);
       if (m.possible) this.set(i, m.certain ? 1 : 2);
     }
     const n = globs.length;
     if (read.plain) {
       // One reading, every platform's: an exact hit is certain; a case-folded hit of a glob that has no exact
       // one is possible (hits come in order, exact ones first).
-      const plainText = textOf(read, 0);
+      const plainText = this.paths.text(read, 0);
       const text = rootedPath(plainText);
       let folded: string | undefined;
       for (const hit of this.patterns().match(text).hits) {
@@ -658,7 +633,7 @@ export class GlobSet {
         }
         continue;
       }
-      const plainText = textOf(read, r);
+      const plainText = this.paths.text(read, r);
       const text = rootedPath(plainText);
       let folded: string | undefined;
       // Exact hits (i < n) and case-folded hits (n + i) of one pass over the reading.

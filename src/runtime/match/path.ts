@@ -241,22 +241,7 @@ function readSimplePath(input: string): PathReadings | undefined {
       return undefined;
     }
   }
-  const read: PathReadings = { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
-  lastSimple = read;
-  lastSimpleInput = input;
-  return read;
-}
-
-// The last reading made by the shortcut, and its input: its segments joined by `/` are exactly that input.
-let lastSimple: PathReadings | undefined;
-let lastSimpleInput = "";
-
-/**
- * The text of `read`'s one reading (its segments joined by `/`) when `read` is the last one {@link readPath}
- * made for a simple path: the input itself, so that no new string is built. Undefined otherwise.
- */
-export function simpleReadingText(read: PathReadings): string | undefined {
-  return read === lastSimple ? lastSimpleInput : undefined;
+  return { plain: true, anywhere: false, readings: [{ absolute: false, segments }] };
 }
 
 /** Whether a segment starting with this (ASCII) code unit may be a device name: they start with a, c, l, n or p. */
@@ -305,4 +290,61 @@ export function readEveryWay(input: string): PathReadings {
     if (readings.size > MAX_READINGS) return ANYWHERE;
   }
   return { plain: false, anywhere: false, readings: [...readings.values()] };
+}
+
+/** The text of a reading: its segments joined by `/`, after `/` when absolute; `.` for no segment. */
+export function readingText(reading: PathReading): string {
+  if (reading.absolute) return `/${reading.segments.join("/")}`;
+  return reading.segments.length === 0 ? "." : reading.segments.join("/");
+}
+
+/**
+ * The last path string that the rules of one compiled policy read, with what was derived from it: several
+ * `glob` and `path_prefix` rules usually test the same argument in one decision, so it is read once. Holds one
+ * path at a time; what it returns is exactly what a fresh {@link readPath}, {@link readingText} or
+ * {@link normalizePath} returns. Each compiled policy owns one (its conditions' compile scope), so policies never
+ * share what they read.
+ */
+export class PathReadMemo {
+  #input: string | undefined;
+  #readings: PathReadings | undefined;
+  /** The readings came from the shortcut for simple paths: the text of their one reading is the input. */
+  #simple = false;
+  #texts: (string | undefined)[] = [];
+  #normalInput: string | undefined;
+  #normal: NormalizePathResult | undefined;
+
+  /** {@link readPath} of `path`, read once while `path` is the last one asked for. */
+  read(path: string): PathReadings {
+    if (path !== this.#input || this.#readings === undefined) {
+      const simple = readSimplePath(path);
+      this.#readings = simple ?? readEveryWay(path);
+      this.#simple = simple !== undefined;
+      this.#input = path;
+      this.#texts = [];
+    }
+    return this.#readings;
+  }
+
+  /** {@link readingText} of reading `i` of `read`, written once when `read` is what {@link read} returned last. */
+  text(read: PathReadings, i: number): string {
+    const reading = read.readings[i] as PathReading;
+    if (read !== this.#readings) return readingText(reading);
+    let text = this.#texts[i];
+    if (text === undefined) {
+      // Most paths are their own reading (`src/index.ts`): the input itself, not a new string.
+      text = i === 0 && this.#simple ? (this.#input as string) : readingText(reading);
+      this.#texts[i] = text;
+    }
+    return text;
+  }
+
+  /** {@link normalizePath} of `path`, normalised once while `path` is the last one asked for. */
+  normalize(path: string): NormalizePathResult {
+    if (path !== this.#normalInput || this.#normal === undefined) {
+      this.#normal = normalizePath(path);
+      this.#normalInput = path;
+    }
+    return this.#normal;
+  }
 }

@@ -8,6 +8,7 @@ export {
   matchCommand,
   matchCommandPrefix,
   type PrefixInput,
+  ShellReadMemo,
   type TracedCommand,
   traceCommand,
 } from "./shell/matcher.js";

@@ -22,10 +22,12 @@ export const globOperator = defineOperator<string | readonly string[], "glob">({
           typeof spec === "string" ? [] : [i],
         );
     });
+    // The policy's rules read one path once per decision.
+    const paths = context.scope.paths;
     // A non-string is a maybe: any platform could read it some way.
     return present((value) => {
       if (typeof value !== "string") return UNKNOWN;
-      const m = matchPathGlobs(globs, value);
+      const m = matchPathGlobs(globs, value, paths);
       return m.certain ? TRUE : m.possible ? UNKNOWN : FALSE;
     });
   },

@@ -5,29 +5,19 @@
  * separators and drives, NFD, short names, Unicode simple case folding) that starts with the prefix.
  */
 import { foldString } from "../match/case-fold.js";
-import { normalizePath, readPath } from "../match/path.js";
+import { normalizePath, type PathReadMemo, readPath } from "../match/path.js";
 import { FALSE, TRUE, UNKNOWN } from "../truth.js";
 import { defineOperator, present, type ValueTest } from "./operator.js";
 
-// Several prefix rules usually test the same argument in one decision: normalise it once.
-let lastPathInput: string | undefined;
-let lastPathResult: ReturnType<typeof normalizePath> | undefined;
-function normalizeOnce(path: string): ReturnType<typeof normalizePath> {
-  if (path !== lastPathInput || lastPathResult === undefined) {
-    lastPathResult = normalizePath(path);
-    lastPathInput = path;
-  }
-  return lastPathResult;
-}
-
-function pathPrefixTest(prefix: string): ValueTest {
+// Several prefix rules usually test the same argument in one decision: the policy's memo normalises it once.
+function pathPrefixTest(prefix: string, paths: PathReadMemo): ValueTest {
   const foldedPrefix = foldString(prefix);
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
     const read = readPath(value);
     if (read.anywhere) return UNKNOWN;
     if (read.plain && value.startsWith(prefix)) {
-      const normal = normalizeOnce(value);
+      const normal = paths.normalize(value);
       if (normal.ok && !normal.escapesRoot && normal.path === value) return TRUE;
     }
     if (value.startsWith(prefix)) return UNKNOWN;
@@ -55,6 +45,6 @@ export const pathPrefixOperator = defineOperator<string, "path_prefix">({
       const hint = normal.ok ? `; write "${normal.path}${text.endsWith("/") ? "/" : ""}"` : "";
       context.problem(`path_prefix "${text}" is not a path in normal form${hint}`);
     }
-    return present(pathPrefixTest(text));
+    return present(pathPrefixTest(text, context.scope.paths));
   },
 });

@@ -3,7 +3,7 @@
  * (no flags, UTF-16 code units, as it always was) or `{ pattern, flags }` with flags among `i`, `m`, `s`,
  * compiled with `u` added.
  */
-import { compileRegex, type LinearRegex } from "../match/regex.js";
+import { compileRegex, type LinearRegex } from "../match/regex/index.js";
 import { FALSE, TRUE, UNKNOWN } from "../truth.js";
 import { defineOperator, present } from "./operator.js";
 

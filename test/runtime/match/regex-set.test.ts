@@ -1,8 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileGlob } from "../../../src/runtime/match/glob.js";
-import { compileRegex, type LinearRegex } from "../../../src/runtime/match/regex.js";
-import { MAX_SET_STATES, RegexSet } from "../../../src/runtime/match/regex-set.js";
+import {
+  compileRegex,
+  type LinearRegex,
+  MAX_SET_STATES,
+  RegexSet,
+} from "../../../src/runtime/match/regex/index.js";
 
 function compiled(pattern: string, flags = ""): LinearRegex {
   const result = compileRegex(pattern, flags);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileRegex, MAX_REGEX_PROGRAM_SIZE } from "../../../src/runtime/match/regex.js";
+import { compileRegex, MAX_REGEX_PROGRAM_SIZE } from "../../../src/runtime/match/regex/index.js";
 
 function test(pattern: string, input: string, flags = ""): boolean {
   const compiled = compileRegex(pattern, flags);
@@ -453,7 +453,7 @@ describe("compileRegex agrees with RegExp on safe patterns", () => {
 
   /**
    * The oracle: `RegExp` with the same flags, except that flag `i` is compared with `iu` (the engine always
-   * folds with Unicode simple case folding, see regex.ts) — so without `u` the input keeps to one code unit
+   * folds with Unicode simple case folding, see regex/index.ts) — so without `u` the input keeps to one code unit
    * per character, and `\b` with `i` sees no `ſ`/`K` (the engine's `\b` is ASCII only).
    */
   it("gives the same answer as the native engine (property)", () => {

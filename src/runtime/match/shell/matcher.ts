@@ -59,27 +59,36 @@ function nameMatches(name: string, wanted: string): boolean {
   return name.startsWith(wanted) && VERSION_SUFFIX.test(name.slice(wanted.length));
 }
 
-// Every `command` rule of a policy reads the same argument in one decision, and each compares the same words
-// with its prefixes: the string is read once, and what is derived from words and prefixes is kept with them.
-let lastSource: string | undefined;
-let lastRead: ReturnType<typeof readShellCommand> | undefined;
-let lastSafeSource: string | undefined;
-let lastSafe: ReturnType<typeof readSafeSubset>;
+/**
+ * The last command string that the `command` rules of one compiled policy read, with its readings: every such
+ * rule reads the same argument in one decision, so the string is read once (what is derived from words and
+ * prefixes is kept with them, below). Holds one string at a time; what it returns is exactly what a fresh
+ * {@link readShellCommand} or {@link readSafeSubset} returns. Each compiled policy owns one (its conditions'
+ * compile scope), so policies never share what they read.
+ */
+export class ShellReadMemo {
+  #source: string | undefined;
+  #read: ReturnType<typeof readShellCommand> | undefined;
+  #safeSource: string | undefined;
+  #safe: ReturnType<typeof readSafeSubset>;
 
-function readOnce(source: string): ReturnType<typeof readShellCommand> {
-  if (source !== lastSource || lastRead === undefined) {
-    lastRead = readShellCommand(source);
-    lastSource = source;
+  /** {@link readShellCommand} of `source`, read once while `source` is the last one asked for. */
+  read(source: string): ReturnType<typeof readShellCommand> {
+    if (source !== this.#source || this.#read === undefined) {
+      this.#read = readShellCommand(source);
+      this.#source = source;
+    }
+    return this.#read;
   }
-  return lastRead;
-}
 
-function safeSubsetOnce(source: string): ReturnType<typeof readSafeSubset> {
-  if (source !== lastSafeSource) {
-    lastSafe = readSafeSubset(source);
-    lastSafeSource = source;
+  /** {@link readSafeSubset} of `source`, read once while `source` is the last one asked for. */
+  safeSubset(source: string): ReturnType<typeof readSafeSubset> {
+    if (source !== this.#safeSource) {
+      this.#safe = readSafeSubset(source);
+      this.#safeSource = source;
+    }
+    return this.#safe;
   }
-  return lastSafe;
 }
 
 /** What {@link mayRun} reads of each word, derived once per word list. */
@@ -339,11 +348,11 @@ export function matchCommand(
   // one with other options, may still match (maybe).
   const prefixes = prefixInputs.map(prefixWords);
   if (hasHiddenCharacter(source)) return { certain: false, possible: true };
-  const read = readOnce(source);
+  const read = readShellCommand(source);
   if (!read.ok) return { certain: false, possible: true };
   const possible = read.readings.some((reading) => readingMayMatch(reading, prefixes));
   if (!possible) return { certain: false, possible };
-  const safe = safeSubsetOnce(source);
+  const safe = readSafeSubset(source);
   const certain =
     safe?.every((command) => prefixInputs.some((input) => coversWords(input, command.words))) === true;
   return { certain, possible };
@@ -492,6 +501,9 @@ export class CommandPrefixSet {
   /** Per command of the safe subset: the prefixes that cover it (`coversWords`); made on first need. */
   private covers: (readonly number[])[] | null | undefined;
 
+  /** @param reads - the last command string read by the rules of the same policy (they share one). */
+  constructor(private readonly reads: ShellReadMemo = new ShellReadMemo()) {}
+
   /** Adds a `command` operator's prefixes; returns the range of ids they get, `[from, to)`. */
   add(inputs: readonly PrefixInput[]): { readonly from: number; readonly to: number } {
     const from = this.inputs.length;
@@ -563,7 +575,7 @@ export class CommandPrefixSet {
     this.covers = undefined;
     this.lastSource = source;
     this.unreadable = false;
-    const read = hasHiddenCharacter(source) ? undefined : readOnce(source);
+    const read = hasHiddenCharacter(source) ? undefined : this.reads.read(source);
     if (read === undefined || !read.ok) {
       this.unreadable = true;
       return;
@@ -670,7 +682,7 @@ export class CommandPrefixSet {
 
   /** Per command of the safe subset, the prefixes that cover it; null when the string is outside the subset. */
   private coverSafe(source: string): (readonly number[])[] | null {
-    const safe = safeSubsetOnce(source);
+    const safe = this.reads.safeSubset(source);
     if (safe === undefined) return null;
     return safe.map((command) => {
       const ids: number[] = [];

@@ -16,16 +16,11 @@
  *   numbers, the cache is dropped and that input is answered pattern by pattern.
  */
 
-import { foldCodePoint } from "./case-fold.js";
-import {
-  type CharSet,
-  type LinearRegex,
-  REGEX_OPS,
-  REGEX_WORK_BOUND,
-  type RegexProgram,
-  regexProgram,
-  regexWorkUpperBound,
-} from "./regex.js";
+import { foldCodePoint } from "../case-fold.js";
+import type { CharSet } from "./char-set.js";
+import { type LinearRegex, regexProgram } from "./compile.js";
+import { REGEX_OPS, type RegexProgram } from "./program.js";
+import { REGEX_WORK_BOUND, regexWorkUpperBound } from "./vm.js";
 
 /** Answer for one pattern: 0 no match, 1 match, 2 undecided (`testBounded` would have given up). */
 export type SetAnswer = 0 | 1 | 2;
