@@ -5,6 +5,13 @@
  * imports what it needs from `toolgate/runtime`.
  */
 
+export type {
+  BundleSettings,
+  BundleTool,
+  NotifierSetting,
+  PolicyBundle,
+  PolicyTestCase,
+} from "./bundle/policy-bundle.js";
 export { generateTypes } from "./codegen/generate-types.js";
 export {
   type CompiledController,
@@ -19,13 +26,6 @@ export {
   loadPolicyResultSync,
   PolicyConfigError,
 } from "./config/load-policy.js";
-export type {
-  BundleSettings,
-  BundleTool,
-  NotifierSetting,
-  PolicyBundle,
-  PolicyTestCase,
-} from "./config/policy-bundle.js";
 export {
   ControllerSetupError,
   type CreateControllerOptions,

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { changeSummary, describeChange } from "../codegen/describe-change.js";
 import { generateTypes } from "../codegen/generate-types.js";
-import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";

@@ -1,5 +1,5 @@
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
-import type { PolicyBundle } from "../config/policy-bundle.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
 

@@ -6,8 +6,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { argsTypeName } from "../config/identifiers.js";
-import type { BundleTool, PolicyBundle } from "../config/policy-bundle.js";
+import { argsTypeName } from "../bundle/identifiers.js";
+import type { BundleTool, PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { type Code, code, docComment, EmitError, ident, joinCode, propertyKey, verbatim } from "./emit.js";

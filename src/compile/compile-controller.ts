@@ -7,6 +7,7 @@
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import {
   type Code,
   code,
@@ -24,7 +25,6 @@ import {
   typeDeclarations,
   typesFingerprint,
 } from "../codegen/generate-types.js";
-import type { PolicyBundle } from "../config/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import { DEFAULT_MODE } from "../runtime/mode.js";

@@ -3,11 +3,11 @@
  * (`policy-checks/`: unknown tools, overlap within a file, reasons, rule ids, fields against input schemas,
  * operator types and values, reachability, unlisted tools), each of which carries its diagnostic's metadata.
  */
+import type { BundleTool } from "../bundle/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { diagnosticAt } from "./parse-yaml.js";
-import type { BundleTool } from "./policy-bundle.js";
 import { POLICY_CHECKS } from "./policy-checks/index.js";
 import type { CheckReport, PolicyCheck } from "./policy-checks/policy-check.js";
 import {

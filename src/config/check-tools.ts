@@ -1,11 +1,11 @@
 /** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
+import { pascalCase } from "../bundle/identifiers.js";
+import type { BundleTool } from "../bundle/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { PROTO_MESSAGE, SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
-import { pascalCase } from "./identifiers.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
-import type { BundleTool } from "./policy-bundle.js";
 
 /** What model providers accept as a tool name. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

@@ -14,6 +14,13 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
+import {
+  type BundleSettings,
+  createBundle,
+  type NotifierSetting,
+  type PolicyBundle,
+  type PolicyTestCase,
+} from "../bundle/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
@@ -38,14 +45,6 @@ import {
   parseYaml,
   positionOf,
 } from "./parse-yaml.js";
-import {
-  type BundleSettings,
-  deepFreeze,
-  fingerprintOf,
-  type NotifierSetting,
-  type PolicyBundle,
-  type PolicyTestCase,
-} from "./policy-bundle.js";
 import { applySeveritySettings, readSeveritySettings, type SeveritySetting } from "./severity-settings.js";
 import { type FileKind, validateAgainstSchema } from "./validate-schema.js";
 
@@ -651,9 +650,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.notify === undefined ? {} : { notify: notifierSettings(raw.notify) }),
     ...(raw.grants === undefined ? {} : { grants: readGrantSettings(raw.grants) }),
   };
-  const bundle: PolicyBundle = deepFreeze({
-    kind: "policy-bundle",
-    fingerprint: fingerprintOf(checked.tools, policy.statements, contextSchema, raw.mode),
+  const bundle = createBundle({
     tools: checked.tools,
     statements: policy.statements,
     contextSchema,

@@ -5,8 +5,8 @@
  * call whose action differs is reported, as loosened (deny→ask, deny→allow, ask→allow) or tightened, with
  * the deciding statements on both sides. Nothing is guessed: a reported change is one that really flips.
  */
-import type { PolicyBundle } from "../config/policy-bundle.js";
-import { bundlePolicy } from "../controller/create-controller.js";
+import { bundlePolicy } from "../bundle/bundle-parts.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { StatementSpec, ToolPolicy } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";

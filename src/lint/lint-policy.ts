@@ -1,10 +1,10 @@
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import {
   type LoadOptions,
   type LoadResult,
   loadPolicyResult,
   loadPolicyResultSync,
 } from "../config/load-policy.js";
-import type { PolicyBundle } from "../config/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { sortDiagnostics } from "../diagnostics/diagnostic.js";
 import {

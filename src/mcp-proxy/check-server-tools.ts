@@ -3,7 +3,7 @@
  * configuration. A server tool is offered only when a spec declares it with exactly the same input schema;
  * everything else is refused, with a reason for stderr.
  */
-import type { PolicyBundle } from "../config/policy-bundle.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 
 /** A tool as an MCP server lists it (the fields the proxy reads or passes on). */

@@ -19,7 +19,7 @@ import type {
   ServerNotification,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { PolicyBundle } from "../config/policy-bundle.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { createController } from "../controller/create-controller.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import type { StoredApproval } from "../runtime/approval-store.js";

@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { NotifierSetting } from "../config/policy-bundle.js";
+import type { NotifierSetting } from "../bundle/policy-bundle.js";
 import type { ApprovalRequestedHook } from "../runtime/approval-notice.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { describeThrown } from "../runtime/plain-data.js";

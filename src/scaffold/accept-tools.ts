@@ -5,8 +5,8 @@
  */
 import type { JsonObject, JsonValue } from "../adapters/json-data.js";
 import type { ReadToolSpec, ToolHint } from "../adapters/read-tool-specs.js";
+import { pascalCase } from "../bundle/identifiers.js";
 import { checkTools } from "../config/check-tools.js";
-import { pascalCase } from "../config/identifiers.js";
 import { parseYaml } from "../config/parse-yaml.js";
 import { validateAgainstSchema } from "../config/validate-schema.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";

@@ -3,8 +3,8 @@
  * argument validation) and then `ToolPolicy.explain`, whose decision is `decide`'s.
  */
 
-import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
-import { bundleParts } from "../controller/create-controller.js";
+import { bundleParts } from "../bundle/bundle-parts.js";
+import type { PolicyBundle, PolicyTestCase } from "../bundle/policy-bundle.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { assembleController } from "../runtime/assemble.js";
 import type { ToolController } from "../runtime/controller.js";

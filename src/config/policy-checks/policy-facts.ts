@@ -3,6 +3,7 @@
  * from them once (the statements, the overlaps within a file, the strictest set entry per tool, the fields each
  * condition reads with their schemas). Built once per load; the checks only read it.
  */
+import type { BundleTool } from "../../bundle/policy-bundle.js";
 import type { ConditionSpec, OperatorSpec } from "../../runtime/condition.js";
 import { OPERATORS } from "../../runtime/operators/index.js";
 import type { JsonType, Operator } from "../../runtime/operators/operator.js";
@@ -16,7 +17,6 @@ import {
 } from "../../runtime/statements.js";
 import type { JsonSchema, PolicyAction } from "../../runtime/types.js";
 import { childPointer, type ParsedFile, positionOf } from "../parse-yaml.js";
-import type { BundleTool } from "../policy-bundle.js";
 
 /** One loaded policy file and its place in the `extends` chain (0 = the policy file itself). */
 export interface PolicyLayer {

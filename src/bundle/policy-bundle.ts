@@ -1,8 +1,10 @@
 /**
  * The `PolicyBundle`: what `loadPolicy` produces from YAML — validated, normalised, deep-frozen and
- * fingerprinted (DESIGN.md section 5). Runtime, codegen and compile all start from it.
+ * fingerprinted (DESIGN.md section 5). Runtime assembly, codegen and compile all start from it, and none of
+ * them reads YAML: they import this folder, not the loader.
  */
 import { policyFingerprint } from "../runtime/fingerprint.js";
+import { deepFreeze } from "../runtime/handlers.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction, StatementSource } from "../runtime/types.js";
@@ -81,8 +83,25 @@ export interface PolicyBundle {
   readonly configDir: string;
 }
 
-/** Freezes a value and everything reachable from it (shared with compiled controllers). */
-export { deepFreeze } from "../runtime/handlers.js";
+/** What a bundle holds besides its kind and fingerprint, which `createBundle` adds. */
+export type BundleContents = Omit<PolicyBundle, "kind" | "fingerprint">;
+
+/**
+ * The one way a bundle is made: the contents deep-frozen (the same freeze compiled controllers use), with the
+ * fingerprint of their tools, statements, context schema and the mode their settings name.
+ */
+export function createBundle(contents: BundleContents): PolicyBundle {
+  return deepFreeze({
+    kind: "policy-bundle",
+    fingerprint: fingerprintOf(
+      contents.tools,
+      contents.statements,
+      contents.contextSchema,
+      contents.settings.mode,
+    ),
+    ...contents,
+  });
+}
 
 /**
  * The fingerprint covers what decides calls — tools (name, description, schema), statements (without their
