@@ -13,7 +13,7 @@ const CORE_TESTS = [
   "test/runtime/policy-properties.test.ts",
   "test/runtime/match/**/*.test.ts",
   "test/policies/**/*.test.ts",
-  "test/controller/context-and-case.test.ts",
+  "test/composition/context-and-case.test.ts",
   "test/stores/jsonl-audit-sink.test.ts",
 ];
 

@@ -19,6 +19,19 @@ export {
   declarationPathFor,
 } from "./compile/compile-controller.js";
 export {
+  ControllerSetupError,
+  type CreateControllerOptions,
+  createController,
+  type HandlerMap,
+  reloadController,
+} from "./composition/create-controller.js";
+export {
+  type PolicyWatcher,
+  type ReloadOutcome,
+  type WatchPolicyOptions,
+  watchPolicy,
+} from "./composition/watch-policy.js";
+export {
   type LoadOptions,
   type LoadResult,
   loadPolicy,
@@ -26,19 +39,6 @@ export {
   loadPolicyResultSync,
   PolicyConfigError,
 } from "./config/load-policy.js";
-export {
-  ControllerSetupError,
-  type CreateControllerOptions,
-  createController,
-  type HandlerMap,
-  reloadController,
-} from "./controller/create-controller.js";
-export {
-  type PolicyWatcher,
-  type ReloadOutcome,
-  type WatchPolicyOptions,
-  watchPolicy,
-} from "./controller/watch-policy.js";
 export {
   DIAGNOSTIC_CODES,
   type Diagnostic,

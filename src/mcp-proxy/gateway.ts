@@ -20,7 +20,7 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
-import { createController } from "../controller/create-controller.js";
+import { createController } from "../composition/create-controller.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import type { StoredApproval } from "../runtime/approval-store.js";
 import type { AuditSink } from "../runtime/audit.js";

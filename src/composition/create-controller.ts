@@ -1,5 +1,7 @@
 /**
- * `createController`: a `ToolController` from a loaded `PolicyBundle` and the application's handlers.
+ * `createController`: a `ToolController` from a loaded `PolicyBundle` and the application's handlers. This
+ * folder is the composition root: the one place where a bundle, the stores and audit sinks its settings name,
+ * its notifiers and the application's options are put together (and, in `watch-policy.ts`, kept up to date).
  */
 import { resolve } from "node:path";
 import { bundleParts } from "../bundle/bundle-parts.js";

@@ -10,7 +10,7 @@ import {
   watchPolicy,
 } from "toolgate";
 import { describe, expect, it } from "vitest";
-import { filesAreStable } from "../../src/controller/watch-policy.js";
+import { filesAreStable } from "../../src/composition/watch-policy.js";
 import { writeTree } from "../cli/cli-helpers.js";
 
 const tools = [
