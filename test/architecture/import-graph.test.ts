@@ -1,8 +1,11 @@
 /**
- * The import graph of src/ between its top-level folders runs one way: no folder reaches itself through
- * others (no cycle), and src/runtime/ — the core every other stage and every compiled module builds on —
- * imports nothing outside itself. Every static, re-export and dynamic import of every src/**\/*.ts file
- * counts; an import that resolves to no file fails the test rather than being skipped.
+ * The import graph of src/ between its top-level folders runs one way, down the pipeline YAML → bundle →
+ * controller: every folder has its place in LAYERS and imports only folders of lower layers, so no folder
+ * reaches itself through others (no cycle); src/runtime/ — the core every other stage and every compiled
+ * module builds on — imports nothing outside itself; and the stages that consume the bundle (codegen,
+ * compile, the policy tests, the assembly) never import the YAML stage (src/config/). Every static,
+ * re-export and dynamic import of every src/**\/*.ts file counts; an import that resolves to no file fails
+ * the test rather than being skipped.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -18,6 +21,38 @@ const SRC = join(ROOT, "src");
  * test too, so that the list never outlives its reason.
  */
 const ALLOWED_CYCLES: readonly { readonly folders: readonly string[]; readonly reason: string }[] = [];
+
+/**
+ * The layers of src/, lowest first. A folder imports only folders of lower layers: never one of its own
+ * layer, never one above. Every top-level folder of src/ is in exactly one layer (`.` is the package entry,
+ * src/index.ts), so a new folder must be given its place here.
+ */
+const LAYERS: readonly { readonly folders: readonly string[]; readonly role: string }[] = [
+  { folders: ["runtime"], role: "the core: decisions, approvals, the one controller assembly, the engines" },
+  {
+    folders: ["diagnostics", "validation", "stores", "adapters", "agents", "import"],
+    role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, agent integrations, reading other tools' permission settings",
+  },
+  {
+    folders: ["bundle"],
+    role: "the frozen, fingerprinted policy bundle and what it determines for a controller",
+  },
+  {
+    folders: ["config", "codegen", "testing", "notify", "inbox"],
+    role: "the stages over the bundle — YAML → bundle (config), bundle → types (codegen), the policy tests, notifiers from the bundle's settings — and the approval inbox",
+  },
+  {
+    folders: ["compile", "lint", "composition", "diff", "scaffold"],
+    role: "what combines those: bundle → controller module (compile), lint (load, check, test), the composition root, policy diff, init",
+  },
+  { folders: ["mcp-proxy"], role: "the MCP gateway, a controller composed in front of MCP servers" },
+  { folders: ["cli"], role: "the command line" },
+  { folders: ["."], role: "the package entry" },
+];
+
+/** The YAML stage, and the folders that consume the bundle it makes and so must not import it. */
+const YAML_STAGE = "config";
+const BUNDLE_CONSUMERS: readonly string[] = ["bundle", "codegen", "compile", "testing", "runtime"];
 
 /** One import between files of src/, by path relative to src/ with `/` separators. */
 interface FileImport {
@@ -74,6 +109,32 @@ function folderGraph(imports: readonly FileImport[]): Map<string, Map<string, st
   return graph;
 }
 
+/** The layer of each folder, by its index in `layers`. */
+function layerIndex(layers: typeof LAYERS): Map<string, number> {
+  return new Map(layers.flatMap(({ folders }, index) => folders.map((folder) => [folder, index] as const)));
+}
+
+/**
+ * The imports between folders that do not run down the layers (to the same layer or a higher one), and the
+ * folders of either end that have no layer, each as a line for the message.
+ */
+function importsAgainstLayers(imports: readonly FileImport[], layers: typeof LAYERS): string[] {
+  const layerOf = layerIndex(layers);
+  const wrong: string[] = [];
+  for (const { from, to } of imports) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (a === b) continue;
+    const la = layerOf.get(a);
+    const lb = layerOf.get(b);
+    if (la === undefined || lb === undefined)
+      wrong.push(`${from} → ${to}: ${la === undefined ? a : b} has no layer`);
+    else if (lb >= la)
+      wrong.push(`${from} → ${to}: ${a} (layer ${la}) imports ${b} (layer ${lb}), which is not below it`);
+  }
+  return wrong;
+}
+
 /**
  * The strongly connected components with more than one folder (Tarjan): each is a set of folders that
  * reach one another, i.e. one or more cycles. Sorted, for stable messages.
@@ -124,6 +185,7 @@ describe("the import graph of src/", () => {
     // The graph the checks below read is the real one: it holds edges every build relies on.
     expect(graph.get("cli")?.has("config")).toBe(true);
     expect(graph.get("config")?.has("runtime")).toBe(true);
+    expect(graph.get("composition")?.has("bundle")).toBe(true);
   });
 
   it("has no cycle between top-level folders", () => {
@@ -142,6 +204,48 @@ describe("the import graph of src/", () => {
     const present = new Set(cycles.map((c) => c.folders.join(",")));
     const stale = [...allowed].filter((key) => !present.has(key));
     expect(stale).toEqual([]);
+  });
+
+  it("places every top-level folder of src/ in exactly one layer", () => {
+    const placed = LAYERS.flatMap(({ folders }) => folders);
+    expect(placed.length).toBe(new Set(placed).size);
+    const present = new Set(sourceFiles(SRC).map((file) => folderOf(posix(relative(SRC, file)))));
+    expect([...placed].sort()).toEqual([...present].sort());
+  });
+
+  it("runs every import between folders down the layers: none to its own layer, none back up", () => {
+    expect(importsAgainstLayers(imports, LAYERS)).toEqual([]);
+  });
+
+  it("codegen/, compile/, the policy tests and the assembly read the bundle, never the YAML stage", () => {
+    const toYaml = imports
+      .filter(({ from, to }) => BUNDLE_CONSUMERS.includes(folderOf(from)) && folderOf(to) === YAML_STAGE)
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(toYaml).toEqual([]);
+    // They do read the bundle (the check above is about a real dependency, not an absent one).
+    for (const consumer of ["codegen", "compile", "testing"])
+      expect(graph.get(consumer)?.has("bundle")).toBe(true);
+  });
+
+  it("the layer check finds an import back up, an import within a layer and a folder with no layer", () => {
+    const layers = [
+      { folders: ["runtime"], role: "" },
+      { folders: ["bundle"], role: "" },
+      { folders: ["config", "codegen"], role: "" },
+      { folders: ["composition"], role: "" },
+    ];
+    const at = (from: string, to: string): FileImport => ({ from: `${from}/a.ts`, to: `${to}/b.ts` });
+    expect(importsAgainstLayers([at("codegen", "bundle"), at("composition", "runtime")], layers)).toEqual([]);
+    expect(importsAgainstLayers([at("runtime", "bundle")], layers)).toEqual([
+      "runtime/a.ts → bundle/b.ts: runtime (layer 0) imports bundle (layer 1), which is not below it",
+    ]);
+    expect(importsAgainstLayers([at("codegen", "config")], layers)).toEqual([
+      "codegen/a.ts → config/b.ts: codegen (layer 2) imports config (layer 2), which is not below it",
+    ]);
+    expect(importsAgainstLayers([at("bundle", "composition"), at("lint", "config")], layers)).toEqual([
+      "bundle/a.ts → composition/b.ts: bundle (layer 1) imports composition (layer 3), which is not below it",
+      "lint/a.ts → config/b.ts: lint has no layer",
+    ]);
   });
 
   it("src/runtime/ imports no folder outside it", () => {
