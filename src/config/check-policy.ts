@@ -3,7 +3,7 @@
  * (`policy-checks/`: unknown tools, overlap within a file, reasons, rule ids, fields against input schemas,
  * operator types and values, reachability, unlisted tools), each of which carries its diagnostic's metadata.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { diagnosticAt } from "./parse-yaml.js";
@@ -21,6 +21,7 @@ export { fieldSchema, type PolicyCheckOptions, type PolicyLayer } from "./policy
 /**
  * The statements of all layers, with every problem the policy checks find in them.
  * @param checks the checks to run (default: all of them, in their order).
+ * @returns the statements with the warnings; when a check found an error, the statements as `partial`.
  */
 export function checkPolicy(
   layers: readonly PolicyLayer[],
@@ -29,7 +30,7 @@ export function checkPolicy(
   contextSchema: JsonSchema | null,
   options: PolicyCheckOptions = {},
   checks: readonly PolicyCheck[] = POLICY_CHECKS,
-): { statements: StatementSpec[]; diagnostics: Diagnostic[] } {
+): StageResult<StatementSpec[]> {
   const facts = collectPolicyFacts(layers, tools, declared, contextSchema, options);
   const diagnostics: Diagnostic[] = [];
   for (const check of checks) {
@@ -44,5 +45,5 @@ export function checkPolicy(
     };
     check.run(facts, report);
   }
-  return { statements: [...facts.statements], diagnostics };
+  return stageResult([...facts.statements], diagnostics);
 }

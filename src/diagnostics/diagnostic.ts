@@ -24,10 +24,32 @@ export interface Diagnostic {
   readonly path?: string;
 }
 
-/** A stage's outcome: a value with its (warning) diagnostics, or the diagnostics that stopped it. */
+/**
+ * What every stage of the pipeline returns (parse, schema, tools, policy, tests, codegen, compile): a value
+ * with the warnings found on the way, or the diagnostics that stopped it, at least one of them an error.
+ *
+ * A stage that checks many independent things (every tool, every rule, every test case) hands what did check
+ * out to the stages after it as `partial`, so that one run reports every problem at once, as tsc and ESLint
+ * do; nothing is ever built from a `partial` (a bundle exists only when every stage was `ok`).
+ */
 export type StageResult<T> =
   | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly partial?: T };
+
+/**
+ * The result of a stage that found `diagnostics` and produced `value`: `ok` when none of them is an error;
+ * otherwise not, with `value` as its `partial`.
+ */
+export function stageResult<T>(value: T, diagnostics: readonly Diagnostic[]): StageResult<T> {
+  return hasErrors(diagnostics)
+    ? { ok: false, diagnostics, partial: value }
+    : { ok: true, value, diagnostics };
+}
+
+/** What a stage hands on to the stages after it: its value, or its `partial` one when it failed. */
+export function stageValue<T>(result: StageResult<T>): T | undefined {
+  return result.ok ? result.value : result.partial;
+}
 
 /** True when any diagnostic is an error. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -8,6 +8,8 @@ export {
   type Severity,
   type StageResult,
   sortDiagnostics,
+  stageResult,
+  stageValue,
 } from "./diagnostic.js";
 export { DIAGNOSTICS, type DiagnosticMeta, diagnosticMeta } from "./diagnostic-table.js";
 export {
