@@ -5,7 +5,7 @@
 
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
 import { bundleParts } from "../controller/create-controller.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
 import { assembleController } from "../runtime/assemble.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
@@ -111,6 +111,19 @@ export function runPolicyTests(
     coverage,
     coveragePercent: coverage.length === 0 ? 100 : Math.floor((coveredCount / coverage.length) * 1000) / 10,
   };
+}
+
+/**
+ * The policy-test stage of `lint`: runs every case of the bundle.
+ * @returns the report when every case passed; otherwise a `test-failed` error per failed case, with the
+ * report as `partial`.
+ */
+export function checkPolicyTests(
+  bundle: PolicyBundle,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
+): StageResult<PolicyTestReport> {
+  const report = runPolicyTests(bundle, validators);
+  return stageResult(report, testFailureDiagnostics(report));
 }
 
 /** Failed cases as `test-failed` diagnostics at the case's line. */
