@@ -12,6 +12,11 @@ export {
   declarationPathFor,
 } from "./compile/compile-controller.js";
 export {
+  DIAGNOSTIC_CODES,
+  DIAGNOSTICS,
+  type DiagnosticCode,
+} from "./config/diagnostic-codes.js";
+export {
   type LoadOptions,
   type LoadResult,
   loadPolicy,
@@ -40,14 +45,12 @@ export {
   watchPolicy,
 } from "./controller/watch-policy.js";
 export {
-  DIAGNOSTIC_CODES,
   type Diagnostic,
-  type DiagnosticCode,
   hasErrors,
   type Severity,
   sortDiagnostics,
 } from "./diagnostics/diagnostic.js";
-export { DIAGNOSTICS, type DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
+export type { DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,

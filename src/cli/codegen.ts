@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import { checkGenerated } from "../codegen/check-generated.js";
 import { generateTypes } from "../codegen/generate-types.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
@@ -70,6 +71,7 @@ export async function runCodegen(options: CodegenCommandOptions): Promise<number
         fingerprint: bundle.fingerprint,
         color: useColor(options.color),
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     return EXIT.findings;

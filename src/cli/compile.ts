@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { checkGenerated } from "../codegen/check-generated.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { displayPath, outputPath, readIfExists } from "./codegen.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
@@ -66,6 +67,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
         fingerprint: bundle.fingerprint,
         color: useColor(options.color),
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     return EXIT.findings;

@@ -1,3 +1,4 @@
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -26,6 +27,7 @@ export function loadBundleOrReport(
       fingerprint: null,
       color: useColor(color),
       toolVersion: toolVersion(),
+      table: DIAGNOSTICS,
     }),
   );
   // The stylish output above already says that no configuration was found, and where to put one.

@@ -6,6 +6,7 @@
 import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema } from "../runtime/types.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 import { diagnosticAt } from "./parse-yaml.js";
 import type { BundleTool } from "./policy-bundle.js";
 import { POLICY_CHECKS } from "./policy-checks/index.js";
@@ -29,7 +30,7 @@ export function checkPolicy(
   declared: ReadonlySet<string>,
   contextSchema: JsonSchema | null,
   options: PolicyCheckOptions = {},
-  checks: readonly PolicyCheck[] = POLICY_CHECKS,
+  checks: readonly PolicyCheck<DiagnosticCode>[] = POLICY_CHECKS,
 ): StageResult<StatementSpec[]> {
   const facts = collectPolicyFacts(layers, tools, declared, contextSchema, options);
   const diagnostics: Diagnostic[] = [];
@@ -37,9 +38,7 @@ export function checkPolicy(
     const { code, severity } = check.meta;
     const report: CheckReport = {
       at: (parsed, pointer, message, prefer = "value") =>
-        diagnostics.push(
-          diagnosticAt(parsed, pointer, code as Diagnostic["code"], message, { severity, prefer }),
-        ),
+        diagnostics.push(diagnosticAt(parsed, pointer, code, message, { severity, prefer })),
       push: (diagnostic) => diagnostics.push(diagnostic),
       reported: diagnostics,
     };

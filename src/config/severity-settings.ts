@@ -4,14 +4,8 @@
  * error says the policy cannot be loaded as written, or would not mean what it says, so it cannot be turned
  * off or lowered.
  */
-import {
-  DIAGNOSTIC_CODES,
-  type Diagnostic,
-  type DiagnosticCode,
-  type StageResult,
-  stageResult,
-} from "../diagnostics/diagnostic.js";
-import { DEFAULT_SEVERITIES } from "../diagnostics/format-sarif.js";
+import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
+import { DEFAULT_SEVERITIES, DIAGNOSTIC_CODES, type DiagnosticCode } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 
@@ -53,7 +47,7 @@ export function readSeveritySettings(
 /** Applies the settings: `off` drops a diagnostic, `warn` and `error` set its severity. */
 export function applySeveritySettings(
   diagnostics: readonly Diagnostic[],
-  settings: ReadonlyMap<DiagnosticCode, SeveritySetting>,
+  settings: ReadonlyMap<string, SeveritySetting>,
 ): Diagnostic[] {
   if (settings.size === 0) return [...diagnostics];
   const out: Diagnostic[] = [];

@@ -1,18 +1,15 @@
 /** The one shape every stage reports problems in (DESIGN.md section 7). */
 
-import { DIAGNOSTICS, type DiagnosticCode } from "./diagnostic-table.js";
-
-export type { DiagnosticCode } from "./diagnostic-table.js";
-
-/** Stable diagnostic codes: extend, never rename. They are also the SARIF `ruleId`. */
-export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = Object.freeze(DIAGNOSTICS.map((d) => d.code));
-
 /** How bad a finding is. */
 export type Severity = "error" | "warning";
 
-/** A finding at a place in a file. `file` is relative to the working directory; line and column are 1-based. */
-export interface Diagnostic {
-  readonly code: DiagnosticCode;
+/**
+ * A finding at a place in a file. `file` is relative to the working directory; line and column are 1-based.
+ * `code` is a stable diagnostic code, also the SARIF `ruleId`; the codes (`DiagnosticCode`) are composed
+ * above this module, from the stages' rows and the policy checks' `meta` (`src/config/diagnostic-codes.ts`).
+ */
+export interface Diagnostic<Code extends string = string> {
+  readonly code: Code;
   readonly severity: Severity;
   readonly message: string;
   readonly file: string;
