@@ -14,6 +14,7 @@ export {
 export {
   DIAGNOSTIC_CODES,
   DIAGNOSTICS,
+  type Diagnostic,
   type DiagnosticCode,
 } from "./config/diagnostic-codes.js";
 export {
@@ -45,7 +46,6 @@ export {
   watchPolicy,
 } from "./controller/watch-policy.js";
 export {
-  type Diagnostic,
   hasErrors,
   type Severity,
   sortDiagnostics,

@@ -3,6 +3,7 @@
  * would be written now; each one that is not is a `codegen-stale` error that says what changed.
  */
 import type { Diagnostic, StageResult } from "../diagnostics/diagnostic.js";
+import type { StageDiagnosticCode } from "../diagnostics/diagnostic-table.js";
 import { changeSummary, describeChange } from "./describe-change.js";
 
 /** A generated file: what is on disk and what would be written. */
@@ -24,13 +25,16 @@ export interface GeneratedFile {
 export function checkGenerated(
   files: readonly GeneratedFile[],
   command: "codegen" | "compile",
-): StageResult<readonly GeneratedFile[]> {
+): StageResult<readonly GeneratedFile[], StageDiagnosticCode> {
   const diagnostics = files.filter((f) => f.actual !== f.expected).map((f) => staleDiagnostic(f, command));
   return diagnostics.length === 0 ? { ok: true, value: files, diagnostics } : { ok: false, diagnostics };
 }
 
 /** The `codegen-stale` diagnostic of a file, at the first line that differs, saying which declarations changed. */
-function staleDiagnostic(generated: GeneratedFile, command: "codegen" | "compile"): Diagnostic {
+function staleDiagnostic(
+  generated: GeneratedFile,
+  command: "codegen" | "compile",
+): Diagnostic<StageDiagnosticCode> {
   const { file, actual, expected, cause } = generated;
   if (actual === undefined) {
     return {

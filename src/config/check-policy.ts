@@ -1,12 +1,12 @@
 /**
  * Checks of policy layers and their statements: builds the bundle's statement list and runs the policy checks
  * (`policy-checks/`: unknown tools, overlap within a file, reasons, rule ids, fields against input schemas,
- * operator types and values, reachability, unlisted tools), each of which carries its diagnostic's metadata.
+ * operator types and values, reachability, unlisted tools), each of which declares its diagnostic's metadata.
  */
-import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema } from "../runtime/types.js";
-import type { DiagnosticCode } from "./diagnostic-codes.js";
+import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 import { diagnosticAt } from "./parse-yaml.js";
 import type { BundleTool } from "./policy-bundle.js";
 import { POLICY_CHECKS } from "./policy-checks/index.js";

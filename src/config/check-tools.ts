@@ -1,7 +1,8 @@
 /** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
-import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { PROTO_MESSAGE, SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { pascalCase } from "./identifiers.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";

@@ -4,7 +4,11 @@
  * the table, and docs/policy-reference.md section 14 shows it (a test keeps the two equal). Codes are stable:
  * extend, never rename; a new code goes at the end.
  */
-import type { Severity } from "../diagnostics/diagnostic.js";
+import type {
+  Diagnostic as AnyDiagnostic,
+  StageResult as AnyStageResult,
+  Severity,
+} from "../diagnostics/diagnostic.js";
 import {
   type DiagnosticMeta,
   type StageDiagnosticCode,
@@ -25,6 +29,12 @@ import { unreachableRuleCheck } from "./policy-checks/unreachable-rule.js";
 
 /** One of the stable diagnostic codes: a stage's own, or one a policy check declares. */
 export type DiagnosticCode = StageDiagnosticCode | PolicyCheckCode;
+
+/** A diagnostic with one of these codes: what the loader, lint and the public API report. */
+export type Diagnostic = AnyDiagnostic<DiagnosticCode>;
+
+/** The result of a stage that reports these codes. */
+export type StageResult<T> = AnyStageResult<T, DiagnosticCode>;
 
 /** Every diagnostic code with its metadata, in code order (the order of the reference's table). */
 export const DIAGNOSTICS = Object.freeze([

@@ -14,14 +14,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, relative, resolve, sep } from "node:path";
-import {
-  type Diagnostic,
-  hasErrors,
-  type StageResult,
-  sortDiagnostics,
-  stageResult,
-  stageValue,
-} from "../diagnostics/diagnostic.js";
+import { hasErrors, sortDiagnostics, stageResult, stageValue } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
@@ -32,6 +25,7 @@ import {
 } from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { findConfig } from "./discover.js";
 import { expandPattern } from "./expand-globs.js";
 import { nearest } from "./nearest.js";

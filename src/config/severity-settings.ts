@@ -4,8 +4,14 @@
  * error says the policy cannot be loaded as written, or would not mean what it says, so it cannot be turned
  * off or lowered.
  */
-import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
-import { DEFAULT_SEVERITIES, DIAGNOSTIC_CODES, type DiagnosticCode } from "./diagnostic-codes.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
+import {
+  DEFAULT_SEVERITIES,
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+  type StageResult,
+} from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 
@@ -41,7 +47,7 @@ export function readSeveritySettings(
       : `unknown diagnostic code "${code}"; ${near === undefined ? `configurable: ${CONFIGURABLE_CODES.join(", ")}` : `did you mean "${near}"?`}`;
     diagnostics.push(diagnosticAt(config, pointer, "config-schema", message, { prefer: "key" }));
   }
-  return stageResult<ReadonlyMap<DiagnosticCode, SeveritySetting>>(settings, diagnostics);
+  return stageResult<ReadonlyMap<DiagnosticCode, SeveritySetting>, DiagnosticCode>(settings, diagnostics);
 }
 
 /** Applies the settings: `off` drops a diagnostic, `warn` and `error` set its severity. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Diagnostic, StageResult } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 

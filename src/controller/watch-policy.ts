@@ -9,11 +9,10 @@
 import { type FSWatcher, watch } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { DIAGNOSTIC_CODES, type DiagnosticCode } from "../config/diagnostic-codes.js";
+import { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode } from "../config/diagnostic-codes.js";
 import { SEARCH_PLACES } from "../config/discover.js";
 import { fileToken, type LoadOptions, type LoadResult, loadPolicyResult } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ToolController } from "../runtime/controller.js";
 import { type HandlerMap, reloadController } from "./create-controller.js";
 

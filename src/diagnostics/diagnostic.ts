@@ -5,8 +5,9 @@ export type Severity = "error" | "warning";
 
 /**
  * A finding at a place in a file. `file` is relative to the working directory; line and column are 1-based.
- * `code` is a stable diagnostic code, also the SARIF `ruleId`; the codes (`DiagnosticCode`) are composed
- * above this module, from the stages' rows and the policy checks' `meta` (`src/config/diagnostic-codes.ts`).
+ * `code` is a stable diagnostic code, also the SARIF `ruleId`. The codes (`DiagnosticCode`) are composed above
+ * this module, from the stages' rows and the policy checks' `meta`; `src/config/diagnostic-codes.ts` names
+ * this shape with them (`Diagnostic<DiagnosticCode>`), which is what the public API returns.
  */
 export interface Diagnostic<Code extends string = string> {
   readonly code: Code;
@@ -29,22 +30,25 @@ export interface Diagnostic<Code extends string = string> {
  * out to the stages after it as `partial`, so that one run reports every problem at once, as tsc and ESLint
  * do; nothing is ever built from a `partial` (a bundle exists only when every stage was `ok`).
  */
-export type StageResult<T> =
-  | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
-  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly partial?: T };
+export type StageResult<T, Code extends string = string> =
+  | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic<Code>[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic<Code>[]; readonly partial?: T };
 
 /**
  * The result of a stage that found `diagnostics` and produced `value`: `ok` when none of them is an error;
  * otherwise not, with `value` as its `partial`.
  */
-export function stageResult<T>(value: T, diagnostics: readonly Diagnostic[]): StageResult<T> {
+export function stageResult<T, Code extends string>(
+  value: T,
+  diagnostics: readonly Diagnostic<Code>[],
+): StageResult<T, Code> {
   return hasErrors(diagnostics)
     ? { ok: false, diagnostics, partial: value }
     : { ok: true, value, diagnostics };
 }
 
 /** What a stage hands on to the stages after it: its value, or its `partial` one when it failed. */
-export function stageValue<T>(result: StageResult<T>): T | undefined {
+export function stageValue<T>(result: StageResult<T, string>): T | undefined {
   return result.ok ? result.value : result.partial;
 }
 
@@ -54,7 +58,7 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /** Sorts diagnostics by file, line, column and code, so that output is deterministic. */
-export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
   return [...diagnostics].sort(
     (a, b) =>
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||

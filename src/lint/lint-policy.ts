@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../config/diagnostic-codes.js";
 import {
   type LoadOptions,
   type LoadResult,
@@ -5,7 +6,7 @@ import {
   loadPolicyResultSync,
 } from "../config/load-policy.js";
 import type { PolicyBundle } from "../config/policy-bundle.js";
-import { type Diagnostic, sortDiagnostics, stageValue } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics, stageValue } from "../diagnostics/diagnostic.js";
 import { checkPolicyTests, type PolicyTestReport } from "../testing/run-policy-tests.js";
 
 /** What `lintPolicy` returns: the shape `toolgate lint --format json` prints, plus the bundle when there is one. */

@@ -6,6 +6,7 @@
 import type { PolicyBundle, PolicyTestCase } from "../config/policy-bundle.js";
 import { bundleParts } from "../controller/create-controller.js";
 import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
+import type { StageDiagnosticCode } from "../diagnostics/diagnostic-table.js";
 import { assembleController } from "../runtime/assemble.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
@@ -121,13 +122,13 @@ export function runPolicyTests(
 export function checkPolicyTests(
   bundle: PolicyBundle,
   validators?: ReadonlyMap<string, ArgumentValidator>,
-): StageResult<PolicyTestReport> {
+): StageResult<PolicyTestReport, StageDiagnosticCode> {
   const report = runPolicyTests(bundle, validators);
   return stageResult(report, testFailureDiagnostics(report));
 }
 
 /** Failed cases as `test-failed` diagnostics at the case's line. */
-export function testFailureDiagnostics(report: PolicyTestReport): Diagnostic[] {
+export function testFailureDiagnostics(report: PolicyTestReport): Diagnostic<StageDiagnosticCode>[] {
   return report.results
     .filter((r) => !r.passed)
     .map((r) => ({

@@ -3,8 +3,9 @@
  * diagnostic's metadata (`{ code, severity, description, meaning, fix }`, as an ESLint rule declares `meta`).
  * The table of diagnostic codes is composed from these (`../diagnostic-codes.ts`).
  */
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+
 import type { DiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import type { Diagnostic } from "../diagnostic-codes.js";
 import type { ParsedFile } from "../parse-yaml.js";
 import type { PolicyFacts } from "./policy-facts.js";
 
