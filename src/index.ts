@@ -32,6 +32,12 @@ export {
   watchPolicy,
 } from "./composition/watch-policy.js";
 export {
+  DIAGNOSTIC_CODES,
+  DIAGNOSTICS,
+  type Diagnostic,
+  type DiagnosticCode,
+} from "./config/diagnostic-codes.js";
+export {
   type LoadOptions,
   type LoadResult,
   loadPolicy,
@@ -40,14 +46,11 @@ export {
   PolicyConfigError,
 } from "./config/load-policy.js";
 export {
-  DIAGNOSTIC_CODES,
-  type Diagnostic,
-  type DiagnosticCode,
   hasErrors,
   type Severity,
   sortDiagnostics,
 } from "./diagnostics/diagnostic.js";
-export { DIAGNOSTICS, type DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
+export type { DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,

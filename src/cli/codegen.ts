@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
-import { changeSummary, describeChange } from "../codegen/describe-change.js";
+import { checkGenerated } from "../codegen/check-generated.js";
 import { generateTypes } from "../codegen/generate-types.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -49,40 +49,6 @@ export function readIfExists(path: string): string | undefined {
 }
 
 /**
- * The `codegen-stale` diagnostic, at the first line that differs, saying which declarations changed.
- * @param command - the command that writes the file again (`codegen` or `compile`).
- * @param cause - why, when it is known better than from the declarations (a changed policy).
- */
-export function staleDiagnostic(
-  file: string,
-  actual: string | undefined,
-  expected: string,
-  command: "codegen" | "compile" = "codegen",
-  cause?: string,
-): Diagnostic {
-  if (actual === undefined) {
-    return {
-      code: "codegen-stale",
-      severity: "error",
-      message: `the generated file does not exist; run \`toolgate ${command}\` and commit the result`,
-      file,
-      line: 1,
-      column: 1,
-    };
-  }
-  const change = describeChange(actual, expected);
-  const what = cause ?? changeSummary(change);
-  return {
-    code: "codegen-stale",
-    severity: "error",
-    message: `the generated file is out of date (${what}; first difference at line ${change.line}); run \`toolgate ${command}\` and commit the result`,
-    file,
-    line: change.line,
-    column: 1,
-  };
-}
-
-/**
  * `toolgate codegen`: writes the TypeScript argument interfaces and handler types of the policy, or with
  * `--check` verifies that the file on disk is exactly what would be written (exit 1 with `codegen-stale`).
  */
@@ -94,17 +60,18 @@ export async function runCodegen(options: CodegenCommandOptions): Promise<number
   const text = await generateTypes(bundle);
   const file = displayPath(out);
   if (options.check === true) {
-    const actual = readIfExists(out);
-    if (actual === text) {
+    const checked = checkGenerated([{ file, actual: readIfExists(out), expected: text }], "codegen");
+    if (checked.ok) {
       print(`toolgate: ${file} is up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`);
       return EXIT.ok;
     }
     print(
       formatDiagnostics("stylish", {
-        diagnostics: [staleDiagnostic(file, actual, text)],
+        diagnostics: checked.diagnostics,
         fingerprint: bundle.fingerprint,
         color: useColor(options.color),
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     return EXIT.findings;

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { checkGenerated } from "../codegen/check-generated.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { displayPath, outputPath, readIfExists, staleDiagnostic } from "./codegen.js";
+import { displayPath, outputPath, readIfExists } from "./codegen.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
@@ -42,17 +43,19 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   const compiled = await compileController(bundle);
   const declarations = declarationPathFor(out);
   if (options.check === true) {
-    const stale: Diagnostic[] = [];
-    for (const [path, text] of [
+    const files = [
       [out, compiled.module],
       [declarations, compiled.declarations],
-    ] as const) {
-      const actual = readIfExists(path);
-      if (actual === text) continue;
-      const cause = policyCause(actual, bundle.fingerprint);
-      stale.push(staleDiagnostic(displayPath(path), actual, text, "compile", cause));
-    }
-    if (stale.length === 0) {
+    ] as const;
+    const checked = checkGenerated(
+      files.map(([path, expected]) => {
+        const actual = readIfExists(path);
+        const cause = policyCause(actual, bundle.fingerprint);
+        return { file: displayPath(path), actual, expected, ...(cause === undefined ? {} : { cause }) };
+      }),
+      "compile",
+    );
+    if (checked.ok) {
       print(
         `toolgate: ${displayPath(out)} and ${displayPath(declarations)} are up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`,
       );
@@ -60,10 +63,11 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
     }
     print(
       formatDiagnostics("stylish", {
-        diagnostics: stale,
+        diagnostics: checked.diagnostics,
         fingerprint: bundle.fingerprint,
         color: useColor(options.color),
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     return EXIT.findings;

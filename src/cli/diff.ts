@@ -1,3 +1,4 @@
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { type DiffSide, diffPolicies, hasChanges } from "../diff/diff-policies.js";
@@ -80,6 +81,7 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
             fingerprint: null,
             color: useColor(options.color),
             toolVersion: toolVersion(),
+            table: DIAGNOSTICS,
           },
         ),
       );

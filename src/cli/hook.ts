@@ -24,6 +24,7 @@ import {
   parseGeminiCliPayload,
 } from "../adapters/gemini-cli-hook.js";
 import { isAbsolutePath, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { ACTION_RANK } from "../runtime/statements.js";
@@ -131,6 +132,7 @@ function runAgentHook<P extends { readonly cwd: string }>(
       fingerprint: null,
       color: false,
       toolVersion: toolVersion(),
+      table: DIAGNOSTICS,
     });
     io.writeError(report.endsWith("\n") ? report : `${report}\n`);
     return agent.block(

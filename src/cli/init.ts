@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { lintPolicy } from "../lint/lint-policy.js";
 import {
@@ -125,6 +126,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
         fingerprint: report.fingerprint,
         color,
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     const others = [dirname(INIT_LAYOUT.tools), dirname(INIT_LAYOUT.tests)].flatMap((folder) =>

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { findConfig } from "../config/discover.js";
 import { type Diagnostic, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics, OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
@@ -113,6 +114,7 @@ export async function runLint(files: readonly string[], options: LintCommandOpti
     fingerprint: outcome.fingerprint,
     color: useColor(options.color),
     toolVersion: toolVersion(),
+    table: DIAGNOSTICS,
   });
   print(output);
   if (!outcome.configFound) {

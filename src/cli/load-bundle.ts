@@ -1,4 +1,5 @@
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
@@ -26,6 +27,7 @@ export function loadBundleOrReport(
       fingerprint: null,
       color: useColor(color),
       toolVersion: toolVersion(),
+      table: DIAGNOSTICS,
     }),
   );
   // The stylish output above already says that no configuration was found, and where to put one.

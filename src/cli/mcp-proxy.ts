@@ -5,6 +5,7 @@
  * SDK is loaded here, never by `import "toolgate"`.
  */
 import { resolve } from "node:path";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { DEFAULT_ASK_TIMEOUT_MS, McpGateway, serveGateway } from "../mcp-proxy/gateway.js";
@@ -58,6 +59,7 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
         fingerprint: null,
         color: false,
         toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
       }),
     );
     printError("the configuration has errors; fix them (toolgate lint) before starting the proxy");

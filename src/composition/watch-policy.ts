@@ -10,9 +10,9 @@ import { type FSWatcher, watch } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode } from "../config/diagnostic-codes.js";
 import { SEARCH_PLACES } from "../config/discover.js";
 import { fileToken, type LoadOptions, type LoadResult, loadPolicyResult } from "../config/load-policy.js";
-import { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode } from "../diagnostics/diagnostic.js";
 import type { ToolController } from "../runtime/controller.js";
 import { type HandlerMap, reloadController } from "./create-controller.js";
 

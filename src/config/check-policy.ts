@@ -1,12 +1,13 @@
 /**
  * Checks of policy layers and their statements: builds the bundle's statement list and runs the policy checks
  * (`policy-checks/`: unknown tools, overlap within a file, reasons, rule ids, fields against input schemas,
- * operator types and values, reachability, unlisted tools), each of which carries its diagnostic's metadata.
+ * operator types and values, reachability, unlisted tools), each of which declares its diagnostic's metadata.
  */
 import type { BundleTool } from "../bundle/policy-bundle.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema } from "../runtime/types.js";
+import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 import { diagnosticAt } from "./parse-yaml.js";
 import { POLICY_CHECKS } from "./policy-checks/index.js";
 import type { CheckReport, PolicyCheck } from "./policy-checks/policy-check.js";
@@ -21,6 +22,7 @@ export { fieldSchema, type PolicyCheckOptions, type PolicyLayer } from "./policy
 /**
  * The statements of all layers, with every problem the policy checks find in them.
  * @param checks the checks to run (default: all of them, in their order).
+ * @returns the statements with the warnings; when a check found an error, the statements as `partial`.
  */
 export function checkPolicy(
   layers: readonly PolicyLayer[],
@@ -28,21 +30,19 @@ export function checkPolicy(
   declared: ReadonlySet<string>,
   contextSchema: JsonSchema | null,
   options: PolicyCheckOptions = {},
-  checks: readonly PolicyCheck[] = POLICY_CHECKS,
-): { statements: StatementSpec[]; diagnostics: Diagnostic[] } {
+  checks: readonly PolicyCheck<DiagnosticCode>[] = POLICY_CHECKS,
+): StageResult<StatementSpec[]> {
   const facts = collectPolicyFacts(layers, tools, declared, contextSchema, options);
   const diagnostics: Diagnostic[] = [];
   for (const check of checks) {
     const { code, severity } = check.meta;
     const report: CheckReport = {
       at: (parsed, pointer, message, prefer = "value") =>
-        diagnostics.push(
-          diagnosticAt(parsed, pointer, code as Diagnostic["code"], message, { severity, prefer }),
-        ),
+        diagnostics.push(diagnosticAt(parsed, pointer, code, message, { severity, prefer })),
       push: (diagnostic) => diagnostics.push(diagnostic),
       reported: diagnostics,
     };
     check.run(facts, report);
   }
-  return { statements: [...facts.statements], diagnostics };
+  return stageResult([...facts.statements], diagnostics);
 }

@@ -1,9 +1,11 @@
 /** Checks of tool spec files: names, duplicates, input schemas, TypeScript name collisions. */
+
 import { pascalCase } from "../bundle/identifiers.js";
 import type { BundleTool } from "../bundle/policy-bundle.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { PROTO_MESSAGE, SUPPORTED_FORMATS, type ValidatorFactory } from "../validation/argument-validator.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile, positionOf } from "./parse-yaml.js";
 
@@ -215,17 +217,24 @@ function valueAtPointer(data: unknown, pointer: string): unknown {
   return current;
 }
 
-/** Tool checks over all tool files. */
+/** What the tool checks produce. */
+export interface CheckedTools {
+  /** The tools whose name and input schema passed, in file order. */
+  readonly tools: BundleTool[];
+  /** Their compiled argument validators, by tool name. */
+  readonly validators: Map<string, ArgumentValidator>;
+  /** Every validly named tool, also those whose schema failed: later checks must not call them unknown. */
+  readonly declared: Set<string>;
+}
+
+/**
+ * Tool checks over all tool files: names, duplicates, TypeScript identifiers, input schemas.
+ * @returns the checked tools; when any failed, the ones that passed as `partial`.
+ */
 export function checkTools(
   files: readonly ParsedFile[],
   factory: ValidatorFactory,
-): {
-  tools: BundleTool[];
-  validators: Map<string, ArgumentValidator>;
-  /** Every validly named tool, also those whose schema failed: later checks must not call them unknown. */
-  declared: Set<string>;
-  diagnostics: Diagnostic[];
-} {
+): StageResult<CheckedTools> {
   const diagnostics: Diagnostic[] = [];
   const tools: BundleTool[] = [];
   const validators = new Map<string, ArgumentValidator>();
@@ -308,5 +317,5 @@ export function checkTools(
       });
     });
   }
-  return { tools, validators, declared, diagnostics };
+  return stageResult({ tools, validators, declared }, diagnostics);
 }

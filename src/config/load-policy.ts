@@ -21,8 +21,7 @@ import {
   type PolicyBundle,
   type PolicyTestCase,
 } from "../bundle/policy-bundle.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { hasErrors, sortDiagnostics } from "../diagnostics/diagnostic.js";
+import { hasErrors, sortDiagnostics, stageResult, stageValue } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
@@ -33,6 +32,7 @@ import {
 } from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { findConfig } from "./discover.js";
 import { expandPattern } from "./expand-globs.js";
 import { nearest } from "./nearest.js";
@@ -135,6 +135,15 @@ class Reader {
   readonly files = new Map<string, string>();
   constructor(readonly cwd: string) {}
 
+  /**
+   * Takes a stage's result into the load: its diagnostics join the others, and what it hands on (its value,
+   * or its `partial` value when it failed) is returned; `undefined` when it has nothing to hand on.
+   */
+  take<T>(result: StageResult<T>): T | undefined {
+    this.diagnostics.push(...result.diagnostics);
+    return stageValue(result);
+  }
+
   /** Asks the driver for a file's bytes, and remembers that the load depends on what it found. */
   *bytes(absolute: string): LoadSteps<ReadAnswer> {
     const answer = yield* readRequest(absolute);
@@ -172,12 +181,11 @@ class Reader {
       }
       return undefined;
     }
-    const parsed = parseYaml(answer.bytes, file);
+    const parsed = this.take(parseYaml(answer.bytes, file));
     // Parsing a large file is the longest step that cannot be split: let the loop run before the next one.
     yield PAUSE;
-    this.diagnostics.push(...parsed.diagnostics);
-    if (!parsed.ok) return undefined;
-    if (parsed.value.data === null || parsed.value.data === undefined) {
+    if (parsed === undefined) return undefined;
+    if (parsed.data === null || parsed.data === undefined) {
       this.diagnostics.push(
         fileDiagnostic(
           file,
@@ -187,20 +195,20 @@ class Reader {
       );
       return undefined;
     }
-    const schemaProblems = validateAgainstSchema(parsed.value, kind);
-    this.diagnostics.push(...schemaProblems);
+    const schema = validateAgainstSchema(parsed, kind);
+    this.take(schema);
     yield PAUSE;
-    if (schemaProblems.length === 0) return parsed.value;
-    onSchemaProblems?.(parsed.value);
+    if (schema.ok) return schema.value;
+    onSchemaProblems?.(parsed);
     if (kind === "config") return undefined;
     // Check the parts that did match (other rules, tools, tests) too, as tsc and ESLint report everything
     // at once; the file counts as incomplete, so nothing is concluded from what is missing.
-    const pruned = pruneInvalid(parsed.value, schemaProblems);
-    if (pruned === undefined || validateAgainstSchema(pruned, kind).length > 0) return undefined;
+    const pruned = pruneInvalid(parsed, schema.diagnostics);
+    if (pruned === undefined || !validateAgainstSchema(pruned, kind).ok) return undefined;
     this.partial.add(absolute);
     if (kind === "policy") {
       // The ids of rules left out still exist: a test naming one is not an unknown-rule.
-      const rules = (parsed.value.data as { rules?: unknown }).rules;
+      const rules = (parsed.data as { rules?: unknown }).rules;
       for (const rule of Array.isArray(rules) ? rules : []) {
         const id = (rule as { id?: unknown } | null)?.id;
         if (typeof id === "string") this.droppedIds.add(id);
@@ -390,16 +398,15 @@ function* readConfig(reader: Reader, path: string, packageJson: boolean): LoadSt
     throw answer.reason === "too-large"
       ? new ToolgateError("file-too-large", `${file} is too large`)
       : answer.error;
-  const parsed = parseYaml(answer.bytes, file);
-  reader.diagnostics.push(...parsed.diagnostics);
-  if (!parsed.ok) return undefined;
+  const parsed = reader.take(parseYaml(answer.bytes, file));
+  if (parsed === undefined) return undefined;
   const prefix = "/toolgate";
   const positions = new Map(
-    [...parsed.value.positions]
+    [...parsed.positions]
       .filter(([pointer]) => pointer === prefix || pointer.startsWith(`${prefix}/`))
       .map(([pointer, position]) => [pointer.slice(prefix.length), position] as const),
   );
-  const data = parsed.value.data;
+  const data = parsed.data;
   if (data === null || typeof data !== "object" || !Object.hasOwn(data, "toolgate")) {
     // Only an explicit --config gets here: discovery skips a package.json without the key.
     reader.diagnostics.push(
@@ -412,9 +419,9 @@ function* readConfig(reader: Reader, path: string, packageJson: boolean): LoadSt
     return undefined;
   }
   const config: ParsedFile = { file, data: (data as { toolgate?: unknown }).toolgate, positions };
-  const problems = validateAgainstSchema(config, "config");
-  reader.diagnostics.push(...problems);
-  return problems.length === 0 ? config : undefined;
+  const schema = validateAgainstSchema(config, "config");
+  reader.take(schema);
+  return schema.ok ? schema.value : undefined;
 }
 
 /**
@@ -477,35 +484,50 @@ function* readTests(
   for (const absolute of files) {
     const parsed = yield* reader.read(absolute, "tests");
     if (parsed === undefined) continue;
-    const tests = (parsed.data as { tests: readonly Record<string, unknown>[] }).tests;
-    tests.forEach((test, index) => {
-      const at = `/tests/${index}`;
-      const call = test.call as { tool: string; arguments?: unknown };
-      const rule = test.rule as string | undefined;
-      // Without all policy files loaded, the ids are not all known: say nothing rather than something false.
-      if (rule !== undefined && statementIds !== undefined && !statementIds.has(rule)) {
-        reader.diagnostics.push(
-          diagnosticAt(
-            parsed,
-            `${at}/rule`,
-            "unknown-rule",
-            `the policy has no rule or entry with id "${rule}"; ${ruleHint(rule, statementIds)}`,
-          ),
-        );
-      }
-      const span = positionOf(parsed, at);
-      cases.push({
-        name: test.name as string,
-        tool: call.tool,
-        arguments: call.arguments === undefined ? {} : call.arguments,
-        ...(test.context === undefined ? {} : { context: test.context as { [key: string]: unknown } }),
-        expect: test.expect as PolicyTestCase["expect"],
-        ...(rule === undefined ? {} : { rule }),
-        source: { file: parsed.file, line: span.line, column: span.column },
-      });
-    });
+    cases.push(...(reader.take(readTestCases(parsed, statementIds)) ?? []));
   }
   return cases;
+}
+
+/**
+ * The test cases of a schema-checked test file. A case naming a rule the policy does not have is an
+ * `unknown-rule` error (the cases are then `partial`).
+ * @param statementIds the ids of the policy's rules and entries; `undefined` when not every policy file
+ * could be read, so that the ids are not all known: then no rule is called unknown.
+ */
+export function readTestCases(
+  parsed: ParsedFile,
+  statementIds: ReadonlySet<string> | undefined,
+): StageResult<PolicyTestCase[]> {
+  const diagnostics: Diagnostic[] = [];
+  const cases: PolicyTestCase[] = [];
+  const tests = (parsed.data as { tests: readonly Record<string, unknown>[] }).tests;
+  tests.forEach((test, index) => {
+    const at = `/tests/${index}`;
+    const call = test.call as { tool: string; arguments?: unknown };
+    const rule = test.rule as string | undefined;
+    if (rule !== undefined && statementIds !== undefined && !statementIds.has(rule)) {
+      diagnostics.push(
+        diagnosticAt(
+          parsed,
+          `${at}/rule`,
+          "unknown-rule",
+          `the policy has no rule or entry with id "${rule}"; ${ruleHint(rule, statementIds)}`,
+        ),
+      );
+    }
+    const span = positionOf(parsed, at);
+    cases.push({
+      name: test.name as string,
+      tool: call.tool,
+      arguments: call.arguments === undefined ? {} : call.arguments,
+      ...(test.context === undefined ? {} : { context: test.context as { [key: string]: unknown } }),
+      expect: test.expect as PolicyTestCase["expect"],
+      ...(rule === undefined ? {} : { rule }),
+      source: { file: parsed.file, line: span.line, column: span.column },
+    });
+  });
+  return stageResult(cases, diagnostics);
 }
 
 function ruleHint(rule: string, ids: ReadonlySet<string>): string {
@@ -567,8 +589,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     };
   const raw = config.data as RawConfig;
   const base = dirname(location.path);
-  const severity = readSeveritySettings(config, raw.severity);
-  reader.diagnostics.push(...severity.diagnostics);
+  const severity = reader.take(readSeveritySettings(config, raw.severity)) ?? new Map();
   reader.diagnostics.push(...checkNotifierSecrets(config, raw.notify));
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
@@ -587,9 +608,12 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     if (parsed !== undefined) toolFiles.push(parsed);
   }
   yield* compileInSlices(toolFiles, factory);
-  const checked = checkTools(toolFiles, factory);
+  const checked = reader.take(checkTools(toolFiles, factory)) ?? {
+    tools: [],
+    validators: new Map(),
+    declared: new Set<string>(),
+  };
   yield PAUSE;
-  reader.diagnostics.push(...checked.diagnostics);
 
   let contextSchema: JsonSchema | null = null;
   if (raw.context_schema !== undefined) {
@@ -610,24 +634,26 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   }
 
   const policyFiles = yield* readLayers(reader, resolve(base, raw.policy), config);
-  const policy = checkPolicy(
-    policyFiles.layers,
-    checked.tools,
-    new Set([...checked.declared, ...declaredElsewhere]),
-    contextSchema,
-    { toolsComplete, policyComplete: policyFiles.complete },
-  );
-  reader.diagnostics.push(...policy.diagnostics);
+  const statements =
+    reader.take(
+      checkPolicy(
+        policyFiles.layers,
+        checked.tools,
+        new Set([...checked.declared, ...declaredElsewhere]),
+        contextSchema,
+        { toolsComplete, policyComplete: policyFiles.complete },
+      ),
+    ) ?? [];
   yield PAUSE;
 
   const testFiles = raw.tests === undefined ? [] : reader.expand(base, raw.tests, config, "tests").files;
   const tests = yield* readTests(
     reader,
     testFiles,
-    policyFiles.allRead ? new Set([...policy.statements.map((s) => s.id), ...reader.droppedIds]) : undefined,
+    policyFiles.allRead ? new Set([...statements.map((s) => s.id), ...reader.droppedIds]) : undefined,
   );
 
-  const diagnostics = sortDiagnostics(applySeveritySettings(reader.diagnostics, severity.settings));
+  const diagnostics = sortDiagnostics(applySeveritySettings(reader.diagnostics, severity));
   const files = reader.files;
   if (hasErrors(diagnostics))
     return { diagnostics, configFound: true, validators: checked.validators, files };
@@ -652,7 +678,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   };
   const bundle = createBundle({
     tools: checked.tools,
-    statements: policy.statements,
+    statements,
     contextSchema,
     tests,
     settings,

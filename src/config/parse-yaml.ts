@@ -16,7 +16,7 @@ import {
   visit,
   type Node as YamlNode,
 } from "yaml";
-import type { Diagnostic, DiagnosticCode, StageResult } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 1024 * 1024;

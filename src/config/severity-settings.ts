@@ -4,8 +4,14 @@
  * error says the policy cannot be loaded as written, or would not mean what it says, so it cannot be turned
  * off or lowered.
  */
-import { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode } from "../diagnostics/diagnostic.js";
-import { DEFAULT_SEVERITIES } from "../diagnostics/format-sarif.js";
+import { stageResult } from "../diagnostics/diagnostic.js";
+import {
+  DEFAULT_SEVERITIES,
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  type DiagnosticCode,
+  type StageResult,
+} from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 
@@ -19,12 +25,13 @@ export const CONFIGURABLE_CODES: readonly DiagnosticCode[] = DIAGNOSTIC_CODES.fi
 
 /**
  * Reads the `severity` map of a config file (already schema-checked): the settings, and a `config-schema`
- * error at each entry that names an unknown code or a code that cannot be configured.
+ * error at each entry that names an unknown code or a code that cannot be configured (the valid entries are
+ * then the `partial` settings).
  */
 export function readSeveritySettings(
   config: ParsedFile,
   severity: { readonly [code: string]: SeveritySetting } | undefined,
-): { settings: ReadonlyMap<DiagnosticCode, SeveritySetting>; diagnostics: Diagnostic[] } {
+): StageResult<ReadonlyMap<DiagnosticCode, SeveritySetting>> {
   const settings = new Map<DiagnosticCode, SeveritySetting>();
   const diagnostics: Diagnostic[] = [];
   for (const [code, setting] of Object.entries(severity ?? {})) {
@@ -40,13 +47,13 @@ export function readSeveritySettings(
       : `unknown diagnostic code "${code}"; ${near === undefined ? `configurable: ${CONFIGURABLE_CODES.join(", ")}` : `did you mean "${near}"?`}`;
     diagnostics.push(diagnosticAt(config, pointer, "config-schema", message, { prefer: "key" }));
   }
-  return { settings, diagnostics };
+  return stageResult<ReadonlyMap<DiagnosticCode, SeveritySetting>, DiagnosticCode>(settings, diagnostics);
 }
 
 /** Applies the settings: `off` drops a diagnostic, `warn` and `error` set its severity. */
 export function applySeveritySettings(
   diagnostics: readonly Diagnostic[],
-  settings: ReadonlyMap<DiagnosticCode, SeveritySetting>,
+  settings: ReadonlyMap<string, SeveritySetting>,
 ): Diagnostic[] {
   if (settings.size === 0) return [...diagnostics];
   const out: Diagnostic[] = [];

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 
@@ -143,9 +143,16 @@ function toDiagnostic(parsed: ParsedFile, error: ErrorObject): Diagnostic {
 
 /**
  * Validates a parsed file against its schema.
- * @returns the diagnostics, empty when the file matches.
+ * @returns the file when it matches; otherwise a `config-schema` error at each place that does not.
  */
-export function validateAgainstSchema(parsed: ParsedFile, kind: FileKind): Diagnostic[] {
+export function validateAgainstSchema(parsed: ParsedFile, kind: FileKind): StageResult<ParsedFile> {
+  const problems = schemaProblems(parsed, kind);
+  return problems.length === 0
+    ? { ok: true, value: parsed, diagnostics: [] }
+    : { ok: false, diagnostics: problems };
+}
+
+function schemaProblems(parsed: ParsedFile, kind: FileKind): Diagnostic[] {
   const validate = validatorFor(kind);
   if (validate(parsed.data)) return [];
   const errors = validate.errors ?? [];

@@ -1,13 +1,15 @@
 /**
- * The one table of diagnostic codes: for each code its default severity, its one-sentence description (the
- * SARIF rule's `shortDescription`), what it means and what to do (`fullDescription`, `help`, and the table in
- * docs/policy-reference.md section 14, which a test keeps equal). `DiagnosticCode` is derived from it, the SARIF
- * formatter reads it, and every check carries its row as its `meta`. Codes are stable: extend, never rename.
+ * The metadata of a diagnostic code, and the rows of the codes the stages report themselves (parsing, schema
+ * validation, tool checks, test files, `extends`, the controller's set-up, codegen, policy tests). Each policy
+ * check declares its own code's row as its `meta` (as an ESLint rule carries `meta`); the whole table, which
+ * the SARIF formatter is handed and docs/policy-reference.md section 14 shows (a test keeps the two equal), is
+ * composed from both above this module (`src/config/diagnostic-codes.ts`). Codes are stable: extend, never
+ * rename.
  */
 
-/** What a diagnostic code is: the metadata a check carries (as an ESLint rule carries `meta`). */
-export interface DiagnosticMeta {
-  readonly code: string;
+/** What a diagnostic code is: its row of the table. */
+export interface DiagnosticMeta<Code extends string = string> {
+  readonly code: Code;
   /** The severity it is reported with unless a stage or the `severity` setting says otherwise. */
   readonly severity: "error" | "warning";
   /** One sentence: the SARIF rule's `shortDescription`. */
@@ -18,8 +20,8 @@ export interface DiagnosticMeta {
   readonly fix: string;
 }
 
-/** Every diagnostic code with its metadata, in code order. */
-export const DIAGNOSTICS = Object.freeze([
+/** The codes the stages report themselves, with their metadata, in code order. */
+export const STAGE_DIAGNOSTICS = Object.freeze([
   {
     code: "yaml-syntax",
     severity: "error",
@@ -100,67 +102,6 @@ export const DIAGNOSTICS = Object.freeze([
     fix: "Fix the keyword; use a supported format or a `pattern`; inline remote schemas under `$defs`.",
   },
   {
-    code: "unknown-tool",
-    severity: "error",
-    description: "The policy names a tool that no tool spec declares.",
-    meaning: "The policy names a tool no tool file declares.",
-    fix: "Fix the spelling or declare the tool.",
-  },
-  {
-    code: "overlap",
-    severity: "error",
-    description: "A tool is listed in more than one of allow, ask and deny in one policy file.",
-    meaning: "In one policy file a tool is in two of allow/ask/deny, or twice in one.",
-    fix: "Keep it in one list.",
-  },
-  {
-    code: "duplicate-rule-id",
-    severity: "error",
-    description: "Two rules have the same id.",
-    meaning: "Two rules share an id (across all layers).",
-    fix: "Rename one.",
-  },
-  {
-    code: "unknown-argument",
-    severity: "error",
-    description: "A rule condition names an argument that the tool's input_schema does not define.",
-    meaning:
-      "A `when` field is not in the tool's `input_schema`; a `context` field is not in `context_schema` (or there is none).",
-    fix: "Fix the field path, or declare the field.",
-  },
-  {
-    code: "operator-type-mismatch",
-    severity: "error",
-    description: "A rule operator does not fit the type of the argument it is applied to.",
-    meaning:
-      "An operator does not fit the field's declared type, or an `equals`/`in` value can never be equal.",
-    fix: "Use an operator for that type, or fix the value.",
-  },
-  {
-    code: "invalid-regex",
-    severity: "error",
-    description: "A regular expression is invalid or cannot be matched in linear time.",
-    meaning:
-      "A regex is invalid or needs backtracking (lookaround, backreferences) or is too large, or has an unsupported flag.",
-    fix: "Rewrite it for the linear-time engine; use only the flags `i`, `m`, `s`.",
-  },
-  {
-    code: "invalid-glob",
-    severity: "error",
-    description: "A glob pattern is invalid.",
-    meaning:
-      "A glob (in a rule, or in the config's `tools`/`tests`) is malformed or can never match a normalised path.",
-    fix: "Fix the glob (no `//`, `./`, trailing `/`).",
-  },
-  {
-    code: "invalid-command",
-    severity: "error",
-    description: "A command prefix is not a plain list of shell words.",
-    meaning:
-      "A `command` prefix is not a plain list of literal words, or its `{ prefix, options }` form is wrong.",
-    fix: "Write plain words such as `git status`; list options as single words such as `--oneline`; drop the `$` of a prefix that lists options.",
-  },
-  {
     code: "unknown-rule",
     severity: "error",
     description: "A policy test names a rule id that the policy does not have.",
@@ -206,21 +147,6 @@ export const DIAGNOSTICS = Object.freeze([
     fix: "Rename one.",
   },
   {
-    code: "unlisted-tool",
-    severity: "warning",
-    description: "A declared tool has no policy statement, so it is always denied.",
-    meaning: "A declared tool has no policy statement, so it is always denied.",
-    fix: "Add it to allow, ask or deny (deny is fine: it says you meant it).",
-  },
-  {
-    code: "unreachable-rule",
-    severity: "warning",
-    description: "A rule can never decide a call because other statements always take precedence.",
-    meaning:
-      "A rule can never change a decision because set entries for all its tools are at least as strict; or an `otherwise` entry never applies because a set entry or an unconditional rule matches every call of its tool.",
-    fix: 'Remove the rule or loosen the set entry — for "allow these, ask for the rest", replace the `ask` entry with `otherwise: { TOOL: ask }`.',
-  },
-  {
     code: "test-failed",
     severity: "error",
     description: "A policy test did not get the expected decision.",
@@ -235,38 +161,17 @@ export const DIAGNOSTICS = Object.freeze([
       "A generated file differs from what `toolgate codegen` or `toolgate compile` would write (`--check`); the message says which declarations changed, or that the policy did.",
     fix: "Run `toolgate codegen` (or `compile`) and commit the result.",
   },
-  {
-    code: "prefix-on-path",
-    severity: "warning",
-    description:
-      "A plain string prefix is applied to a path, where path_prefix (which normalises the path) was likely meant.",
-    meaning: "A `prefix` (plain text) is applied to a field that holds a path, or its text reads as a path.",
-    fix: 'Use `path_prefix` (or `glob`); for plain text on purpose, `regex: "^…"`.',
-  },
-  {
-    code: "invalid-url",
-    severity: "error",
-    description: "A url operator names a scheme, host, port or path pattern that no URL can have.",
-    meaning: "A `url` operator names a scheme, host, port or path glob that no URL can have.",
-    fix: "Follow the message: schemes without `:`, hosts without scheme or path, path globs starting with `/`.",
-  },
-  {
-    code: "unbounded-string",
-    severity: "warning",
-    description:
-      "A command, glob, path_prefix or regex rule reads a string field whose schema sets no maxLength.",
-    meaning:
-      "A `command`, `glob`, `path_prefix` or `regex` operator reads a string field (an argument, an array's items, or a `context_schema` fact) whose schema sets no `maxLength`, `enum` or `const`. Reported once per field of a rule and tool, at the first such operator.",
-    fix: "Add `maxLength` to the field in the `input_schema` (for example `maxLength: 4096`; a command line or a URL rarely needs more).",
-  },
 ] as const satisfies readonly DiagnosticMeta[]);
 
-/** One of the stable diagnostic codes. */
-export type DiagnosticCode = (typeof DIAGNOSTICS)[number]["code"];
+/** A code a stage reports itself (not one that a policy check declares). */
+export type StageDiagnosticCode = (typeof STAGE_DIAGNOSTICS)[number]["code"];
 
-const BY_CODE: ReadonlyMap<string, DiagnosticMeta> = new Map(DIAGNOSTICS.map((d) => [d.code, d]));
-
-/** The metadata of a code. */
-export function diagnosticMeta(code: DiagnosticCode): DiagnosticMeta {
-  return BY_CODE.get(code) as DiagnosticMeta;
+/** The row of a code a stage reports. */
+export function stageDiagnosticMeta<Code extends StageDiagnosticCode>(
+  code: Code,
+): Extract<(typeof STAGE_DIAGNOSTICS)[number], { code: Code }> {
+  return STAGE_DIAGNOSTICS.find((d) => d.code === code) as Extract<
+    (typeof STAGE_DIAGNOSTICS)[number],
+    { code: Code }
+  >;
 }

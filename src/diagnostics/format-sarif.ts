@@ -1,19 +1,9 @@
 /** The `sarif` formatter: SARIF 2.1.0 for code-scanning services (GitHub code scanning and others). */
 
 import { createHash } from "node:crypto";
-import { type Diagnostic, type DiagnosticCode, type Severity, sortDiagnostics } from "./diagnostic.js";
-import { DIAGNOSTICS, diagnosticMeta } from "./diagnostic-table.js";
+import { type Diagnostic, sortDiagnostics } from "./diagnostic.js";
+import type { DiagnosticMeta } from "./diagnostic-table.js";
 import { helpUri } from "./rule-help.js";
-
-/** One short sentence per diagnostic code (the SARIF rule's `shortDescription`), read from the diagnostics table. */
-export const RULE_DESCRIPTIONS: Readonly<Record<DiagnosticCode, string>> = Object.freeze(
-  Object.fromEntries(DIAGNOSTICS.map((d) => [d.code, d.description])) as Record<DiagnosticCode, string>,
-);
-
-/** The severity each code is reported with unless a stage says otherwise, read from the diagnostics table. */
-export const DEFAULT_SEVERITIES: Readonly<Record<DiagnosticCode, Severity>> = Object.freeze(
-  Object.fromEntries(DIAGNOSTICS.map((d) => [d.code, d.severity])) as Record<DiagnosticCode, Severity>,
-);
 
 /** The `$schema` written into every SARIF log. */
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -28,7 +18,9 @@ export const SARIF_SRCROOT = "%SRCROOT%";
 export interface SarifOptions {
   /** Written as `tool.driver.version`. */
   readonly toolVersion: string;
-  /** Overrides for the built-in {@link RULE_DESCRIPTIONS}, by code. */
+  /** The table of diagnostic codes (`DIAGNOSTICS`): each rule's descriptions, help and default level. */
+  readonly table: readonly DiagnosticMeta[];
+  /** Overrides for the table's descriptions, by code. */
   readonly ruleDescriptions?: ReadonlyMap<string, string>;
 }
 
@@ -43,7 +35,7 @@ export interface SarifOptions {
  * it stays the same when only the position of a finding moves. Equal input gives byte-identical output.
  *
  * @param diagnostics - The diagnostics to report, in any order.
- * @param options - The tool version and optional rule description overrides.
+ * @param options - The tool version, the table of codes and optional rule description overrides.
  * @returns Pretty-printed JSON (2-space indent) ending in a newline.
  */
 export function formatSarif(diagnostics: readonly Diagnostic[], options: SarifOptions): string {
@@ -51,8 +43,11 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: SarifOp
   const codes = [...new Set(sorted.map((d) => d.code))].sort();
   const ruleIndex = new Map(codes.map((code, index) => [code, index]));
 
+  const table = new Map(options.table.map((d) => [d.code, d]));
   const rules = codes.map((code) => {
-    const meta = diagnosticMeta(code);
+    const meta = table.get(code);
+    // A code the table lacks is a programmer error; the log still names its rule rather than failing.
+    if (meta === undefined) return { id: code, helpUri: helpUri(code) };
     return {
       id: code,
       shortDescription: { text: options.ruleDescriptions?.get(code) ?? meta.description },

@@ -1,6 +1,7 @@
 /** Picks a formatter by name: the `--format` flag of the CLI. */
 
 import type { Diagnostic } from "./diagnostic.js";
+import type { DiagnosticMeta } from "./diagnostic-table.js";
 import { formatGithub } from "./format-github.js";
 import { formatJson } from "./format-json.js";
 import { diagnosticsToJunit, formatJunit } from "./format-junit.js";
@@ -32,6 +33,8 @@ export interface FormatInput {
   readonly color: boolean;
   /** The toolgate version (only `sarif` uses it). */
   readonly toolVersion: string;
+  /** The table of diagnostic codes, `DIAGNOSTICS` (only `sarif` uses it, for its rules). */
+  readonly table: readonly DiagnosticMeta[];
 }
 
 /**
@@ -48,7 +51,7 @@ export function formatDiagnostics(format: OutputFormat, input: FormatInput): str
     case "json":
       return formatJson({ fingerprint: input.fingerprint, diagnostics: input.diagnostics });
     case "sarif":
-      return formatSarif(input.diagnostics, { toolVersion: input.toolVersion });
+      return formatSarif(input.diagnostics, { toolVersion: input.toolVersion, table: input.table });
     case "github":
       return formatGithub(input.diagnostics);
     case "junit":

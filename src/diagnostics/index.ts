@@ -1,15 +1,20 @@
 /** The diagnostics module: the Diagnostic shape, its codes, and the output formatters. */
 
 export {
-  DIAGNOSTIC_CODES,
   type Diagnostic,
-  type DiagnosticCode,
   hasErrors,
   type Severity,
   type StageResult,
   sortDiagnostics,
+  stageResult,
+  stageValue,
 } from "./diagnostic.js";
-export { DIAGNOSTICS, type DiagnosticMeta, diagnosticMeta } from "./diagnostic-table.js";
+export {
+  type DiagnosticMeta,
+  STAGE_DIAGNOSTICS,
+  type StageDiagnosticCode,
+  stageDiagnosticMeta,
+} from "./diagnostic-table.js";
 export {
   type FormatInput,
   formatDiagnostics,
@@ -30,15 +35,13 @@ export {
   stripInvalidXmlChars,
 } from "./format-junit.js";
 export {
-  DEFAULT_SEVERITIES,
   fingerprintDiagnostic,
   formatSarif,
   pathToSarifUri,
-  RULE_DESCRIPTIONS,
   SARIF_FINGERPRINT_KEY,
   SARIF_SCHEMA_URI,
   SARIF_SRCROOT,
   type SarifOptions,
 } from "./format-sarif.js";
 export { formatStylish, type StylishOptions } from "./format-stylish.js";
-export { helpUri, REFERENCE_URL, RULE_HELP, type RuleHelp } from "./rule-help.js";
+export { helpUri, REFERENCE_URL, type RuleHelp } from "./rule-help.js";

@@ -1,9 +1,8 @@
 /**
- * The longer text of each diagnostic code, for SARIF rules (`fullDescription`, `help`, `helpUri`) and the
- * reference: what the code means, and what to do about it, as the diagnostics table holds it.
- * docs/policy-reference.md section 14 shows the same table; a test keeps the two equal.
+ * Where the reference explains each diagnostic code (SARIF `helpUri`), and the shape of a code's longer text:
+ * what it means and what to do about it, as the table of codes holds it. docs/policy-reference.md section 14
+ * shows the same table; a test keeps the two equal.
  */
-import { DIAGNOSTICS, type DiagnosticCode } from "./diagnostic-table.js";
 
 /** What a code means and what to do. */
 export interface RuleHelp {
@@ -15,14 +14,6 @@ export interface RuleHelp {
 export const REFERENCE_URL = "https://toolgate.dev/docs/policy-reference.md";
 
 /** The reference anchor of a code. */
-export function helpUri(code: DiagnosticCode): string {
+export function helpUri(code: string): string {
   return `${REFERENCE_URL}#diagnostic-${code}`;
 }
-
-/** Meaning and fix of every code, read from the diagnostics table. */
-export const RULE_HELP: Readonly<Record<DiagnosticCode, RuleHelp>> = Object.freeze(
-  Object.fromEntries(DIAGNOSTICS.map((d) => [d.code, { meaning: d.meaning, fix: d.fix }])) as Record<
-    DiagnosticCode,
-    RuleHelp
-  >,
-);

@@ -1,17 +1,13 @@
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import type { Diagnostic } from "../config/diagnostic-codes.js";
 import {
   type LoadOptions,
   type LoadResult,
   loadPolicyResult,
   loadPolicyResultSync,
 } from "../config/load-policy.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { sortDiagnostics } from "../diagnostics/diagnostic.js";
-import {
-  type PolicyTestReport,
-  runPolicyTests,
-  testFailureDiagnostics,
-} from "../testing/run-policy-tests.js";
+import { sortDiagnostics, stageValue } from "../diagnostics/diagnostic.js";
+import { checkPolicyTests, type PolicyTestReport } from "../testing/run-policy-tests.js";
 
 /** What `lintPolicy` returns: the shape `toolgate lint --format json` prints, plus the bundle when there is one. */
 export interface LintReport {
@@ -44,8 +40,9 @@ function lintReport(loaded: LoadResult): LintReport {
   let diagnostics = [...loaded.diagnostics];
   let tests: PolicyTestReport | undefined;
   if (loaded.bundle !== undefined) {
-    tests = runPolicyTests(loaded.bundle, loaded.validators);
-    diagnostics = sortDiagnostics([...diagnostics, ...testFailureDiagnostics(tests)]);
+    const tested = checkPolicyTests(loaded.bundle, loaded.validators);
+    tests = stageValue(tested);
+    diagnostics = sortDiagnostics([...diagnostics, ...tested.diagnostics]);
   }
   const errorCount = diagnostics.filter((d) => d.severity === "error").length;
   return {

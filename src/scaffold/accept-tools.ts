@@ -106,9 +106,11 @@ export function acceptTools(specs: readonly SourcedSpec[]): {
       continue;
     }
     const shape = validateAgainstSchema(parsed.value, "tools");
-    const checked = shape.length === 0 ? checkTools([parsed.value], factory) : undefined;
-    const problems = [...shape, ...(checked?.diagnostics ?? [])].filter((d) => d.severity === "error");
-    const validator = checked?.validators.get(spec.name);
+    const checked = shape.ok ? checkTools([shape.value], factory) : undefined;
+    const problems = [...shape.diagnostics, ...(checked?.diagnostics ?? [])].filter(
+      (d) => d.severity === "error",
+    );
+    const validator = checked?.ok === true ? checked.value.validators.get(spec.name) : undefined;
     if (problems.length > 0 || validator === undefined) {
       rejected.push({
         name: spec.name,

@@ -5,7 +5,8 @@
 
 import { bundleParts } from "../bundle/bundle-parts.js";
 import type { PolicyBundle, PolicyTestCase } from "../bundle/policy-bundle.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type StageResult, stageResult } from "../diagnostics/diagnostic.js";
+import type { StageDiagnosticCode } from "../diagnostics/diagnostic-table.js";
 import { assembleController } from "../runtime/assemble.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
@@ -113,8 +114,21 @@ export function runPolicyTests(
   };
 }
 
+/**
+ * The policy-test stage of `lint`: runs every case of the bundle.
+ * @returns the report when every case passed; otherwise a `test-failed` error per failed case, with the
+ * report as `partial`.
+ */
+export function checkPolicyTests(
+  bundle: PolicyBundle,
+  validators?: ReadonlyMap<string, ArgumentValidator>,
+): StageResult<PolicyTestReport, StageDiagnosticCode> {
+  const report = runPolicyTests(bundle, validators);
+  return stageResult(report, testFailureDiagnostics(report));
+}
+
 /** Failed cases as `test-failed` diagnostics at the case's line. */
-export function testFailureDiagnostics(report: PolicyTestReport): Diagnostic[] {
+export function testFailureDiagnostics(report: PolicyTestReport): Diagnostic<StageDiagnosticCode>[] {
   return report.results
     .filter((r) => !r.passed)
     .map((r) => ({

@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, lintPolicy, loadPolicy, PolicyConfigError } from "toolgate";
 import { afterAll, describe, expect, it } from "vitest";
+import { DIAGNOSTICS } from "../../src/config/diagnostic-codes.js";
 import { formatGithub } from "../../src/diagnostics/format-github.js";
 import { diagnosticsToJunit, formatJunit } from "../../src/diagnostics/format-junit.js";
 import { formatSarif } from "../../src/diagnostics/format-sarif.js";
@@ -199,7 +200,9 @@ describe("the config corpus", () => {
           readFileSync(join(dir, "expected.junit.xml"), "utf8"),
         );
       }
-      const sarif = JSON.parse(formatSarif(report.diagnostics, { toolVersion: "0.0.0" })) as {
+      const sarif = JSON.parse(
+        formatSarif(report.diagnostics, { toolVersion: "0.0.0", table: DIAGNOSTICS }),
+      ) as {
         runs: {
           tool: { driver: { rules: Record<string, unknown>[] } };
           results: Record<string, unknown>[];

@@ -53,7 +53,9 @@ function parseAndValidate(bytes: Uint8Array): Diagnostic[] {
   }
   const all = [...parsed.diagnostics];
   for (const kind of KINDS) {
-    const problems = validateAgainstSchema(parsed.value, kind);
+    const checked = validateAgainstSchema(parsed.value, kind);
+    const problems = checked.diagnostics;
+    expect(checked.ok).toBe(problems.length === 0);
     assertWellFormed(problems, "policy.yaml");
     all.push(...problems);
   }

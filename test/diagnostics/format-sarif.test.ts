@@ -1,13 +1,12 @@
 import { readFileSync } from "node:fs";
 import AjvDraft04 from "ajv-draft-04";
 import { describe, expect, it } from "vitest";
+import { DIAGNOSTIC_CODES, DIAGNOSTICS, RULE_DESCRIPTIONS } from "../../src/config/diagnostic-codes.js";
 import {
-  DIAGNOSTIC_CODES,
   type Diagnostic,
   fingerprintDiagnostic,
   formatSarif,
   pathToSarifUri,
-  RULE_DESCRIPTIONS,
 } from "../../src/diagnostics/index.js";
 import { SAMPLE } from "./sample.js";
 
@@ -53,7 +52,10 @@ interface SarifLog {
   }[];
 }
 
-function sarif(diagnostics: readonly Diagnostic[], options = { toolVersion: "0.1.0" }): SarifLog {
+function sarif(
+  diagnostics: readonly Diagnostic[],
+  options = { toolVersion: "0.1.0", table: DIAGNOSTICS },
+): SarifLog {
   const text = formatSarif(diagnostics, options);
   const log: unknown = JSON.parse(text);
   // Validate every log a test looks at, so each case is also a schema case.
@@ -79,7 +81,7 @@ const at = (file: string, extra: Partial<Diagnostic> = {}): Diagnostic => ({
 
 describe("formatSarif", () => {
   it("prints the sample exactly, and the output validates against the SARIF 2.1.0 schema", () => {
-    const text = formatSarif(SAMPLE, { toolVersion: "0.1.0" });
+    const text = formatSarif(SAMPLE, { toolVersion: "0.1.0", table: DIAGNOSTICS });
     expect(validateSarif(JSON.parse(text))).toBe(true);
     expect(text.endsWith("}\n")).toBe(true);
     expect(text).toMatchInlineSnapshot(`
@@ -242,12 +244,14 @@ describe("formatSarif", () => {
   });
 
   it("the schema check is not vacuous: it rejects a log with an unencoded space in a URI or a bad level", () => {
-    const log = JSON.parse(formatSarif([at("a b.yaml")], { toolVersion: "1" })) as SarifLog;
+    const log = JSON.parse(
+      formatSarif([at("a b.yaml")], { toolVersion: "1", table: DIAGNOSTICS }),
+    ) as SarifLog;
     const location = firstRun(log).results[0]?.locations?.[0];
     if (location === undefined) throw new Error("no location");
     location.physicalLocation.artifactLocation.uri = "a b.yaml";
     expect(validateSarif(log)).toBe(false);
-    const bad = JSON.parse(formatSarif([at("a.yaml")], { toolVersion: "1" })) as SarifLog;
+    const bad = JSON.parse(formatSarif([at("a.yaml")], { toolVersion: "1", table: DIAGNOSTICS })) as SarifLog;
     const result = firstRun(bad).results[0];
     if (result === undefined) throw new Error("no result");
     result.level = "fatal";
@@ -255,7 +259,7 @@ describe("formatSarif", () => {
   });
 
   it("has one run, driver toolgate with the given version, and the SARIF 2.1.0 header", () => {
-    const log = sarif(SAMPLE, { toolVersion: "9.8.7" });
+    const log = sarif(SAMPLE, { toolVersion: "9.8.7", table: DIAGNOSTICS });
     expect(log.$schema).toBe("https://json.schemastore.org/sarif-2.1.0.json");
     expect(log.version).toBe("2.1.0");
     expect(log.runs).toHaveLength(1);
@@ -284,6 +288,7 @@ describe("formatSarif", () => {
     const run = firstRun(
       formatSarifLog([at("a.yaml")], {
         toolVersion: "1",
+        table: DIAGNOSTICS,
         ruleDescriptions: new Map([["yaml-syntax", "Custom."]]),
       }),
     );
@@ -352,7 +357,7 @@ describe("formatSarif", () => {
   });
 
   it("is deterministic: input order does not change the output", () => {
-    const options = { toolVersion: "0.1.0" };
+    const options = { toolVersion: "0.1.0", table: DIAGNOSTICS };
     expect(formatSarif([...SAMPLE].reverse(), options)).toBe(formatSarif(SAMPLE, options));
   });
 

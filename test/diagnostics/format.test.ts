@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DIAGNOSTICS } from "../../src/config/diagnostic-codes.js";
 import {
   diagnosticsToJunit,
   formatDiagnostics,
@@ -20,7 +21,13 @@ describe("formatDiagnostics", () => {
   });
 
   it("dispatches to each formatter with the parts of the input it uses", () => {
-    const input = { diagnostics: SAMPLE, fingerprint: "sha256:ab", color: true, toolVersion: "1.2.3" };
+    const input = {
+      diagnostics: SAMPLE,
+      fingerprint: "sha256:ab",
+      color: true,
+      toolVersion: "1.2.3",
+      table: DIAGNOSTICS,
+    };
     expect(formatDiagnostics("stylish", input)).toBe(formatStylish(SAMPLE, { color: true }));
     expect(formatDiagnostics("stylish", { ...input, color: false })).toBe(
       formatStylish(SAMPLE, { color: false }),
@@ -28,7 +35,9 @@ describe("formatDiagnostics", () => {
     expect(formatDiagnostics("json", input)).toBe(
       formatJson({ fingerprint: "sha256:ab", diagnostics: SAMPLE }),
     );
-    expect(formatDiagnostics("sarif", input)).toBe(formatSarif(SAMPLE, { toolVersion: "1.2.3" }));
+    expect(formatDiagnostics("sarif", input)).toBe(
+      formatSarif(SAMPLE, { toolVersion: "1.2.3", table: DIAGNOSTICS }),
+    );
     expect(formatDiagnostics("github", input)).toBe(formatGithub(SAMPLE));
     expect(formatDiagnostics("junit", input)).toBe(formatJunit(diagnosticsToJunit(SAMPLE)));
   });

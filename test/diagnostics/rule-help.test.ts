@@ -1,7 +1,8 @@
 /** Every diagnostic code has help, and the reference's table says the same as the code table. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SEVERITIES, DIAGNOSTIC_CODES, helpUri, RULE_HELP } from "../../src/diagnostics/index.js";
+import { DEFAULT_SEVERITIES, DIAGNOSTIC_CODES, RULE_HELP } from "../../src/config/diagnostic-codes.js";
+import { helpUri } from "../../src/diagnostics/index.js";
 
 const reference = readFileSync(new URL("../../docs/policy-reference.md", import.meta.url), "utf8");
 

@@ -4,14 +4,15 @@
  * the earlier checks reported on is left to their findings.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { stageDiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { compileCondition } from "../../runtime/condition.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 
-export const conditionCompilesCheck: PolicyCheck = {
-  meta: diagnosticMeta("config-schema"),
+export const conditionCompilesCheck = definePolicyCheck({
+  // A condition the runtime refuses breaks the rule's shape: it reports the schema stage's code.
+  meta: stageDiagnosticMeta("config-schema"),
   name: "conditions compile as the runtime compiles them",
   run: (facts, report) => {
     for (const layer of facts.layers) {
@@ -35,4 +36,4 @@ export const conditionCompilesCheck: PolicyCheck = {
       });
     }
   },
-};
+});

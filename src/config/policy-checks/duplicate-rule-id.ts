@@ -1,12 +1,17 @@
 /** Rule ids are unique across all policy files of the bundle. */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { positionOf } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 
-export const duplicateRuleIdCheck: PolicyCheck = {
-  meta: diagnosticMeta("duplicate-rule-id"),
+export const duplicateRuleIdCheck = definePolicyCheck({
+  meta: {
+    code: "duplicate-rule-id",
+    severity: "error",
+    description: "Two rules have the same id.",
+    meaning: "Two rules share an id (across all layers).",
+    fix: "Rename one.",
+  },
   name: "rule ids are unique",
   run: (facts, report) => {
     const seen = new Map<string, string>();
@@ -25,4 +30,4 @@ export const duplicateRuleIdCheck: PolicyCheck = {
       });
     }
   },
-};
+});

@@ -7,7 +7,6 @@ import { duplicateRuleIdCheck } from "./duplicate-rule-id.js";
 import { operatorTypeCheck } from "./operator-type.js";
 import { operatorValueCheck } from "./operator-value.js";
 import { overlapCheck } from "./overlap.js";
-import type { PolicyCheck } from "./policy-check.js";
 import { prefixOnPathCheck } from "./prefix-on-path.js";
 import { reasonWithoutEntryCheck } from "./reason-without-entry.js";
 import { unboundedStringCheck } from "./unbounded-string.js";
@@ -18,7 +17,7 @@ import { unreachableFallbackCheck } from "./unreachable-fallback.js";
 import { unreachableRuleCheck } from "./unreachable-rule.js";
 
 /** Every policy check. */
-export const POLICY_CHECKS: readonly PolicyCheck[] = Object.freeze([
+export const POLICY_CHECKS = Object.freeze([
   unknownToolCheck,
   overlapCheck,
   reasonWithoutEntryCheck,
@@ -35,4 +34,7 @@ export const POLICY_CHECKS: readonly PolicyCheck[] = Object.freeze([
   unreachableRuleCheck,
   unreachableFallbackCheck,
   unlistedToolCheck,
-]);
+] as const);
+
+/** A code a policy check reports. */
+export type PolicyCheckCode = (typeof POLICY_CHECKS)[number]["meta"]["code"];

@@ -3,14 +3,20 @@
  * number, `any` an array), and the values it compares with (`equals`, `in`) can be values of the field.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { jsonTypeOf } from "../../runtime/operators/operator.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { cannotRead, givenOperators } from "./policy-facts.js";
 
-export const operatorTypeCheck: PolicyCheck = {
-  meta: diagnosticMeta("operator-type-mismatch"),
+export const operatorTypeCheck = definePolicyCheck({
+  meta: {
+    code: "operator-type-mismatch",
+    severity: "error",
+    description: "A rule operator does not fit the type of the argument it is applied to.",
+    meaning:
+      "An operator does not fit the field's declared type, or an `equals`/`in` value can never be equal.",
+    fix: "Use an operator for that type, or fix the value.",
+  },
   name: "operators fit their field's type",
   run: (facts, report) => {
     for (const node of facts.operatorNodes) {
@@ -37,4 +43,4 @@ export const operatorTypeCheck: PolicyCheck = {
       }
     }
   },
-};
+});

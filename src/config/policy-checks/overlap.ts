@@ -1,9 +1,14 @@
 /** Within one policy file, a tool stands in one of allow, ask and deny, once. */
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 
-export const overlapCheck: PolicyCheck = {
-  meta: diagnosticMeta("overlap"),
+export const overlapCheck = definePolicyCheck({
+  meta: {
+    code: "overlap",
+    severity: "error",
+    description: "A tool is listed in more than one of allow, ask and deny in one policy file.",
+    meaning: "In one policy file a tool is in two of allow/ask/deny, or twice in one.",
+    fix: "Keep it in one list.",
+  },
   name: "a tool stands in one set of a file, once",
   run: (facts, report) => {
     for (const { parsed, pointer, tool, action, line, earlier } of facts.overlaps) {
@@ -16,4 +21,4 @@ export const overlapCheck: PolicyCheck = {
       );
     }
   },
-};
+});

@@ -1,9 +1,11 @@
 /**
- * What a policy check is: one unit that finds one kind of problem in the policy layers, carrying its
- * diagnostic's metadata (`{ code, severity, description }`, as an ESLint rule carries `meta`).
+ * What a policy check is: one unit that finds one kind of problem in the policy layers, declaring its
+ * diagnostic's metadata (`{ code, severity, description, meaning, fix }`, as an ESLint rule declares `meta`).
+ * The table of diagnostic codes is composed from these (`../diagnostic-codes.ts`).
  */
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+
 import type { DiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import type { Diagnostic } from "../diagnostic-codes.js";
 import type { ParsedFile } from "../parse-yaml.js";
 import type { PolicyFacts } from "./policy-facts.js";
 
@@ -17,10 +19,15 @@ export interface CheckReport {
   readonly reported: readonly Diagnostic[];
 }
 
-/** One check of the policy layers. */
-export interface PolicyCheck {
-  readonly meta: Pick<DiagnosticMeta, "code" | "severity" | "description">;
+/** One check of the policy layers, reporting the code of its `meta`. */
+export interface PolicyCheck<Code extends string = string> {
+  readonly meta: DiagnosticMeta<Code>;
   /** What this check looks for, in words (for whoever reads the list of checks). */
   readonly name: string;
   readonly run: (facts: PolicyFacts, report: CheckReport) => void;
+}
+
+/** Declares a policy check, keeping its code a literal type (from which `DiagnosticCode` is derived). */
+export function definePolicyCheck<Code extends string>(check: PolicyCheck<Code>): PolicyCheck<Code> {
+  return check;
 }

@@ -3,9 +3,8 @@
  * (which reads the value as a path first) was likely meant.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 
 /** Words of a field name that say it holds a file system path. */
 const PATH_WORDS: ReadonlySet<string> = new Set([
@@ -39,8 +38,15 @@ function pathHint(field: string, prefix: string): string | undefined {
   return undefined;
 }
 
-export const prefixOnPathCheck: PolicyCheck = {
-  meta: diagnosticMeta("prefix-on-path"),
+export const prefixOnPathCheck = definePolicyCheck({
+  meta: {
+    code: "prefix-on-path",
+    severity: "warning",
+    description:
+      "A plain string prefix is applied to a path, where path_prefix (which normalises the path) was likely meant.",
+    meaning: "A `prefix` (plain text) is applied to a field that holds a path, or its text reads as a path.",
+    fix: 'Use `path_prefix` (or `glob`); for plain text on purpose, `regex: "^…"`.',
+  },
   name: "prefix is not used on paths",
   run: (facts, report) => {
     for (const node of facts.operatorNodes) {
@@ -57,4 +63,4 @@ export const prefixOnPathCheck: PolicyCheck = {
       );
     }
   },
-};
+});

@@ -1,12 +1,13 @@
 /** A `reasons` entry gives the reason of a set entry of the same file, so that tool must be listed there. */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { stageDiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 
-export const reasonWithoutEntryCheck: PolicyCheck = {
-  meta: diagnosticMeta("config-schema"),
+export const reasonWithoutEntryCheck = definePolicyCheck({
+  // A reason without its set entry breaks the file's shape: it reports the schema stage's code.
+  meta: stageDiagnosticMeta("config-schema"),
   name: "every reason belongs to a set entry of its file",
   run: (facts, report) => {
     for (const layer of facts.layers) {
@@ -25,4 +26,4 @@ export const reasonWithoutEntryCheck: PolicyCheck = {
       }
     }
   },
-};
+});

@@ -4,12 +4,11 @@
  * object inside `not` reads the same value.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import type { OperatorSpec } from "../../runtime/condition.js";
 import { OPERATORS } from "../../runtime/operators/index.js";
 import type { JsonSchema } from "../../runtime/types.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { typesOf } from "./policy-facts.js";
 
 /** The operators whose work grows with the length of the string they read, by name. */
@@ -28,8 +27,16 @@ function unboundedString(schema: JsonSchema): boolean {
   return typeof schema.maxLength !== "number" && schema.enum === undefined && !Object.hasOwn(schema, "const");
 }
 
-export const unboundedStringCheck: PolicyCheck = {
-  meta: diagnosticMeta("unbounded-string"),
+export const unboundedStringCheck = definePolicyCheck({
+  meta: {
+    code: "unbounded-string",
+    severity: "warning",
+    description:
+      "A command, glob, path_prefix or regex rule reads a string field whose schema sets no maxLength.",
+    meaning:
+      "A `command`, `glob`, `path_prefix` or `regex` operator reads a string field (an argument, an array's items, or a `context_schema` fact) whose schema sets no `maxLength`, `enum` or `const`. Reported once per field of a rule and tool, at the first such operator.",
+    fix: "Add `maxLength` to the field in the `input_schema` (for example `maxLength: 4096`; a command line or a URL rarely needs more).",
+  },
   name: "string operators read bounded strings",
   run: (facts, report) => {
     for (const node of facts.operatorNodes) {
@@ -45,4 +52,4 @@ export const unboundedStringCheck: PolicyCheck = {
       );
     }
   },
-};
+});

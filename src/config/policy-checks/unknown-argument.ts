@@ -1,11 +1,17 @@
 /** A condition reads only fields its schema declares: the tool's input_schema, or the config's context_schema. */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { nearest } from "../nearest.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 
-export const unknownArgumentCheck: PolicyCheck = {
-  meta: diagnosticMeta("unknown-argument"),
+export const unknownArgumentCheck = definePolicyCheck({
+  meta: {
+    code: "unknown-argument",
+    severity: "error",
+    description: "A rule condition names an argument that the tool's input_schema does not define.",
+    meaning:
+      "A `when` field is not in the tool's `input_schema`; a `context` field is not in `context_schema` (or there is none).",
+    fix: "Fix the field path, or declare the field.",
+  },
   name: "conditions read declared fields",
   run: (facts, report) => {
     for (const { parsed, pointer, field, what, label, root, schema } of facts.conditionFields) {
@@ -33,4 +39,4 @@ export const unknownArgumentCheck: PolicyCheck = {
       );
     }
   },
-};
+});

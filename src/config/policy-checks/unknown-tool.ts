@@ -1,13 +1,18 @@
 /** Every tool a policy names (in sets, `otherwise`, `reasons` and rules) is declared by a tool file. */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { nearest } from "../nearest.js";
 import { childPointer } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 
-export const unknownToolCheck: PolicyCheck = {
-  meta: diagnosticMeta("unknown-tool"),
+export const unknownToolCheck = definePolicyCheck({
+  meta: {
+    code: "unknown-tool",
+    severity: "error",
+    description: "The policy names a tool that no tool spec declares.",
+    meaning: "The policy names a tool no tool file declares.",
+    fix: "Fix the spelling or declare the tool.",
+  },
   name: "tools named by the policy are declared",
   run: (facts, report) => {
     // With a tool file unreadable, "not declared" may be false: its own diagnostic says what to fix first.
@@ -40,4 +45,4 @@ export const unknownToolCheck: PolicyCheck = {
       });
     }
   },
-};
+});

@@ -1,9 +1,14 @@
 /** Every declared tool has a policy statement; one without is always denied, which is rarely what was meant. */
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 
-export const unlistedToolCheck: PolicyCheck = {
-  meta: diagnosticMeta("unlisted-tool"),
+export const unlistedToolCheck = definePolicyCheck({
+  meta: {
+    code: "unlisted-tool",
+    severity: "warning",
+    description: "A declared tool has no policy statement, so it is always denied.",
+    meaning: "A declared tool has no policy statement, so it is always denied.",
+    fix: "Add it to allow, ask or deny (deny is fine: it says you meant it).",
+  },
   name: "every tool has a statement",
   run: (facts, report) => {
     // With a policy file unreadable, "no statement" may be false: its own diagnostic says what to fix first.
@@ -21,4 +26,4 @@ export const unlistedToolCheck: PolicyCheck = {
       });
     }
   },
-};
+});

@@ -3,13 +3,14 @@
  * its tool matches every call, so the fallback never applies.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { positionOf } from "../parse-yaml.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
+import { unreachableRuleCheck } from "./unreachable-rule.js";
 
-export const unreachableFallbackCheck: PolicyCheck = {
-  meta: diagnosticMeta("unreachable-rule"),
+export const unreachableFallbackCheck = definePolicyCheck({
+  // A fallback that never applies is unreachable as a rule is: one code, declared by that check.
+  meta: unreachableRuleCheck.meta,
   name: "fallbacks can apply",
   run: (facts, report) => {
     const unconditional = new Map<string, string>();
@@ -34,4 +35,4 @@ export const unreachableFallbackCheck: PolicyCheck = {
       );
     }
   },
-};
+});

@@ -3,13 +3,19 @@
  * strict as the rule's decision.
  */
 
-import { diagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { ACTION_RANK } from "../../runtime/statements.js";
-import type { PolicyCheck } from "./policy-check.js";
+import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 
-export const unreachableRuleCheck: PolicyCheck = {
-  meta: diagnosticMeta("unreachable-rule"),
+export const unreachableRuleCheck = definePolicyCheck({
+  meta: {
+    code: "unreachable-rule",
+    severity: "warning",
+    description: "A rule can never decide a call because other statements always take precedence.",
+    meaning:
+      "A rule can never change a decision because set entries for all its tools are at least as strict; or an `otherwise` entry never applies because a set entry or an unconditional rule matches every call of its tool.",
+    fix: 'Remove the rule or loosen the set entry — for "allow these, ask for the rest", replace the `ask` entry with `otherwise: { TOOL: ask }`.',
+  },
   name: "rules can change a decision",
   run: (facts, report) => {
     const { setAction } = facts;
@@ -42,4 +48,4 @@ export const unreachableRuleCheck: PolicyCheck = {
       });
     }
   },
-};
+});
