@@ -4,7 +4,9 @@
  * through `lintPolicy`, through `loadPolicy`, and a sample through the built CLI — and fails on a folder it
  * cannot map: no silent skips.
  *
- * An entry of expected.json may also pin the exact `message`. A folder may hold `expected.github.txt` and
+ * Every entry of expected.json also pins the exact `message` (`{dir}` stands for the case's directory, for the
+ * few messages that name it), so a message cannot lose its "where" or "what to do" unnoticed. A folder may
+ * hold `expected.github.txt` and
  * `expected.junit.xml`: the exact `--format github` and `--format junit` output. Every case's SARIF log must
  * give each rule its meaning, help and reference link, and each result a `%SRCROOT%`-relative location.
  *
@@ -45,18 +47,21 @@ interface Expected {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  /** When given, the exact message. */
-  readonly message?: string;
+  /** The exact message; `{dir}` stands for the directory the case runs from. */
+  readonly message: string;
 }
 
-const KEYS = ["code", "severity", "file", "line", "column"] as const;
+const KEYS = ["code", "severity", "file", "line", "column", "message"] as const;
 
-function project(d: Diagnostic | Expected): Expected {
+/** Where and what a diagnostic is, without its message. */
+type Placed = Omit<Expected, "message">;
+
+function project(d: Diagnostic | Expected): Placed {
   return { code: d.code, severity: d.severity, file: d.file, line: d.line, column: d.column };
 }
 
-function sorted(list: readonly Expected[]): Expected[] {
-  const key = (e: Expected) =>
+function sorted(list: readonly Placed[]): Placed[] {
+  const key = (e: Placed) =>
     `${e.file}\u0000${String(e.line).padStart(6, "0")}\u0000${String(e.column).padStart(6, "0")}\u0000${e.code}\u0000${e.severity}`;
   return [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
@@ -75,11 +80,8 @@ function readExpected(dir: string): Expected[] {
     if (
       e === null ||
       typeof e !== "object" ||
-      Object.keys(e)
-        .filter((k) => k !== "message")
-        .sort()
-        .join() !== [...KEYS].sort().join() ||
-      (e.message !== undefined && typeof e.message !== "string") ||
+      Object.keys(e).sort().join() !== [...KEYS].sort().join() ||
+      typeof e.message !== "string" ||
       typeof e.code !== "string" ||
       (e.severity !== "error" && e.severity !== "warning") ||
       typeof e.file !== "string" ||
@@ -87,7 +89,7 @@ function readExpected(dir: string): Expected[] {
       !Number.isInteger(e.column)
     ) {
       throw new Error(
-        `${file.slice(ROOT.length)}[${i}] must be exactly { code, severity, file, line, column, message? }`,
+        `${file.slice(ROOT.length)}[${i}] must be exactly { code, severity, file, line, column, message }`,
       );
     }
     return e as unknown as Expected;
@@ -182,14 +184,14 @@ describe("the config corpus", () => {
       const cwd = caseDirectory(name);
       const report = await lintPolicy({ cwd });
       expect(sorted(report.diagnostics.map(project))).toEqual(sorted(expected.map(project)));
-      for (const e of expected.filter((x) => x.message !== undefined)) {
+      for (const e of expected) {
         const at = report.diagnostics.filter(
           (d) => d.code === e.code && d.file === e.file && d.line === e.line && d.column === e.column,
         );
         expect(
           at.map((d) => d.message),
           `message of ${e.code} at ${e.file}:${e.line}:${e.column}`,
-        ).toContain(e.message);
+        ).toContain(e.message.replaceAll("{dir}", cwd));
       }
       const dir = join(FIXTURES, name);
       if (existsSync(join(dir, "expected.github.txt"))) {
