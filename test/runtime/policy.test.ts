@@ -474,6 +474,22 @@ describe("decide through its glob and regex sets, as evaluating every statement 
     expect(decided(policy, { path: "lib/x" })).toEqual({ action: "allow", ruleIds: ["a4"] });
     expect(decided(policy, { path: 5 })).toEqual({ action: "deny", ruleIds: [] });
   });
+
+  it("a regex left undecided by the work bound is a maybe: a deny rule takes it, an allow rule does not", () => {
+    const policy = new ToolPolicy({
+      rules: [
+        { ...rule("allow-ab", "allow", { s: { regex: "(?:a|b){1,1000}c" } }), tools: ["t"] },
+        { ...rule("deny-ab", "deny", { s: { regex: "(?:a|b){1,1000}c" } }), tools: ["u"] },
+        { ...rule("allow-u", "allow", undefined), tools: ["u"] },
+      ],
+    });
+    const long = { s: "ab".repeat(1 << 16) };
+    expect(decided(policy, long)).toEqual({ action: "deny", ruleIds: [] });
+    const onU = policy.decide(call("u", long));
+    expect(onU).toEqual(policy.explain(call("u", long)).decision);
+    expect(onU).toMatchObject({ action: "deny", ruleIds: ["deny-ab"] });
+    expect(decided(policy, { s: "abc" })).toEqual({ action: "allow", ruleIds: ["allow-ab"] });
+  });
 });
 
 describe("ToolPolicy construction and the tool-level answers", () => {
@@ -484,9 +500,11 @@ describe("ToolPolicy construction and the tool-level answers", () => {
     expect(() => new ToolPolicy({ rules: [rule("r", "maybe" as "deny", undefined)] })).toThrow(
       'statement "r" has action "maybe"; use allow, ask or deny',
     );
-    expect(() => new ToolPolicy({ rules: [rule("r", "deny", undefined, { reason: "  " })] })).toThrow(
-      'statement "r" needs a non-empty reason',
-    );
+    for (const reason of ["  ", undefined, 5] as unknown as string[]) {
+      expect(() => new ToolPolicy({ rules: [rule("r", "deny", undefined, { reason })] })).toThrow(
+        'statement "r" needs a non-empty reason',
+      );
+    }
     expect(
       () => new ToolPolicy({ rules: [rule("r", "deny", { a: { regex: "(" }, b: { glob: "[" } })] }),
     ).toThrow(/^rule "r" has an invalid when condition: a: regex "\(": .*; b: glob "\[": /);
@@ -568,6 +586,8 @@ describe("ToolPolicy construction and the tool-level answers", () => {
         { id: "o-deny", tools: ["only-deny"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" },
         { id: "x-deny", tools: ["ctx"], decision: "deny", context: { a: { equals: 1 } }, reason: "r" },
         { id: "x-allow", tools: ["ctx"], decision: "allow", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "y-deny", tools: ["deny-rules"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "z-deny", tools: ["deny-rules"], decision: "deny", context: { a: { equals: 1 } }, reason: "r" },
       ],
     });
     expect(policy.isDeniedOutright("entry")).toBe(true);
@@ -575,5 +595,6 @@ describe("ToolPolicy construction and the tool-level answers", () => {
     expect(policy.isDeniedOutright("only-deny")).toBe(true);
     expect(policy.isDeniedOutright("conditional")).toBe(false);
     expect(policy.isDeniedOutright("ctx")).toBe(false);
+    expect(policy.isDeniedOutright("deny-rules")).toBe(true);
   });
 });
