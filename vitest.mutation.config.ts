@@ -6,10 +6,14 @@ import base from "./vitest.config.js";
 // TOOLGATE_MUTATION_TESTS (comma-separated globs) narrows them further for a run on one source file.
 const CORE_TESTS = [
   "test/runtime/approvals.test.ts",
+  "test/runtime/condition*.test.ts",
+  "test/runtime/operators.test.ts",
   "test/runtime/controller.test.ts",
   "test/runtime/controller.properties.test.ts",
+  "test/runtime/decision-core.test.ts",
   "test/runtime/glob-prefilter.test.ts",
   "test/runtime/policy.test.ts",
+  "test/runtime/policy-matches.test.ts",
   "test/runtime/policy-properties.test.ts",
   "test/runtime/match/**/*.test.ts",
   "test/policies/**/*.test.ts",

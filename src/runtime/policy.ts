@@ -187,7 +187,8 @@ function equalsKeyOf(spec: StatementSpec): CompiledStatement["equalsKey"] {
   const operators = when[field] as OperatorSpec;
   if (Object.keys(operators).length !== 1 || !Object.hasOwn(operators, "equals")) return undefined;
   const value = operators.equals;
-  if (value !== null && typeof value === "object") return undefined;
+  // `equals: undefined` (possible from code only) asks for a missing field, which the index never looks up.
+  if (value === undefined || (value !== null && typeof value === "object")) return undefined;
   return { field, value: value as Scalar };
 }
 

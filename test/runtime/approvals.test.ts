@@ -107,6 +107,60 @@ describe("PendingApprovals", () => {
   });
 });
 
+describe("PendingApprovals: context, responses and what each refusal says", () => {
+  it("keeps a non-empty context with the request, and records none for an empty or absent one", async () => {
+    const approvals = new PendingApprovals();
+    const context = { tenant: "acme", user: { id: "u1" } };
+    const withContext = await approvals.create(call, decision, context);
+    expect(withContext.context).toEqual(context);
+    expect((await approvals.take(withContext.approvalId)).request.context).toEqual(context);
+    for (const none of [{}, undefined]) {
+      const request = await approvals.create(call, decision, none);
+      expect(Object.hasOwn(request, "context")).toBe(false);
+    }
+  });
+
+  it("take returns the person's response with the request once they answered, and no response before", async () => {
+    let clock = 0;
+    const store = new MemoryApprovalStore();
+    const approvals = new PendingApprovals({ store, now: () => clock });
+    const answered = await approvals.create(call, decision);
+    const response = {
+      approvalId: answered.approvalId,
+      approved: true,
+      approver: "ana",
+      reason: "looks fine",
+    };
+    expect(await store.respond(response, clock)).toMatchObject({ status: "recorded" });
+    clock = 10;
+    expect(await approvals.take(answered.approvalId)).toEqual({ request: answered, response });
+    const unanswered = await approvals.create(call, decision);
+    const taken = await approvals.take(unanswered.approvalId);
+    expect(taken).toEqual({ request: unanswered });
+    expect(Object.hasOwn(taken, "response")).toBe(false);
+  });
+
+  it("each refusal names the approval and says what to do", async () => {
+    let clock = 0;
+    const approvals = new PendingApprovals({ ttlMs: 1_000, now: () => clock });
+    await expect(approvals.take("apr_nope")).rejects.toThrow("no approval request with id apr_nope");
+    const used = await approvals.create(call, decision);
+    await approvals.take(used.approvalId);
+    await expect(approvals.take(used.approvalId)).rejects.toThrow(
+      `approval ${used.approvalId} was already used; an approval executes at most once — ask again`,
+    );
+    const late = await approvals.create(call, decision);
+    clock = 1_000;
+    await expect(approvals.take(late.approvalId)).rejects.toThrow(
+      `approval ${late.approvalId} expired at 1970-01-01T00:00:01.000Z; ask again`,
+    );
+    expect(() => new PendingApprovals({ ttlMs: -5 })).toThrow(
+      "ttlMs must be a positive number of milliseconds, got -5",
+    );
+    expect(() => new PendingApprovals({ ttlMs: Number.NaN })).toThrow(InvalidOptionError);
+  });
+});
+
 describe("MemoryApprovalStore bounds", () => {
   const T0 = 1_700_000_000_000;
   function approvalsWith(options: MemoryApprovalStoreOptions, clock: { now: number }) {

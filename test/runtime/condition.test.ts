@@ -318,3 +318,31 @@ describe("problems", () => {
     );
   });
 });
+
+describe("a condition built in code, where a key may hold undefined", () => {
+  it("an operator set to undefined is left out, as if it were not written", () => {
+    // e.g. `{ glob: options.glob, equals: "x" }` with no glob given: the other operators still decide.
+    const spec = { a: { glob: undefined, regex: undefined, min: undefined, equals: "x" } } as ConditionSpec;
+    expect(compileCondition(spec).ok).toBe(true);
+    const condition = compiled(spec);
+    expect(condition({ a: "x" })).toBe(TRUE);
+    expect(condition({ a: "y" })).toBe(FALSE);
+  });
+
+  it("a field whose only operators are undefined has no operator", () => {
+    const result = compileCondition({ a: { glob: undefined } } as ConditionSpec);
+    expect(result).toEqual({
+      ok: false,
+      problems: [{ field: "a", operator: "field", message: 'field "a" has no operator' }],
+    });
+  });
+
+  it("equals: undefined and exists: undefined still apply, both asking for a missing field", () => {
+    for (const spec of [{ a: { equals: undefined } }, { a: { exists: undefined } }] as ConditionSpec[]) {
+      const condition = compiled(spec);
+      expect(condition({})).toBe(TRUE);
+      expect(condition({ a: 1 })).toBe(FALSE);
+      expect(condition({ a: null })).toBe(FALSE);
+    }
+  });
+});

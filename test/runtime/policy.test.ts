@@ -1,4 +1,10 @@
-import { PolicyDefinitionError, type ToolCall, ToolPolicy } from "toolgate";
+import {
+  PolicyDefinitionError,
+  type PolicyRule,
+  type ToolCall,
+  type ToolContext,
+  ToolPolicy,
+} from "toolgate";
 import { describe, expect, it } from "vitest";
 
 function call(toolName: string, args: unknown = {}): ToolCall {
@@ -315,5 +321,280 @@ describe("one statement builder", () => {
       "tool b needs a person's approval",
       "tool c is denied by the policy",
     ]);
+  });
+});
+
+// The policies below are built inside each test, so that a policy that fails to build fails that test.
+const rule = (
+  id: string,
+  decision: PolicyRule["decision"],
+  when: PolicyRule["when"],
+  extra: Partial<PolicyRule> = {},
+): PolicyRule => ({ id, tools: ["t"], decision, when, reason: `reason ${id}`, ...extra });
+
+/** decide's answer, checked against explain's (which evaluates every statement one by one). */
+function decided(policy: ToolPolicy, args: unknown, context: ToolContext = {}) {
+  const decision = policy.decide(call("t", args), context);
+  expect(decision).toEqual(policy.explain(call("t", args), context).decision);
+  return { action: decision.action, ruleIds: decision.ruleIds };
+}
+
+describe("decide through its index of equals rules, as evaluating every statement would", () => {
+  it("finds every rule of a field's value, and names all the strictest ones and no milder one", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [
+        rule("d1", "deny", { mode: { equals: "x" } }),
+        rule("d2", "deny", { mode: { equals: "x" } }),
+        rule("d3", "deny", { mode: { equals: "y" } }),
+        rule("a1", "allow", { other: { equals: 1 } }),
+        rule("d4", "deny", { level: { equals: 3 } }),
+        rule("n1", "deny", { gone: { equals: null } }),
+      ],
+    });
+    expect(decided(policy, { mode: "x" })).toEqual({ action: "deny", ruleIds: ["d1", "d2"] });
+    expect(decided(policy, { mode: "y" })).toEqual({ action: "deny", ruleIds: ["d3"] });
+    expect(decided(policy, { mode: "x", level: 3 })).toEqual({ action: "deny", ruleIds: ["d1", "d2", "d4"] });
+    expect(decided(policy, { mode: "y", other: 1 })).toEqual({ action: "deny", ruleIds: ["d3"] });
+    expect(decided(policy, { gone: null })).toEqual({ action: "deny", ruleIds: ["n1"] });
+    expect(decided(policy, { mode: "z", other: 1 })).toEqual({ action: "allow", ruleIds: ["allow:t", "a1"] });
+    expect(policy.decide(call("t", { mode: "x" })).reason).toBe("reason d1; reason d2");
+  });
+
+  it("an equals rule with anything more is decided by all of its conditions", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [
+        rule("c1", "deny", { mode: { equals: "x" } }, { context: { tenant: { equals: "a" } } }),
+        rule("m1", "deny", { a: { equals: 1 }, b: { equals: 2 } }),
+        rule("n1", "deny", { "cfg.level": { equals: 1 } }),
+        rule("k1", "deny", { n: { min: 5 } }),
+        rule("o1", "deny", { obj: { equals: { x: 1 } } }),
+        rule("q1", "deny", { q: { equals: "x", regex: "y" } }),
+        rule("u1", "deny", { missing: { equals: undefined } } as PolicyRule["when"]),
+      ],
+    });
+    const present = { missing: 0 };
+    expect(decided(policy, { ...present, mode: "x" }, { tenant: "b" }).action).toBe("allow");
+    expect(decided(policy, { ...present, mode: "x" }, { tenant: "a" })).toEqual({
+      action: "deny",
+      ruleIds: ["c1"],
+    });
+    expect(decided(policy, { ...present, a: 1, b: 3 }).action).toBe("allow");
+    expect(decided(policy, { ...present, a: 1, b: 2 })).toEqual({ action: "deny", ruleIds: ["m1"] });
+    expect(decided(policy, { ...present, cfg: { level: 1 } })).toEqual({ action: "deny", ruleIds: ["n1"] });
+    expect(decided(policy, { ...present, n: 10 })).toEqual({ action: "deny", ruleIds: ["k1"] });
+    expect(decided(policy, { ...present, n: 1 }).action).toBe("allow");
+    expect(decided(policy, { ...present, obj: { x: 1 } })).toEqual({ action: "deny", ruleIds: ["o1"] });
+    expect(decided(policy, { ...present, q: "x" }).action).toBe("allow");
+    // `equals: undefined` (from code) asks for a missing field.
+    expect(decided(policy, {})).toEqual({ action: "deny", ruleIds: ["u1"] });
+  });
+
+  it("never throws, and reads no field of arguments that are not an object", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [rule("l1", "deny", { length: { equals: 2 } })],
+    });
+    for (const args of [null, "ab", ["a", "b"], 5, undefined]) {
+      expect(decided(policy, args)).toEqual({ action: "allow", ruleIds: ["allow:t"] });
+    }
+    expect(decided(policy, { length: 2 })).toEqual({ action: "deny", ruleIds: ["l1"] });
+  });
+
+  it("names the deciding rules in statement order, whichever way each was found", () => {
+    const policy = new ToolPolicy({
+      rules: [rule("s1", "deny", { n: { min: 1 } }), rule("e2", "deny", { mode: { equals: "x" } })],
+    });
+    expect(policy.decide(call("t", { n: 2, mode: "x" }))).toEqual({
+      action: "deny",
+      reason: "reason s1; reason e2",
+      ruleIds: ["s1", "e2"],
+      statements: [
+        { id: "s1", kind: "rule", action: "deny", reason: "reason s1" },
+        { id: "e2", kind: "rule", action: "deny", reason: "reason e2" },
+      ],
+      fingerprint: "unbundled",
+    });
+  });
+});
+
+describe("decide through its glob and regex sets, as evaluating every statement would", () => {
+  it("matches every glob and regex rule of a field, the strictest deciding", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [
+        rule("g1", "deny", { path: { glob: ["**/.env*", "**/*.pem"] } }),
+        rule("g2", "ask", { path: { glob: "secrets/**" } }),
+        rule("r1", "deny", { path: { regex: "\\.key$" } }),
+        rule("r2", "ask", { path: { regex: "^tmp/" } }),
+        rule("c1", "deny", { cmd: { regex: "rm" } }),
+        rule("e1", "deny", { other: { glob: [] } }),
+        rule("b1", "ask", { b: { equals: 1 } }),
+        rule("b2", "deny", { b: { equals: 2 } }),
+      ],
+    });
+    const allowed = { action: "allow", ruleIds: ["allow:t"] };
+    expect(decided(policy, { path: "cfg/.env.local" })).toEqual({ action: "deny", ruleIds: ["g1"] });
+    expect(decided(policy, { path: "k/server.pem" })).toEqual({ action: "deny", ruleIds: ["g1"] });
+    expect(decided(policy, { path: "cfg/.env.pem" })).toEqual({ action: "deny", ruleIds: ["g1"] });
+    expect(decided(policy, { path: "secrets/a" })).toEqual({ action: "ask", ruleIds: ["g2"] });
+    expect(decided(policy, { path: "id.key" })).toEqual({ action: "deny", ruleIds: ["r1"] });
+    expect(decided(policy, { path: "tmp/a" })).toEqual({ action: "ask", ruleIds: ["r2"] });
+    expect(decided(policy, { path: "tmp/a.key" })).toEqual({ action: "deny", ruleIds: ["r1"] });
+    expect(decided(policy, { path: "src/x.ts" })).toEqual(allowed);
+    // A missing field matches no glob or regex; a value that is not a string may match every one.
+    expect(decided(policy, {})).toEqual(allowed);
+    expect(decided(policy, { path: 5 })).toEqual({ action: "deny", ruleIds: ["g1", "r1"] });
+    // A match that holds only when case is ignored is a maybe, which a deny rule takes.
+    expect(decided(policy, { path: "a/.ENV" })).toEqual({ action: "deny", ruleIds: ["g1"] });
+    expect(decided(policy, { cmd: "rm -rf /" })).toEqual({ action: "deny", ruleIds: ["c1"] });
+    expect(decided(policy, { cmd: "ls" })).toEqual(allowed);
+    // An empty glob list still may match a path that climbs out of the workspace.
+    expect(decided(policy, { other: "../x" })).toEqual({ action: "deny", ruleIds: ["e1"] });
+    expect(decided(policy, { other: "x" })).toEqual(allowed);
+    // A rule found through the index does not hide a stricter, or an equally strict, pattern rule.
+    expect(decided(policy, { b: 1, path: "x/.env" })).toEqual({ action: "deny", ruleIds: ["g1"] });
+    expect(decided(policy, { b: 2, path: "x/.env" })).toEqual({ action: "deny", ruleIds: ["g1", "b2"] });
+  });
+
+  it("an allow glob rule needs a certain match by one of its globs, and names every allowing rule", () => {
+    const policy = new ToolPolicy({
+      rules: [
+        rule("a1", "allow", { path: { glob: ["src/**", "SRC/**"] } }),
+        rule("a2", "allow", { path: { glob: "docs/**" } }),
+        rule("a3", "allow", { path: { glob: "docs/*.md" } }),
+        rule("a4", "allow", { path: { regex: "^lib/" } }),
+      ],
+    });
+    expect(decided(policy, { path: "src/a" })).toEqual({ action: "allow", ruleIds: ["a1"] });
+    expect(decided(policy, { path: "SRC/a" })).toEqual({ action: "allow", ruleIds: ["a1"] });
+    expect(decided(policy, { path: "Src/a" })).toEqual({ action: "deny", ruleIds: [] });
+    expect(decided(policy, { path: "docs/x.md" })).toEqual({ action: "allow", ruleIds: ["a2", "a3"] });
+    expect(decided(policy, { path: "lib/x" })).toEqual({ action: "allow", ruleIds: ["a4"] });
+    expect(decided(policy, { path: 5 })).toEqual({ action: "deny", ruleIds: [] });
+  });
+
+  it("a regex left undecided by the work bound is a maybe: a deny rule takes it, an allow rule does not", () => {
+    const policy = new ToolPolicy({
+      rules: [
+        { ...rule("allow-ab", "allow", { s: { regex: "(?:a|b){1,1000}c" } }), tools: ["t"] },
+        { ...rule("deny-ab", "deny", { s: { regex: "(?:a|b){1,1000}c" } }), tools: ["u"] },
+        { ...rule("allow-u", "allow", undefined), tools: ["u"] },
+      ],
+    });
+    const long = { s: "ab".repeat(1 << 16) };
+    expect(decided(policy, long)).toEqual({ action: "deny", ruleIds: [] });
+    const onU = policy.decide(call("u", long));
+    expect(onU).toEqual(policy.explain(call("u", long)).decision);
+    expect(onU).toMatchObject({ action: "deny", ruleIds: ["deny-ab"] });
+    expect(decided(policy, { s: "abc" })).toEqual({ action: "allow", ruleIds: ["allow-ab"] });
+  });
+});
+
+describe("ToolPolicy construction and the tool-level answers", () => {
+  it("says what is wrong with a statement, naming it", () => {
+    expect(() => new ToolPolicy({ allowedTools: ["x", "x"] })).toThrow(
+      'tool "x" is listed twice in allow; list it once',
+    );
+    expect(() => new ToolPolicy({ rules: [rule("r", "maybe" as "deny", undefined)] })).toThrow(
+      'statement "r" has action "maybe"; use allow, ask or deny',
+    );
+    for (const reason of ["  ", undefined, 5] as unknown as string[]) {
+      expect(() => new ToolPolicy({ rules: [rule("r", "deny", undefined, { reason })] })).toThrow(
+        'statement "r" needs a non-empty reason',
+      );
+    }
+    expect(
+      () => new ToolPolicy({ rules: [rule("r", "deny", { a: { regex: "(" }, b: { glob: "[" } })] }),
+    ).toThrow(/^rule "r" has an invalid when condition: a: regex "\(": .*; b: glob "\[": /);
+    expect(
+      () => new ToolPolicy({ rules: [rule("r", "deny", undefined, { context: { c: { regex: "(" } } })] }),
+    ).toThrow(/^rule "r" has an invalid context condition: c: regex/);
+    for (const conditions of [{ when: { a: { equals: 1 } } }, { context: { a: { equals: 1 } } }]) {
+      expect(() =>
+        ToolPolicy.fromStatements([
+          { id: "o", kind: "otherwise", action: "allow", tools: ["t"], reason: "r", ...conditions },
+        ]),
+      ).toThrow('otherwise statement "o" cannot have conditions');
+    }
+  });
+
+  it("takes reasons and fallbacks as a Map or an object, and marks a policy built by hand unbundled", () => {
+    for (const policy of [
+      new ToolPolicy({
+        allowedTools: ["t"],
+        deniedTools: ["u"],
+        reasons: new Map([["t", "t is harmless"]]),
+        otherwise: new Map([["v", "ask" as const]]),
+      }),
+      new ToolPolicy({
+        allowedTools: ["t"],
+        deniedTools: ["u"],
+        reasons: { t: "t is harmless" },
+        otherwise: { v: "ask" },
+      }),
+    ]) {
+      expect(policy.decide(call("t"))).toMatchObject({ action: "allow", reason: "t is harmless" });
+      expect(policy.decide(call("u"))).toMatchObject({ action: "deny", ruleIds: ["deny:u"] });
+      expect(policy.decide(call("v"))).toMatchObject({ action: "ask", ruleIds: ["otherwise:v"] });
+    }
+    const built = ToolPolicy.fromStatements([
+      { id: "s", kind: "rule", action: "allow", tools: ["t"], reason: "r" },
+    ]);
+    expect(built.decide(call("t")).fingerprint).toBe("unbundled");
+    expect(Object.hasOwn(built.decide(call("t")).statements[0] as object, "source")).toBe(false);
+    expect(built.decide(call("nothing"))).toEqual({
+      action: "deny",
+      reason: "no policy statement allows tool nothing (default deny)",
+      ruleIds: [],
+      statements: [],
+      fingerprint: "unbundled",
+    });
+  });
+
+  it("of several fallbacks of a tool the strictest decides, all of that strictness named", () => {
+    const fallback = (id: string, action: PolicyRule["decision"]) =>
+      ({ id, kind: "otherwise", action, tools: ["t"], reason: `reason ${id}` }) as const;
+    const policy = ToolPolicy.fromStatements([
+      fallback("o1", "allow"),
+      fallback("o2", "ask"),
+      fallback("o3", "ask"),
+      { id: "r", kind: "rule", action: "deny", tools: ["t"], reason: "no x", when: { x: { equals: 1 } } },
+    ]);
+    expect(policy.decide(call("t", {}))).toMatchObject({ action: "ask", ruleIds: ["o2", "o3"] });
+    expect(
+      policy.explain(call("t", {})).evaluations.map((e) => [e.statement.id, e.matched, e.match]),
+    ).toEqual([
+      ["r", false, "no"],
+      ["o1", false, "no"],
+      ["o2", true, "certain"],
+      ["o3", true, "certain"],
+    ]);
+    expect(policy.isDeniedOutright("t")).toBe(false);
+  });
+
+  it("a tool is denied outright by an unconditional deny whatever else it has, or by deny statements alone", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["conditional"],
+      deniedTools: ["entry"],
+      rules: [
+        { id: "e-allow", tools: ["entry"], decision: "allow", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "w-deny", tools: ["when-empty", "only-deny"], decision: "deny", when: {}, reason: "r" },
+        { id: "w-allow", tools: ["when-empty"], decision: "allow", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "c-deny", tools: ["conditional"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "o-deny", tools: ["only-deny"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "x-deny", tools: ["ctx"], decision: "deny", context: { a: { equals: 1 } }, reason: "r" },
+        { id: "x-allow", tools: ["ctx"], decision: "allow", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "y-deny", tools: ["deny-rules"], decision: "deny", when: { a: { equals: 1 } }, reason: "r" },
+        { id: "z-deny", tools: ["deny-rules"], decision: "deny", context: { a: { equals: 1 } }, reason: "r" },
+      ],
+    });
+    expect(policy.isDeniedOutright("entry")).toBe(true);
+    expect(policy.isDeniedOutright("when-empty")).toBe(true);
+    expect(policy.isDeniedOutright("only-deny")).toBe(true);
+    expect(policy.isDeniedOutright("conditional")).toBe(false);
+    expect(policy.isDeniedOutright("ctx")).toBe(false);
+    expect(policy.isDeniedOutright("deny-rules")).toBe(true);
   });
 });

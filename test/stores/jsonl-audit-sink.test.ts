@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -446,5 +446,147 @@ describe("a keyed JSONL audit log", () => {
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).message).toMatch(/can be read by other users/);
     await sink.close();
+  });
+});
+
+describe("what verification refuses, and what it says", () => {
+  const NOT_AUDIT =
+    "line 1 is not an audit line (JSON with a positive integer seq and a sha256: or hmac-sha256: prev)";
+  const HEX = "ab".repeat(32);
+
+  /** A line as the keyed sink writes it: the JSON of `fields`, ended by the HMAC of those bytes under `key`. */
+  function keyedLine(fields: Record<string, unknown>, key: Uint8Array = KEY): string {
+    const body = JSON.stringify(fields);
+    const mac = createHmac("sha256", key).update(body).digest("hex");
+    return `${body.slice(0, -1)},"mac":"hmac-sha256:${mac}"}`;
+  }
+
+  function file(lines: readonly string[]): string {
+    const name = path.join(tmp.dir, `refused-${n++}.jsonl`);
+    save(name, [...lines]);
+    return name;
+  }
+
+  it("refuses a first line that is not exactly an audit line, whatever it parses to", () => {
+    const bad = [
+      "not json",
+      "null",
+      "[1]",
+      `{"seq":1.5,"prev":"${GENESIS_PREV}"}`,
+      `{"seq":0,"prev":"${GENESIS_PREV}"}`,
+      `{"seq":"1","prev":"${GENESIS_PREV}"}`,
+      `{"seq":1,"prev":["${GENESIS_PREV}"]}`,
+      `{"seq":1,"prev":"x${GENESIS_PREV}"}`,
+      `{"seq":1,"prev":"${GENESIS_PREV}0"}`,
+      // Keyed lines: a mac needs an hmac-sha256: prev, and must be the last field, written as the sink writes it.
+      `{"seq":1,"prev":"${GENESIS_PREV}","mac":"hmac-sha256:${HEX}"}`,
+      `{"seq":1,"prev":"x${KEYED_GENESIS_PREV}","mac":"hmac-sha256:${HEX}"}`,
+      `{"seq":1,"prev":"${KEYED_GENESIS_PREV}0","mac":"hmac-sha256:${HEX}"}`,
+      `{"seq":1,"prev":"${KEYED_GENESIS_PREV}","mac": "hmac-sha256:${HEX}"}`,
+      `{"seq":1,"prev":"${KEYED_GENESIS_PREV}","mac":"hmac-sha256:${HEX.toUpperCase()}"}`,
+      `{"seq":1,"prev":"${KEYED_GENESIS_PREV}","mac":"hmac-sha256:${HEX}","callId":"c"}`,
+    ];
+    for (const line of bad) {
+      expect([line, verifyAuditLog(file([line]))]).toEqual([
+        line,
+        { ok: false, line: 1, message: NOT_AUDIT },
+      ]);
+    }
+  });
+
+  it("names an empty line as empty, the first line included", async () => {
+    const { lines } = await writeLog(2);
+    expect(verifyAuditLog(file(["", ...lines]))).toEqual({ ok: false, line: 1, message: "line 1 is empty" });
+    expect(verifyAuditLog(file([lines[0] as string, "", lines[1] as string]))).toEqual({
+      ok: false,
+      line: 2,
+      message: "line 2 is empty",
+    });
+  });
+
+  it("a log that cannot be read is a store error naming the file", () => {
+    const missing = path.join(tmp.dir, `missing-${n++}.jsonl`);
+    expect(() => verifyAuditLog(missing)).toThrow(StoreUnavailableError);
+    expect(() => verifyAuditLog(missing)).toThrow(`jsonl:${missing}: reading the log failed`);
+  });
+
+  it("names a line whose kind (keyed or not) differs from line 1 as inserted or changed", async () => {
+    const { lines } = await writeLog(2);
+    const first = lines[0] as string;
+    const keyedSecond = keyedLine({ seq: 2, prev: KEYED_GENESIS_PREV, ...event(2) });
+    expect(verifyAuditLog(file([first, keyedSecond]))).toEqual({
+      ok: false,
+      line: 2,
+      message: "line 2 has a mac, unlike line 1: it was inserted or changed",
+    });
+    const { lines: keyed } = await writeKeyedLog(2);
+    const keyedFirst = keyed[0] as string;
+    const plainSecond = JSON.stringify({ seq: 2, prev: GENESIS_PREV, ...event(2) });
+    expect(verifyAuditLog(file([keyedFirst, plainSecond]), { key: KEY })).toEqual({
+      ok: false,
+      line: 2,
+      message: "line 2 has no mac, unlike line 1: it was inserted or changed",
+    });
+  });
+
+  it("says how to verify a keyed log when no key is given", async () => {
+    const { file: keyed } = await writeKeyedLog(1);
+    expect(verifyAuditLog(keyed)).toEqual({
+      ok: false,
+      line: 1,
+      reason: "key-required",
+      message:
+        "the log is keyed (its lines carry a mac): give its key (--key FILE or --key-env NAME) to verify it",
+    });
+  });
+
+  it("names the line that breaks the order of seq", async () => {
+    const { lines } = await writeLog(3);
+    const [l1, l2] = lines as [string, string, string];
+    expect(verifyAuditLog(file([l1, l2, l1]))).toEqual({
+      ok: false,
+      line: 3,
+      message: "line 3 has seq 1, expected 3: it was inserted or moved",
+    });
+    // A copy of line 2 after it: its seq is one behind and its prev points before line 2, so line 2 is blamed.
+    expect(verifyAuditLog(file([l1, l2, l2]))).toEqual({
+      ok: false,
+      line: 2,
+      message:
+        "line 2 does not match the prev of line 3, whose seq 2 is out of order: line 2 was inserted or changed",
+    });
+  });
+
+  it("a keyed line written with the key but pointing at the wrong prev breaks the chain at the line before", async () => {
+    const { lines } = await writeKeyedLog(2);
+    const relinked = keyedLine({ seq: 2, prev: KEYED_GENESIS_PREV, ...event(2) });
+    expect(verifyAuditLog(file([lines[0] as string, relinked]), { key: KEY })).toEqual({
+      ok: false,
+      line: 1,
+      message:
+        "line 1 does not match the mac recorded in line 2 (prev): line 1 was changed (or the prev of line 2 was)",
+    });
+  });
+
+  it("an anchor taken from an empty log (the genesis value) accepts that log and every log grown from it", async () => {
+    const empty = path.join(tmp.dir, `empty-${n++}.jsonl`);
+    writeFileSync(empty, "");
+    expect(verifyAuditLog(empty, { expect: { hash: GENESIS_PREV } })).toMatchObject({ ok: true, lines: 0 });
+    const { file: grown } = await writeLog(2);
+    expect(verifyAuditLog(grown, { expect: { hash: GENESIS_PREV } })).toMatchObject({ ok: true, lines: 2 });
+  });
+
+  it("an anchor with only a count asks only that the log still has that many lines", async () => {
+    const { file: log } = await writeLog(3);
+    expect(verifyAuditLog(log, { expect: { count: 2 } })).toMatchObject({ ok: true, lines: 3 });
+    expect(verifyAuditLog(log, { expect: { count: 3 } })).toMatchObject({ ok: true, lines: 3 });
+    expect(verifyAuditLog(log, { expect: { count: 4 } })).toMatchObject({ ok: false, line: 3 });
+  });
+
+  it("an anchor whose count is no line number of the log never verifies", async () => {
+    const { file: log } = await writeLog(2);
+    for (const count of [-1, 1.5]) {
+      expect(verifyAuditLog(log, { expect: { count, hash: GENESIS_PREV } })).toMatchObject({ ok: false });
+    }
   });
 });
