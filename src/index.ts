@@ -51,13 +51,7 @@ export {
   sortDiagnostics,
 } from "./diagnostics/diagnostic.js";
 export type { DiagnosticMeta } from "./diagnostics/diagnostic-table.js";
-export {
-  type FormatInput,
-  formatDiagnostics,
-  isOutputFormat,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-} from "./diagnostics/format.js";
+export { isOutputFormat, OUTPUT_FORMATS, type OutputFormat } from "./diagnostics/format.js";
 export {
   type ApprovalDecision,
   type DecideResult,
@@ -65,6 +59,7 @@ export {
   type GrantSettings,
 } from "./inbox/decide.js";
 export { type Inbox, InboxConfigError, type InboxOptions, startInbox } from "./inbox/server.js";
+export { type FormatInput, formatDiagnostics } from "./lint/format-report.js";
 export { type LintReport, lintPolicy, lintPolicySync } from "./lint/lint-policy.js";
 export { type CommandNotifierOptions, commandNotifier } from "./notify/command.js";
 export {

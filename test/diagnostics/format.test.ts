@@ -41,4 +41,15 @@ describe("formatDiagnostics", () => {
     expect(formatDiagnostics("github", input)).toBe(formatGithub(SAMPLE));
     expect(formatDiagnostics("junit", input)).toBe(formatJunit(diagnosticsToJunit(SAMPLE)));
   });
+
+  it("as exported by toolgate, fills in toolgate's own table when none is given", async () => {
+    const { formatDiagnostics: publicFormat } = await import("toolgate");
+    const input = { diagnostics: SAMPLE, fingerprint: null, color: false, toolVersion: "1.2.3" };
+    const sarif = publicFormat("sarif", input);
+    expect(sarif).toBe(formatSarif(SAMPLE, { toolVersion: "1.2.3", table: DIAGNOSTICS }));
+    const rules = JSON.parse(sarif).runs[0].tool.driver.rules as { id: string; shortDescription: unknown }[];
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) expect(rule.shortDescription, rule.id).toBeDefined();
+    expect(publicFormat("stylish", input)).toBe(formatStylish(SAMPLE, { color: false }));
+  });
 });
