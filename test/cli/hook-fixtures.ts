@@ -36,7 +36,7 @@ export function readHookCase(fixtures: string, name: string): { input: string; e
 
 // A `__proto__` key anywhere in the payload is refused outright (exit 2: the call is blocked), before any
 // tool is looked at; fast-check's dictionaries can generate one.
-const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
+export const refusedOutright = (input: unknown): boolean => JSON.stringify(input).includes('"__proto__":');
 
 /** The answer for a call the pack cannot read: `unreadable` (exit 0), or blocked when refused outright. */
 export function expectUnreadable(

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runHookGeminiCli } from "../../src/cli/hook.js";
-import { expectUnreadable } from "./hook-fixtures.js";
+import { expectUnreadable, refusedOutright } from "./hook-fixtures.js";
 
 const CONFIG = "policies/packs/gemini-cli/toolgate.config.yaml";
 const PACK = [
@@ -92,6 +92,11 @@ describe("toolgate hook gemini-cli: what it cannot read is never allowed", () =>
         const name = form === "legacy" ? `${s}__${t}` : `mcp_${s}_${t}`;
         const extra = form === "context" ? { mcp_context: { server_name: s, tool_name: t } } : {};
         const { code, decision, answer } = hook(payload(name, args, extra));
+        if (refusedOutright(args)) {
+          expect(code).toBe(2);
+          expect(decision).toBe("blocked");
+          return;
+        }
         expect(code).toBe(0);
         expect(decision).toBe("ask");
         expect(answer.reason).toContain("otherwise:MCP");
