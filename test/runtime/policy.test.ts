@@ -5,18 +5,23 @@ import {
   type ToolContext,
   ToolPolicy,
 } from "toolgate";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 function call(toolName: string, args: unknown = {}): ToolCall {
   return { callId: "call_1", toolName, arguments: args };
 }
 
 describe("ToolPolicy sets", () => {
-  const policy = new ToolPolicy({
-    allowedTools: ["read_file"],
-    confirmationRequiredTools: ["apply_patch"],
-    deniedTools: ["delete_everything"],
-    reasons: { apply_patch: "patches change the workspace, so a person confirms each one" },
+  // Built before the tests, not while the file is collected: a policy that fails to build then fails
+  // the tests of this block instead of the whole file.
+  let policy: ToolPolicy;
+  beforeAll(() => {
+    policy = new ToolPolicy({
+      allowedTools: ["read_file"],
+      confirmationRequiredTools: ["apply_patch"],
+      deniedTools: ["delete_everything"],
+      reasons: { apply_patch: "patches change the workspace, so a person confirms each one" },
+    });
   });
 
   it("decides allow, ask and deny from the sets with the statement ids", () => {
@@ -65,53 +70,56 @@ describe("ToolPolicy sets", () => {
 
 describe("ToolPolicy rules", () => {
   const source = { file: "policies/policy.yaml", line: 12, column: 5 };
-  const policy = new ToolPolicy({
-    allowedTools: ["read_file", "run_shell", "transfer"],
-    rules: [
-      {
-        id: "no-dotenv",
-        tools: ["read_file"],
-        decision: "deny",
-        when: { path: { glob: "**/.env*" } },
-        reason: "secret files are never read",
-        source,
-      },
-      {
-        id: "git-push-asks",
-        tools: ["run_shell"],
-        decision: "ask",
-        when: { script: { command: ["git push"] } },
-        reason: "pushing needs a person",
-      },
-      {
-        id: "only-tests",
-        tools: ["run_shell"],
-        decision: "deny",
-        when: { script: { not: { command: ["npm test", "git status", "git push"] } } },
-        reason: "only tests and git status run unattended",
-      },
-      {
-        id: "big-transfer",
-        tools: ["transfer"],
-        decision: "ask",
-        when: { amount: { min: 1000 } },
-        reason: "large transfers need a second person",
-      },
-      {
-        id: "tiny-transfer",
-        tools: ["transfer"],
-        decision: "deny",
-        when: { amount: { max: 0 } },
-        reason: "amounts must be positive",
-      },
-      {
-        id: "no-admin-tag",
-        tools: ["transfer"],
-        decision: "deny",
-        when: { tags: { any: { equals: "admin" } } },
-        reason: "admin transfers are never made by the model",
-      },
-    ],
+  let policy: ToolPolicy;
+  beforeAll(() => {
+    policy = new ToolPolicy({
+      allowedTools: ["read_file", "run_shell", "transfer"],
+      rules: [
+        {
+          id: "no-dotenv",
+          tools: ["read_file"],
+          decision: "deny",
+          when: { path: { glob: "**/.env*" } },
+          reason: "secret files are never read",
+          source,
+        },
+        {
+          id: "git-push-asks",
+          tools: ["run_shell"],
+          decision: "ask",
+          when: { script: { command: ["git push"] } },
+          reason: "pushing needs a person",
+        },
+        {
+          id: "only-tests",
+          tools: ["run_shell"],
+          decision: "deny",
+          when: { script: { not: { command: ["npm test", "git status", "git push"] } } },
+          reason: "only tests and git status run unattended",
+        },
+        {
+          id: "big-transfer",
+          tools: ["transfer"],
+          decision: "ask",
+          when: { amount: { min: 1000 } },
+          reason: "large transfers need a second person",
+        },
+        {
+          id: "tiny-transfer",
+          tools: ["transfer"],
+          decision: "deny",
+          when: { amount: { max: 0 } },
+          reason: "amounts must be positive",
+        },
+        {
+          id: "no-admin-tag",
+          tools: ["transfer"],
+          decision: "deny",
+          when: { tags: { any: { equals: "admin" } } },
+          reason: "admin transfers are never made by the model",
+        },
+      ],
+    });
   });
 
   it("a deny rule wins over an allow set entry, with the rule id and source", () => {
@@ -228,24 +236,27 @@ describe("ToolPolicy rules", () => {
 });
 
 describe("ToolPolicy otherwise (fallbacks)", () => {
-  const policy = new ToolPolicy({
-    rules: [
-      {
-        id: "safe-commands",
-        tools: ["run_shell"],
-        decision: "allow",
-        when: { command: { command: ["git status", "ls"] } },
-        reason: "read-only commands",
-      },
-      {
-        id: "no-rm",
-        tools: ["run_shell"],
-        decision: "deny",
-        when: { command: { command: ["rm"] } },
-        reason: "no deletion",
-      },
-    ],
-    otherwise: { run_shell: "ask", fetch_url: "deny", read_file: "allow" },
+  let policy: ToolPolicy;
+  beforeAll(() => {
+    policy = new ToolPolicy({
+      rules: [
+        {
+          id: "safe-commands",
+          tools: ["run_shell"],
+          decision: "allow",
+          when: { command: { command: ["git status", "ls"] } },
+          reason: "read-only commands",
+        },
+        {
+          id: "no-rm",
+          tools: ["run_shell"],
+          decision: "deny",
+          when: { command: { command: ["rm"] } },
+          reason: "no deletion",
+        },
+      ],
+      otherwise: { run_shell: "ask", fetch_url: "deny", read_file: "allow" },
+    });
   });
 
   it("decides a call that no statement matched, and only such a call", () => {
