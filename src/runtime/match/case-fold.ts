@@ -9,7 +9,7 @@
  * equivalence against `RegExp` with `iu` over every code point.
  */
 
-/** Blocks (inclusive code-point ranges) that hold every cased character outside ASCII. */
+/** Blocks (inclusive code-point ranges) that hold every cased character outside ASCII; none holds a surrogate. */
 const CASED_BLOCKS: readonly (readonly [number, number])[] = [
   [0x80, 0x5ff],
   [0x1000, 0x13ff],
@@ -50,20 +50,24 @@ export interface FoldTable {
 
 let foldTable: FoldTable | undefined;
 
+/** The one code point `text` holds, or -1 when it holds several (`text` is a case mapping: never empty). */
 function singleCodePoint(text: string): number {
-  const cp = text.codePointAt(0);
-  if (cp === undefined) return -1;
+  const cp = text.codePointAt(0) as number;
   return text.length === (cp > 0xffff ? 2 : 1) ? cp : -1;
 }
 
 /** The fold table, built on first use (about ten thousand case mappings, once per process). */
 export function getFoldTable(): FoldTable {
-  if (foldTable !== undefined) return foldTable;
+  foldTable ??= buildFoldTable();
+  return foldTable;
+}
+
+/** A new fold table from the platform's case mappings (what {@link getFoldTable} builds once and keeps). */
+export function buildFoldTable(): FoldTable {
   const map = new Map<number, number>();
   for (let c = 0x41; c <= 0x5a; c++) map.set(c, c + 0x20);
   for (const [lo, hi] of CASED_BLOCKS) {
     for (let c = lo; c <= hi; c++) {
-      if (c >= 0xd800 && c <= 0xdfff) continue;
       const upper = singleCodePoint(String.fromCodePoint(c).toUpperCase());
       const c1 = upper < 0 ? c : upper;
       const lower = singleCodePoint(String.fromCodePoint(c1).toLowerCase());
@@ -87,8 +91,7 @@ export function getFoldTable(): FoldTable {
   const classSize = new Map<number, number>();
   for (const value of map.values()) classSize.set(value, (classSize.get(value) ?? 1) + 1);
   const keys = Int32Array.from([...map.keys()].sort((a, b) => a - b));
-  foldTable = { map, keys, classSize };
-  return foldTable;
+  return { map, keys, classSize };
 }
 
 /** The simple case fold of one code point. */
@@ -118,7 +121,7 @@ const LONG_STABLE_CASE_LIMIT = 0x52f;
 
 /**
  * True when every case-insensitive file system compares `cp` the same way: it has no case at all, or it is one
- * of a plain pair of one upper-case and one lower-case letter in Latin, Greek, Cyrillic or Armenian. False
+ * of a plain pair of one upper-case and one lower-case letter in Latin, Greek or Cyrillic (up to U+052F). False
  * for characters whose folding differs between Unicode simple folding, full folding, Turkic rules and the
  * (frozen, older) tables of NTFS and APFS: `ſ`, `K`, `ß`, `ı`, `İ`, `ς`, and anything cased that was added
  * to Unicode later.
