@@ -130,6 +130,31 @@ describe("compileGlob: matching", () => {
     ["secrets/**/**", "secretsx", false],
     ["a/**/**/b", "a/b", true],
     ["{a/**/**,b}", "a", true],
+    // `[^` negates like `[!`, and a `]` right after it is literal
+    ["[^]]x", "ax", true],
+    ["[^]]x", "]x", false],
+    // a `-` at the end of a class is literal; a range over `/` leaves `/` out
+    ["[a-]", "-", true],
+    ["[a-]", "b", false],
+    ["[--0]", "/", false],
+    ["[--0]", ".", true],
+    // characters beyond the BMP, plain, escaped and in classes
+    ["\\\u{1F600}x", "\u{1F600}x", true],
+    ["[\\\u{1F600}]x", "\u{1F600}x", true],
+    ["[\u{1F600}]x", "\u{1F600}x", true],
+    ["[\u{1F600}-\u{1F601}]", "\u{1F601}", true],
+    ["[\u{1F600}-\u{1F601}]", "\u{1F602}", false],
+    // an escaped `/` is a separator all the same
+    ["a\\/b", "a/b", true],
+    // `**` not alone in its segment stays within it, even after a `/`
+    ["a/**b", "a/x/yb", false],
+    ["a/**b", "a/xb", true],
+    // a brace alternative starting with `/` after a `/` makes an empty segment, which matches nothing
+    ["a/{/b}", "a/b", false],
+    // `**` alone in braces is a whole segment
+    ["{**}/b", "x/y/b", true],
+    ["a/{**}", "a/x/y", true],
+    ["{a,**}", "x/y", true],
     // case-sensitive
     [".env", ".ENV", false],
     ["*.MD", "a.md", false],
@@ -233,6 +258,8 @@ describe("matchPathGlobs: conservative across platforms", () => {
     ["docs/**", "docs/a.md.", "possible"],
     ["**/.env", "notes.txt.", "no"],
     ["**/.env", "...", "possible"],
+    ["**/.env", "x/.env. .", "possible"],
+    ["**/a/b", "x/a\\.\\b", "possible"],
     // 8.3 short names may be any long name
     ["**/.git/**", "GIT~1/config", "possible"],
     ["**/*.pem", "SECRET~2.PEM", "possible"],
