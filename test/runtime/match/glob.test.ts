@@ -155,6 +155,10 @@ describe("compileGlob: matching", () => {
     ["{**}/b", "x/y/b", true],
     ["a/{**}", "a/x/y", true],
     ["{a,**}", "x/y", true],
+    // a literal tail after the last wildcard that holds a `/` of its own
+    ["*.d/x", "a.d/x", true],
+    ["*.d/x/y", "b.d/x/y", true],
+    ["*.d/x", "a.d/y", false],
     // case-sensitive
     [".env", ".ENV", false],
     ["*.MD", "a.md", false],
@@ -273,6 +277,9 @@ describe("matchPathGlobs: conservative across platforms", () => {
     ["**/cafe\u0301", "café", "possible"],
     ["**/.ENV", ".env", "possible"],
     ["**/.env", ".ENV", "possible"],
+    ["x/**/.ENV", "x/a/.env", "possible"],
+    ["X/**/.env", "x/a/.env", "possible"],
+    ["x/*.ENV", "x/a.env", "possible"],
     ["**/secrets/**", "\u017Fecrets/key", "possible"],
     ["**/kube/**", "\u212Aube/config", "possible"],
     ["**/ssh/**", "\u017F\u017Fh/id", "possible"],
