@@ -295,6 +295,14 @@ describe("matchPathGlobs: conservative across platforms", () => {
     expect(answer(glob, path)).toBe(expected);
   });
 
+  it("answers certain, possible or no match as whole answers", () => {
+    const env = compileGlob("**/.env*");
+    if (!env.ok) throw new Error(env.message);
+    expect(matchPathGlobs([env.glob], "config/.env")).toEqual({ certain: true, possible: true });
+    expect(matchPathGlobs([env.glob], "config/.ENV")).toEqual({ certain: false, possible: true });
+    expect(matchPathGlobs([env.glob], "config/app.ts")).toEqual({ certain: false, possible: false });
+  });
+
   it("a match that needs the Windows reading of \\ is only a maybe, and a miss without it is a maybe too", () => {
     // Without the re-reading `src\..\.env` is a file named so inside `.`, which `**/.env*` does not match.
     const compiled = compileGlob("**/.env*");
