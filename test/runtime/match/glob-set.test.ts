@@ -107,6 +107,13 @@ describe("GlobSet on a fixed grid of globs and paths", () => {
     expect([...set.match("\\\\?\\C:\\PROGRA~1\\x").answers]).toEqual([2, 0, 0, 2]);
   });
 
+  it("a case-folded match of a Windows reading is a maybe behind the glob's literal prefix and suffix", () => {
+    const set = new GlobSet([glob("x/**/.ENV"), glob("X/*.env")]);
+    expect([...set.match("x\\a\\.env").answers]).toEqual([2, 0]);
+    expect([...set.match("x\\a.ENV").answers]).toEqual([0, 2]);
+    expect([...set.match("y\\a\\.env").answers]).toEqual([0, 0]);
+  });
+
   it("a path that may name any file is a maybe for every glob", () => {
     const set = new GlobSet([glob("src/**"), glob("/etc/**")]);
     expect([...set.match("../x").answers]).toEqual([2, 2]);
