@@ -122,8 +122,15 @@ describe("readPath", () => {
     ["//srv/share/x", ["/srv/share/x", "/x"]],
     ["\\\\?\\C:\\x", ["\\\\?\\C:\\x", "/x"]],
     ["\\\\?\\UNC\\srv\\share\\x", ["\\\\?\\UNC\\srv\\share\\x", "/srv/share/x", "/x"]],
+    // only a leading UNC after \\?\ names a server: a later `unc` directory is a directory
+    ["\\\\?\\C:\\unc\\x", ["\\\\?\\C:\\unc\\x", "/unc/x"]],
+    // Windows drops `.` segments between backslashes as it drops `..` ones
+    ["a\\.\\b", ["a\\.\\b", "a/b"]],
     [".env.", [".env.", ".env"]],
     [".env ", [".env ", ".env"]],
+    // every trailing dot and space goes, not only the last
+    [".env. .", [".env. .", ".env"]],
+    ["id_rsa..", ["id_rsa..", "id_rsa"]],
     ["a/.env::$DATA", ["a/.env::$DATA", "a/.env"]],
     ["name:stream", ["name:stream", "name"]],
     ["GIT~1/config", ["GIT~1/config", "<any>/config"]],
@@ -139,6 +146,15 @@ describe("readPath", () => {
     expect(read.plain).toBe(false);
     expect(read.anywhere).toBe(false);
     expect(read.readings.map(text)).toEqual(readings);
+  });
+
+  it("reads a maybe that climbs back to where it started as the one empty relative reading", () => {
+    // `ı` folds differently across file systems, so this is no plain path; every spelling resolves to `.`.
+    expect(readPath("\u0131/..")).toEqual({
+      plain: false,
+      anywhere: false,
+      readings: [{ absolute: false, segments: [] }],
+    });
   });
 
   it.each(["", "a\u0000b", "../x", "a/../../x", "/../etc", "C:x", "C:", "a:b", "...", "C:\\..\\x", "x/:s"])(
