@@ -5,7 +5,13 @@
  * (for a quantifier problem, at the quantifier; for a class problem, at the class item).
  */
 import { describe, expect, it } from "vitest";
-import { compileRegex, parseRegexTree, type RegexNode } from "../../../src/runtime/match/regex/index.js";
+import {
+  compileRegex,
+  type LinearRegex,
+  parseRegexTree,
+  type RegexNode,
+  RegexSet,
+} from "../../../src/runtime/match/regex/index.js";
 
 function matches(pattern: string, input: string, flags = ""): boolean {
   const compiled = compileRegex(pattern, flags);
@@ -482,5 +488,56 @@ describe("what a parsed pattern matches", () => {
   ];
   it.each(cases)("/%s/%s on %j is %s", (pattern, flags, input, expected) => {
     expect(matches(pattern, input, flags)).toBe(expected);
+  });
+});
+
+describe("compileRegex: flags", () => {
+  // [flags, message, offset]
+  const cases: [string, string, number][] = [
+    ["gg", 'unsupported flag "g": test() keeps no lastIndex state; remove it', 0],
+    ["sis", 'flag "s" is given twice; give it once', 2],
+    ["muu", 'flag "u" is given twice; give it once', 2],
+    ["imsd", 'unsupported flag "d": only i, m, s and u are supported; remove it', 3],
+    ["I", 'unsupported flag "I": only i, m, s and u are supported; remove it', 0],
+  ];
+  it.each(cases)("refuses %j", (flags, message, offset) => {
+    expect(refusal("a", flags)).toEqual({ message, offset });
+  });
+
+  it("checks the flags before the pattern", () => {
+    expect(refusal("(", "x").message).toBe(
+      'unsupported flag "x": only i, m, s and u are supported; remove it',
+    );
+  });
+
+  it("accepts all four flags in any order", () => {
+    for (const flags of ["imsu", "usmi", "su", ""]) {
+      const compiled = compileRegex("^a.b$", flags);
+      expect(compiled.ok && compiled.regex.flags).toBe(flags);
+      expect(compiled.ok && compiled.regex.test("A\nB")).toBe(flags.includes("i") && flags.includes("s"));
+    }
+  });
+});
+
+describe("RegexSet with a pattern that is not one of the engine's own", () => {
+  /** A LinearRegex written by hand: true for inputs longer than two characters, undecided past ten. */
+  const longerThanTwo: LinearRegex = {
+    source: "...",
+    flags: "",
+    test: (input) => input.length > 2,
+    testBounded: (input) => (input.length > 10 ? undefined : input.length > 2),
+    mayMatchTemplate: () => true,
+  };
+
+  it("answers it with its own test, next to compiled patterns", () => {
+    const compiled = compileRegex("^a[bc]");
+    if (!compiled.ok) throw new Error(compiled.message);
+    const unbounded = new RegexSet([longerThanTwo, compiled.regex], false);
+    expect([...unbounded.match("abx").answers]).toEqual([1, 1]);
+    expect([...unbounded.match("ab").answers]).toEqual([0, 1]);
+    expect([...unbounded.match(`ab${"x".repeat(20)}`).answers]).toEqual([1, 1]);
+    const bounded = new RegexSet([compiled.regex, longerThanTwo], true);
+    expect([...bounded.match("xyz").answers]).toEqual([0, 1]);
+    expect([...bounded.match(`ac${"x".repeat(20)}`).answers]).toEqual([1, 2]);
   });
 });
