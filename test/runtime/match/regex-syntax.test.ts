@@ -541,3 +541,18 @@ describe("RegexSet with a pattern that is not one of the engine's own", () => {
     expect([...bounded.match(`ac${"x".repeat(20)}`).answers]).toEqual([1, 2]);
   });
 });
+
+describe("\\u{...}: any number of hex digits, up to U+10FFFF", () => {
+  it("accepts leading zeros, as RegExp with u does", () => {
+    expect(matches("^\\u{0000041}$", "A", "u")).toBe(true);
+    expect(matches("^\\u{000000000010FFFF}$", "\u{10FFFF}", "u")).toBe(true);
+    expect(matches("^\\u{0000041}$", "A")).toBe(true);
+    expect(parseRegexTree("\\u{00000000}", "u")).toEqual(char(0));
+  });
+
+  it("refuses a value above U+10FFFF however it is written", () => {
+    for (const pattern of ["\\u{110000}", "\\u{0000110000}", `\\u{1${"0".repeat(40)}}`, "\\u{FFFFFFFF}"]) {
+      expect(refusal(pattern, "u")).toEqual({ message: "\\u{...} is above U+10FFFF", offset: 0 });
+    }
+  });
+});

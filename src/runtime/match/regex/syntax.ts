@@ -534,7 +534,7 @@ export class Parser {
         this.fail("\\u{...} must hold hex digits, as in \\u{1F600}", start);
       }
       const cp = Number.parseInt(digits, 16);
-      if (digits.length > 6 || cp > MAX_CODE_POINT) this.fail("\\u{...} is above U+10FFFF", start);
+      if (cp > MAX_CODE_POINT) this.fail("\\u{...} is above U+10FFFF", start);
       this.pos = close + 1;
       return cp;
     }
