@@ -556,3 +556,58 @@ describe("\\u{...}: any number of hex digits, up to U+10FFFF", () => {
     }
   });
 });
+
+describe("edges of the parser's character tests", () => {
+  it("reads 9 as a hex digit and 1 as a backreference", () => {
+    expect(parseRegexTree("\\x39\\x99")).toEqual(concat(char(0x39), char(0x99)));
+    expect(refusal("\\1")).toEqual({
+      message:
+        "backreferences are not supported: regex rules run on a linear-time engine; rewrite without \\1",
+      offset: 0,
+    });
+  });
+
+  it("keeps U+FFFF one code unit, in and out of a class, with or without u", () => {
+    expect(parseRegexTree("\\uFFFF")).toEqual(char(0xffff));
+    expect(parseRegexTree("\\u{FFFF}")).toEqual(char(0xffff));
+    expect(parseRegexTree("[\\uFFFF]")).toEqual(set([0xffff, 0xffff]));
+    expect(parseRegexTree("[\\u{FFFF}]")).toEqual(set([0xffff, 0xffff]));
+    expect(parseRegexTree("[\uFFFF]")).toEqual(set([0xffff, 0xffff]));
+    expect(parseRegexTree("[\\u{10000}]", "u")).toEqual(set([0x10000, 0x10000]));
+    expect(matches("^[\\uFFFF]$", "\uFFFF")).toBe(true);
+    // a literal above U+FFFF in a class is its two code units without u, as in RegExp
+    expect(parseRegexTree("[\u{1F600}]")).toEqual(set([0xd83d, 0xd83d, 0xde00, 0xde00]));
+  });
+
+  it("accepts a range of one character and a count of at most one", () => {
+    expect(parseRegexTree("[a-a]")).toEqual(set([0x61, 0x61]));
+    expect(parseRegexTree("a{0,1}")).toEqual(repeat(a, 0, 1, 0));
+    expect(parseRegexTree("a{1,1}")).toEqual(repeat(a, 1, 1, 0));
+    expect(parseRegexTree("a{1}")).toEqual(repeat(a, 1, 1, 0));
+  });
+
+  it("joins a high surrogate only with a following \\u escape of a low one", () => {
+    expect(parseRegexTree("\\uD800xxDC00", "u")).toEqual(
+      concat(char(0xd800), ...[..."xxDC00"].map((c) => char(c.charCodeAt(0)))),
+    );
+    expect(parseRegexTree("\\uD800\\\\uDC00", "u")).toEqual(
+      concat(char(0xd800), char(0x5c), ...[..."uDC00"].map((c) => char(c.charCodeAt(0)))),
+    );
+  });
+
+  it("tells lookbehind from an unknown group by the < before the = or !", () => {
+    expect(refusal("(?a=b)")).toEqual({ message: UNKNOWN_GROUP, offset: 0 });
+    expect(refusal("(?a!b)")).toEqual({ message: UNKNOWN_GROUP, offset: 0 });
+    expect(refusal("x(?<=a)b")).toEqual({
+      message:
+        "lookbehind (?<= is not supported: regex rules run on a linear-time engine; rewrite the pattern without lookaround",
+      offset: 1,
+    });
+  });
+
+  it("parses without flags when none are given", () => {
+    expect(parseRegexTree(".")).toEqual(set([0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029], true));
+    expect(parseRegexTree("\u{1F600}")).toEqual(concat(char(0xd83d), char(0xde00)));
+    expect(parseRegexTree("\\W")).toEqual(set([0, 0x2f, 0x3a, 0x40, 0x5b, 0x5e, 0x60, 0x60, 0x7b, 0x10ffff]));
+  });
+});
