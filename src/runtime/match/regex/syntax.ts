@@ -41,8 +41,6 @@ export class RegexSyntaxError {
   ) {}
 }
 
-const SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
-
 function isHexDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
@@ -421,13 +419,9 @@ export class Parser {
   }
 
   private parseClassAtom(): Escape {
-    const start = this.pos;
     if (this.peek() === 0x5c) return this.parseEscape(true);
-    const cp = this.nextChar();
-    if (!this.unicode && cp > 0xffff) {
-      this.fail("a character above U+FFFF in a class needs flag u", start);
-    }
-    return { kind: "char", cp };
+    // Without u a literal is one code unit: a character above U+FFFF is two class members, as in RegExp.
+    return { kind: "char", cp: this.nextChar() };
   }
 
   /** Parses `\...` at the current position. `inClass` changes `\b` (backspace) and allows `\-`. */
@@ -518,7 +512,8 @@ export class Parser {
         start,
       );
     }
-    if (SYNTAX_CHARACTERS.includes(String.fromCharCode(c)) || isAsciiPunctuation(c)) return char(c);
+    // Every syntax character (^ $ \\ . * + ? ( ) [ ] { } | /) is ASCII punctuation.
+    if (isAsciiPunctuation(c)) return char(c);
     return this.fail(
       `unknown escape \\${String.fromCharCode(c)}: escape only punctuation; for the letter itself drop the backslash`,
       start,
@@ -530,11 +525,11 @@ export class Parser {
     if (this.peek() === 0x7b /* { */) {
       const close = this.src.indexOf("}", this.pos);
       const digits = close < 0 ? "" : this.src.slice(this.pos + 1, close);
-      if (close < 0 || digits.length === 0 || !/^[0-9A-Fa-f]+$/.test(digits)) {
+      if (!/^[0-9A-Fa-f]+$/.test(digits)) {
         this.fail("\\u{...} must hold hex digits, as in \\u{1F600}", start);
       }
       const cp = Number.parseInt(digits, 16);
-      if (digits.length > 6 || cp > MAX_CODE_POINT) this.fail("\\u{...} is above U+10FFFF", start);
+      if (cp > MAX_CODE_POINT) this.fail("\\u{...} is above U+10FFFF", start);
       this.pos = close + 1;
       return cp;
     }
