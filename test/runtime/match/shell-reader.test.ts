@@ -126,6 +126,8 @@ describe("reserved words and assignments: only a plain word in command position"
     expect(words("\\if x")).toEqual([["if", "x"]]);
     expect(words("'if' x")).toEqual([["if", "x"]]);
     expect(words("i'f' x")).toEqual([["if", "x"]]);
+    expect(words('"if" x')).toEqual([["if", "x"]]);
+    expect(words('fo"r" x')).toEqual([["for", "x"]]);
     expect(words("$x if")).toEqual([["~$x", "if"]]);
   });
 
@@ -157,6 +159,7 @@ describe("reserved words and assignments: only a plain word in command position"
     // Quoting or an escape before the `=` makes it a word; after it, it is part of the value.
     ["\\A=1 x", 0, [], ["A=1", "x"]],
     ["'A'=1 x", 0, [], ["A=1", "x"]],
+    ['"A"=1 x', 0, [], ["A=1", "x"]],
     ["A'x'=1 y", 0, [], ["Ax=1", "y"]],
     ["$A=1 x", 0, [], ["~$A=1", "x"]],
     // Once a word is read, later NAME=value words are arguments.
@@ -210,6 +213,7 @@ describe("operators and lists", () => {
     ["a; )", 'unexpected ")" at offset 3'],
     [">f (a)", 'unexpected "(" at offset 3'],
     ["A=1 (a)", 'function definitions and array assignments are not supported ("(" at offset 4)'],
+    ["echo a (", 'function definitions and array assignments are not supported ("(" at offset 7)'],
     ["x=(", 'function definitions and array assignments are not supported ("(" at offset 2)'],
     ["\n\t # c\n", "the command is empty"],
   ];
@@ -296,6 +300,7 @@ describe("redirections", () => {
     ["echo >&- <&-", ["echo"], [">&-", "<&-"]],
     ["echo 2>|f 1<>g", ["echo"], ["2>|f", "1<>g"]],
     ["echo <a", ["echo"], ["<a"]],
+    ["echo >>a 2>>b", ["echo"], [">>a", "2>>b"]],
   ];
   it.each(cases)("%j", (source, expectedWords, redirections) => {
     const parsed = parseShellCommand(source);
@@ -324,6 +329,9 @@ describe("redirections", () => {
 
   it("reads a process substitution inside a word, not as a redirection", () => {
     expect(words("cat x<(a) <(b)y")).toEqual([["cat", "~x<(a)", "~<(b)y"], ["a"], ["b"]]);
+    expect(words("tee x>(a) >(b)y")).toEqual([["tee", "~x>(a)", "~>(b)y"], ["a"], ["b"]]);
+    expect(refusal("cat <(ls")).toBe('the process substitution "<(" at offset 4 is never closed');
+    expect(refusal("cat a>(ls")).toBe('the process substitution ">(" at offset 5 is never closed');
   });
 
   const refusals: [string, string][] = [
