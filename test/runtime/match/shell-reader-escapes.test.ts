@@ -59,6 +59,18 @@ describe("a backslash inside ${…}", () => {
   });
 });
 
+describe("ANSI-C and locale quotes inside ${…} and $((…))", () => {
+  it("reads $'…' inside an unquoted ${…} with its escapes", () => {
+    // bash: echo ${x:-$'\''} y prints ' y.
+    expect(words("echo ${x:-$'\\''} y")).toEqual([["echo", "~${x:-$'\\''}", "y"]]);
+  });
+
+  it('reads $"…" inside $((…)) as a quoted string, not as a refused quote', () => {
+    // bash: echo $(( $"1" + 1 )) prints 2.
+    expect(words('echo $(( $"1" + 1 ))')).toEqual([["echo", '~$(( $"1" + 1 ))']]);
+  });
+});
+
 describe("newlines and operators next to other constructs", () => {
   it("reads a newline after a group as the end of its command", () => {
     expect(words("(a)\nb")).toEqual([["a"], ["b"]]);
