@@ -1,6 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the test data is shell source, where ${...} is parameter expansion
 import { describe, expect, it } from "vitest";
-import { DASH_DIALECT, parseShellCommand, type ShellDialect } from "../../../src/runtime/match/shell.js";
+import {
+  DASH_DIALECT,
+  matchCommand,
+  parseShellCommand,
+  type ShellDialect,
+} from "../../../src/runtime/match/shell.js";
 
 // The shell reader where a backslash, a newline or an operator sits next to another construct: inside
 // backquotes, inside `${…}` and `$((…))`, after a group, before a redirection's target. Each expectation is what
@@ -68,6 +73,35 @@ describe("ANSI-C and locale quotes inside ${…} and $((…))", () => {
   it('reads $"…" inside $((…)) as a quoted string, not as a refused quote', () => {
     // bash: echo $(( $"1" + 1 )) prints 2.
     expect(words('echo $(( $"1" + 1 ))')).toEqual([["echo", '~$(( $"1" + 1 ))']]);
+  });
+});
+
+describe("a `~` after the `=` of NAME=… or after a `:` in its value", () => {
+  it("is not literal: bash expands it, in an assignment and in an argument shaped like one", () => {
+    // bash: echo a=~ A1=~/q a=x:~ a=:~ prints a=/root A1=/root/q a=x:/root a=:/root (the home directory).
+    expect(words("echo a=~ A1=~/q a=x:~ a=:~ a+=~ a=~root")).toEqual([
+      ["echo", "~a=~", "~A1=~/q", "~a=x:~", "~a=:~", "~a+=~", "~a=~root"],
+    ]);
+    const parsed = parseShellCommand("A=~/bin B=x:~ C=~ x");
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.commands[0]?.values).toEqual([
+      { text: "~/bin", literal: false },
+      { text: "x:~", literal: false },
+      { text: "~", literal: false },
+    ]);
+  });
+
+  it("so a deny rule that spells out the home directory may match it", () => {
+    expect(matchCommand("make PREFIX=~", [["make", "PREFIX=/root"]]).possible).toBe(true);
+    expect(matchCommand("make PREFIX=x:~/bin", [["make", "PREFIX=x:/home/u/bin"]]).possible).toBe(true);
+    expect(matchCommand("make PREFIX=x~", [["make", "PREFIX=x/root"]]).possible).toBe(false);
+  });
+
+  it("is literal where no shell expands it", () => {
+    // bash: echo --a=~ a.b=~ "a"=~ a\=~ a=\~ a=x~ a=':'~ x:~ prints each word as written.
+    expect(words("echo --a=~ a.b=~ \"a\"=~ a\\=~ a=\\~ a=x~ a=':'~ x:~")).toEqual([
+      ["echo", "--a=~", "a.b=~", "a=~", "a=~", "a=~", "a=x~", "a=:~", "x:~"],
+    ]);
   });
 });
 
