@@ -13,7 +13,8 @@
 // - `time` is read as an ordinary command word (not bash's reserved word); the matcher treats it as a wrapper.
 // - A word is non-literal when its value is unknown statically: any `$` expansion (`$X`, `${...}`, `$(...)`,
 //   `$((...))`, bash's `$'...'` and `$"..."`), backquotes, process substitution, unquoted `*`, `?`, `[`, an
-//   unquoted `{` (bash brace expansion turns `{rm,-rf,/}` into `rm -rf /`) or a leading `~`.
+//   unquoted `{` (bash brace expansion turns `{rm,-rf,/}` into `rm -rf /`), a leading `~`, or a `~` after the `=`
+//   of a word shaped like NAME=… or after a `:` in its value (bash expands those too).
 // - A redirection is recorded as its operator with any fd number, then its target: the target's text after
 //   quote removal when literal, else the target's source text (`2>&1`, `>/dev/null`, `>$HOME/x`).
 // - A group's redirections (`( a; b ) > f`) are added to each command inside the group.
@@ -488,7 +489,10 @@ class ShellParser {
           this.pos++;
           break;
         case "~":
-          if (this.pos === start) literal = false;
+          // bash expands a `~` at the start, and after the `=` of NAME=… or an unquoted `:` in its value, in
+          // assignments and (outside POSIX mode) in arguments shaped like them: `echo a=~` prints `a=/root`.
+          if (this.pos === start || (assignment && (src[this.pos - 1] === "=" || src[this.pos - 1] === ":")))
+            literal = false;
           text += c;
           this.pos++;
           break;
