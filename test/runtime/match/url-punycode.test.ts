@@ -119,6 +119,19 @@ describe("punycode: differential against Node's IDNA", () => {
     expect(decodedByNode).toBeGreaterThan(100);
   });
 
+  it("decodes the longest labels with a code point far up, where the position number passes 4 × U+10FFFF", () => {
+    for (const label of [
+      "a".repeat(50) + "\u{3134a}",
+      `${"a".repeat(30)}\u{20000}${"b".repeat(20)}`,
+      "例".repeat(30) + "\u{3134a}",
+    ]) {
+      const ascii = domainToASCII(label);
+      expect(ascii.length, label).toBeLessThanOrEqual(63);
+      expect(domainToUnicode(ascii), label).toBe(label);
+      expect(decodePunycode(ascii.slice(4)), label).toBe(label);
+    }
+  });
+
   it("reads digits in either case, as RFC 3492 says (section 5)", () => {
     expect(decodePunycode("bcher-KVA")).toBe("bücher");
     expect(decodePunycode("BCHER-kva")).toBe("BüCHER");
