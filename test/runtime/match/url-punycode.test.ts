@@ -145,6 +145,8 @@ describe("punycode: differential against Node's IDNA", () => {
       expect(decodePunycode(text), text).toBeUndefined();
     // A non-ASCII code point before the delimiter.
     expect(decodePunycode("bü-kva")).toBeUndefined();
+    expect(decodePunycode("\u0080-kva")).toBeUndefined();
+    expect(decodePunycode(encodePunycode("\u007fü"))).toBe("\u007fü");
     // A number cut short: its last digit is not below the threshold.
     expect(decodePunycode("bcher-kv9")).toBeUndefined();
     expect(decodePunycode("9")).toBeUndefined();
