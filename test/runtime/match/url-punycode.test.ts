@@ -121,9 +121,9 @@ describe("punycode: differential against Node's IDNA", () => {
 
   it("decodes the longest labels with a code point far up, where the position number passes 4 × U+10FFFF", () => {
     for (const label of [
-      "a".repeat(50) + "\u{3134a}",
+      `${"a".repeat(50)}\u{3134a}`,
       `${"a".repeat(30)}\u{20000}${"b".repeat(20)}`,
-      "例".repeat(30) + "\u{3134a}",
+      `${"例".repeat(30)}\u{3134a}`,
     ]) {
       const ascii = domainToASCII(label);
       expect(ascii.length, label).toBeLessThanOrEqual(63);
