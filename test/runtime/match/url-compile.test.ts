@@ -170,6 +170,25 @@ describe("url: host patterns", () => {
       'host[0]: "*.xn--abc-.com": "xn--abc-" is punycode for plain ASCII "abc"',
     ]);
   });
+  it("reads a host's letters as IDNA does, not as upper case would", () => {
+    // IDNA keeps ß (straße.de is its own name), and keeps the dotless ı, which imitates i.
+    const strasse = urlTest({ host: "straße.de" });
+    expect(strasse("https://straße.de/")).toBe("certain");
+    expect(strasse("https://strasse.de/")).toBe("no");
+    expect(problems({ host: "gıthub.com" })).toEqual([
+      'host[0]: "gıthub.com": "xn--gthub-n4a" (gıthub) has "ı", which looks like an ASCII letter',
+    ]);
+  });
+  it("matches a host of one Unicode label", () => {
+    expect(urlTest({ host: "例え" })("https://例え/")).toBe("certain");
+  });
+  it("never matches a host that is only the suffix, or a word JavaScript gives an absent value", () => {
+    const test = urlTest({ host: ["*.a.com", "b.com"] });
+    expect(test("https://.a.com/")).toBe("no");
+    expect(test("https://x.a.com/")).toBe("certain");
+    expect(test("https://undefined/")).toBe("no");
+    expect(test("https://x.undefined/")).toBe("no");
+  });
   it("reads a trailing dot, upper case and Unicode as the parser does", () => {
     const test = urlTest({ host: ["Bücher.DE.", "*.Example.org."] });
     expect(test("https://xn--bcher-kva.de/")).toBe("certain");

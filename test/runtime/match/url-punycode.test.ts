@@ -147,6 +147,14 @@ describe("punycode: differential against Node's IDNA", () => {
     expect(decodePunycode("bü-kva")).toBeUndefined();
     expect(decodePunycode("\u0080-kva")).toBeUndefined();
     expect(decodePunycode(encodePunycode("\u007fü"))).toBe("\u007fü");
+    // The characters just past z, which are no digits: in place of a 0 to 3 in valid punycode.
+    for (const text of [
+      "ihqwcrb4cv8a8dqg{56pqjye",
+      "bcher-kva|",
+      "3b-ww4c5e18}e575a65lsy2b",
+      "ihqwcrb4cv8a8dqg~56pqjye",
+    ])
+      expect(decodePunycode(text), text).toBeUndefined();
     // A number cut short: its last digit is not below the threshold.
     expect(decodePunycode("bcher-kv9")).toBeUndefined();
     expect(decodePunycode("9")).toBeUndefined();

@@ -43,6 +43,9 @@ describe("url: what is read as written", () => {
     ])
       expect(any(value), JSON.stringify(value)).toBe("maybe");
     expect(any("https://a.com/~!$&'()*+,;=:@")).toBe("certain");
+    // The parser keeps a backslash in a query or fragment as it is; a server may still read it as a separator.
+    expect(any("https://a.com/?a\\b")).toBe("maybe");
+    expect(any("https://a.com/#a\\b")).toBe("maybe");
     expect(any("https://a.com/\u0080")).toBe("maybe");
   });
 
@@ -232,6 +235,20 @@ describe("url: query keys", () => {
       "https://a.com/?page+=1",
     ])
       expect(paged(value), value).toBe("maybe");
+  });
+});
+
+describe("url: odd but valid patterns", () => {
+  it("an empty query key, listed, allows a part that starts with =", () => {
+    const empty = urlTest({ query: { keys: [""] } });
+    expect(empty("https://a.com/?=1")).toBe("certain");
+    expect(empty("https://a.com/?a=1")).toBe("no");
+  });
+  it("a path glob whose lower-case form is no glob is compared exactly", () => {
+    // [Z-a] is a range from Z to a; in lower case [z-a] runs backwards.
+    const range = urlTest({ path: "/[Z-a]" });
+    expect(range("https://a.com/_")).toBe("certain");
+    expect(range("https://a.com/b")).toBe("no");
   });
 });
 
