@@ -40,7 +40,8 @@ export function decodePunycode(input: string): string | undefined {
         c >= 48 && c <= 57 ? c - 22 : c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 97 : base;
       if (digit >= base) return undefined;
       i += digit * w;
-      if (i > 0x10ffff * 4) return undefined;
+      // Past this, the code point `n + i / (output.length + 1)` is beyond U+10FFFF; stopping here keeps `i` small.
+      if (i > 0x10ffff * (output.length + 1)) return undefined;
       const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias;
       if (digit < t) break;
       w *= base - t;

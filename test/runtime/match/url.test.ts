@@ -16,7 +16,19 @@ function urlTest(spec: UrlSpec): (value: string) => (typeof ANSWER)[number] {
   return (value) => ANSWER[compiled.test(value)];
 }
 
-const github = urlTest({ scheme: ["https"], host: ["api.github.com"] });
+/**
+ * A test compiled on its first use, inside a test: compiling when vitest collects the file would turn a broken
+ * compiler into a file that does not load, which a mutation run does not count as a failing test.
+ */
+function lazyUrlTest(spec: UrlSpec): (value: string) => (typeof ANSWER)[number] {
+  let compiled: ((value: string) => (typeof ANSWER)[number]) | undefined;
+  return (value) => {
+    compiled ??= urlTest(spec);
+    return compiled(value);
+  };
+}
+
+const github = lazyUrlTest({ scheme: ["https"], host: ["api.github.com"] });
 
 describe("url: the bypass corpus", () => {
   const cases: readonly [string, (typeof ANSWER)[number], string][] = [
@@ -280,7 +292,7 @@ const SPEC: UrlSpec = {
   path: ["/repos/**"],
   query: { keys: ["page", "per_page"] },
 };
-const spec = urlTest(SPEC);
+const spec = lazyUrlTest(SPEC);
 
 /** The oracle's reading: what Node's URL says the value is, in the words of the spec above. */
 function oracleAllows(value: string): boolean {
