@@ -215,6 +215,12 @@ const PATTERNS: [string, string][] = [
   ["^[\\udc00-\\udfff]", ""],
   ["^\\uffff$", ""],
   ["\\0", ""],
+  // Case: upper-case pattern characters, with and without `i`.
+  ["AB", ""],
+  ["^A+", ""],
+  ["^[A-C]+$", ""],
+  ["\u00c9", ""],
+  ["a|B", ""],
   // Case folding.
   ["abc", "i"],
   ["^abc$", "i"],
@@ -578,6 +584,10 @@ describe("the work bound: counted, not timed, so every machine decides alike", (
     // A new compile with no cached state answers the same.
     expect(compiled("a{400}b").testBounded("a".repeat(297))).toBeUndefined();
     expect(compiled("a{400}b").testBounded("a".repeat(296))).toBe(false);
+    // An empty group, however repeated, adds no instruction and so no work.
+    expect(compiled("(?:)*(?:)*(?:)*a{400}b(?:){5}").testBounded("a".repeat(296))).toBe(false);
+    expect(compiled("(?:){2,}(?:){2,}(?:){2,}(?:){2,}a{400}b").testBounded("a".repeat(296))).toBe(false);
+    expect(compiled("(?:)*a{400}b(?:){2,}").testBounded("a".repeat(297))).toBeUndefined();
     // Cached states cost again in every run that passes them.
     expect(regex.testBounded(`${"a".repeat(296)}b`)).toBe(false);
     expect(regex.testBounded(`b${"a".repeat(296)}`)).toBe(false);
