@@ -408,6 +408,8 @@ describe("the program size bound, for every kind of node", () => {
     ["xy(?:ab){5000,}", 2],
     ["xy(?:ab){4999,}c{2}", 0],
     ["x(?:\\b){10000}", 0],
+    ["xy[ab]{10001}", 2],
+    ["x.{10000}", 0],
     ["a{10000}(?:\\b)*", 0],
   ];
   it.each(pastBound)("refuses /%s/ one instruction past it, at offset %d", (pattern, offset) => {
