@@ -1,0 +1,498 @@
+// The `command` operator's security tables and matcher, entry by entry: each table entry is a judgement about
+// a program or a character, so each is checked through a decision a policy makes with it (may a deny or ask
+// prefix match? may an allow prefix be certain?). Every answer is also checked to be the one a policy's
+// CommandPrefixSet gives, which reads the same tables by a separate walk.
+import { describe, expect, it } from "vitest";
+import {
+  CommandPrefixSet,
+  matchCommand,
+  matchCommandPrefix,
+  parseShellCommand,
+  type SimpleCommand,
+  traceCommand,
+} from "../../../src/runtime/match/shell.js";
+
+type Decision = { readonly certain: boolean; readonly possible: boolean };
+
+/** `matchCommand` over prefixes written as space-separated words, checked against a policy's prefix set. */
+function decide(source: string, ...prefixes: string[]): Decision {
+  const words = prefixes.map((p) => (p === "" ? [] : p.split(" ")));
+  const direct = matchCommand(source, words);
+  const set = new CommandPrefixSet();
+  const ids = set.add(words);
+  expect(set.match(source, ids.from, ids.to), `CommandPrefixSet on ${JSON.stringify(source)}`).toEqual(
+    direct,
+  );
+  return direct;
+}
+
+/** May a deny or ask statement with this prefix match the command? */
+function mayMatch(source: string, prefix: string): boolean {
+  return decide(source, prefix).possible;
+}
+
+/** May an allow statement with this prefix decide the command without a person? */
+function certain(source: string, prefix: string): boolean {
+  return decide(source, prefix).certain;
+}
+
+function only(source: string): SimpleCommand {
+  const parsed = parseShellCommand(source);
+  if (!parsed.ok) throw new Error(`${source}: ${parsed.message}`);
+  expect(parsed.commands).toHaveLength(1);
+  return parsed.commands[0] as SimpleCommand;
+}
+
+describe("harmless redirections: a command with them is still its prefix's exact match", () => {
+  // As written in a command line; the reader spells them without the blank.
+  const harmless = [
+    "2>&1",
+    ">&2",
+    "1>&2",
+    "> /dev/null",
+    "1> /dev/null",
+    "2>/dev/null",
+    "&>/dev/null",
+    "< /dev/null",
+    "0</dev/null",
+  ];
+  it.each(harmless)("git status %s matches git status", (redirection) => {
+    const command = only(`git status ${redirection}`);
+    expect(matchCommandPrefix(command, ["git", "status"])).toBe("match");
+    const trace = traceCommand(`git status ${redirection}`, [["git", "status"]]);
+    expect(trace.readings[0]?.commands[0]?.prefixes).toEqual([{ prefix: "git status", match: "match" }]);
+  });
+
+  // Each may change what the command reads or writes: only "may match".
+  const other = [
+    ">out",
+    "2>out",
+    ">>/dev/null",
+    "2>>/dev/null",
+    "<in",
+    "3>/dev/null",
+    ">/dev/nullx",
+    ">&3",
+    "2>&-",
+  ];
+  it.each(other)("git status %s may match git status, not certainly", (redirection) => {
+    expect(matchCommandPrefix(only(`git status ${redirection}`), ["git", "status"])).toBe("unknown");
+  });
+
+  it("an assignment before the command makes it a maybe too", () => {
+    expect(matchCommandPrefix(only("GIT_DIR=/x git status"), ["git", "status"])).toBe("unknown");
+    expect(matchCommandPrefix(only("git status"), ["git", "status"])).toBe("match");
+    expect(matchCommandPrefix(only("git statusx"), ["git", "status"])).toBe("no-match");
+  });
+});
+
+describe("wrappers that cannot be read exactly may run any prefix", () => {
+  // Each as the first word of `<wrapper> whoami`: the command does not name rm, yet the wrapper may run it.
+  const wrappers = [
+    "sudo",
+    "doas",
+    "su",
+    "runuser",
+    "pkexec",
+    "eval",
+    "source",
+    ".",
+    "ionice",
+    "xargs",
+    "parallel",
+    "chroot",
+    "setsid",
+    "flock",
+    "taskset",
+    "chrt",
+    "unshare",
+    "nsenter",
+    "watch",
+    "strace",
+    "ltrace",
+    "busybox",
+    "run0",
+    "ssh",
+    "script",
+    "at",
+    "batch",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "yash",
+    "posh",
+    "csh",
+    "tcsh",
+    "fish",
+    "let",
+    "declare",
+    "typeset",
+    "local",
+    "integer",
+    "float",
+    "read",
+    "mapfile",
+    "readarray",
+    "printf",
+    "trap",
+    "alias",
+    "fc",
+    "bind",
+    "complete",
+    "compgen",
+    "enable",
+    "shopt",
+  ];
+  it.each(wrappers)("%s whoami may run rm -rf", (wrapper) => {
+    expect(mayMatch(`${wrapper} whoami`, "rm -rf")).toBe(true);
+    // Under another case or a path it is the same program.
+    expect(mayMatch(`/usr/bin/${wrapper.toUpperCase()} whoami`, "rm -rf")).toBe(true);
+  });
+
+  it("a command that is no wrapper runs only what it names", () => {
+    expect(mayMatch("whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("prlimit whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("sudoers whoami", "rm -rf")).toBe(false);
+  });
+
+  it("a prefix naming the wrapper itself is matched in place, not unwrapped", () => {
+    expect(mayMatch("sudo whoami", "sudo")).toBe(true);
+    expect(mayMatch("sudo whoami", "sudo -s")).toBe(false);
+    expect(mayMatch("sudo -s whoami", "sudo -s")).toBe(true);
+    expect(mayMatch("nice whoami", "nice -n")).toBe(false);
+    expect(certain("sudo whoami", "sudo")).toBe(true);
+  });
+});
+
+describe("wrappers read exactly: the command they run is matched in their place", () => {
+  // [wrapper and its options, without the command]: `<it> whoami` runs whoami only, `<it> eval whoami` runs
+  // eval (which may run anything), and `<it> -Z whoami` has an option it cannot read (may run anything).
+  const readable: string[] = [
+    "time",
+    "time -p",
+    "nohup",
+    "nice",
+    "nice -n 5",
+    "nice -n5",
+    "nice -5",
+    "nice --adjustment 5",
+    "nice --adjustment=5",
+    "timeout 5",
+    "timeout --preserve-status 5",
+    "timeout --foreground 5",
+    "timeout -v 5",
+    "timeout --verbose 5",
+    "timeout -s KILL 5",
+    "timeout -sKILL 5",
+    "timeout --signal KILL 5",
+    "timeout --signal=KILL 5",
+    "timeout -k 1 5",
+    "timeout --kill-after 1 5",
+    "timeout --kill-after=1 5",
+    "timeout -- 5",
+    "stdbuf -i 0",
+    "stdbuf -o L",
+    "stdbuf -oL",
+    "stdbuf -e 0",
+    "stdbuf --input 0",
+    "stdbuf --output=L",
+    "stdbuf --error 0",
+    "env",
+    "env -i",
+    "env --ignore-environment",
+    "env -",
+    "env -u HOME",
+    "env --unset HOME",
+    "env -C /tmp",
+    "env --chdir=/tmp",
+    "env FOO=1",
+    "env -i FOO=1 BAR=2",
+    "env --",
+    "command",
+    "command -p",
+    "exec",
+    "exec -c",
+    "exec -l",
+    "exec -a name",
+    "exec -c -l -a name",
+    "builtin",
+    "time !",
+    "-",
+    "noglob",
+    "nocorrect",
+    "nice nohup timeout 5",
+  ];
+  it.each(readable)("%s whoami does not run rm, but may run what a wrapper after it runs", (wrapper) => {
+    expect(mayMatch(`${wrapper} whoami`, "rm -rf")).toBe(false);
+    expect(mayMatch(`${wrapper} eval whoami`, "rm -rf")).toBe(true);
+    expect(mayMatch(`${wrapper} whoami -rf`, "whoami -rf")).toBe(true);
+  });
+
+  // The first word of each readable wrapper, with an option (or a missing command) it cannot read.
+  const unreadable = [
+    "time -o f whoami",
+    "nohup -Z whoami",
+    "nice -n",
+    "nice -x 5 whoami",
+    "nice --adjustment",
+    "timeout -Z 5 whoami",
+    "timeout 5",
+    "timeout --signal",
+    "timeout --signalx=KILL 5 whoami",
+    "timeout -",
+    "stdbuf -Z whoami",
+    "env -S whoami",
+    "env -u",
+    "env FOO=1",
+    "command -v whoami",
+    "exec -Z whoami",
+    "builtin -Z whoami",
+    "time ! -Z whoami",
+    "- -Z whoami",
+    "noglob -Z whoami",
+    "nocorrect -Z whoami",
+    "nice -n $N whoami",
+    "nice $(x) whoami",
+    "env -u $V whoami",
+  ];
+  it.each(unreadable)("%s may run rm -rf", (source) => {
+    expect(mayMatch(source, "rm -rf")).toBe(true);
+  });
+
+  it("wrappers nested too deep to follow may run anything", () => {
+    expect(mayMatch(`${"nice ".repeat(9)}whoami`, "rm")).toBe(false);
+    expect(mayMatch(`${"nice ".repeat(10)}whoami`, "rm")).toBe(true);
+    expect(mayMatch(`${"nice ".repeat(20)}whoami`, "rm")).toBe(true);
+  });
+});
+
+describe("programs after the first word that may run code read from a file or stdin", () => {
+  const runners = [
+    "sudo",
+    "doas",
+    "su",
+    "runuser",
+    "pkexec",
+    "run0",
+    "ssh",
+    "at",
+    "batch",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "mksh",
+    "ash",
+    "yash",
+    "posh",
+    "csh",
+    "tcsh",
+    "fish",
+    "busybox",
+    "xargs",
+    "parallel",
+  ];
+  it.each(runners)("prlimit %s script may run rm -rf", (runner) => {
+    expect(mayMatch(`prlimit ${runner} script.sh`, "rm -rf")).toBe(true);
+    expect(mayMatch(`unbuffer /usr/bin/${runner.toUpperCase()}`, "rm -rf")).toBe(true);
+  });
+
+  it("other programs after the first word run nothing the command does not name", () => {
+    expect(mayMatch("prlimit whoami script.sh", "rm -rf")).toBe(false);
+    expect(mayMatch("prlimit eval script.sh", "rm -rf")).toBe(false);
+  });
+});
+
+describe("commands that never run their operands: later words are data", () => {
+  const dataOnly = [
+    "ls",
+    "pwd",
+    "echo",
+    "cat",
+    "wc",
+    "head",
+    "tail",
+    "true",
+    "false",
+    "basename",
+    "dirname",
+    "grep",
+    "stat",
+  ];
+  it.each(dataOnly)("%s rm -rf / does not run rm", (command) => {
+    expect(mayMatch(`${command} rm -rf /`, "rm -rf")).toBe(false);
+    expect(mayMatch(`${command} sh -c x`, "rm -rf")).toBe(false);
+    expect(mayMatch(`${command} rm -rf /`, command)).toBe(true);
+    // Only the exact first word: another spelling may be another program.
+    expect(mayMatch(`./${command} rm -rf /`, "rm -rf")).toBe(true);
+  });
+
+  it("a versioned or upper-case spelling still names the same program for its own prefix", () => {
+    expect(mayMatch("grep -r x", "grep -r")).toBe(true);
+    expect(mayMatch("grep x", "grep -r")).toBe(false);
+    expect(mayMatch("cat x", "ls")).toBe(false);
+  });
+});
+
+describe("reserved words: syntax the reader does not read may run anything, and is never certain", () => {
+  const reserved = [
+    "if",
+    "then",
+    "else",
+    "elif",
+    "fi",
+    "for",
+    "while",
+    "until",
+    "do",
+    "done",
+    "case",
+    "esac",
+    "function",
+    "select",
+    "coproc",
+    "!",
+    "[[",
+    "]]",
+    "}",
+  ];
+  it.each(reserved)("%s whoami", (word) => {
+    const parsed = parseShellCommand(`${word} whoami`);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok)
+      expect(parsed.message).toContain(`"${word}" at offset 0 starts shell syntax that is not supported`);
+    expect(decide(`${word} whoami`, "rm -rf")).toEqual({ certain: false, possible: true });
+    // Quoted, it is a plain command name.
+    expect(mayMatch(`'${word}' whoami`, "rm -rf")).toBe(false);
+  });
+
+  it("{ where no brace group can start", () => {
+    const parsed = parseShellCommand(">/dev/null { whoami");
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok)
+      expect(parsed.message).toContain('"{" at offset 11 starts shell syntax that is not supported');
+    expect(decide(">/dev/null { whoami", "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(mayMatch("{ whoami; }", "rm -rf")).toBe(false);
+  });
+});
+
+describe("first words the safe subset refuses: an allow is never certain for them", () => {
+  const refused = [
+    "if",
+    "then",
+    "else",
+    "elif",
+    "fi",
+    "for",
+    "while",
+    "until",
+    "do",
+    "done",
+    "case",
+    "esac",
+    "function",
+    "select",
+    "coproc",
+    "-",
+    "in",
+    "time",
+    "repeat",
+    "foreach",
+    "end",
+    "noglob",
+    "nocorrect",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+    "integer",
+    "float",
+    "let",
+    "read",
+    "mapfile",
+    "readarray",
+    "printf",
+    "alias",
+    "unalias",
+    "enable",
+    "set",
+    "shopt",
+    "setopt",
+    "unsetopt",
+    "emulate",
+    "hash",
+    "trap",
+    "eval",
+    ".",
+    "source",
+    "exec",
+    "command",
+    "builtin",
+    "fc",
+    "bind",
+    "complete",
+  ];
+  it.each(refused)("allow %s: %s x is a maybe", (word) => {
+    expect(decide(`${word} x`, word)).toEqual({ certain: false, possible: true });
+    expect(decide(`git status; ${word} x`, "git status", word).certain).toBe(false);
+  });
+
+  it("other first words are certain for their prefix", () => {
+    expect(decide("git status", "git status")).toEqual({ certain: true, possible: true });
+    expect(decide("unset x", "unset")).toEqual({ certain: true, possible: true });
+    expect(decide("git status; ls -l", "git status", "ls")).toEqual({ certain: true, possible: true });
+  });
+});
+
+describe("characters a shell drops or a terminal hides make any command a maybe", () => {
+  // [what it is, the character]
+  const hidden: [string, string][] = [
+    ["a control character", "\u0001"],
+    ["carriage return", "\r"],
+    ["escape", "\u001b"],
+    ["NUL", "\u0000"],
+    ["DEL", "\u007f"],
+    ["a C1 control", "\u0085"],
+    ["a zero-width space (format)", "\u200b"],
+    ["a right-to-left override (format)", "\u202e"],
+    ["an unassigned code point", "\u0378"],
+    ["a private-use character", "\ue000"],
+    ["a lone surrogate", "\ud800"],
+    ["a no-break space", "\u00a0"],
+    ["an ideographic space", "\u3000"],
+    ["a line separator", "\u2028"],
+    ["a paragraph separator", "\u2029"],
+    ["a combining accent (nonspacing mark)", "\u0301"],
+    ["an enclosing circle (enclosing mark)", "\u20dd"],
+  ];
+  it.each(hidden)("%s", (_what, char) => {
+    expect(decide(`whoami${char}`, "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(decide(`git status${char}`, "git status")).toEqual({ certain: false, possible: true });
+    expect(decide(`ls é${char}`, "rm -rf")).toEqual({ certain: false, possible: true });
+    const trace = traceCommand(`whoami${char}`, [["rm", "-rf"]]);
+    expect(trace.unreadable).toBe("the command holds a character a shell drops or a terminal hides");
+  });
+
+  it("tab, newline, space and visible letters are read as they are", () => {
+    for (const source of [
+      "ls café",
+      "ls café\tx",
+      "ls café\nwhoami",
+      "ls café x",
+      "ls ж",
+      "ls ~",
+      "ls\tx\nwhoami",
+    ]) {
+      expect(mayMatch(source, "rm -rf"), source).toBe(false);
+      expect(traceCommand(source, [["rm", "-rf"]]).unreadable, source).toBeUndefined();
+    }
+    expect(certain("git status\tx", "git status")).toBe(true);
+    expect(certain("git status\ngit status x", "git status")).toBe(true);
+  });
+});
