@@ -496,3 +496,21 @@ describe("characters a shell drops or a terminal hides make any command a maybe"
     expect(certain("git status\ngit status x", "git status")).toBe(true);
   });
 });
+
+describe("env sets every word holding = before its command, whatever the name", () => {
+  // GNU, busybox and BSD env put any such word in the environment (`1X=2`, `a.b=1`, `'A B=1'`): the word
+  // after them is the command, which may be a wrapper that runs a shell on stdin.
+  it.each([
+    "echo 'rm -rf /' | env 1X=2 script -q /dev/null",
+    "echo 'rm -rf /' | env a.b=1 chroot /",
+    "env 'A B=1' eval x",
+    "env -i A-B=1 =x source ./x.sh",
+  ])("%s may run rm -rf", (source) => {
+    expect(mayMatch(source, "rm -rf")).toBe(true);
+  });
+
+  it("and still reads the command after them exactly", () => {
+    expect(mayMatch("env 1X=2 a.b=1 whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("env -i 'A B=1' whoami -rf", "whoami -rf")).toBe(true);
+  });
+});

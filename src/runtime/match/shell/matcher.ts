@@ -26,8 +26,6 @@ import {
 /** How a simple command relates to a command prefix; see {@link matchCommandPrefix}. */
 export type CommandMatch = "match" | "no-match" | "unknown";
 
-const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** A prefix word that is a cluster of short options (`-rf`): matched by its letters, in any order or case. */
 const OPTION_CLUSTER = /^-[A-Za-z]+$/;
 
@@ -213,7 +211,8 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       if (!attached) return undefined;
     } else if (options && text === "-" && syntax.flags.includes("-")) {
       // `env -` is `env -i`: a flag, though it does not look like one.
-    } else if (syntax.assignments === true && ASSIGNMENT_WORD.test(text)) {
+    } else if (syntax.assignments === true && text.includes("=")) {
+      // env (GNU, busybox, BSD) sets every word holding `=` before the command, whatever the name: `1X=2` too.
       options = false;
     } else if (operands > 0) {
       options = false;
