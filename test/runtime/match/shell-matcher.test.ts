@@ -514,3 +514,26 @@ describe("env sets every word holding = before its command, whatever the name", 
     expect(mayMatch("env -i 'A B=1' whoami -rf", "whoami -rf")).toBe(true);
   });
 });
+
+describe("a setting's value may be a command a program runs", () => {
+  // git runs $EDITOR, $GIT_SSH_COMMAND, core.pager; make runs $(CC): a single word is a command too.
+  it.each([
+    "EDITOR=reboot git commit",
+    "GIT_SSH_COMMAND=/sbin/reboot git fetch",
+    "PAGER=REBOOT git -p log",
+    "git -c core.pager=reboot -p log",
+    "make CC=reboot",
+    "git rebase --exec=/usr/sbin/reboot main",
+  ])("%s may run reboot", (source) => {
+    expect(mayMatch(source, "reboot")).toBe(true);
+  });
+
+  it("values and settings naming another program do not match", () => {
+    expect(mayMatch("EDITOR=vim git commit", "reboot")).toBe(false);
+    expect(mayMatch("git -c core.pager=less -p log", "reboot")).toBe(false);
+    expect(mayMatch("make CC=gcc", "rm -rf")).toBe(false);
+    expect(mayMatch("git log --format=%H", "rm -rf")).toBe(false);
+    // After a command that never runs its operands they stay data.
+    expect(mayMatch("echo CC=reboot", "reboot")).toBe(false);
+  });
+});
