@@ -200,15 +200,19 @@ describe("wrappers read exactly: the command they run is matched in their place"
     "stdbuf -e 0",
     "stdbuf --input 0",
     "stdbuf --output=L",
+    "stdbuf --output L",
     "stdbuf --error 0",
     "env",
     "env -i",
     "env --ignore-environment",
     "env -",
+    "env - -i",
+    "env - FOO=1",
     "env -u HOME",
     "env --unset HOME",
     "env -C /tmp",
     "env --chdir=/tmp",
+    "env --chdir /tmp",
     "env FOO=1",
     "env -i FOO=1 BAR=2",
     "env --",
@@ -245,6 +249,8 @@ describe("wrappers read exactly: the command they run is matched in their place"
     "timeout --signalx=KILL 5 whoami",
     "timeout -",
     "stdbuf -Z whoami",
+    "stdbuf -Zz whoami",
+    "env -Zz whoami",
     "env -S whoami",
     "env -u",
     "env FOO=1",
@@ -473,6 +479,8 @@ describe("characters a shell drops or a terminal hides make any command a maybe"
   ];
   it.each(hidden)("%s", (_what, char) => {
     expect(decide(`whoami${char}`, "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(decide(char, "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(decide(`${char}${char}`, "rm -rf")).toEqual({ certain: false, possible: true });
     expect(decide(`git status${char}`, "git status")).toEqual({ certain: false, possible: true });
     expect(decide(`ls é${char}`, "rm -rf")).toEqual({ certain: false, possible: true });
     const trace = traceCommand(`whoami${char}`, [["rm", "-rf"]]);
