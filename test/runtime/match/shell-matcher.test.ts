@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the test data is shell source, where ${...} is parameter expansion
 // The `command` operator's security tables and matcher, entry by entry: each table entry is a judgement about
 // a program or a character, so each is checked through a decision a policy makes with it (may a deny or ask
 // prefix match? may an allow prefix be certain?). Every answer is also checked to be the one a policy's
@@ -7,6 +8,7 @@ import {
   CommandPrefixSet,
   matchCommand,
   matchCommandPrefix,
+  parseCommandPrefixSpec,
   parseShellCommand,
   type SimpleCommand,
   traceCommand,
@@ -543,5 +545,213 @@ describe("a setting's value may be a command a program runs", () => {
     expect(mayMatch("git log --format=%H", "rm -rf")).toBe(false);
     // After a command that never runs its operands they stay data.
     expect(mayMatch("echo CC=reboot", "reboot")).toBe(false);
+  });
+});
+
+describe("a prefix's first word under any spelling a system runs as the same program", () => {
+  it.each([
+    ["/usr/bin/rm -rf /", "rm -rf"],
+    ["./rm -rf /", "rm -rf"],
+    ["RM -RF /", "rm -rf"],
+    ["rm -rf /", "/bin/rm -rf"],
+    ["rm -rf /", "RM -rf"],
+    ["python3.12 x.py", "python3"],
+    ["python3.12 x.py", "python"],
+    ["python3 x.py", "python"],
+    ["python-3 x.py", "python"],
+    ["python_3 x.py", "python"],
+    ["python.3 x.py", "python"],
+    ["python3. x.py", "python"],
+    ["python3b x.py", "python"],
+    ["perl5.36 x.pl", "perl"],
+    ["/opt/bin/Python3.11 x.py", "python3"],
+    ["git status; python3.12 x.py", "python"],
+  ])("%s may run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(true);
+  });
+
+  it.each([
+    ["rmdir x", "rm"],
+    ["rmx x", "rm"],
+    ["xrm x", "rm"],
+    ["pythonista x.py", "python"],
+    ["python3ab x.py", "python"],
+    ["python3x2 x.py", "python"],
+    ["python- x.py", "python"],
+    ["py3 x.py", "python"],
+    ["python x.py", "python3"],
+    ["rm2de x", "rm"],
+    ["rm/x y", "rm"],
+  ])("%s does not run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(false);
+  });
+});
+
+describe("the prefix's other words: in order, with anything between; option clusters by their letters", () => {
+  it.each([
+    ["git -C x push", "git push"],
+    ["git push origin --force", "git push --force"],
+    ["rm -r -f x", "rm -rf"],
+    ["rm -fR x", "rm -rf"],
+    ["rm -rfv x", "rm -rf"],
+    ["rm -r -v -f x", "rm -rf"],
+    ["rm -rf x", "rm -RF"],
+    ["rm -f x -r", "rm -rf"],
+    ["rm -r $x", "rm -rf"],
+    ["rm -r *.tmp", "rm -rf"],
+    ["git push $remote", "git push --force"],
+    ["make clean-all", "make clean-all"],
+    ["head -n1 f", "head -n1"],
+    ["tar -x -v -z -f a.tgz", "tar -xzf"],
+    ["sudo -s whoami", "sudo -s"],
+  ])("%s may run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(true);
+  });
+
+  it.each([
+    ["git push", "git push --force"],
+    ["git --force push", "git push --force"],
+    ["git pull", "git push"],
+    ["rm -r x", "rm -rf"],
+    ["rm --rf x", "rm -rf"],
+    ["rm - rf x", "rm -rf"],
+    ["rm x -", "rm -r"],
+    ["rm -r x f", "rm -rf"],
+    ["make clean", "make clean-all"],
+    ["head -1n f", "head -n1"],
+    ["git log rm -rf", "rm -rf x"],
+  ])("%s does not run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(false);
+  });
+});
+
+describe("words the reader cannot know may be any words", () => {
+  it.each([
+    "$cmd x",
+    "${cmd} x",
+    "./x $y",
+    "./x *.sh",
+    "./x {a,b}",
+    "find . -exec x {} +",
+    "find . -name '{}'",
+    "git status; $cmd",
+  ])("%s may run rm -rf", (source) => {
+    expect(mayMatch(source, "rm -rf")).toBe(true);
+  });
+
+  it("after a command that never runs its operands they are data", () => {
+    expect(mayMatch("ls $x", "rm -rf")).toBe(false);
+    expect(mayMatch("echo *.sh {a,b}", "rm -rf")).toBe(false);
+    expect(mayMatch("ls $x", "ls -l")).toBe(true);
+  });
+});
+
+describe("text a command may run as code is searched for the prefix's words", () => {
+  it.each([
+    ["git -c 'core.pager=rm -rf /' log", "rm -rf"],
+    ["PAGER='rm -rf /' git log", "rm -rf"],
+    ["whoami <<<'rm -rf /'", "rm -rf"],
+    ["prlimit 'x;rm' -f", "rm"],
+    ["prlimit 'x&rm'", "rm"],
+    ["prlimit 'x|rm'", "rm"],
+    ["prlimit 'x`rm'", "rm"],
+    ["prlimit 'x$rm'", "rm"],
+    ["prlimit 'x(rm'", "rm"],
+    ["prlimit 'x)rm'", "rm"],
+    ["prlimit 'x<rm'", "rm"],
+    ["prlimit 'x>rm'", "rm"],
+    ["prlimit 'x rm'", "rm"],
+    ["prlimit 'x\trm'", "rm"],
+    ["prlimit 'x\nrm'", "rm"],
+    ["prlimit 'x;{rm}'", "rm"],
+    ["prlimit 'x;\"rm\"'", "rm"],
+    ["prlimit \"x;'rm'\"", "rm"],
+    ["prlimit 'x;\\rm'", "rm"],
+    ["prlimit 'x; /bin/RM -R -F /'", "rm -rf"],
+    ["prlimit 'x; rm -rf' y", "rm -rf"],
+    ["X='a; rm -rf' prlimit", "rm -rf"],
+  ])("%s may run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(true);
+  });
+
+  it.each([
+    ["prlimit 'x;rmdir'", "rm"],
+    ["prlimit 'rm x'", "rm -rf"],
+    ["prlimit 'x; rm -r' -f", "rm -rf"],
+    ["PAGER='less -R' git log", "rm -rf"],
+    ["echo 'rm -rf /'", "rm -rf"],
+    ["cat 'x; rm -rf'", "rm -rf"],
+    ["git log > x", "rm"],
+  ])("%s does not run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(false);
+  });
+});
+
+describe("matchCommandPrefix: how one simple command relates to one prefix", () => {
+  it("answers match, unknown or no-match as the reader's words allow", () => {
+    expect(matchCommandPrefix(only("git status -s"), ["git", "status"])).toBe("match");
+    expect(matchCommandPrefix(only("git stat"), ["git", "status"])).toBe("no-match");
+    expect(matchCommandPrefix(only("git"), ["git", "status"])).toBe("no-match");
+    expect(matchCommandPrefix(only("git $x"), ["git", "status"])).toBe("unknown");
+    expect(matchCommandPrefix(only("git status"), [])).toBe("unknown");
+    expect(matchCommandPrefix(only("ls"), [])).toBe("unknown");
+    expect(matchCommandPrefix(only("PAGER=rm git log"), ["rm"])).toBe("unknown");
+    expect(matchCommandPrefix(only("PAGER=less git log"), ["rm"])).toBe("no-match");
+    expect(matchCommandPrefix(only("git log <<<'rm -rf /'"), ["rm", "-rf"])).toBe("unknown");
+    expect(matchCommandPrefix(only("git log <<<'rm -r /'"), ["rm", "-rf"])).toBe("no-match");
+    expect(matchCommandPrefix(only(">/dev/null"), ["rm"])).toBe("no-match");
+  });
+});
+
+describe("matchCommand over lists of prefixes", () => {
+  it("no prefix matches nothing; an empty prefix is a prefix of every command", () => {
+    expect(matchCommand("rm -rf /", [])).toEqual({ certain: false, possible: false });
+    expect(decide("rm -rf /", "")).toEqual({ certain: true, possible: true });
+    expect(decide("rm -rf $x", "")).toEqual({ certain: false, possible: true });
+    expect(decide("rm -rf /", "", "git status")).toEqual({ certain: true, possible: true });
+  });
+
+  it("is certain only when every simple command is covered by some prefix", () => {
+    expect(decide("git status && ls -l", "git status", "ls")).toEqual({ certain: true, possible: true });
+    expect(decide("git status && ls -l", "git status")).toEqual({ certain: false, possible: true });
+    expect(decide("git status | rm -rf /", "git status", "rm -rf")).toEqual({
+      certain: true,
+      possible: true,
+    });
+    expect(decide("git stat", "git status")).toEqual({ certain: false, possible: false });
+    expect(decide("git status $x", "git status")).toEqual({ certain: false, possible: true });
+    expect(decide("git 'status'", "git status")).toEqual({ certain: true, possible: true });
+  });
+
+  it("a string no shell reading can parse may match any prefix, never certainly", () => {
+    expect(decide("git status 'unterminated", "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(decide("if true; then ls; fi", "rm -rf", "ls", "if")).toEqual({ certain: false, possible: true });
+    const trace = traceCommand("git status 'unterminated", [["rm", "-rf"]]);
+    expect(trace.unreadable).toMatch(/^no shell reading: /);
+    expect(trace.readings).toEqual([]);
+  });
+
+  it("an expansion that may evaluate code may run any prefix", () => {
+    expect(decide("echo $((x[$(id)]))", "rm -rf")).toEqual({ certain: false, possible: true });
+    expect(decide("echo ${x:=y}", "rm -rf")).toEqual({ certain: false, possible: true });
+  });
+
+  it("exact prefixes and prefixes with options limit only what is certain", () => {
+    const exact = parseCommandPrefixSpec("git status$");
+    const opts = parseCommandPrefixSpec({ prefix: "git log", options: ["--oneline"] });
+    if (!exact.ok || !opts.ok) throw new Error("prefix specs");
+    expect(matchCommand("git status", [exact.prefix])).toEqual({ certain: true, possible: true });
+    expect(matchCommand("git status -s", [exact.prefix])).toEqual({ certain: false, possible: true });
+    expect(matchCommand("git log --oneline x", [opts.prefix])).toEqual({ certain: true, possible: true });
+    expect(matchCommand("git log --stat", [opts.prefix])).toEqual({ certain: false, possible: true });
+    expect(matchCommand("git log", [opts.prefix])).toEqual({ certain: true, possible: true });
+    expect(matchCommand("git log x -- y", [opts.prefix])).toEqual({ certain: false, possible: true });
+    expect(matchCommand("git show", [opts.prefix, exact.prefix])).toEqual({
+      certain: false,
+      possible: false,
+    });
+    const plain = parseCommandPrefixSpec("git log");
+    if (!plain.ok) throw new Error("prefix spec");
+    expect(matchCommand("git log --stat", [plain.prefix])).toEqual({ certain: true, possible: true });
   });
 });
