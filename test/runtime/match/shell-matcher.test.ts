@@ -11,6 +11,8 @@ import {
   parseCommandPrefixSpec,
   parseShellCommand,
   readSafeSubset,
+  readShellCommand,
+  ShellReadMemo,
   type SimpleCommand,
   traceCommand,
 } from "../../../src/runtime/match/shell.js";
@@ -890,5 +892,147 @@ describe("readSafeSubset: the strings every supported shell reads alike", () => 
   ];
   it.each(outside)("%j is outside", (source) => {
     expect(readSafeSubset(source)).toBeUndefined();
+  });
+});
+
+describe("a policy's CommandPrefixSet: several operators, strings in turn, one shared read", () => {
+  const sources = [
+    "git status",
+    "rm -rf /",
+    "git status",
+    "ls -l; git status",
+    "ls $x",
+    "sudo whoami",
+    "nice -n 5 git status",
+    "whoami\u200b",
+    "if x; then y; fi",
+    "git status",
+    "echo ${x} $((1))",
+    "ls &>/dev/null rm -rf ~",
+    "PAGER='rm -rf /' git log",
+    "git status -s && ls",
+    "git status -s && ls",
+  ];
+
+  it("answers each operator for each string as matchCommand answers its prefixes alone", () => {
+    const reads = new ShellReadMemo();
+    const set = new CommandPrefixSet(reads);
+    const other = new CommandPrefixSet(reads);
+    const operators: (readonly (readonly string[])[])[] = [
+      [["rm", "-rf"]],
+      [["git", "status"], ["ls"]],
+      [],
+      [["git", "status", "-s"], ["git"]],
+      [["sudo"]],
+      [[]],
+    ];
+    const ranges = operators.map((prefixes) => set.add(prefixes));
+    const otherRange = other.add([["ls"], ["rm"]]);
+    for (const source of sources) {
+      operators.forEach((prefixes, i) => {
+        const range = ranges[i] as { from: number; to: number };
+        expect(set.match(source, range.from, range.to), `${source} / ${JSON.stringify(prefixes)}`).toEqual(
+          matchCommand(source, prefixes),
+        );
+      });
+      expect(other.match(source, otherRange.from, otherRange.to), source).toEqual(
+        matchCommand(source, [["ls"], ["rm"]]),
+      );
+      expect(reads.read(source)).toEqual(readShellCommand(source));
+      expect(reads.safeSubset(source)).toEqual(readSafeSubset(source));
+    }
+  });
+
+  it("prefixes added after a string was read are compared with it too", () => {
+    const set = new CommandPrefixSet();
+    const first = set.add([["ls"]]);
+    expect(set.match("git status", first.from, first.to)).toEqual({ certain: false, possible: false });
+    const later = set.add([["git", "status"]]);
+    expect(later).toEqual({ from: 1, to: 2 });
+    expect(set.match("git status", later.from, later.to)).toEqual({ certain: true, possible: true });
+    expect(set.match("git status", first.from, first.to)).toEqual({ certain: false, possible: false });
+    expect(set.match("git status", later.to, later.to)).toEqual({ certain: false, possible: false });
+  });
+
+  it("a string is certain for an operator only when its own prefixes cover every command", () => {
+    const set = new CommandPrefixSet();
+    const git = set.add([["git", "status"]]);
+    const ls = set.add([["ls"]]);
+    const both = set.add([["git", "status"], ["ls"]]);
+    const source = "git status; ls";
+    expect(set.match(source, git.from, git.to)).toEqual({ certain: false, possible: true });
+    expect(set.match(source, ls.from, ls.to)).toEqual({ certain: false, possible: true });
+    expect(set.match(source, both.from, both.to)).toEqual({ certain: true, possible: true });
+    expect(set.match(source, git.from, both.to)).toEqual({ certain: true, possible: true });
+  });
+});
+
+describe("traceCommand: how the decision was reached", () => {
+  it("lists each reading's commands, how each prefix fared, and which prefix covers each safe command", () => {
+    expect(
+      traceCommand("git status && rm -rf /", [
+        ["git", "status"],
+        ["rm", "-rf"],
+      ]),
+    ).toEqual({
+      certain: true,
+      possible: true,
+      readings: [
+        {
+          opaque: false,
+          commands: [
+            {
+              words: ["git", "status"],
+              prefixes: [
+                { prefix: "git status", match: "match" },
+                { prefix: "rm -rf", match: "no-match" },
+              ],
+            },
+            {
+              words: ["rm", "-rf", "/"],
+              prefixes: [
+                { prefix: "git status", match: "no-match" },
+                { prefix: "rm -rf", match: "match" },
+              ],
+            },
+          ],
+        },
+      ],
+      safe: [
+        { words: ["git", "status"], coveredBy: "git status" },
+        { words: ["rm", "-rf", "/"], coveredBy: "rm -rf" },
+      ],
+    });
+  });
+
+  it("says when nothing covers a safe command, and leaves out the safe commands of a string outside the subset", () => {
+    const exact = parseCommandPrefixSpec("git status$");
+    if (!exact.ok) throw new Error("prefix spec");
+    expect(traceCommand("git status -s; ls", [exact.prefix]).safe).toEqual([
+      { words: ["git", "status", "-s"], coveredBy: null },
+      { words: ["ls"], coveredBy: null },
+    ]);
+    expect(traceCommand("git status", [exact.prefix]).safe).toEqual([
+      { words: ["git", "status"], coveredBy: "git status" },
+    ]);
+    const outside = traceCommand('echo "${x}" $((1))', [["rm"]]);
+    expect(outside).toEqual({
+      certain: false,
+      possible: true,
+      readings: [
+        {
+          opaque: true,
+          commands: [{ words: ["echo", "${x}", "$((1))"], prefixes: [{ prefix: "rm", match: "no-match" }] }],
+        },
+        {
+          opaque: true,
+          commands: [{ words: ["echo", "${x}", "$((1))"], prefixes: [{ prefix: "rm", match: "no-match" }] }],
+        },
+      ],
+    });
+  });
+
+  it("has nothing to trace without prefixes", () => {
+    expect(traceCommand("rm -rf /", [])).toEqual({ certain: false, possible: false, readings: [] });
   });
 });
