@@ -1036,3 +1036,52 @@ describe("traceCommand: how the decision was reached", () => {
     expect(traceCommand("rm -rf /", [])).toEqual({ certain: false, possible: false, readings: [] });
   });
 });
+
+describe("corners of the matcher", () => {
+  it.each([
+    ["/rm -rf x", "rm -rf"],
+    ["python3a x.py", "python"],
+    ["python3z x.py", "python"],
+    ["python0 x.py", "python"],
+    ["python9 x.py", "python"],
+    ["python3.12z x.py", "python3"],
+    ["nice -n 5", "rm"],
+    ["nohup", "rm"],
+    ["nice --5 whoami", "rm"],
+    ["nice -5x whoami", "rm"],
+    ["X=reboot", "reboot"],
+    ["X=reboot >/dev/null", "reboot"],
+  ])("%s may run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(true);
+  });
+
+  it.each([
+    ["sh x.sh", "sh -c"],
+    ["bash -x x.sh", "bash -c"],
+    ["'x rm' y", "rm"],
+    ["prlimit 'x{rm}'", "rm"],
+    ["prlimit 'x\"rm'", "rm"],
+    ["prlimit 'x\\rm'", "rm"],
+    ["nice - whoami", "rm"],
+    ["nice -12 whoami", "rm"],
+    ["timeout 5 -s 9 eval whoami", "rm"],
+    ["X=1; >/dev/null", "rm"],
+    ["X=1", "rm"],
+  ])("%s does not run %s", (source, prefix) => {
+    expect(mayMatch(source, prefix)).toBe(false);
+  });
+
+  it("a word that is not literal is never the prefix's exact word", () => {
+    expect(matchCommandPrefix(only("ls *.ts"), ["ls", "*.ts"])).toBe("unknown");
+    expect(matchCommandPrefix(only("git status 2>&1 >out"), ["git", "status"])).toBe("unknown");
+    expect(matchCommandPrefix(only("git status >out 2>&1"), ["git", "status"])).toBe("unknown");
+  });
+
+  it("an operator without prefixes matches nothing, even in a string that cannot be read", () => {
+    const set = new CommandPrefixSet();
+    const range = set.add([["rm"]]);
+    expect(set.match("whoami\u200b", range.to, range.to)).toEqual({ certain: false, possible: false });
+    expect(set.match("if x", range.to, range.to)).toEqual({ certain: false, possible: false });
+    expect(set.match("if x", range.from, range.to)).toEqual({ certain: false, possible: true });
+  });
+});
