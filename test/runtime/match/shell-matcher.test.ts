@@ -1085,3 +1085,25 @@ describe("corners of the matcher", () => {
     expect(set.match("if x", range.from, range.to)).toEqual({ certain: false, possible: true });
   });
 });
+
+describe("allow prefixes that limit what follows, in a policy's CommandPrefixSet", () => {
+  it("an exact prefix or one with options is certain only for the commands it allows", () => {
+    const exact = parseCommandPrefixSpec("git status$");
+    const opts = parseCommandPrefixSpec({ prefix: "git log", options: ["--oneline"] });
+    if (!exact.ok || !opts.ok) throw new Error("prefix specs");
+    const set = new CommandPrefixSet();
+    const a = set.add([exact.prefix]);
+    const b = set.add([opts.prefix]);
+    expect(set.match("git status", a.from, a.to)).toEqual({ certain: true, possible: true });
+    expect(set.match("git status -s", a.from, a.to)).toEqual({ certain: false, possible: true });
+    expect(set.match("git log --oneline", b.from, b.to)).toEqual({ certain: true, possible: true });
+    expect(set.match("git log --stat", b.from, b.to)).toEqual({ certain: false, possible: true });
+  });
+
+  it("no prefixes: nothing matches, even a string that cannot be read", () => {
+    expect(matchCommand("whoami\u200b", [])).toEqual({ certain: false, possible: false });
+    expect(matchCommand("if x", [])).toEqual({ certain: false, possible: false });
+    expect(traceCommand("whoami\u200b", [])).toEqual({ certain: false, possible: false, readings: [] });
+    expect(traceCommand("whoami\u200b", [["rm"]]).readings).toEqual([]);
+  });
+});
