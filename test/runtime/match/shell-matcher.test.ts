@@ -814,6 +814,8 @@ describe("readSafeSubset: the strings every supported shell reads alike", () => 
     ["x >/dev/null >&2 2>&1 </dev/null", [["x", "|", ">/dev/null", ">&2", "2>&1", "</dev/null"]]],
     [">/dev/null x", [["x", "|", ">/dev/null"]]],
     ["x 0 1 2", [["x", "0", "1", "2"]]],
+    ["x >&1</dev/null", [["x", "|", ">&1", "</dev/null"]]],
+    ["x >/dev/null</dev/null", [["x", "|", ">/dev/null", "</dev/null"]]],
   ];
   it.each(inside)("%j is inside", (source, expected) => {
     expect(safe(source)).toEqual(expected);
@@ -884,6 +886,11 @@ describe("readSafeSubset: the strings every supported shell reads alike", () => 
     "x 2>",
     "x >'/dev/null'",
     "x a>/dev/null",
+    "x a</dev/null",
+    "x ,>/dev/null",
+    "x -</dev/null",
+    ">/dev/null; x",
+    ">/dev/null\nx",
     "x>/dev/null",
     "x<y",
     ">/dev/null",
