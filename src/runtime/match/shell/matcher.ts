@@ -26,16 +26,17 @@ import {
 /** How a simple command relates to a command prefix; see {@link matchCommandPrefix}. */
 export type CommandMatch = "match" | "no-match" | "unknown";
 
-const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** A prefix word that is a cluster of short options (`-rf`): matched by its letters, in any order or case. */
 const OPTION_CLUSTER = /^-[A-Za-z]+$/;
 
 /** A version after an interpreter's name: `python3` → `python`, `python3.12` → `python3`, `perl5.36`. */
 const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
 
-/** Text that a wrapper or builtin running it as shell code would split into more than one word. */
-const CODE_LIKE = /[\s;&|`$()<>]/;
+/**
+ * A word that may hold a command other than itself: text that a wrapper or builtin running it as shell code would
+ * split into more than one word, or a setting whose value a program may run (`core.pager=reboot`, `CC=gcc`).
+ */
+const CODE_LIKE = /[\s;&|`$()<>=]/;
 
 /** Where {@link soupMatches} splits text: blanks, operators, quotes, expansion marks and `=`. */
 const SOUP_SPLIT = /[\s;&|`$()<>{}'"\\=]+/;
@@ -213,7 +214,8 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       if (!attached) return undefined;
     } else if (options && text === "-" && syntax.flags.includes("-")) {
       // `env -` is `env -i`: a flag, though it does not look like one.
-    } else if (syntax.assignments === true && ASSIGNMENT_WORD.test(text)) {
+    } else if (syntax.assignments === true && text.includes("=")) {
+      // env (GNU, busybox, BSD) sets every word holding `=` before the command, whatever the name: `1X=2` too.
       options = false;
     } else if (operands > 0) {
       options = false;
@@ -298,8 +300,9 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
     return clean ? "match" : "unknown";
   }
   const rest = prefixInfoOf(prefix).rest;
+  // A program may run a variable's value as a command (`EDITOR=reboot git commit`), even a single word.
   for (const value of command.values) {
-    if (CODE_LIKE.test(value.text) && soupMatches(value.text, prefix, rest)) return "unknown";
+    if (soupMatches(value.text, prefix, rest)) return "unknown";
   }
   for (const redirection of command.redirections) {
     if (soupMatches(redirection, prefix, rest)) return "unknown";
@@ -603,9 +606,7 @@ export class CommandPrefixSet {
       node = node.next.get(word.text);
       if (node !== undefined) for (const id of node.ends) out[id] = 1;
     }
-    for (const value of command.values) {
-      if (CODE_LIKE.test(value.text)) this.markSoup(value.text, out);
-    }
+    for (const value of command.values) this.markSoup(value.text, out);
     for (const redirection of command.redirections) this.markSoup(redirection, out);
     this.markMayRun(words, out, 0);
   }

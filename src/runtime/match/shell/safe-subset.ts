@@ -158,9 +158,8 @@ function readRedirection(source: string, pos: number, fd: string): { text: strin
     return { text: `${fd}>&${target}`, end: pos + 3 };
   } else if (source[pos] === ">") op = ">";
   else op = "<";
+  // Only blanks may stand between the operator and `/dev/null`: `>>>`, `><`, `>&x`, `>|`, `>(` are refused here.
   let i = pos + op.length;
-  const next = source[i];
-  if (next === "<" || next === ">" || next === "&" || next === "|" || next === "(") return undefined;
   while (isBlank(source[i])) i++;
   if (!source.startsWith("/dev/null", i) || !isWordEnd(source[i + 9])) return undefined;
   return { text: `${fd}${op}/dev/null`, end: i + 9 };
