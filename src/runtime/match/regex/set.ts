@@ -42,10 +42,12 @@ const OP_MATCH = REGEX_OPS.match;
 interface SetState {
   readonly kernel: Int32Array;
   readonly atStart: boolean;
-  /** Threads that wait for a character, ascending; none of a pattern that has matched. */
+  /** Threads that wait for a character; none of a pattern that has matched. */
   readonly closed: Int32Array;
   /** Members that have matched before the end of the input (cumulative), ascending. */
   readonly matched: Int32Array;
+  /** Start instructions of the floating members that have not matched: they start again at the next position. */
+  readonly restart: Int32Array;
   /** Members that match when the input ends here (`$` holds), made on first need. */
   matchedAtEnd: Int32Array | undefined;
   /** Nothing can change any more: no thread waits and no pattern can start again. */
@@ -63,7 +65,7 @@ class SetAutomaton {
   private readonly memberOf: Int32Array;
   /** Whether each instruction's pattern folds characters (flag `i`). */
   private readonly folds: Uint8Array;
-  private readonly sets: CharSet[] = [];
+  private readonly sets: readonly CharSet[];
   /** Start instruction of each member. */
   private readonly starts: Int32Array;
   /** Start instructions of the members that may start at any position, ascending. */
@@ -71,14 +73,18 @@ class SetAutomaton {
   private readonly floatingMember: Int32Array;
   /** Program size of each member. */
   readonly sizes: Int32Array;
-  private readonly mark: Uint32Array;
-  private readonly memberMark: Uint32Array;
+  /**
+   * Generation of the last closure that visited each instruction. Float64 so that the generation never wraps:
+   * 2^53 closures are out of reach.
+   */
+  private readonly mark: Float64Array;
   private readonly stack: Int32Array;
   private generation = 0;
   private states: SetState[] = [];
+  /** States by kernel and members matched so far; the start state is not in it (it is only ever the first). */
   private index = new Map<string, number>();
   private size = 0;
-  private initial = -1;
+  private initial: number;
 
   constructor(
     programs: readonly RegexProgram[],
@@ -95,13 +101,12 @@ class SetAutomaton {
     this.sizes = new Int32Array(programs.length);
     const floating: number[] = [];
     const floatingMember: number[] = [];
+    this.sets = programs.flatMap((p) => p.sets);
     let offset = 0;
+    let setOffset = 0;
     programs.forEach((p, m) => {
-      const setOffset = this.sets.length;
-      this.sets.push(...p.sets);
       const n = p.ops.length;
-      for (let pc = 0; pc < n; pc++) {
-        const op = p.ops[pc] as number;
+      p.ops.forEach((op, pc) => {
         const g = offset + pc;
         this.ops[g] = op;
         this.memberOf[g] = m;
@@ -115,7 +120,7 @@ class SetAutomaton {
         else if (op === OP_SET) a += setOffset;
         this.argA[g] = a;
         this.argB[g] = b;
-      }
+      });
       this.starts[m] = offset;
       this.sizes[m] = n;
       if (!p.anchoredStart) {
@@ -123,21 +128,18 @@ class SetAutomaton {
         floatingMember.push(m);
       }
       offset += n;
+      setOffset += p.sets.length;
     });
     this.floating = Int32Array.from(floating);
     this.floatingMember = Int32Array.from(floatingMember);
-    this.mark = new Uint32Array(total);
-    this.memberMark = new Uint32Array(programs.length);
+    this.mark = new Float64Array(total);
     this.stack = new Int32Array(2 * total + 2);
+    this.initial = this.startState();
   }
 
-  private nextGeneration(): number {
-    if (this.generation >= 0xfffffffe) {
-      this.mark.fill(0);
-      this.memberMark.fill(0);
-      this.generation = 0;
-    }
-    return ++this.generation;
+  /** The state at the start of an input. The cache is empty (new, or just dropped), so it is never past the cap. */
+  private startState(): number {
+    return this.state(Int32Array.from(this.starts), true, new Int32Array(0));
   }
 
   /** ε-closure of `kernel`: the waiting threads and the members that reach MATCH. */
@@ -146,36 +148,33 @@ class SetAutomaton {
     atStart: boolean,
     atEnd: boolean,
   ): { closed: number[]; matched: number[] } {
-    const { ops, argA, argB, mark, stack, memberOf, memberMark } = this;
-    const gen = this.nextGeneration();
+    const { ops, argA, argB, mark, stack, memberOf } = this;
+    const gen = ++this.generation;
     const closed: number[] = [];
     const matched: number[] = [];
-    for (let k = kernel.length - 1; k >= 0; k--) {
+    // Only which threads and members are reached matters here, not in which order.
+    for (const start of kernel) {
       let top = 0;
-      stack[top++] = kernel[k] as number;
+      stack[top++] = start;
       while (top > 0) {
         const pc = stack[--top] as number;
         if (mark[pc] === gen) continue;
         mark[pc] = gen;
         switch (ops[pc]) {
-          case OP_JMP:
-            stack[top++] = argA[pc] as number;
-            break;
           case OP_SPLIT:
             stack[top++] = argB[pc] as number;
+            stack[top++] = argA[pc] as number;
+            break;
+          case OP_JMP:
             stack[top++] = argA[pc] as number;
             break;
           case OP_ASSERT:
             if ((argA[pc] === 0 && atStart) || (argA[pc] === 1 && atEnd)) stack[top++] = pc + 1;
             break;
-          case OP_MATCH: {
-            const m = memberOf[pc] as number;
-            if (memberMark[m] !== gen) {
-              memberMark[m] = gen;
-              matched.push(m);
-            }
+          case OP_MATCH:
+            // A member's program has one MATCH instruction, and `mark` visits it once.
+            matched.push(memberOf[pc] as number);
             break;
-          }
           default:
             closed.push(pc);
         }
@@ -184,48 +183,28 @@ class SetAutomaton {
     return { closed, matched };
   }
 
-  /** The state for `kernel` after `matchedBefore`, made and cached on first use; -1 past the memory cap. */
+  /** A new state for `kernel` after `matchedBefore`; -1 past the memory cap. */
   private state(kernel: Int32Array, atStart: boolean, matchedBefore: Int32Array): number {
-    const key = `${atStart ? "^" : ""}${kernel.join(",")}|${matchedBefore.join(",")}`;
-    const known = this.index.get(key);
-    if (known !== undefined) return known;
     if (this.states.length >= MAX_SET_STATES || this.size > MAX_SET_SIZE) return -1;
     const { closed, matched } = this.closure(kernel, atStart, false);
-    let all = matchedBefore;
-    if (matched.length > 0) {
-      const merged = new Set<number>(matchedBefore);
-      for (const m of matched) merged.add(m);
-      all = Int32Array.from([...merged].sort((a, b) => a - b));
-    }
-    let waiting = closed;
-    if (all.length > 0) {
-      const done = new Set<number>(all);
-      waiting = closed.filter((pc) => !done.has(this.memberOf[pc] as number));
-    }
-    waiting.sort((a, b) => a - b);
-    let floatingLeft = false;
-    if (all.length === 0) floatingLeft = this.floating.length > 0;
-    else {
-      const done = new Set<number>(all);
-      for (let i = 0; i < this.floatingMember.length; i++) {
-        if (!done.has(this.floatingMember[i] as number)) {
-          floatingLeft = true;
-          break;
-        }
-      }
-    }
+    const all = new Set<number>(matchedBefore);
+    for (const m of matched) all.add(m);
+    // Threads and restarts of the members that have matched are dropped: they cannot change an answer.
+    const waiting = closed.filter((pc) => !all.has(this.memberOf[pc] as number));
+    const restart = this.floating.filter((_, i) => !all.has(this.floatingMember[i] as number));
     const state: SetState = {
       kernel,
       atStart,
       closed: Int32Array.from(waiting),
-      matched: all,
+      // Ascending (a typed array sorts by value), so that the same members give the same key.
+      matched: Int32Array.from(all).sort(),
+      restart,
       matchedAtEnd: undefined,
-      dead: waiting.length === 0 && !floatingLeft,
+      dead: waiting.length === 0 && restart.length === 0,
       ascii: new Int32Array(128).fill(-1),
       other: undefined,
     };
-    this.size += kernel.length + waiting.length + all.length + 128;
-    this.index.set(key, this.states.length);
+    this.size += kernel.length + waiting.length + all.size + 128;
     this.states.push(state);
     return this.states.length - 1;
   }
@@ -243,28 +222,22 @@ class SetAutomaton {
     this.states = [];
     this.index.clear();
     this.size = 0;
-    this.initial = -1;
+    this.initial = this.startState();
   }
 
   /**
-   * The members that match somewhere in `input`, ascending; undefined when the memory cap was reached (the
-   * cache is dropped and the caller answers pattern by pattern).
+   * The members that match somewhere in `input`, in no particular order; undefined when the memory cap was
+   * reached (the cache is dropped and the caller answers pattern by pattern).
    */
   run(input: string): Int32Array | undefined {
-    if (this.initial < 0) {
-      this.initial = this.state(Int32Array.from(this.starts), true, new Int32Array(0));
-      if (this.initial < 0) {
-        this.reset();
-        return undefined;
-      }
-    }
     const { unicode } = this;
     let state = this.states[this.initial] as SetState;
     const length = input.length;
     for (let pos = 0; pos < length; ) {
       if (state.dead) return state.matched;
       let c = input.charCodeAt(pos++);
-      if (unicode && c >= 0xd800 && c <= 0xdbff && pos < length) {
+      if (unicode && c >= 0xd800 && c <= 0xdbff) {
+        // Past the end `charCodeAt` gives NaN, which is no low surrogate.
         const low = input.charCodeAt(pos);
         if (low >= 0xdc00 && low <= 0xdfff) {
           c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
@@ -273,19 +246,19 @@ class SetAutomaton {
       }
       let next = c < 128 ? (state.ascii[c] as number) : (state.other?.get(c) ?? -1);
       if (next < 0) {
-        const kernel: number[] = [];
-        // Floating members that have not matched start again at every position.
-        const done = state.matched.length === 0 ? undefined : new Set<number>(state.matched);
-        for (let i = 0; i < this.floating.length; i++) {
-          if (done === undefined || !done.has(this.floatingMember[i] as number))
-            kernel.push(this.floating[i] as number);
-        }
-        for (const pc of state.closed) if (this.consumes(pc, c)) kernel.push(pc + 1);
-        kernel.sort((a, b) => a - b);
-        next = this.state(Int32Array.from(kernel), false, state.matched);
-        if (next < 0) {
-          this.reset();
-          return undefined;
+        const threads: number[] = [...state.restart];
+        for (const pc of state.closed) if (this.consumes(pc, c)) threads.push(pc + 1);
+        const kernel = Int32Array.from(threads).sort();
+        const key = `${kernel.join(",")}|${state.matched.join(",")}`;
+        const known = this.index.get(key);
+        if (known !== undefined) next = known;
+        else {
+          next = this.state(kernel, false, state.matched);
+          if (next < 0) {
+            this.reset();
+            return undefined;
+          }
+          this.index.set(key, next);
         }
         if (c < 128) state.ascii[c] = next;
         else {
@@ -301,7 +274,7 @@ class SetAutomaton {
       const { matched } = this.closure(state.kernel, state.atStart, true);
       const merged = new Set<number>(state.matched);
       for (const m of matched) merged.add(m);
-      state.matchedAtEnd = Int32Array.from([...merged].sort((a, b) => a - b));
+      state.matchedAtEnd = Int32Array.from(merged);
     }
     return state.matchedAtEnd;
   }
@@ -379,11 +352,11 @@ export class RegexSet {
       };
     };
     this.groups = [...groups.values()].map(groupOf);
-    if (this.bounded) {
-      for (const unicode of [false, true]) {
-        const kind = [...groups.entries()].filter(([key]) => key.startsWith("u") === unicode);
-        if (kind.length > 1) this.whole.push(groupOf(kind.flatMap(([, group]) => group)));
-      }
+    // Only bounded sets have more than one group per reading (a set that is not bounded puts every member in
+    // tier 0).
+    for (const unicode of [false, true]) {
+      const kind = [...groups.entries()].filter(([key]) => key.startsWith("u") === unicode);
+      if (kind.length > 1) this.whole.push(groupOf(kind.flatMap(([, group]) => group)));
     }
     this.solo = Int32Array.from(solo);
   }
@@ -448,7 +421,7 @@ export class RegexSet {
         hits.push(index);
       }
     }
-    if (hits.length > 1) hits.sort((a, b) => a - b);
+    hits.sort((a, b) => a - b);
     this.lastInput = input;
     return { answers, hits };
   }
