@@ -145,6 +145,20 @@ describe("RegexSet: what the cache of states must keep apart", () => {
     );
   });
 
+  it("a pattern of nothing but its MATCH instruction matches every input, the empty one too", () => {
+    // `a{0}` compiles to a single instruction: the smallest automaton there is.
+    expectLikeRegExp([["a{0}", ""]], ["", "x", "ab", ""]);
+    expectLikeRegExp([["[^]{0}", "u"]], ["", "\u{1F600}"]);
+    expectLikeRegExp(
+      [
+        ["a{0}", ""],
+        ["^$", ""],
+        ["(?:|)", ""],
+      ],
+      ["", "a", ""],
+    );
+  });
+
   it("a finished state stops the run only when no pattern is left that could still match", () => {
     expectLikeRegExp(
       [
@@ -354,5 +368,42 @@ describe("RegexSet: plain answers are never maybes", () => {
     for (const input of ["ab".repeat(400), `${"ab".repeat(400)}c`, "abc"]) {
       expect(answersOf(set, input)).toEqual(oracle(input));
     }
+  });
+});
+
+describe("RegexSet: plain literals", () => {
+  it("a bounded set decides a plain literal on any input: string methods never give up", () => {
+    // On 200,000 characters the literal's own program would pass the work bound; its string-method answer does not.
+    const sources: Source[] = [
+      ["a".repeat(2000), ""],
+      [`${"a".repeat(2000)}$`, ""],
+      [`^${"a".repeat(2000)}`, ""],
+      ["b".repeat(2000), ""],
+    ];
+    const set = new RegexSet(sources.map(compiled), true);
+    // (RegExp itself backtracks too long on these to serve as the oracle: the answers are plain.)
+    expect(answersOf(set, "a".repeat(200_000))).toEqual([1, 1, 1, 0]);
+    expect(answersOf(set, `${"a".repeat(200_000)}b`)).toEqual([1, 0, 1, 0]);
+    expect(answersOf(set, "a".repeat(1999))).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe("compileRegex: stateful flags", () => {
+  it("refuses g and y with the reason (test keeps no lastIndex), and other flags with the list of those supported", () => {
+    expect(compileRegex("a", "y")).toEqual({
+      ok: false,
+      message: 'unsupported flag "y": test() keeps no lastIndex state; remove it',
+      offset: 0,
+    });
+    expect(compileRegex("a", "ig")).toEqual({
+      ok: false,
+      message: 'unsupported flag "g": test() keeps no lastIndex state; remove it',
+      offset: 1,
+    });
+    expect(compileRegex("a", "d")).toEqual({
+      ok: false,
+      message: 'unsupported flag "d": only i, m, s and u are supported; remove it',
+      offset: 0,
+    });
   });
 });
