@@ -269,9 +269,29 @@ describe("wrappers read exactly: the command they run is matched in their place"
     "nice -n $N whoami",
     "nice $(x) whoami",
     "env -u $V whoami",
+    // `-N` is a niceness only for nice: any other readable wrapper cannot read it.
+    "env -5 whoami",
+    "time -5 whoami",
+    "timeout -5 5 whoami",
   ];
   it.each(unreadable)("%s may run rm -rf", (source) => {
     expect(mayMatch(source, "rm -rf")).toBe(true);
+  });
+
+  it("`--` ends the options, and so does env's first setting: a word starting with - after them is the command", () => {
+    // GNU env stops at its first operand: `env -- -x whoami` and `env A=1 -x whoami` run a program named `-x`.
+    expect(mayMatch("env -- -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("nice -- -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("env A=1 -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("env -x whoami", "rm -rf")).toBe(true);
+    expect(mayMatch("env -- -x whoami -rf", "-x -rf")).toBe(true);
+  });
+
+  it("only env takes settings: after any other wrapper a word holding = is the command it runs", () => {
+    // `nice A=1 eval x` runs a program named `A=1`, not eval; env sets A=1 and runs eval.
+    expect(mayMatch("nice A=1 eval x", "reboot")).toBe(false);
+    expect(mayMatch("nohup A=1 eval x", "reboot")).toBe(false);
+    expect(mayMatch("env A=1 eval x", "reboot")).toBe(true);
   });
 
   it("wrappers nested too deep to follow may run anything", () => {
@@ -620,6 +640,10 @@ describe("the prefix's other words: in order, with anything between; option clus
     ["rm - rf x", "rm -rf"],
     ["rm x -", "rm -r"],
     ["rm -r x f", "rm -rf"],
+    // Letters count only in words that start with one `-`: `xrf` and `arf` are operands.
+    ["rm xrf y", "rm -rf"],
+    ["rm arf", "rm -rf"],
+    ["rm r f x", "rm -rf"],
     ["make clean", "make clean-all"],
     ["head -1n f", "head -n1"],
     ["git log rm -rf", "rm -rf x"],
@@ -1022,8 +1046,10 @@ describe("traceCommand: how the decision was reached", () => {
     expect(traceCommand("git status", [exact.prefix]).safe).toEqual([
       { words: ["git", "status"], coveredBy: "git status" },
     ]);
+    // No `safe` key at all (not one holding undefined) for a string outside the subset.
     const outside = traceCommand('echo "${x}" $((1))', [["rm"]]);
-    expect(outside).toEqual({
+    expect("safe" in outside).toBe(false);
+    expect(outside).toStrictEqual({
       certain: false,
       possible: true,
       readings: [
