@@ -1104,6 +1104,13 @@ describe("corners of the matcher", () => {
     expect(mayMatch(source, prefix)).toBe(false);
   });
 
+  it("an empty setting or an empty piece of a setting runs nothing, even for a prefix whose base name is empty", () => {
+    // `bin/` names no program (its base name is empty): only a word ending in `/` may be run as it.
+    expect(mayMatch("FOO= ls", "bin/")).toBe(false);
+    expect(mayMatch("make CC= x", "bin/")).toBe(false);
+    expect(mayMatch("make CC=x/ y", "bin/")).toBe(true);
+  });
+
   it("a word that is not literal is never the prefix's exact word", () => {
     expect(matchCommandPrefix(only("ls *.ts"), ["ls", "*.ts"])).toBe("unknown");
     expect(matchCommandPrefix(only("git status 2>&1 >out"), ["git", "status"])).toBe("unknown");
