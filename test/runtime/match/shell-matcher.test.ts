@@ -298,6 +298,10 @@ describe("wrappers read exactly: the command they run is matched in their place"
     expect(mayMatch(`${"nice ".repeat(9)}whoami`, "rm")).toBe(false);
     expect(mayMatch(`${"nice ".repeat(10)}whoami`, "rm")).toBe(true);
     expect(mayMatch(`${"nice ".repeat(20)}whoami`, "rm")).toBe(true);
+    // zsh's `-` is a wrapper too, one level per `-`: only env reads a `-` as an option of its own.
+    expect(mayMatch(`${"- ".repeat(9)}whoami`, "rm")).toBe(false);
+    expect(mayMatch(`${"- ".repeat(10)}whoami`, "rm")).toBe(true);
+    expect(mayMatch(`nice ${"- ".repeat(9)}whoami`, "rm")).toBe(true);
   });
 });
 
