@@ -584,6 +584,9 @@ describe("a prefix's first word under any spelling a system runs as the same pro
     ["rm -rf /", "RM -rf"],
     ["python3.12 x.py", "python3"],
     ["python3.12 x.py", "python"],
+    // A version ending in 0 or 9: the digits at the ends of the range are part of the version too.
+    ["python3.10 x.py", "python"],
+    ["python3.9 x.py", "python3"],
     ["python3 x.py", "python"],
     ["python-3 x.py", "python"],
     ["python_3 x.py", "python"],
