@@ -1124,6 +1124,15 @@ describe("corners of the matcher", () => {
     expect(matchCommandPrefix(only("git status >out 2>&1"), ["git", "status"])).toBe("unknown");
   });
 
+  it("an exact prefix without words (built in code) may match every command and is certain for none", () => {
+    const none = { words: [], exact: true };
+    expect(matchCommand("ls", [none])).toEqual({ certain: false, possible: true });
+    const set = new CommandPrefixSet();
+    const range = set.add([none]);
+    expect(set.match("ls", range.from, range.to)).toEqual({ certain: false, possible: true });
+    expect(set.match("ls; pwd", range.from, range.to)).toEqual({ certain: false, possible: true });
+  });
+
   it("an operator without prefixes matches nothing, even in a string that cannot be read", () => {
     const set = new CommandPrefixSet();
     const range = set.add([["rm"]]);
