@@ -269,15 +269,39 @@ describe("wrappers read exactly: the command they run is matched in their place"
     "nice -n $N whoami",
     "nice $(x) whoami",
     "env -u $V whoami",
+    // `-N` is a niceness only for nice: any other readable wrapper cannot read it.
+    "env -5 whoami",
+    "time -5 whoami",
+    "timeout -5 5 whoami",
   ];
   it.each(unreadable)("%s may run rm -rf", (source) => {
     expect(mayMatch(source, "rm -rf")).toBe(true);
+  });
+
+  it("`--` ends the options, and so does env's first setting: a word starting with - after them is the command", () => {
+    // GNU env stops at its first operand: `env -- -x whoami` and `env A=1 -x whoami` run a program named `-x`.
+    expect(mayMatch("env -- -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("nice -- -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("env A=1 -x whoami", "rm -rf")).toBe(false);
+    expect(mayMatch("env -x whoami", "rm -rf")).toBe(true);
+    expect(mayMatch("env -- -x whoami -rf", "-x -rf")).toBe(true);
+  });
+
+  it("only env takes settings: after any other wrapper a word holding = is the command it runs", () => {
+    // `nice A=1 eval x` runs a program named `A=1`, not eval; env sets A=1 and runs eval.
+    expect(mayMatch("nice A=1 eval x", "reboot")).toBe(false);
+    expect(mayMatch("nohup A=1 eval x", "reboot")).toBe(false);
+    expect(mayMatch("env A=1 eval x", "reboot")).toBe(true);
   });
 
   it("wrappers nested too deep to follow may run anything", () => {
     expect(mayMatch(`${"nice ".repeat(9)}whoami`, "rm")).toBe(false);
     expect(mayMatch(`${"nice ".repeat(10)}whoami`, "rm")).toBe(true);
     expect(mayMatch(`${"nice ".repeat(20)}whoami`, "rm")).toBe(true);
+    // zsh's `-` is a wrapper too, one level per `-`: only env reads a `-` as an option of its own.
+    expect(mayMatch(`${"- ".repeat(9)}whoami`, "rm")).toBe(false);
+    expect(mayMatch(`${"- ".repeat(10)}whoami`, "rm")).toBe(true);
+    expect(mayMatch(`nice ${"- ".repeat(9)}whoami`, "rm")).toBe(true);
   });
 });
 
@@ -560,6 +584,9 @@ describe("a prefix's first word under any spelling a system runs as the same pro
     ["rm -rf /", "RM -rf"],
     ["python3.12 x.py", "python3"],
     ["python3.12 x.py", "python"],
+    // A version ending in 0 or 9: the digits at the ends of the range are part of the version too.
+    ["python3.10 x.py", "python"],
+    ["python3.9 x.py", "python3"],
     ["python3 x.py", "python"],
     ["python-3 x.py", "python"],
     ["python_3 x.py", "python"],
@@ -620,6 +647,10 @@ describe("the prefix's other words: in order, with anything between; option clus
     ["rm - rf x", "rm -rf"],
     ["rm x -", "rm -r"],
     ["rm -r x f", "rm -rf"],
+    // Letters count only in words that start with one `-`: `xrf` and `arf` are operands.
+    ["rm xrf y", "rm -rf"],
+    ["rm arf", "rm -rf"],
+    ["rm r f x", "rm -rf"],
     ["make clean", "make clean-all"],
     ["head -1n f", "head -n1"],
     ["git log rm -rf", "rm -rf x"],
@@ -1022,8 +1053,10 @@ describe("traceCommand: how the decision was reached", () => {
     expect(traceCommand("git status", [exact.prefix]).safe).toEqual([
       { words: ["git", "status"], coveredBy: "git status" },
     ]);
+    // No `safe` key at all (not one holding undefined) for a string outside the subset.
     const outside = traceCommand('echo "${x}" $((1))', [["rm"]]);
-    expect(outside).toEqual({
+    expect("safe" in outside).toBe(false);
+    expect(outside).toStrictEqual({
       certain: false,
       possible: true,
       readings: [
@@ -1078,10 +1111,26 @@ describe("corners of the matcher", () => {
     expect(mayMatch(source, prefix)).toBe(false);
   });
 
+  it("an empty setting or an empty piece of a setting runs nothing, even for a prefix whose base name is empty", () => {
+    // `bin/` names no program (its base name is empty): only a word ending in `/` may be run as it.
+    expect(mayMatch("FOO= ls", "bin/")).toBe(false);
+    expect(mayMatch("make CC= x", "bin/")).toBe(false);
+    expect(mayMatch("make CC=x/ y", "bin/")).toBe(true);
+  });
+
   it("a word that is not literal is never the prefix's exact word", () => {
     expect(matchCommandPrefix(only("ls *.ts"), ["ls", "*.ts"])).toBe("unknown");
     expect(matchCommandPrefix(only("git status 2>&1 >out"), ["git", "status"])).toBe("unknown");
     expect(matchCommandPrefix(only("git status >out 2>&1"), ["git", "status"])).toBe("unknown");
+  });
+
+  it("an exact prefix without words (built in code) may match every command and is certain for none", () => {
+    const none = { words: [], exact: true };
+    expect(matchCommand("ls", [none])).toEqual({ certain: false, possible: true });
+    const set = new CommandPrefixSet();
+    const range = set.add([none]);
+    expect(set.match("ls", range.from, range.to)).toEqual({ certain: false, possible: true });
+    expect(set.match("ls; pwd", range.from, range.to)).toEqual({ certain: false, possible: true });
   });
 
   it("an operator without prefixes matches nothing, even in a string that cannot be read", () => {

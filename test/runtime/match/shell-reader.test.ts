@@ -187,6 +187,8 @@ describe("operators and lists", () => {
     expect(words("a # x ; b\nc")).toEqual([["a"], ["c"]]);
     expect(words("a #x")).toEqual([["a"]]);
     expect(words("#x\n#y\na")).toEqual([["a"]]);
+    // An empty comment: its newline right after the `#` (at offset 1) still ends it.
+    expect(words("#\na")).toEqual([["a"]]);
     expect(words("a \\\n b")).toEqual([["a", "b"]]);
     expect(words("a\t\tb \t c")).toEqual([["a", "b", "c"]]);
   });

@@ -42,8 +42,7 @@ const CODE_LIKE = /[\s;&|`$()<>=]/;
 const SOUP_SPLIT = /[\s;&|`$()<>{}'"\\=]+/;
 
 function basename(text: string): string {
-  const slash = text.lastIndexOf("/");
-  return slash < 0 ? text : text.slice(slash + 1);
+  return text.slice(text.lastIndexOf("/") + 1);
 }
 
 /**
@@ -68,18 +67,14 @@ function nameMatches(name: string, wanted: string): boolean {
  * compile scope), so policies never share what they read.
  */
 export class ShellReadMemo {
-  #source: string | undefined;
-  #read: ReturnType<typeof readShellCommand> | undefined;
+  #last: { readonly source: string; readonly read: ReturnType<typeof readShellCommand> } | undefined;
   #safeSource: string | undefined;
   #safe: ReturnType<typeof readSafeSubset>;
 
   /** {@link readShellCommand} of `source`, read once while `source` is the last one asked for. */
   read(source: string): ReturnType<typeof readShellCommand> {
-    if (source !== this.#source || this.#read === undefined) {
-      this.#read = readShellCommand(source);
-      this.#source = source;
-    }
-    return this.#read;
+    if (this.#last?.source !== source) this.#last = { source, read: readShellCommand(source) };
+    return this.#last.read;
   }
 
   /** {@link readSafeSubset} of `source`, read once while `source` is the last one asked for. */
@@ -165,8 +160,8 @@ function restMayMatch(
   for (let k = from; k < words.length; k++) {
     if (!literal(k)) return true;
     const text = words[k] as string;
-    if (j < rest.words.length && text === rest.words[j]) j++;
-    if (rest.letters.length > 0 && text.length > 1 && text[0] === "-" && text[1] !== "-") {
+    if (text === rest.words[j]) j++;
+    if (rest.letters.length > 0 && text[0] === "-" && text[1] !== "-") {
       for (const letter of text.slice(1).toLowerCase()) seen.add(letter);
     }
   }
@@ -201,18 +196,18 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
     if (options && text === "--") {
       options = false;
     } else if (options && text.startsWith("-") && text !== "-") {
-      if (syntax.flags.includes(text)) continue;
+      if (syntax.flags?.includes(text) === true) continue;
       if (syntax.numericFlag === true && /^-\d+$/.test(text)) continue;
-      if (syntax.valued.includes(text)) {
+      if (syntax.valued?.includes(text) === true) {
         k++;
         if (k >= words.length || !(words[k] as ShellWord).literal) return undefined;
         continue;
       }
-      const attached = syntax.valued.some((option) =>
-        option.startsWith("--") ? text.startsWith(`${option}=`) : text.length > 2 && text.startsWith(option),
+      const attached = syntax.valued?.some((option) =>
+        option.startsWith("--") ? text.startsWith(`${option}=`) : text.startsWith(option),
       );
-      if (!attached) return undefined;
-    } else if (options && text === "-" && syntax.flags.includes("-")) {
+      if (attached !== true) return undefined;
+    } else if (options && text === "-" && syntax.flags?.includes("-") === true) {
       // `env -` is `env -i`: a flag, though it does not look like one.
     } else if (syntax.assignments === true && text.includes("=")) {
       // env (GNU, busybox, BSD) sets every word holding `=` before the command, whatever the name: `1X=2` too.
@@ -224,7 +219,7 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       break;
     }
   }
-  return k < words.length && operands === 0 ? words.slice(k) : undefined;
+  return k < words.length ? words.slice(k) : undefined;
 }
 
 /** Positional, exact comparison: the first words are literal and equal to the prefix. */
@@ -294,7 +289,7 @@ function mayRun(
 export function matchCommandPrefix(command: SimpleCommand, prefix: readonly string[]): CommandMatch {
   if (prefix.length === 0) return "unknown";
   const words = command.words;
-  if (words.length > 0 && startsWithPrefix(words, prefix)) {
+  if (startsWithPrefix(words, prefix)) {
     const clean =
       command.assignments === 0 && command.redirections.every((r) => HARMLESS_REDIRECTIONS.has(r));
     return clean ? "match" : "unknown";
@@ -317,10 +312,12 @@ function prefixWords(prefix: PrefixInput): readonly string[] {
   return "words" in prefix ? prefix.words : (prefix as readonly string[]);
 }
 
-/** Whether any simple command of one reading may match any prefix. */
-function readingMayMatch(reading: ParseShellResult, prefixes: readonly (readonly string[])[]): boolean {
-  if (!reading.ok) return true;
-  if (reading.opaque) return prefixes.length > 0;
+/** Whether any simple command of one reading may match any prefix (some prefix is given). */
+function readingMayMatch(
+  reading: Extract<ParseShellResult, { ok: true }>,
+  prefixes: readonly (readonly string[])[],
+): boolean {
+  if (reading.opaque) return true;
   for (const command of reading.commands) {
     for (const prefix of prefixes) {
       if (matchCommandPrefix(command, prefix) !== "no-match") return true;
@@ -368,7 +365,7 @@ export function matchCommand(
  */
 function coversWords(input: PrefixInput, words: readonly string[]): boolean {
   const prefix = prefixWords(input);
-  if (words.length < prefix.length || !prefix.every((word, i) => words[i] === word)) return false;
+  if (!prefix.every((word, i) => words[i] === word)) return false;
   if (!("words" in input)) return true;
   if (input.exact) return words.length === prefix.length;
   const options = input.options;
@@ -421,20 +418,16 @@ export function traceCommand(source: string, prefixInputs: readonly PrefixInput[
   }
   const read = readShellCommand(source);
   if (!read.ok) return { ...decided, unreadable: `no shell reading: ${read.message}`, readings: [] };
-  const readings = read.readings.map((reading) => {
-    if (!reading.ok) return { opaque: true, commands: [] };
-    return {
-      opaque: reading.opaque,
-      commands: reading.commands.map((command) => ({
-        words: command.words.map((w) => w.text),
-        prefixes: prefixes.map((prefix) => ({
-          prefix: label(prefix),
-          match: matchCommandPrefix(command, prefix),
-        })),
+  const readings = read.readings.map((reading) => ({
+    opaque: reading.opaque,
+    commands: reading.commands.map((command) => ({
+      words: command.words.map((w) => w.text),
+      prefixes: prefixes.map((prefix) => ({
+        prefix: label(prefix),
+        match: matchCommandPrefix(command, prefix),
       })),
-    };
-  });
-  const unparsed = read.readings.find((reading) => !reading.ok);
+    })),
+  }));
   const safeCommands = readSafeSubset(source);
   const safe = safeCommands?.map((command) => {
     const covering = prefixInputs.find((input) => coversWords(input, command.words));
@@ -442,9 +435,6 @@ export function traceCommand(source: string, prefixInputs: readonly PrefixInput[
   });
   return {
     ...decided,
-    ...(unparsed !== undefined && !unparsed.ok
-      ? { unreadable: `a shell cannot parse it: ${unparsed.message}` }
-      : {}),
     readings,
     ...(safe === undefined ? {} : { safe }),
   };
@@ -491,7 +481,6 @@ function forEachHead(name: string, visit: (head: string) => void): void {
  */
 export class CommandPrefixSet {
   private readonly inputs: PrefixInput[] = [];
-  private readonly words: (readonly string[])[] = [];
   private readonly rests: PrefixRest[] = [];
   private readonly exact = exactNode();
   /** Lower-case base name of a prefix's first word → the prefixes with that head. */
@@ -499,8 +488,8 @@ export class CommandPrefixSet {
   /** Prefixes without words (`matchCommandPrefix` answers `unknown` for any command). */
   private readonly empty: number[] = [];
   private lastSource: string | undefined;
-  private possible = new Uint8Array(0);
-  private unreadable = false;
+  /** Per prefix id, 1 when some reading of the last string may run it; null when the string cannot be read. */
+  private possible: Uint8Array | null = null;
   /** Per command of the safe subset: the prefixes that cover it (`coversWords`); made on first need. */
   private covers: (readonly number[])[] | null | undefined;
 
@@ -514,7 +503,6 @@ export class CommandPrefixSet {
       const id = this.inputs.length;
       const words = prefixWords(input);
       this.inputs.push(input);
-      this.words.push(words);
       if (words.length === 0) {
         this.rests.push({ words: [], letters: [] });
         this.empty.push(id);
@@ -544,8 +532,8 @@ export class CommandPrefixSet {
   match(source: string, from: number, to: number): { readonly certain: boolean; readonly possible: boolean } {
     if (to <= from) return NEITHER;
     if (source !== this.lastSource) this.walk(source);
-    if (this.unreadable) return MAYBE;
     const possible = this.possible;
+    if (possible === null) return MAYBE;
     let any = false;
     for (let id = from; id < to; id++) {
       if (possible[id] === 1) {
@@ -572,21 +560,18 @@ export class CommandPrefixSet {
 
   /** Reads `source` once and marks every prefix that some reading's simple commands may run. */
   private walk(source: string): void {
-    const n = this.inputs.length;
-    if (this.possible.length !== n) this.possible = new Uint8Array(n);
-    else this.possible.fill(0);
     this.covers = undefined;
     this.lastSource = source;
-    this.unreadable = false;
     const read = hasHiddenCharacter(source) ? undefined : this.reads.read(source);
     if (read === undefined || !read.ok) {
-      this.unreadable = true;
+      this.possible = null;
       return;
     }
-    const out = this.possible;
+    const out = new Uint8Array(this.inputs.length);
+    this.possible = out;
     for (const reading of read.readings) {
-      if (!reading.ok || reading.opaque) {
-        // Any reading that cannot be read, or may run code, may run any prefix.
+      if (reading.opaque) {
+        // A reading that may run code may run any prefix.
         out.fill(1);
         return;
       }
@@ -596,19 +581,12 @@ export class CommandPrefixSet {
 
   /** `matchCommandPrefix(command, prefix) !== "no-match"`, for every prefix at once. */
   private markCommand(command: SimpleCommand, out: Uint8Array): void {
+    // A command whose first words are a prefix's (matchCommandPrefix's "match", or "unknown" for its
+    // assignments or redirections) is marked by markMayRun: its first word is that prefix's head.
     for (const id of this.empty) out[id] = 1;
-    const words = command.words;
-    // Positional: the first words are literal and equal to the prefix (a match, or unknown — either may run).
-    let node: ExactNode | undefined = this.exact;
-    for (let d = 0; d < words.length && node !== undefined; d++) {
-      const word = words[d] as ShellWord;
-      if (!word.literal) break;
-      node = node.next.get(word.text);
-      if (node !== undefined) for (const id of node.ends) out[id] = 1;
-    }
     for (const value of command.values) this.markSoup(value.text, out);
     for (const redirection of command.redirections) this.markSoup(redirection, out);
-    this.markMayRun(words, out, 0);
+    this.markMayRun(command.words, out, 0);
   }
 
   /** {@link soupMatches} for every prefix. */
@@ -653,14 +631,16 @@ export class CommandPrefixSet {
       // Prefixes whose head is the wrapper's own name are not unwrapped (mayRun matches them in place).
       const own = new Set<number>();
       forEachHead(name, (head) => {
-        for (const id of this.byHead.get(head) ?? []) own.add(id);
+        const ids = this.byHead.get(head);
+        if (ids !== undefined) for (const id of ids) own.add(id);
       });
       const inner = unwrap(name, words);
       const innerOut = new Uint8Array(out.length);
       if (inner === undefined || depth > 8) innerOut.fill(1);
       else this.markMayRun(inner, innerOut, depth + 1);
+      // Empty prefixes are already marked (markCommand).
       for (let id = 0; id < out.length; id++) {
-        if (innerOut[id] === 1 && !own.has(id) && this.words[id]?.length !== 0) out[id] = 1;
+        if (innerOut[id] === 1 && !own.has(id)) out[id] = 1;
       }
     }
     for (let k = 0; k < words.length; k++) {
@@ -671,7 +651,7 @@ export class CommandPrefixSet {
         out.fill(1);
         return;
       }
-      const wordName = k === 0 ? name : basename(text).toLowerCase();
+      const wordName = basename(text).toLowerCase();
       if (k > 0 && CODE_RUNNERS.has(wordName)) {
         out.fill(1);
         return;
@@ -690,10 +670,11 @@ export class CommandPrefixSet {
       for (const id of this.empty) {
         if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
       }
-      let node: ExactNode | undefined = this.exact;
-      for (let d = 0; d < command.words.length && node !== undefined; d++) {
-        node = node.next.get(command.words[d] as string);
-        if (node === undefined) break;
+      let node = this.exact;
+      for (const word of command.words) {
+        const child = node.next.get(word);
+        if (child === undefined) break;
+        node = child;
         for (const id of node.ends) {
           if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
         }

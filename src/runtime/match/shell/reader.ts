@@ -179,10 +179,9 @@ class ShellParser {
     throw new ShellSyntaxError(message);
   }
 
+  /** The operator or character ahead; never at the end nor at a newline (each caller has ruled them out). */
   private describeHere(): string {
     const c = this.src[this.pos];
-    if (c === undefined) return "the end of the command";
-    if (c === "\n") return `a newline at offset ${this.pos}`;
     return `"${this.peekOperator() ?? c}" at offset ${this.pos}`;
   }
 
@@ -208,7 +207,7 @@ class ShellParser {
       else if (c === "#") {
         this.state.syntax++;
         const end = src.indexOf("\n", this.pos);
-        this.pos = end < 0 ? src.length : end;
+        this.pos = end === -1 ? src.length : end;
       } else if (newlines && c === "\n") this.pos++;
       else return;
     }
@@ -249,11 +248,11 @@ class ShellParser {
 
   /** A list: and-or lists separated by `;`, `&` or newlines, up to `end` (not consumed). */
   private parseList(end: ListEnd, allowEmpty: boolean, opener: string): void {
-    let count = 0;
+    let empty = true;
     for (;;) {
       this.skipFiller(true);
       if (this.atListEnd(end, opener)) {
-        if (count === 0 && !allowEmpty) {
+        if (empty && !allowEmpty) {
           this.fail(end === "eof" ? "the command is empty" : `${opener} holds no command`);
         }
         return;
@@ -261,7 +260,7 @@ class ShellParser {
       const early = this.peekOperator();
       if (early !== undefined) this.fail(`expected a command before ${this.describeHere()}`);
       this.parseAndOr(end, opener);
-      count++;
+      empty = false;
       this.skipFiller(false);
       if (this.atListEnd(end, opener)) return;
       const op = this.peekOperator();
@@ -327,7 +326,6 @@ class ShellParser {
       if (!this.redirectionAhead()) break;
       redirections.push(this.parseRedirection());
     }
-    if (redirections.length === 0) return;
     for (let i = first; i < this.commands.length; i++) {
       (this.commands[i] as MutableCommand).redirections.push(...redirections);
     }
@@ -394,10 +392,10 @@ class ShellParser {
     while (isDigit(src[i])) i++;
     const rest = src.slice(i, i + 3);
     let op: string;
-    if (rest.startsWith("<<<")) op = "<<<";
+    if (rest === "<<<") op = "<<<";
     else if (rest.startsWith("<<")) {
       this.fail(`here-documents ("<<" at offset ${i}) are not supported: pass the text another way`);
-    } else if (rest.startsWith("&>>")) op = "&>>";
+    } else if (rest === "&>>") op = "&>>";
     else {
       const two = rest.slice(0, 2);
       op = [">>", ">&", ">|", "<&", "<>", "&>"].includes(two) ? two : rest.slice(0, 1);
@@ -406,8 +404,7 @@ class ShellParser {
     const operator = src.slice(start, this.pos);
     this.skipFiller(false);
     const c = src[this.pos];
-    const target =
-      c === undefined || (isWordEnd(c) && !((c === "<" || c === ">") && src[this.pos + 1] === "("));
+    const target = isWordEnd(c) && !((c === "<" || c === ">") && src[this.pos + 1] === "(");
     if (target) this.fail(`the redirection "${operator}" at offset ${start} has no target`);
     const word = this.readWord();
     return operator + (word.literal ? word.text : word.raw);
@@ -455,7 +452,7 @@ class ShellParser {
         }
         case "'": {
           const close = src.indexOf("'", this.pos + 1);
-          if (close < 0) this.fail(`the single quote at offset ${this.pos} is never closed`);
+          if (close === -1) this.fail(`the single quote at offset ${this.pos} is never closed`);
           text += src.slice(this.pos + 1, close);
           this.pos = close + 1;
           plain = false;
@@ -607,7 +604,7 @@ class ShellParser {
       if (c === "\\") this.pos += 2;
       else if (c === "'" && quotes) {
         const close = src.indexOf("'", this.pos + 1);
-        if (close < 0) this.fail(`the single quote at offset ${this.pos} is never closed`);
+        if (close === -1) this.fail(`the single quote at offset ${this.pos} is never closed`);
         this.pos = close + 1;
       } else if (c === '"') this.readDoubleQuoted();
       else if (c === "$") this.readDollar(false);
@@ -709,17 +706,17 @@ export function parseShellCommand(source: string, dialect: ShellDialect = BASH_D
  * Every reading of `source` that a supported shell could make: bash's, and when the string holds a token the
  * shells read differently (`${`, `$'`, `&>`), the POSIX readings too.
  *
- * @returns the readings, or the first refusal (a string that any reading cannot parse).
+ * @returns the readings (each one parsed), or the first refusal (a string that any reading cannot parse).
  */
 export function readShellCommand(
   source: string,
 ):
-  | { readonly ok: true; readonly readings: readonly ParseShellResult[] }
+  | { readonly ok: true; readonly readings: readonly Extract<ParseShellResult, { ok: true }>[] }
   | { readonly ok: false; readonly message: string } {
   const dialects = [BASH_DIALECT];
   if (source.includes("${")) dialects.push(POSIX_BASH_DIALECT);
   if (source.includes("$'") || source.includes("&>")) dialects.push(DASH_DIALECT);
-  const readings: ParseShellResult[] = [];
+  const readings: Extract<ParseShellResult, { ok: true }>[] = [];
   for (const dialect of dialects) {
     const reading = parseShellCommand(source, dialect);
     if (!reading.ok) return reading;

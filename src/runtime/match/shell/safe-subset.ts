@@ -76,8 +76,8 @@ export function readSafeSubset(source: string): readonly SafeCommand[] | undefin
   const commands: SafeCommand[] = [];
   let words: string[] = [];
   let redirections: string[] = [];
-  /** An operator that needs a command after it (`&&`, `||`, `|`, `;` — `;` may also end the string). */
-  let pending: "none" | "and-or" | "semicolon" = "none";
+  /** The last operator read is `&&`, `||` or `|`, which needs a command after it (`;` may end the string). */
+  let andOr = false;
   let pos = 0;
   const n = source.length;
 
@@ -99,35 +99,30 @@ export function readSafeSubset(source: string): readonly SafeCommand[] | undefin
       continue;
     }
     if (c === "\n") {
-      if (started()) {
-        if (!finish()) return undefined;
-        pending = "none";
-      } else if (pending === "semicolon") pending = "none";
+      if (started() && !finish()) return undefined;
       pos++;
       continue;
     }
     if (c === ";") {
       if (!started() || !finish()) return undefined;
-      pending = "semicolon";
       pos++;
       continue;
     }
     if (c === "&") {
       if (source[pos + 1] !== "&" || !started() || !finish()) return undefined;
-      pending = "and-or";
+      andOr = true;
       pos += 2;
       continue;
     }
     if (c === "|") {
       if (!started() || !finish()) return undefined;
-      if (source[pos + 1] === "|") pos += 2;
-      else if (source[pos + 1] === "&") return undefined;
-      else pos++;
-      pending = "and-or";
+      // `|&` is refused when its `&` is read: an `&` alone, or `&&` with no command before it.
+      pos += source[pos + 1] === "|" ? 2 : 1;
+      andOr = true;
       continue;
     }
     // A command starts here: the operator before it is satisfied.
-    pending = "none";
+    andOr = false;
     const fd = c >= "0" && c <= "2" && (source[pos + 1] === ">" || source[pos + 1] === "<") ? c : "";
     if (fd !== "" || c === ">" || c === "<") {
       const redirection = readRedirection(source, pos + fd.length, fd);
@@ -144,7 +139,7 @@ export function readSafeSubset(source: string): readonly SafeCommand[] | undefin
     pos = word.end;
   }
   if (started() && !finish()) return undefined;
-  if (pending === "and-or" || commands.length === 0) return undefined;
+  if (andOr || commands.length === 0) return undefined;
   return commands;
 }
 
@@ -174,13 +169,14 @@ function readWord(source: string, pos: number): { text: string; end: number } | 
     const c = source[i] as string;
     if (c === "'" || c === '"') {
       const close = source.indexOf(c, i + 1);
-      if (close < 0) return undefined;
-      for (let k = i + 1; k < close; k++) {
-        const code = source.charCodeAt(k);
+      if (close === -1) return undefined;
+      const quoted = source.slice(i + 1, close);
+      for (let k = 0; k < quoted.length; k++) {
+        const code = quoted.charCodeAt(k);
         if (!isPrintable(code)) return undefined;
         if (c === '"' && (code === 0x24 || code === 0x60 || code === 0x5c || code === 0x21)) return undefined;
       }
-      text += source.slice(i + 1, close);
+      text += quoted;
       i = close + 1;
       continue;
     }

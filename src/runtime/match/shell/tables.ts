@@ -157,17 +157,19 @@ export const NEVER_RUNS_OPERANDS: ReadonlySet<string> = new Set([
  * `NAME=value` words. Any other option (`env -S`, GNU `time -o`) leaves the command unknown.
  */
 export interface WrapperSyntax {
-  readonly flags: readonly string[];
-  readonly valued: readonly string[];
+  /** Options that stand alone; none when absent. */
+  readonly flags?: readonly string[];
+  /** Options that take a value; none when absent. */
+  readonly valued?: readonly string[];
   readonly operands?: number;
   readonly assignments?: boolean;
   readonly numericFlag?: boolean;
 }
 
 export const READABLE_WRAPPERS: ReadonlyMap<string, WrapperSyntax> = new Map<string, WrapperSyntax>([
-  ["time", { flags: ["-p"], valued: [] }],
-  ["nohup", { flags: [], valued: [] }],
-  ["nice", { flags: [], valued: ["-n", "--adjustment"], numericFlag: true }],
+  ["time", { flags: ["-p"] }],
+  ["nohup", {}],
+  ["nice", { valued: ["-n", "--adjustment"], numericFlag: true }],
   [
     "timeout",
     {
@@ -176,7 +178,7 @@ export const READABLE_WRAPPERS: ReadonlyMap<string, WrapperSyntax> = new Map<str
       operands: 1,
     },
   ],
-  ["stdbuf", { flags: [], valued: ["-i", "-o", "-e", "--input", "--output", "--error"] }],
+  ["stdbuf", { valued: ["-i", "-o", "-e", "--input", "--output", "--error"] }],
   [
     "env",
     {
@@ -185,14 +187,14 @@ export const READABLE_WRAPPERS: ReadonlyMap<string, WrapperSyntax> = new Map<str
       assignments: true,
     },
   ],
-  ["command", { flags: ["-p"], valued: [] }],
+  ["command", { flags: ["-p"] }],
   ["exec", { flags: ["-c", "-l"], valued: ["-a"] }],
-  ["builtin", { flags: [], valued: [] }],
+  ["builtin", {}],
   // bash's `time ! cmd`, zsh's precommand modifiers `- cmd`, `noglob cmd`, `nocorrect cmd`.
-  ["!", { flags: [], valued: [] }],
-  ["-", { flags: [], valued: [] }],
-  ["noglob", { flags: [], valued: [] }],
-  ["nocorrect", { flags: [], valued: [] }],
+  ["!", {}],
+  ["-", {}],
+  ["noglob", {}],
+  ["nocorrect", {}],
 ]);
 
 /** Reserved words (and `{`/`}` out of place) that open syntax the reader does not read: it refuses them. */
@@ -275,11 +277,7 @@ export const SUBSET_REFUSED_FIRST_WORDS: ReadonlySet<string> = new Set([
  */
 const HIDDEN = /(?![\t\n ])[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\p{Mn}\p{Me}]/u;
 
-/** True when `source` holds a character listed at {@link HIDDEN}; plain printable ASCII is checked first. */
+/** True when `source` holds a character listed at {@link HIDDEN}. */
 export function hasHiddenCharacter(source: string): boolean {
-  for (let i = 0; i < source.length; i++) {
-    const code = source.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code >= 0x7f) return HIDDEN.test(source);
-  }
-  return false;
+  return HIDDEN.test(source);
 }
