@@ -1,0 +1,154 @@
+/**
+ * Corners of the regex engine's running half that the differential in regex-vm.test.ts does not reach: surrogate
+ * halves next to characters that are not their partners, programs with no instruction but MATCH, the work bound's
+ * exact count where the lazy DFA's states are many and cheap and where the Pike VM meets the same thread twice,
+ * unknown parts of a template that hold a word edge or a line end, and the upper bound pattern sets rely on.
+ */
+import { describe, expect, it } from "vitest";
+import { compileRegex, type LinearRegex, REGEX_WORK_BOUND } from "../../../src/runtime/match/regex/index.js";
+import { regexWorkUpperBound } from "../../../src/runtime/match/regex/vm.js";
+
+function compiled(pattern: string, flags = ""): LinearRegex {
+  const result = compileRegex(pattern, flags);
+  if (!result.ok) throw new Error(`/${pattern}/${flags}: ${result.message}`);
+  return result.regex;
+}
+
+describe("code points are read as RegExp reads them with flag u", () => {
+  // A high surrogate joins only a low one that follows it; a low surrogate after anything else, or a character
+  // at or above U+E000 after a high surrogate, stays a character of its own.
+  const inputs = [
+    "\ue000\udc00",
+    "\ud83d\ue000",
+    "/\udc00",
+    "\ud800\udc00",
+    "\udbff\udfff",
+    "\ud83d",
+    "x\ud83d",
+    "\udc00\udc00",
+  ];
+  const patterns = [
+    "^.$",
+    "^..$",
+    "^[\\ue000]",
+    "[\\ue000]$",
+    "^[\\ue000][\\udc00]$",
+    "^[\\ud83d][\\ue000]$",
+    "^/",
+    "^[/][\\udc00]$",
+    "^[\\u{10000}]$",
+    "^[\\u{10FFFF}]$",
+    "[\\ud83d]$",
+  ];
+  it.each(patterns)("/%s/u on the lazy DFA, the Pike VM and the template simulation", (pattern) => {
+    const regex = compiled(pattern, "u");
+    const vm = compiled(`(?:${pattern})(?:\\b|\\B)`, "u");
+    const native = new RegExp(pattern, "u");
+    const wrong: string[] = [];
+    for (const input of inputs) {
+      const expected = native.test(input);
+      const answers = {
+        test: regex.test(input),
+        vm: vm.test(input),
+        template: regex.mayMatchTemplate([input]),
+        vmTemplate: vm.mayMatchTemplate([input]),
+      };
+      for (const [path, answer] of Object.entries(answers)) {
+        if (answer !== expected)
+          wrong.push(`${path} on ${JSON.stringify(input)}: ${answer}, RegExp ${expected}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("a program of MATCH alone", () => {
+  // A repeated empty group compiles to no instruction, but is no literal: the lazy DFA and the VM run it.
+  it.each(["(?:)*", "(?:){3}", "(?:)+", "(?:){2,}"])("/%s/ matches every input", (pattern) => {
+    for (const regex of [compiled(pattern), compiled(`${pattern}(?:\\b|\\B)`)]) {
+      for (const input of ["", "a", "/", "\n", "abc"]) {
+        expect(regex.test(input)).toBe(true);
+        expect(regex.testBounded(input)).toBe(true);
+        expect(regex.mayMatchTemplate([input])).toBe(true);
+      }
+      expect(regex.mayMatchTemplate([null])).toBe(true);
+    }
+  });
+});
+
+describe("the work bound's exact count", () => {
+  // Three branches whose threads never meet: a run of c's, then e's, then a's passes distinct states whose costs
+  // add up. These lengths were chosen so that the states cost exactly the bound, and one unit past it.
+  const pattern = "(?:a|x){400}b|c{400}d|(?:e|y|z){400}f";
+  const exactly = `${"c".repeat(4)}${"e".repeat(72)}${"a".repeat(195)}`;
+  const onePast = `${"c".repeat(10)}${"e".repeat(146)}${"a".repeat(123)}`;
+
+  it("the lazy DFA answers when its states cost exactly the bound, and gives up one unit past it", () => {
+    const regex = compiled(pattern);
+    expect(REGEX_WORK_BOUND).toBe(400_000);
+    expect(regex.testBounded(exactly)).toBe(false);
+    expect(regex.testBounded(onePast)).toBeUndefined();
+    // The same again with every state cached, and on a new compile with none.
+    expect(regex.testBounded(onePast)).toBeUndefined();
+    expect(regex.testBounded(exactly)).toBe(false);
+    expect(compiled(pattern).testBounded(onePast)).toBeUndefined();
+    expect(regex.test(onePast)).toBe(false);
+    expect(regex.test(`${onePast}${"a".repeat(400)}b`)).toBe(true);
+  });
+
+  it("`^` and `$` keep a pattern on the lazy DFA, and so on its count", () => {
+    // On the Pike VM, 297 characters of a{400}b$ would cost about 135,000 steps, within the bound.
+    expect(compiled("a{400}b$").testBounded("a".repeat(296))).toBe(false);
+    expect(compiled("a{400}b$").testBounded("a".repeat(297))).toBeUndefined();
+    expect(compiled("^(?:a{400}b$)").testBounded("a".repeat(297))).toBe(false);
+  });
+
+  it("the Pike VM counts a thread once however many ways lead to it", () => {
+    // Five empty alternations give 32 paths to the x: still one thread, 4 units a character.
+    const regex = compiled("(?:|)(?:|)(?:|)(?:|)(?:|)x\\b");
+    expect(regex.testBounded("y".repeat(100_000))).toBe(false);
+    expect(regex.testBounded("y".repeat(100_001))).toBeUndefined();
+    expect(regex.testBounded(`${"y".repeat(99_999)}x`)).toBe(true);
+  });
+
+  it("the Pike VM stops an anchored pattern as soon as its threads are gone", () => {
+    // The rest of the input is not read, so it costs nothing, however long.
+    const regex = compiled("^a\\b");
+    expect(regex.testBounded(`b${"x".repeat(500_000)}`)).toBe(false);
+    expect(regex.testBounded(`a${"x".repeat(500_000)}`)).toBe(false);
+    expect(regex.testBounded(`a-${"x".repeat(500_000)}`)).toBe(true);
+    expect(compiled("^ab\\b").testBounded(`ax${"x".repeat(500_000)}`)).toBe(false);
+    expect(compiled("^ab\\b").testBounded(`xab${"x".repeat(500_000)}`)).toBe(false);
+  });
+
+  it("the upper bound pattern sets use: (length + 1) states, each of at most 11 units an instruction and 4", () => {
+    expect(regexWorkUpperBound(1, 0)).toBe(15);
+    expect(regexWorkUpperBound(10, 2)).toBe(3 * 114);
+    expect(regexWorkUpperBound(402, 89)).toBe(90 * 4426);
+    // Within it, testBounded always answers: a{400}b has 402 instructions.
+    const regex = compiled("a{400}b");
+    expect(regexWorkUpperBound(402, 89)).toBeLessThanOrEqual(REGEX_WORK_BOUND);
+    expect(regex.testBounded("a".repeat(89))).toBe(false);
+    expect(regexWorkUpperBound(402, 90)).toBeGreaterThan(REGEX_WORK_BOUND);
+  });
+});
+
+describe("mayMatchTemplate inside an unknown part", () => {
+  // Between two characters of the same unknown part the neighbours are unknown too: `\b` and the `m` anchors
+  // count as holding there, as they do at its edges (some filling makes them hold: "x-", "a\n").
+  const cases: [string, string, (string | null)[], boolean][] = [
+    ["x\\b-", "", [null], true],
+    ["x\\b-", "", ["x", null], true],
+    ["x\\b-", "", ["x-"], true],
+    ["x\\b-", "", ["x", "y"], false],
+    ["a$\\n", "m", [null], true],
+    ["a$\\n", "", [null], false],
+    ["\\n^b", "m", [null], true],
+    ["\\n^b", "", [null], false],
+    // The over-approximation this buys: no filling of one part puts a word edge between x and y.
+    ["^x\\by$", "", [null], true],
+  ];
+  it.each(cases)("/%s/%s on %j is %s", (pattern, flags, template, expected) => {
+    expect(compiled(pattern, flags).mayMatchTemplate(template)).toBe(expected);
+  });
+});
