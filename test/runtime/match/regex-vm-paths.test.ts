@@ -152,3 +152,37 @@ describe("mayMatchTemplate inside an unknown part", () => {
     expect(compiled(pattern, flags).mayMatchTemplate(template)).toBe(expected);
   });
 });
+
+describe("a literal pattern is answered by string methods, with no bound", () => {
+  // 400 a's and a b, written out: on the lazy DFA this program gives up after 297 a's (the same program as
+  // a{400}b, see regex-vm.test.ts); as a literal it answers on any input.
+  const text = `${"a".repeat(400)}b`;
+  const astral = `${"\u{1F600}".repeat(400)}b`;
+  const cases: [string, string, string, boolean][] = [
+    [text, "", "a".repeat(1000), false],
+    [text, "", `${"a".repeat(1000)}b`, true],
+    [text, "u", "a".repeat(1000), false],
+    [`${"a".repeat(200)}(?:)${"a".repeat(200)}b`, "", "a".repeat(1000), false],
+    [`${"a".repeat(200)}(?:)${"a".repeat(200)}b`, "", `x${"a".repeat(1000)}bx`, true],
+    [`${text}$`, "", "a".repeat(1000), false],
+    [`${text}$`, "", `${"a".repeat(1000)}b`, true],
+    [`${text}$`, "", `${"a".repeat(1000)}bx`, false],
+    [astral, "u", "\u{1F600}".repeat(1000), false],
+    [astral, "u", `${"\u{1F600}".repeat(1000)}b`, true],
+  ];
+  it.each(cases.map(([pattern, flags, input, expected], i) => [i, pattern, flags, input, expected] as const))(
+    "literal case %d: testBounded and test answer as RegExp",
+    (_, pattern, flags, input, expected) => {
+      const regex = compiled(pattern, flags);
+      expect(regex.testBounded(input)).toBe(expected);
+      expect(regex.test(input)).toBe(expected);
+      expect(new RegExp(pattern, flags).test(input)).toBe(expected);
+    },
+  );
+
+  it("a pattern that only looks like one runs on the lazy DFA, bounded", () => {
+    // With flag i, or an item that is not a character, the same program has no short cut.
+    expect(compiled(text, "i").testBounded("a".repeat(1000))).toBeUndefined();
+    expect(compiled(`${text}[b]`).testBounded("a".repeat(1000))).toBeUndefined();
+  });
+});
