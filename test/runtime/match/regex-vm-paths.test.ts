@@ -62,6 +62,27 @@ describe("code points are read as RegExp reads them with flag u", () => {
   });
 });
 
+describe("lazy DFA states with threads of several digits", () => {
+  // Programs of more than ten instructions hold sets such as {0, 1, 12} and {0, 11, 2}: different states. One
+  // compiled pattern runs every input of up to 12 a's and b's, so that its cache holds all the sets they pass.
+  it.each(["b(?:a|b)(?:a|b)aaaaaa", "aaab[ab][ab](?:a|b)b(?:a|b)[ab][ab]"])(
+    "/%s/ agrees with RegExp on every input of a and b up to 12 long",
+    (pattern) => {
+      const regex = compiled(pattern);
+      const native = new RegExp(pattern);
+      const wrong: string[] = [];
+      for (let length = 0; length <= 12; length++) {
+        for (let bits = 0; bits < 1 << length; bits++) {
+          let input = "";
+          for (let i = 0; i < length; i++) input += bits & (1 << i) ? "b" : "a";
+          if (regex.test(input) !== native.test(input)) wrong.push(input);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+});
+
 describe("a program of MATCH alone", () => {
   // A repeated empty group compiles to no instruction, but is no literal: the lazy DFA and the VM run it.
   it.each(["(?:)*", "(?:){3}", "(?:)+", "(?:){2,}"])("/%s/ matches every input", (pattern) => {
