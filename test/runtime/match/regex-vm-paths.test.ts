@@ -117,6 +117,13 @@ describe("the work bound's exact count", () => {
     expect(regex.test(`${onePast}${"a".repeat(400)}b`)).toBe(true);
   });
 
+  it("an anchored pattern's states count only their own threads, to the unit", () => {
+    // The same three branches after ^[^q]*: the states never hold the start thread again once past the start.
+    const anchored = compiled("^[^q]*(?:(?:a|x){400}b|c{400}d|(?:e|y|z){400}f)");
+    expect(anchored.testBounded(`${"c".repeat(16)}${"e".repeat(99)}${"a".repeat(176)}`)).toBe(false);
+    expect(anchored.testBounded(`${"c".repeat(57)}${"e".repeat(143)}${"a".repeat(119)}`)).toBeUndefined();
+  });
+
   it("a DFA state is a set of threads: reached in another order, it is the same state and costs once", () => {
     // Three loops of 3, 5 and 7 characters cycle through 105 thread sets, and the order in which a closure finds
     // the threads changes from one character to the next; the last branch adds a thousand threads to every set.
@@ -152,6 +159,9 @@ describe("the work bound's exact count", () => {
     expect(regex.testBounded(`a-${"x".repeat(500_000)}`)).toBe(true);
     expect(compiled("^ab\\b").testBounded(`ax${"x".repeat(500_000)}`)).toBe(false);
     expect(compiled("^ab\\b").testBounded(`xab${"x".repeat(500_000)}`)).toBe(false);
+    // Neither a later occurrence of its prefix nor the lack of one starts it again.
+    expect(regex.testBounded(`b${"a".repeat(500_000)}`)).toBe(false);
+    expect(compiled("^[a]\\b").testBounded(`b${"a".repeat(500_000)}`)).toBe(false);
   });
 
   it("the upper bound pattern sets use: (length + 1) states, each of at most 11 units an instruction and 4", () => {
