@@ -11,15 +11,18 @@ export type Ranges = number[];
 
 export const MAX_CODE_POINT = 0x10ffff;
 
+// Range lists always hold pairs, so a loop over them steps by two while `i < length`.
 function normalizeRanges(ranges: Ranges): Ranges {
   const pairs: [number, number][] = [];
-  for (let i = 0; i + 1 < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
+  for (let i = 0; i < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
   pairs.sort((a, b) => a[0] - b[0]);
   const out: Ranges = [];
   for (const [lo, hi] of pairs) {
     const last = out.length - 1;
-    if (last > 0 && lo <= (out[last] as number) + 1) {
-      if (hi > (out[last] as number)) out[last] = hi;
+    // Before the first pair, an end of -2 that no character touches.
+    const end = out[last] ?? -2;
+    if (lo <= end + 1) {
+      if (hi > end) out[last] = hi;
     } else out.push(lo, hi);
   }
   return out;
@@ -29,7 +32,7 @@ export function complementRanges(ranges: Ranges): Ranges {
   const sorted = normalizeRanges(ranges);
   const out: Ranges = [];
   let next = 0;
-  for (let i = 0; i + 1 < sorted.length; i += 2) {
+  for (let i = 0; i < sorted.length; i += 2) {
     const lo = sorted[i] as number;
     if (lo > next) out.push(next, lo - 1);
     next = (sorted[i + 1] as number) + 1;
@@ -62,17 +65,18 @@ export class CharSet {
     if (table !== undefined) {
       // S ∪ fold(S): an input character c is in the set when fold(c) is (the fold is idempotent).
       const extra: Ranges = [];
-      for (let i = 0; i + 1 < positive.length; i += 2) {
+      for (let i = 0; i < positive.length; i += 2) {
         const lo = positive[i] as number;
         const hi = positive[i + 1] as number;
+        // Past the last key the read is undefined, and `undefined <= hi` is false.
         let k = lowerBound(table.keys, lo);
-        while (k < table.keys.length && (table.keys[k] as number) <= hi) {
+        while ((table.keys[k] as number) <= hi) {
           const folded = table.map.get(table.keys[k] as number) as number;
           extra.push(folded, folded);
           k++;
         }
       }
-      if (extra.length > 0) positive = normalizeRanges(positive.concat(extra));
+      positive = normalizeRanges(positive.concat(extra));
     }
     this.ranges = Int32Array.from(positive);
     this.negated = negated;
@@ -89,7 +93,7 @@ export class CharSet {
   hasSegmentCharacter(): boolean {
     if (this.negated) return true;
     const r = this.ranges;
-    for (let i = 0; i + 1 < r.length; i += 2) {
+    for (let i = 0; i < r.length; i += 2) {
       for (let c = r[i] as number; c <= (r[i + 1] as number); c++) {
         if (c !== 0 && c !== 0x2f) return true;
       }

@@ -93,19 +93,15 @@ export class Emitter {
     this.code[3 * pc + slot] = target;
   }
 
+  /** Writes `node`'s instructions (an `empty` node has none). */
   emit(node: Node): void {
     switch (node.kind) {
-      case "empty":
-        return;
       case "char":
         this.emitOp(OP_CHAR, this.table === undefined ? node.cp : foldCodePoint(node.cp, this.table));
         return;
       case "set": {
-        const everything =
-          !node.negated &&
-          node.ranges.length === 2 &&
-          node.ranges[0] === 0 &&
-          node.ranges[1] === MAX_CODE_POINT;
+        // A first range of every character holds every character, whatever else the class lists.
+        const everything = !node.negated && node.ranges[0] === 0 && node.ranges[1] === MAX_CODE_POINT;
         if (everything) {
           this.emitOp(OP_ANY);
           return;
@@ -125,19 +121,17 @@ export class Emitter {
         for (const item of node.items) this.emit(item);
         return;
       case "alt": {
+        // Every branch but the last: a split to it or onward, and a jump past the others after it.
+        const last = node.items.length - 1;
         const jumps: number[] = [];
-        for (let i = 0; i < node.items.length; i++) {
-          const item = node.items[i] as Node;
-          if (i === node.items.length - 1) {
-            this.emit(item);
-            break;
-          }
+        for (let i = 0; i < last; i++) {
           const split = this.emitOp(OP_SPLIT, 0, 0);
           this.patch(split, 1, this.pc);
-          this.emit(item);
+          this.emit(node.items[i] as Node);
           jumps.push(this.emitOp(OP_JMP));
           this.patch(split, 2, this.pc);
         }
+        this.emit(node.items[last] as Node);
         for (const jump of jumps) this.patch(jump, 1, this.pc);
         return;
       }

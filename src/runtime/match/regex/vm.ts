@@ -62,6 +62,11 @@ export class Machine {
   /** The ASCII tables of all sets side by side (set i at 128 * i), read without a call. */
   private readonly asciiSets: Uint8Array;
   private generation = 0;
+  /**
+   * Whether the lazy DFA can run this program: no assertion looks at the characters around it (no `\b`, `\B`,
+   * no flag `m`).
+   */
+  readonly dfaEligible: boolean;
 
   constructor(
     code: readonly number[],
@@ -75,11 +80,16 @@ export class Machine {
     this.ops = new Int32Array(size);
     this.argA = new Int32Array(size);
     this.argB = new Int32Array(size);
+    let dfaEligible = !multiline;
     for (let pc = 0; pc < size; pc++) {
-      this.ops[pc] = code[3 * pc] as number;
-      this.argA[pc] = code[3 * pc + 1] as number;
+      const op = code[3 * pc] as number;
+      const a = code[3 * pc + 1] as number;
+      this.ops[pc] = op;
+      this.argA[pc] = a;
       this.argB[pc] = code[3 * pc + 2] as number;
+      if (op === OP_ASSERT && a >= 2) dfaEligible = false;
     }
+    this.dfaEligible = dfaEligible;
     this.listA = new Int32Array(size);
     this.listB = new Int32Array(size);
     this.mark = new Uint32Array(size);
@@ -216,7 +226,8 @@ export class Machine {
       }
       for (let i = 0; i < part.length; i++) {
         let c = part.charCodeAt(i);
-        if (this.unicode && c >= 0xd800 && c <= 0xdbff && i + 1 < part.length) {
+        // Past the end charCodeAt gives NaN, which is no low surrogate.
+        if (this.unicode && c >= 0xd800 && c <= 0xdbff) {
           const low = part.charCodeAt(i + 1);
           if (low >= 0xdc00 && low <= 0xdfff) {
             c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
@@ -226,14 +237,15 @@ export class Machine {
         chars.push(c);
       }
     }
-    // Assertions read code units; an unknown or astral neighbour is stood for by a letter or a surrogate.
-    const unit = (c: number | undefined): number =>
-      c === undefined ? -1 : c < 0 ? 0x61 : c > 0xffff ? 0xd800 : c;
+    // What the assertions read: -1 at an end, a letter for an unknown part; an astral character stays a code
+    // point, which like the surrogate `RegExp` reads there is neither a word character nor a line terminator.
+    const unit = (c: number | undefined): number => (c === undefined ? -1 : c < 0 ? 0x61 : c);
     let pending: number[] = [];
     for (let k = 0; ; k++) {
-      const previous = k === 0 ? undefined : chars[k - 1];
+      const previous = chars[k - 1];
       const c = chars[k];
-      const unknown = (previous !== undefined && previous < 0) || (c !== undefined && c < 0);
+      // `undefined < 0` is false: no neighbour is no unknown part.
+      const unknown = (previous as number) < 0 || (c as number) < 0;
       const closed = new Set<number>();
       // Search semantics: a match may start at any position.
       pending.push(0);
@@ -248,11 +260,11 @@ export class Machine {
       const reached = new Set<number>();
       let frontier: number[] = [];
       for (const pc of closed) if (this.consumes(pc, -1)) frontier.push(pc + 1);
+      // The frontier holds only states not reached before (its successors are filtered below).
       while (frontier.length > 0) {
-        const fresh = frontier.filter((pc) => !reached.has(pc));
-        for (const pc of fresh) reached.add(pc);
+        for (const pc of frontier) reached.add(pc);
         const inside = new Set<number>();
-        if (this.closure([...fresh, 0], 0x61, 0x61, true, inside)) return true;
+        if (this.closure([...frontier, 0], 0x61, 0x61, true, inside)) return true;
         frontier = [];
         for (const pc of inside) if (this.consumes(pc, -1) && !reached.has(pc + 1)) frontier.push(pc + 1);
       }
@@ -266,19 +278,6 @@ export class Machine {
   // the characters around it (no `\b`, `\B`, no flag `m`): then `^` holds only at the start and `$` only at
   // the end, and a set of threads after a character depends on the set before it and that character alone.
 
-  /** Whether the lazy DFA can run this program. */
-  get dfaEligible(): boolean {
-    if (this.dfaOk === undefined) {
-      let ok = !this.multiline;
-      for (let pc = 0; ok && pc < this.ops.length; pc++) {
-        if (this.ops[pc] === OP_ASSERT && (this.argA[pc] as number) >= 2) ok = false;
-      }
-      this.dfaOk = ok;
-    }
-    return this.dfaOk;
-  }
-
-  private dfaOk: boolean | undefined;
   private dfaStates: DfaState[] = [];
   private dfaIndex = new Map<string, number>();
   private dfaSize = 0;
@@ -328,12 +327,12 @@ export class Machine {
 
   /** The state for `kernel` (threads before their closure), made and cached on first use. */
   private dfaState(kernel: Int32Array, atStart: boolean): number {
-    const key = `${atStart ? "^" : ""}${kernel.join(",")}`;
+    const key = `${kernel.join(",")}${atStart}`;
     const known = this.dfaIndex.get(key);
     if (known !== undefined) return known;
     if (this.dfaStates.length >= MAX_DFA_STATES || this.dfaSize > MAX_DFA_SIZE) {
       // Memory cap: start the cache afresh; the sets are made again as they are met.
-      this.dfaStates = [];
+      this.dfaStates.length = 0;
       this.dfaIndex.clear();
       this.dfaSize = 0;
     }
@@ -367,8 +366,7 @@ export class Machine {
     const anchored = this.shortcut.anchoredStart;
     const run = ++this.dfaRun;
     let spent = 0;
-    let id = this.dfaState(Int32Array.of(0), true);
-    let state = this.dfaStates[id] as DfaState;
+    let state = this.dfaStates[this.dfaState(Int32Array.of(0), true)] as DfaState;
     state.visit = run;
     spent += state.cost;
     const length = input.length;
@@ -384,31 +382,27 @@ export class Machine {
         }
       }
       let next = c < 128 ? (state.ascii[c] as number) : (state.other?.get(c) ?? -1);
-      if (next < 0 || this.dfaStates[next] === undefined) {
+      // A recorded transition leads to a state of the current cache: a reset drops every state that recorded
+      // one before it (a transition recorded into `state` after a reset it caused is never read).
+      if (next < 0) {
         const kernel: number[] = anchored ? [] : [0];
         for (const pc of state.closed) if (this.consumes(pc, c)) kernel.push(pc + 1);
-        const before = this.dfaStates.length;
         next = this.dfaState(Int32Array.from(kernel), false);
-        // A reset of the cache dropped `state` itself: do not record the transition in a stale table.
-        if (this.dfaStates.length > before || this.dfaStates[id] === state) {
-          if (c < 128) state.ascii[c] = next;
-          else {
-            state.other ??= new Map();
-            state.other.set(c, next);
-          }
+        if (c < 128) state.ascii[c] = next;
+        else {
+          state.other ??= new Map();
+          state.other.set(c, next);
         }
       }
-      id = next;
-      state = this.dfaStates[id] as DfaState;
+      state = this.dfaStates[next] as DfaState;
       if (state.visit !== run) {
         state.visit = run;
         spent += state.cost;
         if (spent > budget) return undefined;
       }
     }
-    if (state.matched) return true;
     if (state.matchedAtEnd === undefined) {
-      // `$` holds at the end: close the same threads again with it.
+      // `$` holds at the end: close the same threads again with it (MATCH is reached if it was without `$`).
       state.matchedAtEnd = this.dfaClosure(state.kernel, state.atStart, true).matched;
     }
     return state.matchedAtEnd;
@@ -423,7 +417,6 @@ export class Machine {
     const { prefix, anchoredStart } = shortcut;
     const length = input.length;
     let work = 0;
-    if (anchoredStart && prefix !== "" && !input.startsWith(prefix)) return false;
     let current = this.listA;
     let next = this.listB;
     let currentLength = 0;
@@ -431,8 +424,10 @@ export class Machine {
     let pos = 0;
     for (;;) {
       if (currentLength === 0) {
-        if (anchoredStart && pos > 0) return false;
-        if (prefix !== "" && !anchoredStart) {
+        // No thread left: an anchored pattern has failed; otherwise skip to where the literal prefix occurs.
+        if (anchoredStart) {
+          if (pos > 0) return false;
+        } else if (prefix !== "") {
           const found = input.indexOf(prefix, pos);
           if (found < 0) return false;
           pos = found;
@@ -471,7 +466,7 @@ export class Machine {
               ? folded < 128
                 ? asciiSets[((argA[pc] as number) << 7) + folded] === 1
                 : (sets[argA[pc] as number] as CharSet).has(folded)
-              : op === OP_ANY;
+              : true; // OP_ANY: a list holds only CHAR, SET and ANY threads (see addThread)
         if (hit) {
           nextLength = this.addThread(next, nextLength, nextGen, pc + 1, input, after);
           if (nextLength < 0) return true;
