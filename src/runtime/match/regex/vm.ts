@@ -282,6 +282,12 @@ export class Machine {
   private dfaIndex = new Map<string, number>();
   private dfaSize = 0;
   private dfaRun = 0;
+  /**
+   * The keys of the states a run had counted when the memory cap dropped them in the middle of it: made again in
+   * the same run, they count no second time (which would make the bound depend on when earlier runs filled
+   * the cache).
+   */
+  private dfaCounted: { run: number; keys: Set<string> } | undefined;
 
   /** ε-closure of `kernel` with `^` holding when `atStart` and `$` when `atEnd`; counts its steps in `work`. */
   private dfaClosure(
@@ -332,6 +338,10 @@ export class Machine {
     if (known !== undefined) return known;
     if (this.dfaStates.length >= MAX_DFA_STATES || this.dfaSize > MAX_DFA_SIZE) {
       // Memory cap: start the cache afresh; the sets are made again as they are met.
+      const run = this.dfaRun;
+      if (this.dfaCounted?.run !== run) this.dfaCounted = { run, keys: new Set() };
+      for (const [counted, i] of this.dfaIndex)
+        if ((this.dfaStates[i] as DfaState).visit === run) this.dfaCounted.keys.add(counted);
       this.dfaStates.length = 0;
       this.dfaIndex.clear();
       this.dfaSize = 0;
@@ -346,7 +356,8 @@ export class Machine {
       // Weighted so that a unit is about as long as a VM thread step: the key, the sort, the arrays and the
       // transitions out of the state cost too.
       cost: steps + 3 * (kernel.length + closed.length) + 2 * closed.length,
-      visit: 0,
+      // Counted already when this run met it before a reset.
+      visit: this.dfaCounted?.run === this.dfaRun && this.dfaCounted.keys.has(key) ? this.dfaRun : 0,
       ascii: new Int32Array(128).fill(-1),
       other: undefined,
     };
