@@ -64,6 +64,24 @@ describe("PathReadMemo answers exactly as a fresh reading", () => {
     expect(memo.text(readPath("\\\\srv\\share\\x"), 2)).toBe("/x");
   });
 
+  it("reads a path once while it is the last one asked for, and afresh after another", () => {
+    const memo = new PathReadMemo();
+    for (const path of ["src/index.ts", "./a/../b", "C:\\Users\\u\\.ssh"]) {
+      const first = memo.read(path);
+      expect(memo.read(path), path).toBe(first);
+      const normal = memo.normalize(path);
+      expect(memo.normalize(path), path).toBe(normal);
+      // Another path in between: the first is read again, to equal readings in a new object.
+      memo.read("lib/other.ts");
+      memo.normalize("lib/other.ts");
+      const again = memo.read(path);
+      expect(again, path).not.toBe(first);
+      expect(again, path).toEqual(first);
+      expect(memo.normalize(path), path).not.toBe(normal);
+      expect(memo.normalize(path), path).toEqual(normal);
+    }
+  });
+
   it("normalize: the normal form of each path of a sequence, repeats included", () => {
     const memo = new PathReadMemo();
     for (const path of [...PATHS, "", "a\0b", "/../etc", "/../etc", "x"]) {
