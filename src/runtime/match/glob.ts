@@ -195,8 +195,8 @@ class Translator {
         if (atGlobStart) out += ROOT;
         if (pending) out += "/";
         this.pos++;
-        // The slash pending decides how the next element starts; `atSegmentStart` and `atGlobStart` are read
-        // only without one, and a `/` is never followed by another (`checkSegments`).
+        // The pending slash decides how the next element starts (`atSegmentStart` is read only without one);
+        // `atGlobStart` stays unread until that element: checkSegments refuses two `/` in a row.
         pending = true;
         continue;
       }
