@@ -54,6 +54,8 @@ describe("PathReadMemo answers exactly as a fresh reading", () => {
 
   it("text: readings the memo did not make last are read afresh, not from its cache", () => {
     const memo = new PathReadMemo();
+    // Before any path was read too.
+    expect(memo.text(readPath("./x/../z"), 0)).toBe("z");
     const older = memo.read("./x/../y");
     expect(memo.text(older, 0)).toBe("y");
     const current = memo.read("src/index.ts");
@@ -96,5 +98,11 @@ describe("readingText", () => {
     expect(readingText({ absolute: true, segments: [] })).toBe("/");
     expect(readingText({ absolute: false, segments: ["a", "b"] })).toBe("a/b");
     expect(readingText({ absolute: true, segments: ["etc", "passwd"] })).toBe("/etc/passwd");
+  });
+});
+
+describe("readPath: Windows device names are never plain", () => {
+  it.each(["aux", "AUX.txt", "prn", "docs/prn.log", "nul", "lpt1", "com2.md", "con"])("%j", (path) => {
+    expect(readPath(path).plain).toBe(false);
   });
 });
