@@ -106,3 +106,15 @@ describe("readPath: Windows device names are never plain", () => {
     expect(readPath(path).plain).toBe(false);
   });
 });
+
+describe("readPath: names that are no device, and a \\\\.\\ prefix only at the start", () => {
+  it.each(["coma.txt", "lpta", "docs/comx", "com", "lpt"])("%j is plain", (path) => {
+    expect(readPath(path).plain).toBe(true);
+  });
+
+  it("reads x\\\\.\\y as relative on every platform: \\\\.\\ is a device prefix only at the start", () => {
+    const read = readPath("x\\\\.\\y");
+    expect(read.anywhere).toBe(false);
+    expect(read.readings.map(readingText)).toEqual(["x\\\\.\\y", "x/y"]);
+  });
+});
