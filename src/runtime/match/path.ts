@@ -251,16 +251,21 @@ function mayNameDevice(c: number): boolean {
   return lower === 0x61 || lower === 0x63 || lower === 0x6c || lower === 0x6e || lower === 0x70;
 }
 
+/**
+ * The segments of a path `normalizePath` wrote: no empty segment but the one before a leading `/`, and `.` only as
+ * the whole (empty) relative path.
+ */
+function segmentsOf(normalPath: string): string[] {
+  return normalPath.split("/").filter((s) => s !== "" && s !== ".");
+}
+
 /** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */
 export function readEveryWay(input: string): PathReadings {
   const posix = normalizePath(input);
   if (!posix.ok || posix.escapesRoot) return ANYWHERE;
   const first: PathReading = {
     absolute: posix.absolute,
-    segments:
-      posix.path === "."
-        ? []
-        : (posix.absolute ? posix.path.slice(1) : posix.path).split("/").filter((s) => s !== ""),
+    segments: segmentsOf(posix.path),
   };
   const nfc = input.normalize("NFC");
   const plain =
@@ -281,9 +286,7 @@ export function readEveryWay(input: string): PathReadings {
   for (const spelling of spellings) {
     const normal = normalizePath(spelling);
     if (!normal.ok || normal.escapesRoot) return ANYWHERE;
-    const segments =
-      normal.path === "." ? [] : (normal.absolute ? normal.path.slice(1) : normal.path).split("/");
-    const reading = { absolute: normal.absolute, segments: segments.filter((s) => s !== "") };
+    const reading = { absolute: normal.absolute, segments: segmentsOf(normal.path) };
     readings.set(readingKey(reading), reading);
     const windows = windowsReadings(spelling);
     if (windows === null) return ANYWHERE;
