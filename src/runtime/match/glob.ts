@@ -68,10 +68,8 @@ class GlobSyntaxError {
   ) {}
 }
 
+/** A code point as the pattern engine reads it literally, inside a class or out (`\u{61}` is `a`). */
 function escapeCodePoint(cp: number): string {
-  const isAlphanumeric =
-    (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
-  if (isAlphanumeric || cp === 0x2f) return String.fromCodePoint(cp);
   return `\\u{${cp.toString(16)}}`;
 }
 
@@ -95,7 +93,8 @@ function checkSegments(src: string): void {
   let i = 0;
   const check = (end: number): void => {
     const segment = src.slice(segmentStart, end);
-    if (segment === "" && !(segmentStart === 0 && end < src.length)) {
+    // An empty first segment is the root of an absolute glob (the glob itself is never empty).
+    if (segment === "" && segmentStart !== 0) {
       throw new GlobSyntaxError(
         end === src.length
           ? "the glob ends with /: paths are compared without a trailing /; remove it"
@@ -115,7 +114,7 @@ function checkSegments(src: string): void {
     if (c === "\\") i += 2;
     else if (c === "[") {
       const end = bracketEnd(src, i);
-      i = end < 0 ? i + 1 : end;
+      i = end === -1 ? i + 1 : end;
     } else if (c === "/") {
       check(i);
       i++;
@@ -196,26 +195,18 @@ class Translator {
         if (atGlobStart) out += ROOT;
         if (pending) out += "/";
         this.pos++;
+        // The pending slash decides how the next element starts (`atSegmentStart` is read only without one);
+        // `atGlobStart` stays unread until that element: checkSegments refuses two `/` in a row.
         pending = true;
-        atSegmentStart = true;
-        atGlobStart = false;
         continue;
       }
       const wasGlobStart = atGlobStart;
       atGlobStart = false;
       if (pending && this.isDoubleStarSegment(start, inBrace)) {
-        // `/**`: zero or more segments, each with its slash.
+        // `/**`: zero or more segments, each with its slash; a `/` after it belongs to the next segment.
         this.pos = start + 2;
         out += `(?:/${ANY}*)?`;
-        if (this.peek() === 0x2f) this.pos++;
-        else {
-          pending = false;
-          atSegmentStart = false;
-          continue;
-        }
-        // The `/` after it belongs to the next segment.
-        pending = true;
-        atSegmentStart = true;
+        pending = false;
         continue;
       }
       if (pending && c === 0x7b /* { */) {
@@ -285,7 +276,8 @@ class Translator {
   private bracket(): string {
     const start = this.pos;
     const end = bracketEnd(this.src, start);
-    if (end < 0) throw new GlobSyntaxError("unterminated [: add the closing ] or escape the [ as \\[", start);
+    if (end === -1)
+      throw new GlobSyntaxError("unterminated [: add the closing ] or escape the [ as \\[", start);
     this.pos++; // [
     let negated = false;
     if (this.peek() === 0x21 /* ! */ || this.peek() === 0x5e /* ^ */) {
@@ -311,7 +303,7 @@ class Translator {
     let items = "";
     const add = (lo: number, hi: number): void => {
       if (lo > hi) return;
-      items += lo === hi ? escapeCodePoint(lo) : `${escapeCodePoint(lo)}-${escapeCodePoint(hi)}`;
+      items += `${escapeCodePoint(lo)}-${escapeCodePoint(hi)}`;
     };
     while (this.pos < end - 1) {
       const itemStart = this.pos;
@@ -335,8 +327,8 @@ class Translator {
       } else add(lo, hi);
     }
     this.pos = end;
-    if (negated) return `[^/${ROOT}${items}]`;
-    return items === "" ? "[]" : `[${items}]`;
+    // `[]` (nothing but `/` listed) matches nothing.
+    return negated ? `[^/${ROOT}${items}]` : `[${items}]`;
   }
 
   /**
@@ -352,11 +344,11 @@ class Translator {
       throw new GlobSyntaxError(`braces nested more than ${MAX_BRACE_DEPTH} deep: simplify the glob`, start);
     }
     const alternatives: string[] = [];
-    const doubleStars: boolean[] = [];
+    let doubleStar = false;
     for (;;) {
       const alternativeStart = this.pos;
       alternatives.push(this.sequence(true, segmentStart, slashPending, globStart));
-      doubleStars.push(this.src.slice(alternativeStart, this.pos) === "**");
+      doubleStar ||= this.src.slice(alternativeStart, this.pos) === "**";
       const c = this.peek();
       if (c === 0x2c /* , */) {
         this.pos++;
@@ -369,10 +361,11 @@ class Translator {
       throw new GlobSyntaxError("unterminated {: add the closing } or escape the { as \\{", start);
     }
     this.depth--;
-    if (segmentStart && !slashPending && this.peek() === 0x2f && doubleStars.includes(true)) {
+    if (segmentStart && !slashPending && this.peek() === 0x2f && doubleStar) {
+      // `{**,a}/` is `**/`: zero or more whole segments, each with its slash, which every other alternative
+      // followed by the `/` is too.
       this.pos++;
-      const joined = alternatives.map((text, i) => (doubleStars[i] ? `(?:${ANY}*/)?` : `${text}/`));
-      return [`(?:${joined.join("|")})`, true];
+      return [`(?:${ANY}*/)?`, true];
     }
     return [`(?:${alternatives.join("|")})`, false];
   }
@@ -450,14 +443,16 @@ class CompiledGlob implements Glob {
 
   /** The glob's pattern compiled with flag `i` too, made on first need. */
   ignoringCase(): LinearRegex {
-    if (this.folded === undefined) {
-      const compiled = compileRegex(this.exact.source, "iu");
-      // The same source compiled with `u` alone; adding `i` cannot make it fail.
-      if (!compiled.ok) throw new InternalError(`glob ${this.source}: ${compiled.message}`);
-      this.folded = compiled.regex;
-    }
+    this.folded ??= compileIgnoringCase(this);
     return this.folded;
   }
+}
+
+function compileIgnoringCase(glob: CompiledGlob): LinearRegex {
+  const compiled = compileRegex(glob.exact.source, "iu");
+  // The same source compiled with `u` alone; adding `i` cannot make it fail.
+  if (!compiled.ok) throw new InternalError(`glob ${glob.source}: ${compiled.message}`);
+  return compiled.regex;
 }
 
 /**
@@ -543,8 +538,9 @@ export function matchPathGlobs(globs: readonly Glob[], path: string, paths?: Pat
  * (rare) is matched on its own.
  */
 export class GlobSet {
-  private readonly compiled: readonly (CompiledGlob | undefined)[];
-  /** The globs matched on their own (spelt differently in NFC). */
+  /** The globs matched in the set, by index: compiled here and spelt alike in NFC. */
+  private readonly members: readonly number[];
+  /** The globs matched on their own (spelt differently in NFC, or not compiled here). */
   private readonly solo: readonly number[];
   private patternSet: RegexSet | undefined;
   private readonly answers: Uint8Array;
@@ -558,26 +554,32 @@ export class GlobSet {
     readonly globs: readonly Glob[],
     private readonly paths: PathReadMemo = new PathReadMemo(),
   ) {
-    this.compiled = globs.map((g) => (g instanceof CompiledGlob && g.nfc === undefined ? g : undefined));
-    this.solo = this.compiled.flatMap((g, i) => (g === undefined ? [i] : []));
+    const members: number[] = [];
+    const solo: number[] = [];
+    globs.forEach((g, i) => {
+      (g instanceof CompiledGlob && g.nfc === undefined ? members : solo).push(i);
+    });
+    this.members = members;
+    this.solo = solo;
     this.answers = new Uint8Array(globs.length);
   }
 
-  /** Every glob's exact pattern (index i) and its case-folded pattern (index n + i), in one set. */
+  /** Every member's exact pattern (index k of `members`) and its case-folded pattern (m + k), in one set. */
   private patterns(): RegexSet {
-    this.patternSet ??= new RegexSet(
-      [
-        ...this.compiled.map((g) => g?.exact ?? NEVER),
-        ...this.compiled.map((g) => g?.ignoringCase() ?? NEVER),
-      ],
-      false,
-    );
+    this.patternSet ??= this.buildPatterns();
     return this.patternSet;
   }
 
-  private set(index: number, answer: 0 | 1 | 2): void {
-    if (this.answers[index] === 0) this.hits.push(index);
+  private buildPatterns(): RegexSet {
+    const members = this.members.map((i) => this.globs[i] as CompiledGlob);
+    return new RegexSet([...members.map((g) => g.exact), ...members.map((g) => g.ignoringCase())], false);
+  }
+
+  /** Gives glob `index` its answer unless it has one: the first answer found stands. */
+  private set(index: number, answer: 1 | 2): void {
+    if (this.answers[index] !== 0) return;
     this.answers[index] = answer;
+    this.hits.push(index);
   }
 
   /**
@@ -585,13 +587,14 @@ export class GlobSet {
    * lists the globs whose answer is not 0. Both are reused by the next call: read them before that.
    */
   match(path: string): { readonly answers: Uint8Array; readonly hits: readonly number[] } {
-    const { answers, compiled, globs } = this;
+    const { answers, members, globs } = this;
     for (const index of this.hits) answers[index] = 0;
     // A fresh list costs less than truncating the old one.
     this.hits = [];
     const read = this.paths.read(path);
     if (read.anywhere) {
-      for (let i = 0; i < globs.length; i++) this.set(i, 2);
+      answers.fill(2);
+      this.hits = globs.map((_, i) => i);
       return { answers, hits: this.hits };
     }
     // Globs matched on their own: exactly matchPathGlobs.
@@ -599,23 +602,13 @@ export class GlobSet {
       const m = matchPathGlobs([globs[i] as Glob], path, this.paths);
       if (m.possible) this.set(i, m.certain ? 1 : 2);
     }
-    const n = globs.length;
+    const m = members.length;
+    // The set's hits come in ascending order: a member's exact hit (k) before its case-folded one (m + k).
     if (read.plain) {
-      // One reading, every platform's: an exact hit is certain; a case-folded hit of a glob that has no exact
-      // one is possible (hits come in order, exact ones first).
-      const plainText = this.paths.text(read, 0);
-      const text = rootedPath(plainText);
-      let folded: string | undefined;
-      for (const hit of this.patterns().match(text).hits) {
-        const i = hit < n ? hit : hit - n;
-        const g = compiled[i];
-        if (g === undefined || answers[i] !== 0) continue;
-        if (hit < n) {
-          if (text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 1);
-          continue;
-        }
-        folded ??= rootedPath(foldString(plainText));
-        if (folded.startsWith(g.foldedPrefix) && folded.endsWith(g.foldedSuffix)) this.set(i, 2);
+      // One reading, every platform's: an exact hit is certain, a case-folded hit only possible.
+      for (const hit of this.patterns().match(rootedPath(this.paths.text(read, 0))).hits) {
+        if (hit < m) this.set(members[hit] as number, 1);
+        else this.set(members[hit - m] as number, 2);
       }
       return { answers, hits: this.hits };
     }
@@ -627,35 +620,14 @@ export class GlobSet {
           if (i > 0) template.push("/");
           template.push(segment);
         });
-        for (let i = 0; i < n; i++) {
-          const g = compiled[i];
-          if (g !== undefined && answers[i] === 0 && g.mayMatchTemplate(template)) this.set(i, 2);
-        }
+        for (const i of members) if ((globs[i] as Glob).mayMatchTemplate(template)) this.set(i, 2);
         continue;
       }
-      const plainText = this.paths.text(read, r);
-      const text = rootedPath(plainText);
-      let folded: string | undefined;
-      // Exact hits (i < n) and case-folded hits (n + i) of one pass over the reading.
-      for (const hit of this.patterns().match(text).hits) {
-        const i = hit < n ? hit : hit - n;
-        const g = compiled[i];
-        if (g === undefined || answers[i] !== 0) continue;
-        if (hit < n) {
-          if (text.startsWith(g.prefix) && text.endsWith(g.suffix)) this.set(i, 2);
-          continue;
-        }
-        folded ??= rootedPath(foldString(plainText));
-        if (folded.startsWith(g.foldedPrefix) && folded.endsWith(g.foldedSuffix)) this.set(i, 2);
+      // Every reading of a path that is not plain gives at most a maybe, exact or case-folded alike.
+      for (const hit of this.patterns().match(rootedPath(this.paths.text(read, r))).hits) {
+        this.set(members[hit < m ? hit : hit - m] as number, 2);
       }
     }
     return { answers, hits: this.hits };
   }
 }
-
-/** A pattern that matches nothing, standing in a set for a glob matched on its own. */
-const NEVER: LinearRegex = (() => {
-  const compiled = compileRegex("[]");
-  if (!compiled.ok) throw new InternalError(compiled.message);
-  return compiled.regex;
-})();

@@ -120,7 +120,8 @@ function hasStableFolding(text: string): boolean {
 function normalizeReading(absolute: boolean, segments: readonly (string | null)[]): PathReading | null {
   const out: (string | null)[] = [];
   for (const segment of segments) {
-    if (segment === "" || segment === ".") continue;
+    // The caller leaves out empty segments.
+    if (segment === ".") continue;
     if (segment === "..") {
       if (out.length === 0) return null;
       out.pop();
@@ -250,16 +251,21 @@ function mayNameDevice(c: number): boolean {
   return lower === 0x61 || lower === 0x63 || lower === 0x6c || lower === 0x6e || lower === 0x70;
 }
 
+/**
+ * The segments of a path `normalizePath` wrote: no empty segment but the one before a leading `/`, and `.` only as
+ * the whole (empty) relative path.
+ */
+function segmentsOf(normalPath: string): string[] {
+  return normalPath.split("/").filter((s) => s !== "" && s !== ".");
+}
+
 /** {@link readPath} without its shortcut for simple paths (exported for the test that they agree). */
 export function readEveryWay(input: string): PathReadings {
   const posix = normalizePath(input);
   if (!posix.ok || posix.escapesRoot) return ANYWHERE;
   const first: PathReading = {
     absolute: posix.absolute,
-    segments:
-      posix.path === "."
-        ? []
-        : (posix.absolute ? posix.path.slice(1) : posix.path).split("/").filter((s) => s !== ""),
+    segments: segmentsOf(posix.path),
   };
   const nfc = input.normalize("NFC");
   const plain =
@@ -280,9 +286,7 @@ export function readEveryWay(input: string): PathReadings {
   for (const spelling of spellings) {
     const normal = normalizePath(spelling);
     if (!normal.ok || normal.escapesRoot) return ANYWHERE;
-    const segments =
-      normal.path === "." ? [] : (normal.absolute ? normal.path.slice(1) : normal.path).split("/");
-    const reading = { absolute: normal.absolute, segments: segments.filter((s) => s !== "") };
+    const reading = { absolute: normal.absolute, segments: segmentsOf(normal.path) };
     readings.set(readingKey(reading), reading);
     const windows = windowsReadings(spelling);
     if (windows === null) return ANYWHERE;
@@ -306,45 +310,39 @@ export function readingText(reading: PathReading): string {
  * share what they read.
  */
 export class PathReadMemo {
-  #input: string | undefined;
-  #readings: PathReadings | undefined;
-  /** The readings came from the shortcut for simple paths: the text of their one reading is the input. */
-  #simple = false;
-  #texts: (string | undefined)[] = [];
-  #normalInput: string | undefined;
-  #normal: NormalizePathResult | undefined;
+  /** The last path read, its readings and their texts, each written once when first asked for. */
+  #last:
+    | { readonly input: string; readonly readings: PathReadings; readonly texts: (string | undefined)[] }
+    | undefined;
+  /** The last path normalised and its normal form. */
+  #normal: { readonly input: string; readonly result: NormalizePathResult } | undefined;
 
   /** {@link readPath} of `path`, read once while `path` is the last one asked for. */
   read(path: string): PathReadings {
-    if (path !== this.#input || this.#readings === undefined) {
+    if (this.#last?.input !== path) {
       const simple = readSimplePath(path);
-      this.#readings = simple ?? readEveryWay(path);
-      this.#simple = simple !== undefined;
-      this.#input = path;
-      this.#texts = [];
+      this.#last = {
+        input: path,
+        readings: simple ?? readEveryWay(path),
+        // Most paths are their own reading (`src/index.ts`): its text is the input itself, not a new string.
+        texts: simple === undefined ? [] : [path],
+      };
     }
-    return this.#readings;
+    return this.#last.readings;
   }
 
   /** {@link readingText} of reading `i` of `read`, written once when `read` is what {@link read} returned last. */
   text(read: PathReadings, i: number): string {
     const reading = read.readings[i] as PathReading;
-    if (read !== this.#readings) return readingText(reading);
-    let text = this.#texts[i];
-    if (text === undefined) {
-      // Most paths are their own reading (`src/index.ts`): the input itself, not a new string.
-      text = i === 0 && this.#simple ? (this.#input as string) : readingText(reading);
-      this.#texts[i] = text;
-    }
-    return text;
+    const last = this.#last;
+    if (last === undefined || read !== last.readings) return readingText(reading);
+    last.texts[i] ??= readingText(reading);
+    return last.texts[i];
   }
 
   /** {@link normalizePath} of `path`, normalised once while `path` is the last one asked for. */
   normalize(path: string): NormalizePathResult {
-    if (path !== this.#normalInput || this.#normal === undefined) {
-      this.#normal = normalizePath(path);
-      this.#normalInput = path;
-    }
-    return this.#normal;
+    if (this.#normal?.input !== path) this.#normal = { input: path, result: normalizePath(path) };
+    return this.#normal.result;
   }
 }

@@ -128,4 +128,28 @@ describe("GlobSet on a fixed grid of globs and paths", () => {
     expect([...set.match("Cafe\u0301/x").answers]).toEqual([2, 2]);
     expect([...set.match("src/y").answers]).toEqual([0, 0]);
   });
+
+  it("a glob of another making (any object with the Glob methods) is matched on its own", () => {
+    const inner = glob("**/.env*");
+    const wrapped: Glob = {
+      source: inner.source,
+      test: (path) => inner.test(path),
+      mayMatch: (path, folded) => inner.mayMatch(path, folded),
+      mayMatchTemplate: (template) => inner.mayMatchTemplate(template),
+    };
+    const set = new GlobSet([wrapped, glob("src/**")]);
+    expect([...set.match("config/.env").answers]).toEqual([1, 0]);
+    expect([...set.match("config/.ENV").answers]).toEqual([2, 0]);
+    expect([...set.match("SRC~1/.env").answers]).toEqual([2, 2]);
+    expect([...set.match("src\\.env").answers]).toEqual([2, 2]);
+    expect([...set.match("src/a").answers]).toEqual([0, 1]);
+  });
+
+  it("an exact match of a plain path is certain although the case-folded pattern matches too", () => {
+    const set = new GlobSet([glob("x/y"), glob("**/Y"), glob("*/y")]);
+    const { answers, hits } = set.match("x/y");
+    expect([...answers]).toEqual([1, 2, 1]);
+    expect([...hits].sort()).toEqual([0, 1, 2]);
+    expect([...set.match("X/Y").answers]).toEqual([2, 1, 2]);
+  });
 });

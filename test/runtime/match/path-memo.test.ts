@@ -54,6 +54,8 @@ describe("PathReadMemo answers exactly as a fresh reading", () => {
 
   it("text: readings the memo did not make last are read afresh, not from its cache", () => {
     const memo = new PathReadMemo();
+    // Before any path was read too.
+    expect(memo.text(readPath("./x/../z"), 0)).toBe("z");
     const older = memo.read("./x/../y");
     expect(memo.text(older, 0)).toBe("y");
     const current = memo.read("src/index.ts");
@@ -62,6 +64,24 @@ describe("PathReadMemo answers exactly as a fresh reading", () => {
     expect(memo.text(older, 0)).toBe("y");
     expect(memo.text(readPath("lib/a.ts"), 0)).toBe("lib/a.ts");
     expect(memo.text(readPath("\\\\srv\\share\\x"), 2)).toBe("/x");
+  });
+
+  it("reads a path once while it is the last one asked for, and afresh after another", () => {
+    const memo = new PathReadMemo();
+    for (const path of ["src/index.ts", "./a/../b", "C:\\Users\\u\\.ssh"]) {
+      const first = memo.read(path);
+      expect(memo.read(path), path).toBe(first);
+      const normal = memo.normalize(path);
+      expect(memo.normalize(path), path).toBe(normal);
+      // Another path in between: the first is read again, to equal readings in a new object.
+      memo.read("lib/other.ts");
+      memo.normalize("lib/other.ts");
+      const again = memo.read(path);
+      expect(again, path).not.toBe(first);
+      expect(again, path).toEqual(first);
+      expect(memo.normalize(path), path).not.toBe(normal);
+      expect(memo.normalize(path), path).toEqual(normal);
+    }
   });
 
   it("normalize: the normal form of each path of a sequence, repeats included", () => {
@@ -78,5 +98,23 @@ describe("readingText", () => {
     expect(readingText({ absolute: true, segments: [] })).toBe("/");
     expect(readingText({ absolute: false, segments: ["a", "b"] })).toBe("a/b");
     expect(readingText({ absolute: true, segments: ["etc", "passwd"] })).toBe("/etc/passwd");
+  });
+});
+
+describe("readPath: Windows device names are never plain", () => {
+  it.each(["aux", "AUX.txt", "prn", "docs/prn.log", "nul", "lpt1", "com2.md", "con"])("%j", (path) => {
+    expect(readPath(path).plain).toBe(false);
+  });
+});
+
+describe("readPath: names that are no device, and a \\\\.\\ prefix only at the start", () => {
+  it.each(["coma.txt", "lpta", "docs/comx", "com", "lpt"])("%j is plain", (path) => {
+    expect(readPath(path).plain).toBe(true);
+  });
+
+  it("reads x\\\\.\\y as relative on every platform: \\\\.\\ is a device prefix only at the start", () => {
+    const read = readPath("x\\\\.\\y");
+    expect(read.anywhere).toBe(false);
+    expect(read.readings.map(readingText)).toEqual(["x\\\\.\\y", "x/y"]);
   });
 });
