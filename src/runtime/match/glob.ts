@@ -87,6 +87,38 @@ function bracketEnd(src: string, start: number): number {
   return -1;
 }
 
+/**
+ * The glob with each escaped `/` outside brackets written as a plain `/`: a path has no `/` but its separator,
+ * so `a\/**` is `a/**` in every way (it matches `a` too, and `a\//b` has an empty segment). `at` holds the
+ * offsets, in `text`, of the slashes that were escaped.
+ */
+function readEscapedSlashes(src: string): { text: string; at: number[] } {
+  if (!src.includes("\\/")) return { text: src, at: [] };
+  let text = "";
+  const at: number[] = [];
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i] as string;
+    if (c === "\\" && src[i + 1] === "/") {
+      at.push(text.length);
+      text += "/";
+      i += 2;
+    } else if (c === "\\") {
+      text += src.slice(i, i + 2);
+      i += 2;
+    } else if (c === "[") {
+      const end = bracketEnd(src, i);
+      const stop = end === -1 ? i + 1 : end;
+      text += src.slice(i, stop);
+      i = stop;
+    } else {
+      text += c;
+      i++;
+    }
+  }
+  return { text, at };
+}
+
 /** Refuses empty, `.` and `..` segments, which can never match a normalised path. */
 function checkSegments(src: string): void {
   let segmentStart = 0;
@@ -465,11 +497,16 @@ function compileIgnoringCase(glob: CompiledGlob): LinearRegex {
 export function compileGlob(pattern: string): CompileGlobResult {
   if (pattern.length === 0)
     return { ok: false, message: "the glob is empty: write a pattern such as **/*.ts", offset: 0 };
+  const slashes = readEscapedSlashes(pattern);
   let source: string;
   try {
-    source = new Translator(pattern).translate();
+    source = new Translator(slashes.text).translate();
   } catch (error) {
-    if (error instanceof GlobSyntaxError) return { ok: false, message: error.message, offset: error.offset };
+    if (error instanceof GlobSyntaxError) {
+      // Offsets in the original glob: each `\/` read as `/` before the offset took one more code unit.
+      const offset = error.offset + slashes.at.filter((t) => t < error.offset).length;
+      return { ok: false, message: error.message, offset };
+    }
     throw error;
   }
   const compiled = compileRegex(source, "u");

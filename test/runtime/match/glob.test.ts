@@ -312,3 +312,38 @@ describe("matchPathGlobs: conservative across platforms", () => {
     expect(answer(["src/**", "docs/**"], "src\\a")).toBe("possible");
   });
 });
+
+describe("compileGlob: an escaped / is the separator", () => {
+  // A path has no `/` but its separator, so `\/` reads as `/` everywhere, `**` after it included.
+  it.each([
+    ["secrets\\/**", "secrets", true],
+    ["secrets\\/**", "secrets/a/b", true],
+    ["secrets\\/**", "secretsx", false],
+    ["a\\/b", "a/b", true],
+    ["**\\/.env", ".env", true],
+    ["**\\/.env", "x/y/.env", true],
+    ["a\\/{b,c}\\/*.ts", "a/c/x.ts", true],
+    ["a\\\\/b", "a\\/b", true],
+    ["[\\/x]", "x", true],
+  ])("%s on %s: %s", (pattern, path, expected) => {
+    expect(matches(pattern, path)).toBe(expected);
+    // Written with a plain `/`, the glob answers alike.
+    if (!pattern.includes("\\\\") && !pattern.startsWith("[")) {
+      expect(matches(pattern.replaceAll("\\/", "/"), path)).toBe(expected);
+    }
+  });
+
+  it("refuses what the glob with a plain / refuses, at the offset in the glob as written", () => {
+    expect(compileGlob("a\\//b")).toEqual({
+      ok: false,
+      message: "empty path segment (//): paths are compared with single slashes; remove one",
+      offset: 3,
+    });
+    expect(compileGlob("a\\/b\\/")).toEqual({
+      ok: false,
+      message: "the glob ends with /: paths are compared without a trailing /; remove it",
+      offset: 6,
+    });
+    expect(compileGlob("a\\/b/[")).toMatchObject({ ok: false, offset: 5 });
+  });
+});
