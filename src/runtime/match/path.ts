@@ -214,9 +214,10 @@ export function readPath(input: string): PathReadings {
 /**
  * The common case at a glance: a relative path of ASCII letters, digits, `_`, `-` and `.` whose segments are
  * neither empty nor end with `.` (so none is `.` or `..`) nor name a Windows device reads the same on every
- * platform — it is plain, and its one reading is its own segments. Undefined for anything else.
+ * platform — it is plain, and its one reading is its own segments. Undefined for anything else: `readPath` then
+ * reads the path every way, to the same answer, only slower.
  */
-function readSimplePath(input: string): PathReadings | undefined {
+export function readSimplePath(input: string): PathReadings | undefined {
   const n = input.length;
   if (n === 0) return undefined;
   const segments: string[] = [];

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizePath, readEveryWay, readPath } from "../../../src/runtime/match/path.js";
+import { normalizePath, readEveryWay, readPath, readSimplePath } from "../../../src/runtime/match/path.js";
 
 describe("normalizePath", () => {
   // [input, path, absolute, escapesRoot]
@@ -209,5 +209,58 @@ describe("readPath's shortcut for simple paths", () => {
       }),
       { numRuns: 5_000 },
     );
+  });
+
+  // The short cut keeps the common case cheap (read_file's paths): it must take every path of that case itself,
+  // and leave every other path to the full reading.
+  it.each([
+    "a",
+    "z",
+    "A",
+    "Z",
+    "0",
+    "9",
+    "_",
+    "-",
+    ".env",
+    "src/a-b_c.ts",
+    "AZ/az/09/_-.x",
+    "a.b/c",
+    "co/pr/au/nu/lp/x",
+    "console.txt",
+  ])("reads %j itself: plain, one reading of its own segments", (input) => {
+    expect(readSimplePath(input)).toEqual({
+      plain: true,
+      anywhere: false,
+      readings: [{ absolute: false, segments: input.split("/") }],
+    });
+  });
+
+  it.each([
+    "",
+    "/a",
+    "a/",
+    "a//b",
+    "a./b",
+    "a.",
+    "..",
+    "a/../b",
+    "con",
+    "AUX/x",
+    "x/nul.txt",
+    "lpt1",
+    "a b",
+    "a\\b",
+    "a:b",
+    "a~1",
+    "é",
+    "`",
+    "{",
+    "@",
+    "[",
+    ",",
+    "^",
+  ])("leaves %j to the full reading", (input) => {
+    expect(readSimplePath(input)).toBeUndefined();
   });
 });
