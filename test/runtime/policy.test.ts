@@ -402,6 +402,26 @@ describe("decide through its index of equals rules, as evaluating every statemen
     expect(decided(policy, {})).toEqual({ action: "deny", ruleIds: ["u1"] });
   });
 
+  it("equals NaN (possible from code) matches nothing, NaN included, as the condition says", () => {
+    const policy = new ToolPolicy({
+      rules: [rule("a1", "allow", { x: { equals: Number.NaN } }), rule("a2", "allow", { y: { equals: 1 } })],
+    });
+    expect(decided(policy, { x: Number.NaN })).toEqual({ action: "deny", ruleIds: [] });
+    expect(decided(policy, { x: Number.NaN, y: 1 })).toEqual({ action: "allow", ruleIds: ["a2"] });
+  });
+
+  it("reads only an argument object's own fields, not what its prototype holds", () => {
+    const policy = new ToolPolicy({
+      rules: [rule("a1", "allow", { mode: { equals: "read" } }), rule("d1", "deny", { n: { equals: 1 } })],
+    });
+    const inherited = Object.create({ mode: "read", n: 1 }) as object;
+    expect(decided(policy, inherited)).toEqual({ action: "deny", ruleIds: [] });
+    expect(decided(policy, Object.assign(Object.create({ n: 1 }) as object, { mode: "read" }))).toEqual({
+      action: "allow",
+      ruleIds: ["a1"],
+    });
+  });
+
   it("never throws, and reads no field of arguments that are not an object", () => {
     const policy = new ToolPolicy({
       allowedTools: ["t"],
