@@ -124,9 +124,15 @@ interface EqualsKey {
 }
 
 /** The one glob or regex operator of a statement that has nothing else. */
-type PatternKey =
-  | { readonly field: string; readonly globs: readonly string[] }
-  | { readonly field: string; readonly regex: string | RegexSpec };
+type PatternKey = GlobKey | RegexKey;
+interface GlobKey {
+  readonly field: string;
+  readonly globs: readonly string[];
+}
+interface RegexKey {
+  readonly field: string;
+  readonly regex: string | RegexSpec;
+}
 
 type Scalar = string | number | boolean | null;
 
@@ -227,30 +233,20 @@ function buildPatternFields(patterned: readonly CompiledStatement[], scope: Cond
     else list.push(statement);
   }
   return [...byField].map(([field, all]) => {
-    const regexStatements: CompiledStatement[] = [];
-    const regexes: LinearRegex[] = [];
-    const globStatements: CompiledStatement[] = [];
+    // The statements' conditions compiled these operators already, so compiling them again cannot fail.
+    const regexStatements = all.filter((s) => "regex" in (s.key as PatternKey));
+    const regexes = regexStatements.map(
+      (s) => (compileRegexOperator((s.key as RegexKey).regex) as { regex: LinearRegex }).regex,
+    );
+    const globStatements = all.filter((s) => "globs" in (s.key as PatternKey));
     const globs: Glob[] = [];
+    /** The glob statement of each glob. */
     const owner: number[] = [];
-    for (const statement of all) {
-      const key = statement.key as PatternKey;
-      if ("regex" in key) {
-        const compiled = compileRegexOperator(key.regex);
-        // The statement's condition compiled the same operator already.
-        if (!compiled.ok)
-          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
-        regexStatements.push(statement);
-        regexes.push(compiled.regex);
-        continue;
+    for (const [k, statement] of globStatements.entries()) {
+      for (const pattern of (statement.key as GlobKey).globs) {
+        globs.push((compileGlob(pattern) as { glob: Glob }).glob);
+        owner.push(k);
       }
-      for (const pattern of key.globs) {
-        const compiled = compileGlob(pattern);
-        if (!compiled.ok)
-          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
-        globs.push(compiled.glob);
-        owner.push(globStatements.length);
-      }
-      globStatements.push(statement);
     }
     return {
       path: splitFieldPath(field),
