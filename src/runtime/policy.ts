@@ -218,9 +218,8 @@ function keyOf(when: ConditionSpec | undefined): CompiledStatement["key"] {
     }
     case "regex":
       return { field, regex: operators.regex as string | RegexSpec };
-    default:
-      return undefined;
   }
+  return undefined;
 }
 
 /** The pattern sets of the statements that have a pattern key, by field. */

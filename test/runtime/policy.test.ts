@@ -506,6 +506,16 @@ describe("decide through its glob and regex sets, as evaluating every statement 
     expect(decided(policy, { path: 5 })).toEqual({ action: "deny", ruleIds: [] });
   });
 
+  it("a deny glob rule that several of its globs match only when case is ignored is named once", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [rule("d1", "deny", { path: { glob: ["Data/**", "data/X*", "DATA/x1"] } })],
+    });
+    expect(decided(policy, { path: "data/x1" })).toEqual({ action: "deny", ruleIds: ["d1"] });
+    // One certain match among the maybes.
+    expect(decided(policy, { path: "data/X1" })).toEqual({ action: "deny", ruleIds: ["d1"] });
+  });
+
   it("a regex left undecided by the work bound is a maybe: a deny rule takes it, an allow rule does not", () => {
     const policy = new ToolPolicy({
       rules: [
