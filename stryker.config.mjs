@@ -12,8 +12,8 @@ export default {
     "src/runtime/match/**/*.ts",
     "src/runtime/approvals.ts",
     // Audit verification only (the hashing helpers, parseLine, verifyAuditLog), not the writing sink.
-    "src/stores/jsonl-audit-sink.ts:90-112",
-    "src/stores/jsonl-audit-sink.ts:416-588",
+    "src/stores/jsonl-audit-sink.ts:90-110",
+    "src/stores/jsonl-audit-sink.ts:414-589",
   ],
   concurrency: 2,
   timeoutMS: 10_000,

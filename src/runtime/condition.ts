@@ -95,15 +95,7 @@ function compileOperators(
   if (tests.length === 0) {
     problems.push({ field, operator: "field", message: `field "${field}" has no operator` });
   }
-  if (tests.length === 1) return tests[0] as ValueTest;
-  return (value) => {
-    let result: Truth = TRUE;
-    for (const test of tests) {
-      result = and(result, test(value));
-      if (result === FALSE) return FALSE;
-    }
-    return result;
-  };
+  return allOf(tests);
 }
 
 /** Reads one field and tests it; a one-step path (the usual case) reads the property directly. */
@@ -121,14 +113,16 @@ function fieldTest(path: readonly string[], test: ValueTest): CompiledCondition 
     );
 }
 
-/** All of the tests must hold (three-valued); a single test is returned as it is. */
-function conjunction(tests: readonly CompiledCondition[]): CompiledCondition {
-  if (tests.length === 1) return tests[0] as CompiledCondition;
-  if (tests.length === 0) return () => TRUE;
+/**
+ * All of the tests must hold (three-valued); a single test is returned as it is. Used for the operators of one
+ * field and for the fields of one condition (no test at all: always true).
+ */
+function allOf(tests: readonly ValueTest[]): ValueTest {
+  if (tests.length === 1) return tests[0] as ValueTest;
   return (subject) => {
     let result: Truth = TRUE;
     for (let i = 0; i < tests.length; i++) {
-      result = and(result, (tests[i] as CompiledCondition)(subject));
+      result = and(result, (tests[i] as ValueTest)(subject));
       if (result === FALSE) return FALSE;
     }
     return result;
@@ -149,12 +143,12 @@ export function compileCondition(
   const fields: { path: readonly string[]; test: ValueTest }[] = [];
   for (const field of Object.keys(spec)) {
     const operators = spec[field];
-    if (operators === undefined || operators === null || typeof operators !== "object") {
+    if (operators === null || typeof operators !== "object") {
       problems.push({ field, operator: "field", message: `field "${field}" needs an object of operators` });
       continue;
     }
     fields.push({ path: splitFieldPath(field), test: compileOperators(field, operators, problems, scope) });
   }
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, condition: conjunction(fields.map(({ path, test }) => fieldTest(path, test))) };
+  return { ok: true, condition: allOf(fields.map(({ path, test }) => fieldTest(path, test))) };
 }

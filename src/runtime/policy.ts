@@ -110,16 +110,29 @@ interface CompiledStatement {
   single: PolicyDecision | undefined;
   /** Position in the policy's statement list: deciding statements are reported in this order. */
   readonly order: number;
-  /** Set when the statement is exactly `when: { field: { equals: scalar } }`: decide finds it by index. */
-  readonly equalsKey: { readonly field: string; readonly value: Scalar } | undefined;
-  /** Set when the statement is exactly `when: { field: { glob: … } }` or `{ regex: … }`: matched in a set. */
-  readonly patternKey: PatternKey | undefined;
+  /**
+   * Set when the statement's only condition is one operator on one field: `equals` on a scalar (decide finds it
+   * by index), or `glob` or `regex` (matched in a set).
+   */
+  readonly key: EqualsKey | PatternKey | undefined;
+}
+
+/** The one `equals` operator, on a scalar and a top-level field, of a statement that has nothing else. */
+interface EqualsKey {
+  readonly field: string;
+  readonly value: Scalar;
 }
 
 /** The one glob or regex operator of a statement that has nothing else. */
-type PatternKey =
-  | { readonly field: string; readonly kind: "glob"; readonly globs: readonly string[] }
-  | { readonly field: string; readonly kind: "regex"; readonly regex: string | RegexSpec };
+type PatternKey = GlobKey | RegexKey;
+interface GlobKey {
+  readonly field: string;
+  readonly globs: readonly string[];
+}
+interface RegexKey {
+  readonly field: string;
+  readonly regex: string | RegexSpec;
+}
 
 type Scalar = string | number | boolean | null;
 
@@ -175,42 +188,37 @@ interface ToolStatements {
   }[];
 }
 
-/** The equals key of a statement whose only condition is one scalar `equals` on one top-level field. */
-function equalsKeyOf(spec: StatementSpec): CompiledStatement["equalsKey"] {
-  if (spec.context !== undefined && Object.keys(spec.context).length > 0) return undefined;
-  const when = spec.when;
-  if (when === undefined) return undefined;
-  const fields = Object.keys(when);
-  if (fields.length !== 1) return undefined;
-  const field = fields[0] as string;
-  if (field.includes(".")) return undefined;
-  const operators = when[field] as OperatorSpec;
-  if (Object.keys(operators).length !== 1 || !Object.hasOwn(operators, "equals")) return undefined;
-  const value = operators.equals;
-  // `equals: undefined` (possible from code only) asks for a missing field, which the index never looks up.
-  if (value === undefined || (value !== null && typeof value === "object")) return undefined;
-  return { field, value: value as Scalar };
-}
-
-/** The pattern key of a statement whose only condition is one `glob` or one `regex` operator on one field. */
-function patternKeyOf(spec: StatementSpec): PatternKey | undefined {
-  if (spec.context !== undefined && Object.keys(spec.context).length > 0) return undefined;
-  const when = spec.when;
+/**
+ * The key of a statement whose only condition is one `equals`, `glob` or `regex` operator on one field (see
+ * `CompiledStatement.key`). `when` has compiled, so each of its fields holds an object of operators.
+ */
+function keyOf(when: ConditionSpec | undefined): CompiledStatement["key"] {
   if (when === undefined) return undefined;
   const fields = Object.keys(when);
   if (fields.length !== 1) return undefined;
   const field = fields[0] as string;
   const operators = when[field] as OperatorSpec;
-  if (operators === null || typeof operators !== "object") return undefined;
-  const keys = Object.keys(operators);
-  if (keys.length !== 1) return undefined;
-  if (keys[0] === "glob" && operators.glob !== undefined) {
-    const globs = typeof operators.glob === "string" ? [operators.glob] : operators.glob;
-    // An empty list still answers a path that may name any file: leave it to the condition.
-    return globs.length === 0 ? undefined : { field, kind: "glob", globs };
+  const names = Object.keys(operators);
+  if (names.length !== 1) return undefined;
+  switch (names[0]) {
+    case "equals": {
+      const value = operators.equals;
+      // `equals: undefined` (possible from code only) asks for a missing field, which the index never looks up;
+      // NaN equals nothing, but a Map finds it under NaN; the index reads top-level fields only.
+      if (value === undefined || (value !== null && typeof value === "object") || Number.isNaN(value))
+        return undefined;
+      return field.includes(".") ? undefined : { field, value: value as Scalar };
+    }
+    case "glob": {
+      // A glob operator compiles only with a glob or a list of globs (`glob: undefined` has no operator).
+      const glob = operators.glob as string | readonly string[];
+      const globs = typeof glob === "string" ? [glob] : glob;
+      // An empty list still answers a path that may name any file: leave it to the condition.
+      return globs.length === 0 ? undefined : { field, globs };
+    }
+    case "regex":
+      return { field, regex: operators.regex as string | RegexSpec };
   }
-  if (keys[0] === "regex" && operators.regex !== undefined)
-    return { field, kind: "regex", regex: operators.regex };
   return undefined;
 }
 
@@ -218,36 +226,26 @@ function patternKeyOf(spec: StatementSpec): PatternKey | undefined {
 function buildPatternFields(patterned: readonly CompiledStatement[], scope: ConditionScope): PatternField[] {
   const byField = new Map<string, CompiledStatement[]>();
   for (const statement of patterned) {
-    const field = (statement.patternKey as PatternKey).field;
+    const field = (statement.key as PatternKey).field;
     const list = byField.get(field);
     if (list === undefined) byField.set(field, [statement]);
     else list.push(statement);
   }
   return [...byField].map(([field, all]) => {
-    const regexStatements: CompiledStatement[] = [];
-    const regexes: LinearRegex[] = [];
-    const globStatements: CompiledStatement[] = [];
+    // The statements' conditions compiled these operators already, so compiling them again cannot fail.
+    const regexStatements = all.filter((s) => "regex" in (s.key as PatternKey));
+    const regexes = regexStatements.map(
+      (s) => (compileRegexOperator((s.key as RegexKey).regex) as { regex: LinearRegex }).regex,
+    );
+    const globStatements = all.filter((s) => "globs" in (s.key as PatternKey));
     const globs: Glob[] = [];
+    /** The glob statement of each glob. */
     const owner: number[] = [];
-    for (const statement of all) {
-      const key = statement.patternKey as PatternKey;
-      if (key.kind === "regex") {
-        const compiled = compileRegexOperator(key.regex);
-        // The statement's condition compiled the same operator already.
-        if (!compiled.ok)
-          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
-        regexStatements.push(statement);
-        regexes.push(compiled.regex);
-        continue;
+    for (const [k, statement] of globStatements.entries()) {
+      for (const pattern of (statement.key as GlobKey).globs) {
+        globs.push((compileGlob(pattern) as { glob: Glob }).glob);
+        owner.push(k);
       }
-      for (const pattern of key.globs) {
-        const compiled = compileGlob(pattern);
-        if (!compiled.ok)
-          throw new PolicyDefinitionError(`rule "${statement.public.id}": ${compiled.message}`);
-        globs.push(compiled.glob);
-        owner.push(globStatements.length);
-      }
-      globStatements.push(statement);
     }
     return {
       path: splitFieldPath(field),
@@ -268,10 +266,13 @@ function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
   const patterned: CompiledStatement[] = [];
   const index = new Map<string, Map<Scalar, CompiledStatement[]>>();
   for (const statement of all) {
-    const key = statement.equalsKey;
+    const key = statement.key;
     if (key === undefined) {
-      if (statement.patternKey !== undefined) patterned.push(statement);
-      else scanned.push(statement);
+      scanned.push(statement);
+      continue;
+    }
+    if (!("value" in key)) {
+      patterned.push(statement);
       continue;
     }
     let byValue = index.get(key.field);
@@ -283,8 +284,9 @@ function indexStatements(all: readonly CompiledStatement[]): ToolStatements {
     if (list === undefined) byValue.set(key.value, [statement]);
     else list.push(statement);
   }
-  // Strictest first, so that evaluation stops once nothing left can change the decision.
-  scanned.sort((x, y) => y.rank - x.rank || x.order - y.order);
+  // Strictest first, so that evaluation stops once nothing left can change the decision. The sort is stable and
+  // `all` is in statement order, so statements of one action stay in that order.
+  scanned.sort((x, y) => y.rank - x.rank);
   return {
     all,
     scanned,
@@ -397,16 +399,17 @@ function compileStatement(spec: StatementSpec, order: number, scope: ConditionSc
     reason: spec.reason,
     ...(spec.source === undefined ? {} : { source: spec.source }),
   };
+  const when = compile(spec.when, "when");
+  const context = compile(spec.context, "context");
   return {
     public: Object.freeze(publicStatement),
     action: spec.action,
     rank: RANK[spec.action],
-    when: compile(spec.when, "when"),
-    context: compile(spec.context, "context"),
+    when,
+    context,
     single: undefined,
     order,
-    equalsKey: equalsKeyOf(spec),
-    patternKey: patternKeyOf(spec),
+    key: context === null ? keyOf(spec.when) : undefined,
   };
 }
 
@@ -504,8 +507,8 @@ export class ToolPolicy {
 
   #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
     const statements = this.#byTool.get(call.toolName);
-    if (statements === undefined || statements.all.length === 0)
-      return this.#unmatched(call.toolName, evaluations);
+    // A tool has a statement list only when some statement names it.
+    if (statements === undefined) return this.#unmatched(call.toolName, evaluations);
     // The hot path allocates nothing when one statement decides: its decision is built once, frozen.
     const best: Best = { rank: -1, first: undefined, more: undefined };
     if (evaluations !== null) {
@@ -525,21 +528,18 @@ export class ToolPolicy {
       // `equals` on a scalar is exact: only the statements indexed under the argument's value can match, and
       // they certainly do (the same answer evaluating each would give).
       const index = statements.index;
-      if (index.length > 0 && args !== null && typeof args === "object" && !Array.isArray(args)) {
+      if (args !== null && typeof args === "object" && !Array.isArray(args)) {
         for (let i = 0; i < index.length; i++) {
           const { field, byValue } = index[i] as ToolStatements["index"][number];
           if (!Object.hasOwn(args, field)) continue;
-          const value = (args as Record<string, unknown>)[field];
-          if (value !== null && typeof value === "object") continue;
-          const hits = byValue.get(value as Scalar);
+          // The index holds scalars only: an object value finds nothing.
+          const hits = byValue.get((args as Record<string, unknown>)[field] as Scalar);
           if (hits !== undefined) for (const statement of hits) consider(best, statement);
         }
       }
-      if (statements.patterned.length > 0) {
-        statements.patterns ??= buildPatternFields(statements.patterned, this.#scope);
-        for (const field of statements.patterns)
-          if (field.maxRank >= best.rank) matchPatterns(field, args, best);
-      }
+      statements.patterns ??= buildPatternFields(statements.patterned, this.#scope);
+      for (const field of statements.patterns)
+        if (field.maxRank >= best.rank) matchPatterns(field, args, best);
       // Strictest first: once a statement has matched, one of a milder action cannot change the decision.
       for (const statement of statements.scanned) {
         if (statement.rank < best.rank) break;
@@ -584,7 +584,8 @@ export class ToolPolicy {
     if (evaluations === null) return;
     const all = this.#allFallbacks.get(toolName);
     if (all === undefined) return;
-    const deciding = this.#fallbacks.get(toolName) ?? [];
+    // A tool with `otherwise` statements has strictest ones.
+    const deciding = this.#fallbacks.get(toolName) as readonly CompiledStatement[];
     for (const statement of all) {
       const matched = applied && deciding.includes(statement);
       evaluations.push({ statement: statement.public, matched, match: matched ? "certain" : "no" });
@@ -607,7 +608,6 @@ export class ToolPolicy {
   }
 
   #matches(statement: CompiledStatement, args: unknown, context: ToolContext): Truth {
-    if (statement.when === null && statement.context === null) return TRUE;
     const a = statement.when === null ? TRUE : statement.when(args);
     if (a === 0) return 0;
     const c = statement.context === null ? TRUE : statement.context(context);

@@ -88,7 +88,6 @@ export interface JsonlAuditSinkOptions extends AuditKeySource {
 /** The fewest bytes a key may have. */
 export const MIN_KEY_BYTES = 32;
 const NEWLINE = 0x0a;
-const HEX64 = /^[0-9a-f]{64}$/;
 const MAC_PREFIX = ',"mac":"hmac-sha256:';
 /** `,"mac":"hmac-sha256:` + 64 hex digits + `"}`. */
 const MAC_SUFFIX_BYTES = MAC_PREFIX.length + 64 + 2;
@@ -101,10 +100,9 @@ function macOf(key: Uint8Array, body: Uint8Array): string {
   return `hmac-sha256:${createHmac("sha256", key).update(body).digest("hex")}`;
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Compares two macs in constant time: both are `hmac-sha256:` and 64 hex digits (`macOf`, `parseLine`). */
+function sameMac(a: string, b: string): boolean {
+  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /**
@@ -395,7 +393,7 @@ async function readHead(
         "start a new log",
     );
   }
-  if (!sameText(macOf(key, parsed.body), parsed.mac)) {
+  if (!sameMac(macOf(key, parsed.body), parsed.mac)) {
     throw new StoreUnavailableError(
       name,
       "the last line's mac does not match this key: the key is not the log's, or the line was changed; " +
@@ -420,23 +418,26 @@ function parseLine(bytes: Uint8Array): ParsedLine | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { seq, prev, mac } = value as { seq?: unknown; prev?: unknown; mac?: unknown };
-  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) return undefined;
+  // A number, string, boolean, null or array parsed from a line has no seq (Object(null) is {}).
+  const { seq, prev, mac } = Object(value) as { seq?: unknown; prev?: unknown; mac?: unknown };
+  // Number.isSafeInteger is false for anything that is not a number.
+  if (!Number.isSafeInteger(seq) || (seq as number) < 1) return undefined;
   if (typeof prev !== "string") return undefined;
   if (mac === undefined) {
     if (!/^sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
-    return { seq, prev, body: bytes };
+    return { seq: seq as number, prev, body: bytes };
   }
-  // A keyed line: its mac is the last field, written exactly as the sink writes it.
-  if (typeof mac !== "string" || !/^hmac-sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
-  if (bytes.length <= MAC_SUFFIX_BYTES) return undefined;
+  // A keyed line: its mac is the last field, written exactly as the sink writes it. (Its prev alone makes the
+  // line longer than that field.)
+  if (!/^hmac-sha256:[0-9a-f]{64}$/.test(prev)) return undefined;
   const suffix = Buffer.from(bytes.subarray(bytes.length - MAC_SUFFIX_BYTES)).toString("latin1");
-  if (!suffix.startsWith(MAC_PREFIX) || !suffix.endsWith('"}')) return undefined;
+  if (!suffix.startsWith(MAC_PREFIX)) return undefined;
   const hex = suffix.slice(MAC_PREFIX.length, -2);
-  if (!HEX64.test(hex) || mac !== `hmac-sha256:${hex}`) return undefined;
+  if (/[^0-9a-f]/.test(hex)) return undefined;
+  // A JSON object whose text ends in `,"mac":"hmac-sha256:` + 64 hex digits + two bytes: they can only be `"}`,
+  // closing that string and the object, so its last `mac` field (the one JSON.parse keeps) is that string.
   const body = Buffer.concat([bytes.subarray(0, bytes.length - MAC_SUFFIX_BYTES), Buffer.from("}")]);
-  return { seq, prev, mac, body };
+  return { seq: seq as number, prev, mac: `hmac-sha256:${hex}`, body };
 }
 
 /**
@@ -457,7 +458,7 @@ export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}
   let keyed = key !== undefined;
   let prevHash = keyed ? KEYED_GENESIS_PREV : GENESIS_PREV;
   /** The chain value of line `expect.count`, or whether some line's is `expect.hash`. */
-  let anchorSeen = expect?.hash !== undefined && expect.count === undefined && prevHash === expect.hash;
+  let anchorSeen = expect?.hash !== undefined && prevHash === expect.hash;
   let hashAtCount = expect?.count === 0 ? prevHash : undefined;
   let line = 0;
   let offset = 0;
@@ -510,7 +511,7 @@ export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}
         message: `line ${line} ${keyed ? "has no mac" : "has a mac"}, unlike line 1: it was inserted or changed`,
       };
     }
-    if (key !== undefined && !sameText(macOf(key, parsed.body), parsed.mac as string)) {
+    if (key !== undefined && !sameMac(macOf(key, parsed.body), parsed.mac as string)) {
       return {
         ok: false,
         line,
@@ -555,8 +556,7 @@ export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}
     }
     prevHash = parsed.mac ?? sha256Line(bytes);
     if (expect?.count === line) hashAtCount = prevHash;
-    if (expect?.hash !== undefined && expect.count === undefined && prevHash === expect.hash)
-      anchorSeen = true;
+    if (expect?.hash !== undefined && prevHash === expect.hash) anchorSeen = true;
   }
   if (expect !== undefined) {
     const last = Math.max(line, 1);
@@ -575,7 +575,8 @@ export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}
           message: `line ${expect.count} does not end the chain at the anchor's ${expect.hash}: a line up to it was changed, or the log was rewritten`,
         };
       }
-      if (expect.count === undefined && !anchorSeen) {
+      // With a count, line `count` ends the chain at the anchor's hash (checked above), so some line does.
+      if (!anchorSeen) {
         return {
           ok: false,
           line: last,

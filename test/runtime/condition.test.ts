@@ -42,6 +42,19 @@ describe("the AND over fields", () => {
     expect(compiled({})({})).toBe(TRUE);
     expect(compiled({})(null)).toBe(TRUE);
   });
+
+  it("reads fields of a plain object only: a string's or a list's own length and indexes are no fields", () => {
+    for (const spec of [{ length: { equals: 2 } }, { "0": { equals: "a" } }] as ConditionSpec[]) {
+      const condition = compiled(spec);
+      expect(condition("ab")).toBe(FALSE);
+      expect(condition(["a", "b"])).toBe(FALSE);
+    }
+    expect(compiled({ length: { equals: 2 } })({ length: 2 })).toBe(TRUE);
+    expect(compiled({ "0": { equals: "a" } })({ "0": "a" })).toBe(TRUE);
+    // A path of two steps reads through the same rule.
+    expect(compiled({ "s.length": { equals: 2 } })({ s: "ab" })).toBe(FALSE);
+    expect(compiled({ "s.length": { equals: 2 } })({ s: { length: 2 } })).toBe(TRUE);
+  });
 });
 
 describe("the AND over operators of one field", () => {

@@ -402,6 +402,26 @@ describe("decide through its index of equals rules, as evaluating every statemen
     expect(decided(policy, {})).toEqual({ action: "deny", ruleIds: ["u1"] });
   });
 
+  it("equals NaN (possible from code) matches nothing, NaN included, as the condition says", () => {
+    const policy = new ToolPolicy({
+      rules: [rule("a1", "allow", { x: { equals: Number.NaN } }), rule("a2", "allow", { y: { equals: 1 } })],
+    });
+    expect(decided(policy, { x: Number.NaN })).toEqual({ action: "deny", ruleIds: [] });
+    expect(decided(policy, { x: Number.NaN, y: 1 })).toEqual({ action: "allow", ruleIds: ["a2"] });
+  });
+
+  it("reads only an argument object's own fields, not what its prototype holds", () => {
+    const policy = new ToolPolicy({
+      rules: [rule("a1", "allow", { mode: { equals: "read" } }), rule("d1", "deny", { n: { equals: 1 } })],
+    });
+    const inherited = Object.create({ mode: "read", n: 1 }) as object;
+    expect(decided(policy, inherited)).toEqual({ action: "deny", ruleIds: [] });
+    expect(decided(policy, Object.assign(Object.create({ n: 1 }) as object, { mode: "read" }))).toEqual({
+      action: "allow",
+      ruleIds: ["a1"],
+    });
+  });
+
   it("never throws, and reads no field of arguments that are not an object", () => {
     const policy = new ToolPolicy({
       allowedTools: ["t"],
@@ -484,6 +504,16 @@ describe("decide through its glob and regex sets, as evaluating every statement 
     expect(decided(policy, { path: "docs/x.md" })).toEqual({ action: "allow", ruleIds: ["a2", "a3"] });
     expect(decided(policy, { path: "lib/x" })).toEqual({ action: "allow", ruleIds: ["a4"] });
     expect(decided(policy, { path: 5 })).toEqual({ action: "deny", ruleIds: [] });
+  });
+
+  it("a deny glob rule that several of its globs match only when case is ignored is named once", () => {
+    const policy = new ToolPolicy({
+      allowedTools: ["t"],
+      rules: [rule("d1", "deny", { path: { glob: ["Data/**", "data/X*", "DATA/x1"] } })],
+    });
+    expect(decided(policy, { path: "data/x1" })).toEqual({ action: "deny", ruleIds: ["d1"] });
+    // One certain match among the maybes.
+    expect(decided(policy, { path: "data/X1" })).toEqual({ action: "deny", ruleIds: ["d1"] });
   });
 
   it("a regex left undecided by the work bound is a maybe: a deny rule takes it, an allow rule does not", () => {

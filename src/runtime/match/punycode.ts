@@ -34,7 +34,7 @@ export function decodePunycode(input: string): string | undefined {
     const oldI = i;
     let w = 1;
     for (let k = base; ; k += base) {
-      if (index >= input.length) return undefined;
+      // Past the end, charCodeAt gives NaN, which is no digit.
       const c = input.charCodeAt(index++);
       const digit =
         c >= 48 && c <= 57 ? c - 22 : c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 97 : base;
@@ -42,7 +42,7 @@ export function decodePunycode(input: string): string | undefined {
       i += digit * w;
       // Past this, the code point `n + i / (output.length + 1)` is beyond U+10FFFF; stopping here keeps `i` small.
       if (i > 0x10ffff * (output.length + 1)) return undefined;
-      const t = k <= bias ? tMin : k >= bias + tMax ? tMax : k - bias;
+      const t = Math.min(Math.max(k - bias, tMin), tMax);
       if (digit < t) break;
       w *= base - t;
     }
@@ -53,9 +53,6 @@ export function decodePunycode(input: string): string | undefined {
     output.splice(i, 0, n);
     i++;
   }
-  try {
-    return String.fromCodePoint(...output);
-  } catch {
-    return undefined;
-  }
+  // Every code point is below U+110000 (the check above), so this never throws.
+  return String.fromCodePoint(...output);
 }

@@ -57,9 +57,8 @@ const DEFAULT_PORTS: ReadonlyMap<string, number | null> = new Map([
 ]);
 
 /** A host pattern, in the ASCII form the parser gives hosts. */
-type HostPattern =
-  | { readonly kind: "exact"; readonly host: string }
-  | { readonly kind: "subdomains"; readonly suffix: string };
+/** One host name, or (`*.` written before it) its subdomains: the names ending in `suffix`. */
+type HostPattern = { readonly host: string } | { readonly suffix: string };
 
 interface CompiledUrl {
   readonly schemes: ReadonlySet<string> | null;
@@ -101,7 +100,7 @@ function hostPattern(text: string): HostPattern | string {
     if (wildcard) return `"${text}" puts "*." before an IP address, which has no subdomains`;
     if (ascii !== rest)
       return `"${text}" is an IP address in an unusual spelling; write it as ${ascii} (dotted decimal)`;
-    return { kind: "exact", host: ascii };
+    return { host: ascii };
   }
   if (!ascii.includes(".") && wildcard)
     return `"${text}" matches subdomains of a top-level domain; name a registered domain`;
@@ -109,7 +108,7 @@ function hostPattern(text: string): HostPattern | string {
     const problem = hostLabelProblem(label);
     if (problem !== undefined) return `"${text}": ${problem}`;
   }
-  return wildcard ? { kind: "subdomains", suffix: `.${ascii}` } : { kind: "exact", host: ascii };
+  return wildcard ? { suffix: `.${ascii}` } : { host: ascii };
 }
 
 /**
@@ -139,7 +138,7 @@ export function compileUrl(
   const schemeList = listOf(spec.scheme);
   if (schemeList !== undefined) {
     schemes = new Set();
-    schemeList.forEach((scheme, index) => {
+    for (const [index, scheme] of schemeList.entries()) {
       if (typeof scheme !== "string" || !/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
         const hint =
           typeof scheme === "string" && scheme.endsWith(":") ? `; write "${scheme.slice(0, -1)}"` : "";
@@ -150,66 +149,68 @@ export function compileUrl(
           index,
           message: `scheme "${scheme}" has no host to compare; url matches ${[...DEFAULT_PORTS.keys()].join(", ")} URLs`,
         });
-      } else schemes?.add(scheme.toLowerCase());
-    });
+      } else schemes.add(scheme.toLowerCase());
+    }
   }
 
   let hosts: HostPattern[] | null = null;
   const hostList = listOf(spec.host);
   if (hostList !== undefined) {
     hosts = [];
-    hostList.forEach((text, index) => {
+    for (const [index, text] of hostList.entries()) {
       const pattern = hostPattern(text);
       if (typeof pattern === "string") problems.push({ key: "host", index, message: pattern });
-      else hosts?.push(pattern);
-    });
+      else hosts.push(pattern);
+    }
   }
 
   let ports: Set<number> | null = null;
   const portList = listOf(spec.port);
   if (portList !== undefined) {
     ports = new Set();
-    portList.forEach((port, index) => {
-      if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535)
+    for (const [index, port] of portList.entries()) {
+      // Number.isInteger is false for anything that is not a number.
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
         problems.push({
           key: "port",
           index,
           message: `port ${JSON.stringify(port)} is not an integer from 0 to 65535`,
         });
-      else ports?.add(port);
-    });
+      else ports.add(port);
+    }
   }
 
   let paths: { exact: Glob; folded: Glob | null }[] | null = null;
   const pathList = listOf(spec.path);
   if (pathList !== undefined) {
     paths = [];
-    pathList.forEach((pattern, index) => {
+    for (const [index, pattern] of pathList.entries()) {
       if (typeof pattern !== "string" || !pattern.startsWith("/")) {
         problems.push({
           key: "path",
           index,
           message: `path glob ${JSON.stringify(pattern)} must start with "/": a URL's path always does`,
         });
-        return;
+        continue;
       }
       const exact = compileGlob(pattern);
       if (!exact.ok) {
         problems.push({ key: "path", index, message: `invalid path glob "${pattern}": ${exact.message}` });
-        return;
+        continue;
       }
       const folded = compileGlob(pattern.toLowerCase());
-      paths?.push({ exact: exact.glob, folded: folded.ok ? folded.glob : null });
-    });
+      paths.push({ exact: exact.glob, folded: folded.ok ? folded.glob : null });
+    }
   }
 
   let queryKeys: Set<string> | null = null;
   if (spec.query !== undefined) {
     const query = spec.query as unknown;
-    if (query === null || typeof query !== "object" || !Array.isArray((query as { keys?: unknown }).keys)) {
+    // Object(null) is {}; a string, number, boolean or list has no list of keys either.
+    if (!Array.isArray((Object(query) as { keys?: unknown }).keys)) {
       problems.push({ key: "query", message: "query needs keys: a list of the query keys a URL may have" });
     } else {
-      for (const key of Object.keys(query)) {
+      for (const key of Object.keys(query as object)) {
         if (!(URL_QUERY_KEYS as readonly string[]).includes(key))
           problems.push({ key: "query", message: `unknown query key "${key}"; use keys` });
       }
@@ -237,7 +238,8 @@ interface Written {
   readonly rest: string;
 }
 
-const WRITTEN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
+/** Scheme, authority, and the rest (`.*` with the flag `s` runs to the end). */
+const WRITTEN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)/s;
 
 function splitWritten(text: string): Written | undefined {
   const m = WRITTEN.exec(text);
@@ -261,9 +263,8 @@ const SUSPECT_CHARACTER = /[\u0000-\u0020\u007f\\]/;
 /** A label of the parser's ASCII host is the written label, up to case and IDNA's punycode. */
 function sameHost(written: string, parsed: string): boolean {
   if (written.toLowerCase() === parsed) return true;
-  // Only a host with non-ASCII letters may differ beyond case: each label must be its punycode, exactly.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range looked for.
-  if (/^[\u0000-\u007f]*$/.test(written)) return false;
+  // Only a host with non-ASCII letters may differ beyond case: each label must be its punycode, exactly. (The
+  // parser makes `xn--` labels only of non-ASCII ones, so an ASCII label that differs beyond case fails below.)
   const writtenLabels = written.toLowerCase().split(".");
   const parsedLabels = parsed.split(".");
   if (writtenLabels.length !== parsedLabels.length) return false;
@@ -276,7 +277,7 @@ function sameHost(written: string, parsed: string): boolean {
 function hostMatches(patterns: readonly HostPattern[], host: string): boolean {
   for (const pattern of patterns) {
     if (
-      pattern.kind === "exact"
+      "host" in pattern
         ? host === pattern.host
         : host.endsWith(pattern.suffix) && host.length > pattern.suffix.length
     )
@@ -299,19 +300,17 @@ function testUrl(spec: CompiledUrl, text: string): Truth {
     return MAYBE;
   }
   const scheme = url.protocol.slice(0, -1);
-  if (!DEFAULT_PORTS.has(scheme) || scheme !== written.scheme.toLowerCase()) return MAYBE;
-  // Userinfo: `https://good.com@evil.com/` goes to evil.com.
-  if (url.username !== "" || url.password !== "" || written.host.includes("@")) return MAYBE;
+  // The parser's scheme is the written one in lower case: both end at the first `:`, and nothing is stripped
+  // before it (no space or control character got this far).
+  if (!DEFAULT_PORTS.has(scheme)) return MAYBE;
   const hostname = url.hostname;
+  // Userinfo (`https://good.com@evil.com/` goes to evil.com) leaves an `@` in the written host, or in the written
+  // port when a `:` follows it; no parsed host name holds an `@`, and the port must be digits.
   if (!sameHost(written.host, hostname) || hostname.endsWith(".")) return MAYBE;
   for (const label of hostname.split(".")) if (hostLabelProblem(label) !== undefined) return MAYBE;
   // Ports: none, the same number, or the default (which the parser drops); never `:0443` or an empty `:`.
-  const defaultPort = DEFAULT_PORTS.get(scheme) ?? null;
-  if (written.port !== undefined) {
-    if (!/^(0|[1-9]\d{0,4})$/.test(written.port)) return MAYBE;
-    const same = url.port === written.port || (url.port === "" && Number(written.port) === defaultPort);
-    if (!same) return MAYBE;
-  }
+  // A port spelled this way the parser keeps as written, or drops when it is the scheme's default.
+  if (written.port !== undefined && !/^(0|[1-9]\d{0,4})$/.test(written.port)) return MAYBE;
   // Everything after the host must be exactly what the parser keeps (no dot segments resolved, nothing
   // percent-encoded on the way); an empty path becomes `/`.
   const rest =
@@ -324,8 +323,9 @@ function testUrl(spec: CompiledUrl, text: string): Truth {
   if (spec.schemes !== null && !spec.schemes.has(scheme)) return FALSE;
   if (spec.hosts !== null && !hostMatches(spec.hosts, hostname)) return FALSE;
   if (spec.ports !== null) {
-    const port = url.port === "" ? defaultPort : Number(url.port);
-    if (port === null || !spec.ports.has(port)) return FALSE;
+    // A `file:` URL has no port (null), which no list of ports holds.
+    const port = url.port === "" ? DEFAULT_PORTS.get(scheme) : Number(url.port);
+    if (!spec.ports.has(port as number)) return FALSE;
   }
   if (spec.paths !== null) {
     const path = decodedPath(url.pathname);
@@ -360,8 +360,7 @@ function decodedPath(pathname: string): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
   if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return undefined;
   const segments = decoded.split("/").slice(1);
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
+  for (const [i, segment] of segments.entries()) {
     if (segment === "." || segment === "..") return undefined;
     if (segment === "" && i !== segments.length - 1) return undefined;
   }
@@ -380,7 +379,6 @@ function pathVerdict(globs: NonNullable<CompiledUrl["paths"]>, path: string): Tr
 
 /** Every key of the query is allowed; a key whose spelling a server may decode differently is a maybe. */
 function queryVerdict(keys: ReadonlySet<string>, search: string): Truth {
-  if (search === "" || search === "?") return TRUE;
   // Some servers also split on `;`.
   if (search.includes(";")) return MAYBE;
   let result: Truth = TRUE;
