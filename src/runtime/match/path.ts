@@ -102,8 +102,6 @@ const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|c
 const SHORT_NAME = /~[0-9]/;
 /** Dotless and dotted i: one letter with `i`/`I` on file systems that upper-case with the Turkic-free table. */
 const TURKIC_I = /[ıİ]/g;
-/** The most readings one path may have before it is simply read as "anywhere". */
-const MAX_READINGS = 64;
 
 /** True when every code point of `text` folds the same way on every case-insensitive file system. */
 function hasStableFolding(text: string): boolean {
@@ -279,6 +277,8 @@ export function readEveryWay(input: string): PathReadings {
     hasStableFolding(input);
   if (plain) return { plain, anywhere: false, readings: [first] };
   const readings = new Map<string, PathReading>([[readingKey(first), first]]);
+  // At most six spellings (three forms, each with `ı`/`İ` as `i`), each read at most three ways (POSIX, Windows,
+  // Windows without a UNC server and share): 18 readings at most.
   const spellings = new Set([input, nfc, input.normalize("NFD")]);
   for (const spelling of [...spellings]) {
     if (TURKIC_I.test(spelling)) spellings.add(spelling.replace(TURKIC_I, "i"));
@@ -292,7 +292,6 @@ export function readEveryWay(input: string): PathReadings {
     const windows = windowsReadings(spelling);
     if (windows === null) return ANYWHERE;
     for (const w of windows) readings.set(readingKey(w), w);
-    if (readings.size > MAX_READINGS) return ANYWHERE;
   }
   return { plain: false, anywhere: false, readings: [...readings.values()] };
 }

@@ -264,3 +264,21 @@ describe("readPath's shortcut for simple paths", () => {
     expect(readSimplePath(input)).toBeUndefined();
   });
 });
+
+describe("readEveryWay: readings kept apart", () => {
+  it.each([
+    ["ı", [["ı"], ["i"]]],
+    ["a\\b", [["a\\b"], ["a", "b"]]],
+    ["x/ab~1", [["x", "ab~1"], ["x", null]]],
+  ])("%j has every reading once", (input, segments) => {
+    const read = readEveryWay(input);
+    expect(read.readings.map((r) => r.segments)).toEqual(segments);
+  });
+
+  it("keeps a relative and an absolute reading of one path apart", () => {
+    expect(readEveryWay("\\a").readings).toEqual([
+      { absolute: false, segments: ["\\a"] },
+      { absolute: true, segments: ["a"] },
+    ]);
+  });
+});
