@@ -269,7 +269,13 @@ describe("readEveryWay: readings kept apart", () => {
   it.each([
     ["ı", [["ı"], ["i"]]],
     ["a\\b", [["a\\b"], ["a", "b"]]],
-    ["x/ab~1", [["x", "ab~1"], ["x", null]]],
+    [
+      "x/ab~1",
+      [
+        ["x", "ab~1"],
+        ["x", null],
+      ],
+    ],
   ])("%j has every reading once", (input, segments) => {
     const read = readEveryWay(input);
     expect(read.readings.map((r) => r.segments)).toEqual(segments);
