@@ -88,12 +88,12 @@ function bracketEnd(src: string, start: number): number {
 }
 
 /**
- * The glob with each escaped `/` outside brackets written as a plain `/`: a path has no `/` but its separator,
+ * The glob with each escaped `/` written as a plain `/`: a path has no `/` but its separator,
  * so `a\/**` is `a/**` in every way (it matches `a` too, and `a\//b` has an empty segment). `at` holds the
  * offsets, in `text`, of the slashes that were escaped.
  */
 function readEscapedSlashes(src: string): { text: string; at: number[] } {
-  if (!src.includes("\\/")) return { text: src, at: [] };
+  // Inside brackets too: `[\/]` and `[/]` are the same class (of no character a path segment holds).
   let text = "";
   const at: number[] = [];
   let i = 0;
@@ -106,11 +106,6 @@ function readEscapedSlashes(src: string): { text: string; at: number[] } {
     } else if (c === "\\") {
       text += src.slice(i, i + 2);
       i += 2;
-    } else if (c === "[") {
-      const end = bracketEnd(src, i);
-      const stop = end === -1 ? i + 1 : end;
-      text += src.slice(i, stop);
-      i = stop;
     } else {
       text += c;
       i++;
