@@ -217,7 +217,7 @@ export function readPath(input: string): PathReadings {
  */
 export function readSimplePath(input: string): PathReadings | undefined {
   const n = input.length;
-  if (n === 0) return undefined;
+  // An empty path meets the closing `/` at once, an empty segment: no short cut.
   const segments: string[] = [];
   let start = 0;
   for (let i = 0; i <= n; i++) {
