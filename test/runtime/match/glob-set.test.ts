@@ -153,3 +153,26 @@ describe("GlobSet on a fixed grid of globs and paths", () => {
     expect([...set.match("X/Y").answers]).toEqual([2, 1, 2]);
   });
 });
+
+describe("GlobSet on a glob whose automaton passes the work bound", () => {
+  // `*a` then 16 `?`: a state per set of the last 17 characters that were `a`, so a long segment of random `a`s
+  // and `b`s passes through more states than the bounded engine would pay for. The set answers exactly (as
+  // matchPathGlobs does), never a maybe for a path the glob cannot match.
+  it("answers a miss as a miss", () => {
+    let x = 11;
+    let segment = "";
+    for (let i = 0; i < 20_000; i++) {
+      x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+      segment += x & 0x10000 ? "a" : "b";
+    }
+    const pattern = `**/*a${"?".repeat(16)}`;
+    for (const [path, expected] of [
+      [`d/${segment}${"b".repeat(17)}`, 0],
+      [`d/${segment}a${"b".repeat(16)}`, 1],
+    ] as const) {
+      const set = new GlobSet([glob(pattern), glob("**/*.ts")]);
+      expect(set.match(path).answers[0]).toBe(expected);
+      expect(matchPathGlobs([glob(pattern)], path).possible).toBe(expected === 1);
+    }
+  });
+});
