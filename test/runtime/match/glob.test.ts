@@ -345,5 +345,12 @@ describe("compileGlob: an escaped / is the separator", () => {
       offset: 6,
     });
     expect(compileGlob("a\\/b/[")).toMatchObject({ ok: false, offset: 5 });
+    // Escaped slashes after the problem do not move it; one at the problem is reported at its backslash.
+    expect(compileGlob("[z-a]\\/b")).toMatchObject({ ok: false, offset: 1 });
+    expect(compileGlob("a/\\/b")).toEqual({
+      ok: false,
+      message: "empty path segment (//): paths are compared with single slashes; remove one",
+      offset: 2,
+    });
   });
 });
