@@ -8,10 +8,14 @@
  * - a replayed or resumed step finds the request it already made (by call id, tool and arguments, also in a
  *   durable store after a restart) instead of making a second one, and a used approval runs nothing again.
  */
+import type { ApprovalState, StoredApproval } from "../runtime/approval-store.js";
 import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ApprovalNotNeeded, ToolController } from "../runtime/controller.js";
 import { ApprovalError } from "../runtime/errors.js";
 import type { ApprovalRequest, ToolCall, ToolContext, ToolResult } from "../runtime/types.js";
+
+const OPEN_STATES: readonly ApprovalState[] = ["pending", "approved", "rejected"];
+const CLOSED_STATES: readonly ApprovalState[] = ["used", "expired"];
 
 /** A person's answer, as a framework carries it. */
 export interface FrameworkDecision {
@@ -64,14 +68,28 @@ export class ApprovalBridge {
    * also one a durable store kept from another process.
    */
   async openRequest(call: ToolCall): Promise<ApprovalRequest | undefined> {
+    return (await this.#find(call, OPEN_STATES))?.request;
+  }
+
+  /**
+   * The request this call id, tool and arguments had that is closed now (used or expired), if the store
+   * still remembers it (durable stores do; the memory store keeps its last closed requests). A framework that
+   * replays a step with a stored answer (a LangGraph resume sent twice) checks it, so that the old answer is
+   * never applied to a new request that nobody was shown.
+   */
+  async closedRequest(call: ToolCall): Promise<StoredApproval | undefined> {
+    return this.#find(call, CLOSED_STATES);
+  }
+
+  async #find(call: ToolCall, states: readonly ApprovalState[]): Promise<StoredApproval | undefined> {
     const argumentsHash = hashCanonical(call.arguments ?? null);
-    const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
-    return open.find(
+    const found = await this.controller.approvals.store.list(states);
+    return found.find(
       (entry) =>
         entry.request.call.callId === call.callId &&
         entry.request.call.toolName === call.toolName &&
         entry.request.argumentsHash === argumentsHash,
-    )?.request;
+    );
   }
 
   /**
