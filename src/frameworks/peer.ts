@@ -17,13 +17,16 @@ export async function importPeer<T>(specifier: string, adapter: string, install:
     return (await import(specifier)) as T;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    // Node names the package, not the entry point: `'@langchain/core'` for `@langchain/core/tools`.
+    const parts = specifier.split("/");
+    const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
     const missing =
       (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-      String((error as { message?: unknown }).message).includes(`'${specifier}'`);
+      String((error as { message?: unknown }).message).includes(`'${name}`);
     if (!missing) throw error;
     throw new ToolgateError(
       "optional-dependency-missing",
-      `${adapter} needs the package "${specifier}", which is not installed (frameworks are optional peer dependencies of toolgate); install it with: npm install ${install}`,
+      `${adapter} needs the package "${name}", which is not installed (frameworks are optional peer dependencies of toolgate); install it with: npm install ${install}`,
       { cause: error },
     );
   }
