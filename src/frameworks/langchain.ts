@@ -15,7 +15,7 @@
  *   and runs the handler with the approved arguments. An `edit` is a new call: it is decided again, and the
  *   person's edit counts as their approval of exactly the edited arguments.
  */
-import type { ToolRunnableConfig } from "@langchain/core/tools";
+import type { DynamicStructuredTool, ToolRunnableConfig } from "@langchain/core/tools";
 import type { JsonSchema7Type } from "@langchain/core/utils/json_schema";
 import type { ToolController } from "../runtime/controller.js";
 import type { ApprovalRequest, ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
@@ -92,7 +92,9 @@ export interface ToolgateInterrupt {
 }
 
 /** The LangChain tools of a controller, by name, typed by `toolgate codegen`'s `ToolArgs`. */
-export type GatedLangChainTools<Args> = { [Name in keyof Args & string]: StructuredTool };
+export type GatedLangChainTools<Args> = {
+  [Name in keyof Args & string]: DynamicStructuredTool<JsonSchema7Type, Args[Name], Args[Name], unknown>;
+};
 
 /** toolgate in front of LangChain tools, over one controller. */
 export class LangChainGate<Args = Record<string, unknown>> {

@@ -23,3 +23,8 @@ export const swapped: Tool<RunShellArgs, string> = tools.read_file;
 export const langchainTools = new LangChainGate<ToolArgs>(controller).tools();
 export const releases = releaseHandlers(["Read", "Bash"]);
 export type Gate = ClaudeAgentGate;
+
+const byName = new LangChainGate<ToolArgs>(controller).toolsByName();
+export const invoked = byName.read_file.invoke({ path: "README.md" });
+// @ts-expect-error read_file takes a path, not a command
+export const wrongInput = byName.read_file.invoke({ command: "ls" });
