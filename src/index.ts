@@ -108,6 +108,7 @@ export {
 export { canonicalJson, hashCanonical } from "./runtime/canonical-json.js";
 export type { JsonValue } from "./runtime/condition.js";
 export {
+  type ApprovalNotNeeded,
   type AuditRedaction,
   type ControllerReload,
   type OnAsk,

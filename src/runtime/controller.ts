@@ -9,7 +9,7 @@ import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import { ApprovalError, InvalidInputError, InvalidOptionError, isToolgateError } from "./errors.js";
-import { describeGrantScope, grantApplies, hasGrants } from "./grants.js";
+import { type ApprovalGrant, describeGrantScope, grantApplies, hasGrants } from "./grants.js";
 import {
   applyMode,
   assertControllerMode,
@@ -45,6 +45,15 @@ const EMPTY_CONTEXT: ToolContext = Object.freeze({});
 
 /** The longest delay `setTimeout` keeps (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * What `requestApproval` found when no person is needed now: `handle` will run the call (`allow`, or
+ * `granted` under a remembered approval) or refuse it (`deny`, `invalid`).
+ */
+export interface ApprovalNotNeeded {
+  readonly kind: "approval-not-needed";
+  readonly action: "allow" | "granted" | "deny" | "invalid";
+}
 
 /** What to do with an `ask` decision: queue it for a person (default), or deny it when nobody can answer. */
 export type OnAsk = "queue" | "deny";
@@ -316,6 +325,40 @@ export class ToolController {
     }
   }
 
+  /**
+   * Decides a call as `handle` does and never runs it: the approval step of a framework whose approval step
+   * comes before its execute step (AI SDK's `needsApproval`, a LangGraph interrupt, OpenAI Agents'
+   * `needsApproval`). An ask that no remembered approval covers becomes a stored request — audited and
+   * notified as in `handle` — returned for the framework to show; every other outcome is an
+   * `ApprovalNotNeeded` saying what `handle` would do, and the framework's execute step calls `handle`, which
+   * runs, refuses or (under a grant) runs the call then.
+   * @throws (rejects with) `StoreUnavailableError` when the store or audit sink cannot be reached, and
+   *   `InvalidInputError` when the call has no string `callId`.
+   */
+  async requestApproval(
+    call: ToolCall,
+    context: ToolContext = EMPTY_CONTEXT,
+  ): Promise<ApprovalRequest | ApprovalNotNeeded> {
+    const admitted = this.#admit(call, context);
+    if (!admitted.ok) return { kind: "approval-not-needed", action: "invalid" };
+    const { runtime, policy } = this.#active;
+    const prepared = runtime.prepare(admitted.call, admitted.prepare);
+    if (!isPrepared(prepared) || this.#checkContext(prepared.call, admitted.context) !== undefined) {
+      return { kind: "approval-not-needed", action: "invalid" };
+    }
+    const outcome = applyMode(policy.decide(prepared.call, admitted.context), this.#active.mode);
+    const { decision } = outcome;
+    if (decision.action !== "ask") return { kind: "approval-not-needed", action: decision.action };
+    if (this.onAsk === "deny") return { kind: "approval-not-needed", action: "deny" };
+    if ((await this.#findGrant(prepared.call, admitted.context, decision)) !== undefined) {
+      return { kind: "approval-not-needed", action: "granted" };
+    }
+    await this.#record("call.received", prepared.call, policy.fingerprint, { withArguments: true });
+    await this.#record("policy.decided", prepared.call, policy.fingerprint, { outcome });
+    const result = await this.#createRequest(prepared.call, admitted.context, decision, policy.fingerprint);
+    return "kind" in result ? result : { kind: "approval-not-needed", action: "deny" };
+  }
+
   async #handleAudited(admitted: Admission): Promise<ToolResult | ApprovalRequest> {
     const call = admitted.call;
     const defect: DefectState = { recorded: false };
@@ -364,6 +407,16 @@ export class ToolController {
     }
     const granted = await this.#runGranted(call, context, decision, fingerprint, run);
     if (granted !== undefined) return granted;
+    return this.#createRequest(call, context, decision, fingerprint);
+  }
+
+  /** Stores, records and announces the request of an ask; a full store is an error result (fail closed). */
+  async #createRequest(
+    call: ToolCall,
+    context: ToolContext,
+    decision: PolicyDecision,
+    fingerprint: string,
+  ): Promise<ToolResult | ApprovalRequest> {
     let request: ApprovalRequest;
     try {
       request = await this.approvals.create(call, decision, context);
@@ -394,17 +447,7 @@ export class ToolController {
     fingerprint: string,
     run: Runnable,
   ): Promise<ToolResult | undefined> {
-    const store = this.approvals.store;
-    if (!hasGrants(store)) return undefined;
-    const check = {
-      toolName: call.toolName,
-      argumentsHash: hashCanonical(call.arguments ?? null),
-      context,
-      decision,
-      now: this.approvals.now(),
-    };
-    const grants = await store.findGrants(check.toolName, check.argumentsHash, check.now);
-    const grant = grants.find((g) => grantApplies(g, check));
+    const grant = await this.#findGrant(call, context, decision);
     if (grant === undefined) return undefined;
     await this.#record("approval.granted", call, fingerprint, {
       grantId: grant.grantId,
@@ -419,6 +462,25 @@ export class ToolController {
       { grantId: grant.grantId },
       run.defect,
     );
+  }
+
+  /** The remembered approval that covers an asked call, if any. A store that cannot be read fails closed. */
+  async #findGrant(
+    call: ToolCall,
+    context: ToolContext,
+    decision: PolicyDecision,
+  ): Promise<ApprovalGrant | undefined> {
+    const store = this.approvals.store;
+    if (!hasGrants(store)) return undefined;
+    const check = {
+      toolName: call.toolName,
+      argumentsHash: hashCanonical(call.arguments ?? null),
+      context,
+      decision,
+      now: this.approvals.now(),
+    };
+    const grants = await store.findGrants(check.toolName, check.argumentsHash, check.now);
+    return grants.find((g) => grantApplies(g, check));
   }
 
   /**

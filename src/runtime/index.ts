@@ -52,6 +52,7 @@ export {
   type RegexSpec,
 } from "./condition.js";
 export {
+  type ApprovalNotNeeded,
   type AuditRedaction,
   type ControllerReload,
   deniedMessage,

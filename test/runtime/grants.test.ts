@@ -405,3 +405,41 @@ describe("grant rules", () => {
     );
   });
 });
+
+describe("requestApproval: decides like handle and never runs", () => {
+  it("an ask becomes a stored, audited request; nothing runs", async () => {
+    runs = [];
+    const t = setup(askBoth());
+    const step = await t.controller.requestApproval({ callId: "r1", toolName: "t0", arguments: { x: 7 } });
+    expect(isRequest(step as ApprovalRequest)).toBe(true);
+    expect(runs).toEqual([]);
+    expect((await t.store.list()).map((s) => s.request.call.callId)).toEqual(["r1"]);
+    expect(t.audit.events.map((e) => e.type)).toEqual([
+      "call.received",
+      "policy.decided",
+      "approval.requested",
+    ]);
+  });
+
+  it("a call a remembered approval covers is reported as granted, and still not run", async () => {
+    runs = [];
+    const t = setup(askBoth());
+    await t.approveRemembering("t0", 1);
+    const step = await t.controller.requestApproval({ callId: "r2", toolName: "t0", arguments: { x: 1 } });
+    expect(step).toEqual({ kind: "approval-not-needed", action: "granted" });
+    expect(runs).toEqual(["t0:1"]);
+  });
+
+  it("allow, deny and invalid calls store nothing and run nothing", async () => {
+    runs = [];
+    const t = setup(new ToolPolicy({ allowedTools: ["t0"], deniedTools: ["t1"] }));
+    const ask = (toolName: string, args: unknown) =>
+      t.controller.requestApproval({ callId: "r", toolName, arguments: args });
+    expect(await ask("t0", { x: 1 })).toEqual({ kind: "approval-not-needed", action: "allow" });
+    expect(await ask("t1", { x: 1 })).toEqual({ kind: "approval-not-needed", action: "deny" });
+    expect(await ask("t0", { x: "one" })).toEqual({ kind: "approval-not-needed", action: "invalid" });
+    expect(await ask("nope", {})).toEqual({ kind: "approval-not-needed", action: "invalid" });
+    expect(runs).toEqual([]);
+    expect(await t.store.list()).toEqual([]);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * `toolgate/ai-sdk`: toolgate in front of the tools of the Vercel AI SDK (`ai` 6, an optional peer
+ * dependency). Every export of this file is public API.
+ *
+ * Each visible spec of a controller becomes an AI SDK tool whose input schema is the spec's, so a tool is
+ * declared once (in the tool spec) and its argument type comes from `toolgate codegen`'s `ToolArgs`:
+ * - allow: the SDK calls `execute`, which runs the controller's handler;
+ * - deny: `execute` throws the controller's reason, which the SDK hands to the model as a tool error; nothing
+ *   runs (`needsApproval` is false, so no approval is offered for a denied call);
+ * - ask: `needsApproval` stores a toolgate approval request (it never runs the handler) and answers `true`, so
+ *   `generateText`/`streamText` return a `tool-approval-request`. When the conversation comes back with the
+ *   SDK's `tool-approval-response`, the SDK asks `needsApproval` again (true only while toolgate's request is
+ *   open, so a replayed approval is refused) and calls `execute`, which takes toolgate's approval once,
+ *   re-checks it against the policy in force and runs the handler with the approved arguments.
+ */
+import type { ModelMessage, Tool, ToolApprovalResponse, ToolExecutionOptions } from "ai";
+import type { ToolController } from "../runtime/controller.js";
+import type { ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+import {
+  ApprovalBridge,
+  type FrameworkDecision,
+  isApprovalRequest,
+  waitingMessage,
+} from "./approval-bridge.js";
+import { importPeer } from "./peer.js";
+
+const ai = await importPeer<typeof import("ai")>("ai", "toolgate/ai-sdk", "ai@6");
+
+/** Options of `AiSdkGate`. */
+export interface AiSdkGateOptions {
+  /** The caller facts (validated against the config's `context_schema`) from the SDK's `experimental_context`. */
+  readonly context?: (experimentalContext: unknown) => ToolContext;
+  /** Who approved, when an approval names nobody (default `ai-sdk`). */
+  readonly approver?: string;
+}
+
+/** The AI SDK tools of a controller, typed by `toolgate codegen`'s `ToolArgs` (tool name → argument type). */
+export type GatedTools<Args> = { [Name in keyof Args & string]: Tool<Args[Name], string> };
+
+/** An approval request as `generateText`/`streamText` return it (`result.content` parts). */
+export interface AiSdkApprovalRequest {
+  readonly type: "tool-approval-request";
+  readonly approvalId: string;
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+}
+
+/** A person's decision on an approval request. */
+export interface AiSdkDecision {
+  readonly approver?: string;
+  readonly reason?: string;
+}
+
+/** The error an `execute` throws when toolgate refused a call or holds it for a person: nothing ran. */
+export class ToolgateRefusal extends Error {
+  readonly result: ToolResult;
+  constructor(result: ToolResult) {
+    super(result.content);
+    this.name = "ToolgateRefusal";
+    this.result = result;
+  }
+}
+
+/** toolgate in front of AI SDK tools, over one controller. */
+export class AiSdkGate<Args = Record<string, unknown>> {
+  readonly controller: ToolController;
+  readonly #bridge: ApprovalBridge;
+  readonly #options: AiSdkGateOptions;
+
+  constructor(controller: ToolController, options: AiSdkGateOptions = {}) {
+    this.controller = controller;
+    this.#options = options;
+    this.#bridge = new ApprovalBridge(controller, options.approver ?? "ai-sdk");
+  }
+
+  /** One AI SDK tool per visible spec (tools denied outright are not offered to the model). */
+  tools(): GatedTools<Args> {
+    const tools: Record<string, Tool<unknown, string>> = {};
+    for (const spec of this.controller.visibleSpecs()) tools[spec.name] = this.#tool(spec);
+    return tools as GatedTools<Args>;
+  }
+
+  /**
+   * Approves a `tool-approval-request`: records the person in toolgate's store, and returns the
+   * `tool-approval-response` to add to the messages (in a `tool` message) before calling the model again.
+   */
+  async approve(request: AiSdkApprovalRequest, decision: AiSdkDecision = {}): Promise<ToolApprovalResponse> {
+    return this.#answer(request, { ...decision, approved: true });
+  }
+
+  /**
+   * Rejects a `tool-approval-request`: toolgate's request is resolved as rejected (audited; nothing runs), and
+   * the returned `tool-approval-response` tells the model why.
+   */
+  async reject(request: AiSdkApprovalRequest, decision: AiSdkDecision = {}): Promise<ToolApprovalResponse> {
+    return this.#answer(request, { ...decision, approved: false });
+  }
+
+  /**
+   * Records in toolgate the rejections that a conversation carries as `tool-approval-response` parts (as
+   * `useChat`'s `addToolApprovalResponse` sends them), so that toolgate's requests of rejected calls are closed
+   * and audited. Approvals need nothing here: the SDK's `execute` takes them.
+   */
+  async recordRejections(messages: readonly ModelMessage[]): Promise<number> {
+    let recorded = 0;
+    for (const { response, call } of approvalResponses(messages)) {
+      if (response.approved) continue;
+      const open = await this.#bridge.openRequest(call);
+      if (open === undefined) continue;
+      await this.#bridge.resolve(open.approvalId, {
+        approved: false,
+        ...(response.reason === undefined ? {} : { reason: response.reason }),
+      });
+      recorded++;
+    }
+    return recorded;
+  }
+
+  async #answer(request: AiSdkApprovalRequest, decision: FrameworkDecision): Promise<ToolApprovalResponse> {
+    const { toolCallId, toolName, input } = request.toolCall;
+    const open = await this.#bridge.openRequest({ callId: toolCallId, toolName, arguments: input });
+    if (open !== undefined) {
+      if (decision.approved) await this.#bridge.respond(open.approvalId, decision);
+      else await this.#bridge.resolve(open.approvalId, decision);
+    }
+    return {
+      type: "tool-approval-response",
+      approvalId: request.approvalId,
+      approved: decision.approved,
+      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    };
+  }
+
+  #context(experimentalContext: unknown): ToolContext {
+    return this.#options.context === undefined ? {} : this.#options.context(experimentalContext);
+  }
+
+  #tool(spec: ToolSpec): Tool<unknown, string> {
+    const call = (input: unknown, toolCallId: string): ToolCall => ({
+      callId: toolCallId,
+      toolName: spec.name,
+      arguments: input,
+    });
+    return ai.tool<unknown, string>({
+      description: spec.description,
+      // toolgate validates the arguments; the SDK only shows the schema to the model.
+      inputSchema: ai.jsonSchema(spec.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
+      needsApproval: async (input, { toolCallId, messages, experimental_context }) => {
+        const proposed = call(input, toolCallId);
+        if (findApproval(messages, toolCallId) !== undefined) {
+          // The SDK checks an approval that came back: it stands only while toolgate's request is open.
+          return (await this.#bridge.openRequest(proposed)) !== undefined;
+        }
+        const step = await this.#bridge.request(proposed, this.#context(experimental_context));
+        return isApprovalRequest(step);
+      },
+      execute: async (input: unknown, options: ToolExecutionOptions) => {
+        const { toolCallId, messages, experimental_context } = options;
+        const approval = findApproval(messages, toolCallId);
+        const outcome = await this.#bridge.execute(
+          call(input, toolCallId),
+          this.#context(experimental_context),
+          approval?.approved === true ? { approved: true } : undefined,
+        );
+        if (isApprovalRequest(outcome)) {
+          throw new ToolgateRefusal({ callId: toolCallId, content: waitingMessage(outcome), isError: true });
+        }
+        if (outcome.isError) throw new ToolgateRefusal(outcome);
+        return outcome.content;
+      },
+    });
+  }
+}
+
+/** The SDK's answer to the approval request of a tool call, when the messages carry one. */
+function findApproval(
+  messages: readonly ModelMessage[],
+  toolCallId: string,
+): ToolApprovalResponse | undefined {
+  return approvalResponses(messages).find((entry) => entry.call.callId === toolCallId)?.response;
+}
+
+/** Every `tool-approval-response` of the messages with the tool call its request was for. */
+function approvalResponses(
+  messages: readonly ModelMessage[],
+): { response: ToolApprovalResponse; call: ToolCall }[] {
+  const calls = new Map<string, ToolCall>();
+  const requests = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      if (part.type === "tool-call") {
+        calls.set(part.toolCallId, {
+          callId: part.toolCallId,
+          toolName: part.toolName,
+          arguments: part.input,
+        });
+      } else if (part.type === "tool-approval-request") {
+        requests.set(part.approvalId, part.toolCallId);
+      }
+    }
+  }
+  const found: { response: ToolApprovalResponse; call: ToolCall }[] = [];
+  for (const message of messages) {
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-approval-response") continue;
+      const toolCallId = requests.get(part.approvalId);
+      const call = toolCallId === undefined ? undefined : calls.get(toolCallId);
+      if (call !== undefined) found.push({ response: part, call });
+    }
+  }
+  return found;
+}
