@@ -15,6 +15,7 @@
  */
 import type { ModelMessage, Tool, ToolApprovalResponse, ToolExecutionOptions } from "ai";
 import type { ToolController } from "../runtime/controller.js";
+import { ToolgateError } from "../runtime/errors.js";
 import type { ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
 import {
   ApprovalBridge,
@@ -50,12 +51,14 @@ export interface AiSdkDecision {
   readonly reason?: string;
 }
 
-/** The error an `execute` throws when toolgate refused a call or holds it for a person: nothing ran. */
-export class ToolgateRefusal extends Error {
+/**
+ * The error an `execute` throws when toolgate refused a call or holds it for a person (code `tool-refused`):
+ * nothing ran, and the SDK hands its message to the model as the tool's error.
+ */
+export class ToolgateRefusal extends ToolgateError {
   readonly result: ToolResult;
   constructor(result: ToolResult) {
-    super(result.content);
-    this.name = "ToolgateRefusal";
+    super("tool-refused", result.content);
     this.result = result;
   }
 }

@@ -53,6 +53,8 @@ export type ToolgateErrorCode =
   | "policy-source"
   | "invalid-tool-spec"
   | "invalid-tool-call"
+  // framework adapters
+  | "tool-refused"
   | "invalid-rules";
 
 /** Base class of every error toolgate throws on purpose. */

@@ -34,6 +34,10 @@ const LAYERS: readonly { readonly folders: readonly string[]; readonly role: str
     role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, agent integrations, reading other tools' permission settings",
   },
   {
+    folders: ["frameworks"],
+    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK), on the core and the host adapters",
+  },
+  {
     folders: ["bundle"],
     role: "the frozen, fingerprinted policy bundle and what it determines for a controller",
   },
