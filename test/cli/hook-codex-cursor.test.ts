@@ -5,6 +5,7 @@
  * one canonical policy gives the same decision for the same action arriving from either host.
  */
 import { join } from "node:path";
+import { toolgatePlugin } from "toolgate/opencode";
 import { describe, expect, it } from "vitest";
 import { type HookIo, runHookCodex, runHookCursor } from "../../src/cli/hook.js";
 import { runHook } from "./claude-code-hook-process.js";
@@ -261,46 +262,66 @@ describe("toolgate hook cursor", () => {
 
 describe("one canonical policy, every host", () => {
   /** The same action as each host sends it, and the decision each host ends up with. */
-  const actions: { name: string; codex: string; cursor: string }[] = [
+  const actions: { name: string; codex: string; cursor: string; opencode: [string, unknown] }[] = [
     {
       name: "git status",
       codex: codexPayload("Bash", { command: "git status" }),
       cursor: cursorPayload("beforeShellExecution", { command: "git status", cwd: PROJECT }),
+      opencode: ["bash", { command: "git status" }],
     },
     {
       name: "rm -rf /",
       codex: codexPayload("Bash", { command: "rm -rf /" }),
       cursor: cursorPayload("beforeShellExecution", { command: "rm -rf /", cwd: PROJECT }),
+      opencode: ["bash", { command: "rm -rf /" }],
     },
     {
       name: "cat .env",
       codex: codexPayload("Bash", { command: "cat .env" }),
       cursor: cursorPayload("beforeShellExecution", { command: "cat .env", cwd: PROJECT }),
+      opencode: ["bash", { command: "cat .env" }],
     },
     {
       name: "npm test",
       codex: codexPayload("Bash", { command: "npm test" }),
       cursor: cursorPayload("beforeShellExecution", { command: "npm test", cwd: PROJECT }),
+      opencode: ["bash", { command: "npm test" }],
     },
     {
       name: "an MCP query",
       codex: codexPayload("mcp__db__query", { sql: "select 1" }),
       cursor: cursorPayload("beforeMCPExecution", { tool_name: "query", tool_input: { sql: "select 1" } }),
+      opencode: ["db_query", { sql: "select 1" }],
+    },
+    {
+      name: "reading .env",
+      codex: codexPayload("Bash", { command: "cat config/.env" }),
+      cursor: cursorPayload("beforeReadFile", { file_path: `${PROJECT}/config/.env`, content: "" }),
+      opencode: ["read", { filePath: `${PROJECT}/config/.env` }],
     },
   ];
 
-  it.each(actions)("$name gets one decision from Codex and from Cursor", ({ codex: c, cursor: k }) => {
-    const fromCursor = (JSON.parse(cursor(k).stdout) as { permission: string }).permission;
-    const fromCodex = codex(c);
-    // Codex cannot ask: its ask is a deny that names the approval; the policy's decision is the same.
-    const codexDecision =
-      fromCodex.stdout === ""
-        ? "allow"
-        : (
-              JSON.parse(fromCodex.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }
-            ).hookSpecificOutput.permissionDecisionReason.includes("needs a person's approval")
-          ? "ask"
-          : "deny";
-    expect(codexDecision).toBe(fromCursor);
-  });
+  it.each(actions)(
+    "$name gets one decision from Codex, Cursor and OpenCode",
+    async ({ codex: c, cursor: k, opencode: o }) => {
+      const hooks = await toolgatePlugin({ config: PACK })({ directory: PROJECT });
+      const fromOpenCode = await hooks["tool.execute.before"]({ tool: o[0] }, { args: o[1] }).then(
+        () => "allow",
+        (error: Error) => (error.message.includes("needs a person's approval") ? "ask" : "deny"),
+      );
+      const fromCursor = (JSON.parse(cursor(k).stdout) as { permission: string }).permission;
+      const fromCodex = codex(c);
+      // Codex cannot ask: its ask is a deny that names the approval; the policy's decision is the same.
+      const codexDecision =
+        fromCodex.stdout === ""
+          ? "allow"
+          : (
+                JSON.parse(fromCodex.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } }
+              ).hookSpecificOutput.permissionDecisionReason.includes("needs a person's approval")
+            ? "ask"
+            : "deny";
+      expect(codexDecision).toBe(fromCursor);
+      expect(fromOpenCode).toBe(fromCursor);
+    },
+  );
 });
