@@ -138,6 +138,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
     .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
+    .option("--agent <host>", "set up a coding agent over the canonical tools: codex, cursor or opencode")
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {
       const { runInit } = await import("./init.js");
