@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^toolgate\/ai-sdk$/, replacement: src("frameworks/ai-sdk.ts") },
       { find: /^toolgate\/claude-agent-sdk$/, replacement: src("frameworks/claude-agent-sdk.ts") },
       { find: /^toolgate\/langchain$/, replacement: src("frameworks/langchain.ts") },
+      { find: /^toolgate\/opencode$/, replacement: src("composition/opencode.ts") },
       { find: /^toolgate$/, replacement: src("index.ts") },
     ],
   },

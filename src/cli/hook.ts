@@ -1,6 +1,7 @@
 /**
- * `toolgate hook claude-code` and `toolgate hook gemini-cli`: the commands for Claude Code's `PreToolUse` hook
- * and Gemini CLI's `BeforeTool` hook. Each reads the hook's JSON on stdin, decides with the configured policy
+ * `toolgate hook claude-code|gemini-cli|codex|cursor`: the commands for Claude Code's `PreToolUse` hook,
+ * Gemini CLI's `BeforeTool` hook, Codex's `PreToolUse`/`PermissionRequest` hooks and Cursor's
+ * `beforeShellExecution`/`beforeMCPExecution`/`beforeReadFile` hooks. Each reads the hook's JSON on stdin, decides with the configured policy
  * and writes the agent's documented JSON answer on stdout.
  *
  * Exit codes are the agents' for hooks (https://code.claude.com/docs/en/hooks, "Exit code output";
@@ -16,6 +17,14 @@ import {
   hookCalls,
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
+import { type CodexHookInput, codexAnswer, codexCalls, parseCodexPayload } from "../adapters/codex-hook.js";
+import {
+  type CursorHookEvent,
+  type CursorHookInput,
+  cursorAnswer,
+  cursorCalls,
+  parseCursorPayload,
+} from "../adapters/cursor-hook.js";
 import {
   type GeminiCliBeforeToolInput,
   type GeminiCliBeforeToolOutput,
@@ -235,6 +244,71 @@ export function runHookGeminiCli(options: GeminiHookCommandOptions, io: HookIo):
         // exit code, so stdout carries the same refusal as a deny: either reading blocks.
         const text = `toolgate: ${reason}; the tool call is blocked`;
         io.write(`${JSON.stringify(geminiCliAnswer("deny", text))}\n`);
+        io.writeError(`${text}\n`);
+        return HOOK_EXIT.block;
+      },
+    },
+    options,
+    io,
+  );
+}
+
+/** Options of `toolgate hook codex`. */
+export interface CodexHookCommandOptions extends HookCommandOptions {
+  /** The event this registration answers: `PreToolUse` (default) or `PermissionRequest`. */
+  readonly event: string;
+}
+
+/**
+ * `toolgate hook codex`. Returns the exit code. Codex lets a call run on anything but a well-formed deny or
+ * exit code 2, so an ask is answered as a deny under `PreToolUse`, and everything unreadable exits 2.
+ */
+export function runHookCodex(options: CodexHookCommandOptions, io: HookIo): number {
+  const event = options.event;
+  if (event !== "PreToolUse" && event !== "PermissionRequest") {
+    throw new UsageError(`--event must be PreToolUse or PermissionRequest, got "${event}"`);
+  }
+  return runAgentHook<CodexHookInput>(
+    {
+      parse: (text) => parseCodexPayload(text, event),
+      calls: codexCalls,
+      context: () => ({}),
+      answer: (action, reason) => {
+        const answer = codexAnswer(event, action, reason);
+        if (answer !== undefined) io.write(`${JSON.stringify(answer)}\n`);
+        return HOOK_EXIT.answered;
+      },
+      block: (reason) => {
+        // Exit 2 blocks the tool call; Codex shows stderr to the model as the reason.
+        io.writeError(`toolgate: ${reason}; the tool call is blocked\n`);
+        return HOOK_EXIT.block;
+      },
+    },
+    options,
+    io,
+  );
+}
+
+/** `toolgate hook cursor`. Returns the exit code. */
+export function runHookCursor(options: HookCommandOptions, io: HookIo): number {
+  let event: CursorHookEvent = "beforeShellExecution";
+  return runAgentHook<CursorHookInput>(
+    {
+      parse: (text) => {
+        const parsed = parseCursorPayload(text);
+        if (parsed.ok) event = parsed.payload.hook_event_name;
+        return parsed;
+      },
+      calls: (payload) => cursorCalls(payload),
+      context: () => ({}),
+      answer: (action, reason) => {
+        io.write(`${JSON.stringify(cursorAnswer(event, action, reason))}\n`);
+        return HOOK_EXIT.answered;
+      },
+      block: (reason) => {
+        // Exit 2 blocks; stdout carries the same refusal, so either reading blocks.
+        const text = `toolgate: ${reason}; the call is blocked`;
+        io.write(`${JSON.stringify({ permission: "deny", user_message: text, agent_message: text })}\n`);
         io.writeError(`${text}\n`);
         return HOOK_EXIT.block;
       },

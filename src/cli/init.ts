@@ -14,6 +14,7 @@ import {
   type RejectedTool,
   type SourcedSpec,
 } from "../scaffold/accept-tools.js";
+import { buildAgentFiles, INIT_AGENTS, type InitAgent } from "../scaffold/agent-files.js";
 import { buildInitFiles, EXAMPLE_TOOL, INIT_LAYOUT, installedSchemasDir } from "../scaffold/init-files.js";
 import { sampleArguments } from "../scaffold/sample-arguments.js";
 import { readToolSource, type ToolSource, ToolSourceError } from "../scaffold/tool-sources.js";
@@ -30,6 +31,8 @@ export interface InitCommandOptions {
   readonly fromAnthropic?: readonly string[];
   readonly timeout?: string;
   readonly color?: boolean;
+  /** A coding agent to set up over the canonical pack: codex, cursor or opencode. */
+  readonly agent?: string;
 }
 
 /** Configuration files that discovery would find in a folder before `toolgate.config.yaml`, or beside it. */
@@ -48,6 +51,7 @@ const OTHER_CONFIGS = [
 export async function runInit(dirArgument: string | undefined, options: InitCommandOptions): Promise<number> {
   const cwd = process.cwd();
   const dir = resolve(cwd, dirArgument ?? ".");
+  if (options.agent !== undefined) return runInitAgent(cwd, dir, options.agent, options);
   const timeoutMs = parseTimeout(options.timeout);
   const sources = collectSources(options);
 
@@ -242,4 +246,59 @@ function count(n: number, noun: string): string {
 /** Quotes a word for a POSIX shell when it needs it. */
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `toolgate init --agent HOST`: a configuration over the canonical coding-agent pack, a policy that extends its
+ * starting policy, a test file, and the host's hook registration (failing closed where the host allows), then
+ * lint as for init. Refuses to overwrite unless `--force`, and refuses `--from-*` sources (the pack's tools are
+ * the host's).
+ */
+async function runInitAgent(
+  cwd: string,
+  dir: string,
+  agent: string,
+  options: InitCommandOptions,
+): Promise<number> {
+  if (!(INIT_AGENTS as readonly string[]).includes(agent)) {
+    throw new UsageError(`--agent must be one of ${INIT_AGENTS.join(", ")}, got "${agent}"`);
+  }
+  if (collectSources(options).length > 0) {
+    throw new UsageError("--agent sets up the canonical coding-agent tools; it takes no --from-* source");
+  }
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new UsageError(`${show(cwd, dir)} is a file; give the folder to write into`);
+  }
+  const files = buildAgentFiles(agent as InitAgent, dir);
+  const existing = files.filter((f) => existsSync(join(dir, f.path)));
+  if (existing.length > 0 && options.force !== true) {
+    throw new UsageError(
+      `not overwriting ${existing.map((f) => show(cwd, join(dir, f.path))).join(", ")}; pass --force to replace them`,
+    );
+  }
+  for (const file of files) {
+    const path = join(dir, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.text);
+  }
+  const configPath = join(dir, "toolgate.config.yaml");
+  const report = await lintPolicy({ config: relative(cwd, configPath) || configPath, cwd });
+  if (report.errorCount > 0 || report.warningCount > 0) {
+    print(
+      formatDiagnostics("stylish", {
+        diagnostics: report.diagnostics,
+        fingerprint: report.fingerprint,
+        color: useColor(options.color),
+        toolVersion: toolVersion(),
+        table: DIAGNOSTICS,
+      }),
+    );
+    printError("the files written do not pass toolgate lint; fix the files listed above");
+    return EXIT.findings;
+  }
+  print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
+  for (const file of files) print(`  ${file.path}`);
+  print(`toolgate lint: no problems (${count(report.tests?.passed ?? 0, "policy test")} passed)`);
+  print(`\nNext: edit policies/policy.yaml; see docs/${agent}.md for how ${agent} runs the hook.`);
+  return EXIT.ok;
 }

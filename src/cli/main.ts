@@ -138,6 +138,7 @@ export function buildProgram(state: { code: number }): Command {
     .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
     .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
+    .option("--agent <host>", "set up a coding agent over the canonical tools: codex, cursor or opencode")
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {
       const { runInit } = await import("./init.js");
@@ -292,8 +293,8 @@ export function buildProgram(state: { code: number }): Command {
   const agentHook = (
     agent: string,
     event: string,
-    projectVariable: "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR",
-    run: "runHookClaudeCode" | "runHookGeminiCli",
+    projectVariable: "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR" | undefined,
+    run: "runHookClaudeCode" | "runHookGeminiCli" | "runHookCodex" | "runHookCursor",
   ) =>
     hook
       .command(agent)
@@ -304,10 +305,14 @@ export function buildProgram(state: { code: number }): Command {
       .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
       .option(
         "--project <dir>",
-        `the project directory paths are read against (default: $${projectVariable}, else cwd)`,
+        projectVariable === undefined
+          ? "the project directory paths are read against (default: the payload's cwd)"
+          : `the project directory paths are read against (default: $${projectVariable}, else cwd)`,
       )
       .action(async (options) => {
-        const project: string | undefined = options.project ?? (process.env[projectVariable] || undefined);
+        const project: string | undefined =
+          options.project ??
+          (projectVariable === undefined ? undefined : process.env[projectVariable] || undefined);
         const commands = await import("./hook.js");
         state.code = commands[run](
           { ...options, ...(project === undefined ? {} : { project }) },
@@ -323,6 +328,17 @@ export function buildProgram(state: { code: number }): Command {
     "--ask <answer>",
     'ask or deny: answer an ask with Gemini CLI\'s "ask" (its confirmation prompt, 0.36.0 or later) or a deny saying approval is needed',
     "ask",
+  );
+  agentHook("codex", "Codex's PreToolUse or PermissionRequest", undefined, "runHookCodex").option(
+    "--event <name>",
+    "PreToolUse or PermissionRequest: the event this registration answers",
+    "PreToolUse",
+  );
+  agentHook(
+    "cursor",
+    "Cursor's beforeShellExecution, beforeMCPExecution and beforeReadFile",
+    undefined,
+    "runHookCursor",
   );
   const importCommand = program
     .command("import")

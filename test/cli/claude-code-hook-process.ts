@@ -8,7 +8,7 @@ export function runHook(
   args: readonly string[],
   extraEnv: Readonly<Record<string, string>> = {},
   cwd = ROOT,
-  agent: "claude-code" | "gemini-cli" = "claude-code",
+  agent: "claude-code" | "gemini-cli" | "codex" | "cursor" = "claude-code",
 ) {
   // A test run inside Claude Code or Gemini CLI must not hand its own project directory to the hook.
   const { CLAUDE_PROJECT_DIR: _claude, GEMINI_PROJECT_DIR: _gemini, ...env } = process.env;

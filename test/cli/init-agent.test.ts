@@ -1,0 +1,123 @@
+/**
+ * `toolgate init --agent codex|cursor|opencode`: a project over the canonical coding-agent pack (as installed
+ * under node_modules/toolgate) whose policy extends the pack's, with the host's hook registration written to
+ * fail closed where the host allows; the result passes lint and its tests, and the hook it registers answers.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, ROOT, toolgate } from "./cli-helpers.js";
+
+const temporary: string[] = [];
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+/** An empty project with toolgate installed (a link to this package). */
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-init-agent-"));
+  temporary.push(dir);
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(ROOT, join(dir, "node_modules", "toolgate"));
+  return dir;
+}
+
+describe("toolgate init --agent", () => {
+  beforeAll(assertBuilt);
+
+  it("codex: .codex/hooks.json registers both events, each ending in `|| exit 2` so that a hook that cannot start blocks", () => {
+    const dir = project();
+    const run = toolgate(["init", "--agent", "codex"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const hooks = JSON.parse(readFileSync(join(dir, ".codex/hooks.json"), "utf8"));
+    expect(hooks).toEqual({
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: "npx --no-install toolgate hook codex --event PreToolUse || exit 2",
+                timeout: 30,
+              },
+            ],
+          },
+        ],
+        PermissionRequest: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: "npx --no-install toolgate hook codex --event PermissionRequest || exit 2",
+                timeout: 30,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(readFileSync(join(dir, "toolgate.config.yaml"), "utf8")).toContain(
+      "tools: [node_modules/toolgate/policies/packs/agents/tools.yaml]",
+    );
+    expect(toolgate(["lint"], dir).code).toBe(0);
+    expect(toolgate(["test"], dir).code).toBe(0);
+  });
+
+  it("cursor: .cursor/hooks.json sets failClosed on every event it registers", () => {
+    const dir = project();
+    expect(toolgate(["init", "--agent", "cursor"], dir).code).toBe(0);
+    const hooks = JSON.parse(readFileSync(join(dir, ".cursor/hooks.json"), "utf8")) as {
+      version: number;
+      hooks: Record<string, { command: string; failClosed: boolean }[]>;
+    };
+    expect(hooks.version).toBe(1);
+    expect(Object.keys(hooks.hooks).sort()).toEqual([
+      "beforeMCPExecution",
+      "beforeReadFile",
+      "beforeShellExecution",
+    ]);
+    for (const entries of Object.values(hooks.hooks)) {
+      expect(entries).toEqual([
+        { command: "npx --no-install toolgate hook cursor", failClosed: true, timeout: 30 },
+      ]);
+    }
+    // The hook it registers answers from the project's policy.
+    const answer = spawnSync(process.execPath, [join(ROOT, "bin/toolgate.js"), "hook", "cursor"], {
+      cwd: dir,
+      input: JSON.stringify({
+        hook_event_name: "beforeShellExecution",
+        workspace_roots: [dir],
+        command: "rm -rf /",
+        cwd: dir,
+      }),
+      encoding: "utf8",
+    });
+    expect(JSON.parse(answer.stdout)).toMatchObject({ permission: "deny" });
+  });
+
+  it("opencode: the plugin file re-exports toolgate's plugin", () => {
+    const dir = project();
+    expect(toolgate(["init", "--agent", "opencode"], dir).code).toBe(0);
+    expect(readFileSync(join(dir, ".opencode/plugin/toolgate.ts"), "utf8")).toContain(
+      'export { ToolgatePlugin } from "toolgate/opencode";',
+    );
+    expect(toolgate(["lint"], dir).code).toBe(0);
+  });
+
+  it("refuses an unknown agent, a --from-* source, and overwriting without --force", () => {
+    const dir = project();
+    const unknown = toolgate(["init", "--agent", "vscode"], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--agent must be one of codex, cursor, opencode");
+    expect(existsSync(join(dir, "toolgate.config.yaml"))).toBe(false);
+    expect(toolgate(["init", "--agent", "codex", "--from-openai", "tools.json"], dir).code).toBe(2);
+    expect(toolgate(["init", "--agent", "codex"], dir).code).toBe(0);
+    const again = toolgate(["init", "--agent", "codex"], dir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("pass --force");
+    expect(toolgate(["init", "--agent", "codex", "--force"], dir).code).toBe(0);
+  });
+});
