@@ -6,8 +6,9 @@
  * to the controller:
  * - allow: `execute` runs the controller's handler and returns its output;
  * - deny: the tool's output is the controller's error text (the reason and rule ids); nothing runs;
- * - ask: `needsApproval` stores a toolgate approval request and answers `true`, so the run stops with an
- *   interruption; approving the interruption through `RunState` (`state.approve(item)` or `gate.approve`)
+ * - ask: `needsApproval` stores a toolgate approval request (it never runs the handler, not even when a
+ *   remembered approval covers the call: then it answers `false` and `execute` runs it) and answers `true`, so
+ *   the run stops with an interruption; approving the interruption through `RunState` (`state.approve(item)` or `gate.approve`)
  *   lets the SDK call `execute`, which resolves toolgate's approval — taken once, and re-checked against the
  *   policy in force — and runs the handler. `gate.reject` records the rejection in toolgate too.
  */
@@ -16,7 +17,7 @@ import { type FunctionTool, type RunContext, type RunToolApprovalItem, tool } fr
 import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ApprovalError } from "../runtime/errors.js";
-import type { ApprovalRequest, ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+import type { ApprovalRequest, ToolCall, ToolContext, ToolSpec } from "../runtime/types.js";
 
 /** Options of `AgentsGate`. */
 export interface AgentsGateOptions<TContext = unknown> {
@@ -38,13 +39,11 @@ export interface AgentsDecision {
   readonly reason?: string;
 }
 
-const isApprovalRequest = (value: ToolResult | ApprovalRequest): value is ApprovalRequest =>
+const isApprovalRequest = (value: unknown): value is ApprovalRequest =>
   (value as ApprovalRequest).kind === "approval-request";
 
-/** Where one tool call stands between `needsApproval` and `execute`. */
-type Pending =
-  | { readonly kind: "approval"; readonly approvalId: string; readonly argumentsHash: string }
-  | { readonly kind: "result"; readonly result: ToolResult; readonly argumentsHash: string };
+/** Where one tool call stands between `needsApproval` and `execute`: the request it waits for. */
+type Pending = { readonly kind: "approval"; readonly approvalId: string; readonly argumentsHash: string };
 
 /** toolgate in front of `@openai/agents` tools, over one controller. */
 export class AgentsGate<TContext = unknown> {
@@ -188,15 +187,13 @@ export class AgentsGate<TContext = unknown> {
           this.#pending.set(call.callId, stored);
           return true;
         }
-        const outcome = await this.controller.handle(call, context);
+        // Decide and store the request, never run: a call a remembered approval covers (or that the policy
+        // now allows or refuses) needs no interruption, and execute runs or refuses it through handle.
+        const outcome = await this.controller.requestApproval(call, context);
+        if (!isApprovalRequest(outcome)) return false;
         const argumentsHash = hashCanonical(input ?? null);
-        if (isApprovalRequest(outcome)) {
-          this.#pending.set(call.callId, { kind: "approval", approvalId: outcome.approvalId, argumentsHash });
-          return true;
-        }
-        // The policy changed between the two looks: the controller has already answered the call.
-        this.#pending.set(call.callId, { kind: "result", result: outcome, argumentsHash });
-        return false;
+        this.#pending.set(call.callId, { kind: "approval", approvalId: outcome.approvalId, argumentsHash });
+        return true;
       },
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
@@ -210,7 +207,6 @@ export class AgentsGate<TContext = unknown> {
             pending = await this.#stored(spec.name, callId, input);
         }
         if (callId !== undefined) this.#pending.delete(callId);
-        if (pending?.kind === "result") return pending.result.content;
         if (pending?.kind === "approval") {
           // `alwaysApprove` approves every later call of the tool at once; a toolgate ask needs a person's
           // approval per call. A call id nobody approved shows whether the SDK's approval is such a blanket one.

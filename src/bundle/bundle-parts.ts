@@ -68,6 +68,7 @@ export function bundleParts(
   const mode = bundleMode(bundle);
   const contextValidator = bundleContextValidator(bundle);
   const ttlMs = bundle.settings.approvalTtlMs;
+  const grantMaxMs = bundleGrantMaxMs(bundle);
   return {
     specs: bundle.tools.map((tool) => ({
       name: tool.name,
@@ -83,5 +84,12 @@ export function bundleParts(
     redact: new Map(Object.entries(bundle.settings.audit?.redact ?? {})),
     ...(contextValidator === undefined ? {} : { contextValidator }),
     ...(ttlMs === undefined ? {} : { approvalTtlMs: ttlMs }),
+    ...(grantMaxMs === undefined ? {} : { grantMaxMs }),
   };
+}
+
+/** The config's `grants.max_hours` in milliseconds (the longest usable remembered approval), when it sets one. */
+export function bundleGrantMaxMs(bundle: PolicyBundle): number | undefined {
+  const hours = bundle.settings.grants?.maxHours;
+  return hours === undefined ? undefined : Math.round(hours * 3_600_000);
 }

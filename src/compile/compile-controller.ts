@@ -7,6 +7,7 @@
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { bundleGrantMaxMs } from "../bundle/bundle-parts.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import {
   type Code,
@@ -176,6 +177,12 @@ function moduleSource(bundle: PolicyBundle): Code {
       ? code``
       : code`
   approvalTtlMs: ${literal(bundle.settings.approvalTtlMs)},`;
+  const grantMaxMs = bundleGrantMaxMs(bundle);
+  const grantMax =
+    grantMaxMs === undefined
+      ? code``
+      : code`
+  grantMaxMs: ${literal(grantMaxMs)},`;
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
   const configMode = bundle.settings.mode ?? DEFAULT_MODE;
@@ -221,7 +228,7 @@ const parts = {
   fingerprint,
   canonical: () => canonical,
   policy,
-  redact: new Map(${literal(redact)}),${contextValidator}${approvalTtl}
+  redact: new Map(${literal(redact)}),${contextValidator}${approvalTtl}${grantMax}
 };
 
 ${docComment(

@@ -65,9 +65,29 @@ export type WebhookVerification = { readonly ok: true } | { readonly ok: false; 
 /**
  * Checks a received webhook: the signature must be the HMAC of `TIMESTAMP.BODY` under the secret, and the
  * timestamp within the tolerance of now (which stops a captured request from being replayed later).
+ * @throws ToolgateError `invalid-option` for a secret shorter than 16 bytes (an empty or short secret would
+ *   let anyone sign) or a tolerance that is not a finite number of seconds from 0 up (an infinite one would
+ *   accept every replay).
  */
 export function verifyWebhookSignature(options: VerifyWebhookOptions): WebhookVerification {
   const { signature, timestamp } = options;
+  const secretBytes =
+    typeof options.secret === "string"
+      ? Buffer.byteLength(options.secret, "utf8")
+      : options.secret.byteLength;
+  if (secretBytes < MIN_WEBHOOK_SECRET_BYTES) {
+    throw new ToolgateError(
+      "invalid-option",
+      `the webhook secret must be at least ${MIN_WEBHOOK_SECRET_BYTES} bytes, got ${secretBytes}; use the secret the notifier signs with`,
+    );
+  }
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new ToolgateError(
+      "invalid-option",
+      `toleranceSeconds must be a finite number of seconds, 0 or more, got ${String(tolerance)}`,
+    );
+  }
   if (timestamp === undefined || !/^\d{1,15}$/.test(timestamp)) {
     return { ok: false, reason: "missing or malformed timestamp header" };
   }
@@ -76,7 +96,7 @@ export function verifyWebhookSignature(options: VerifyWebhookOptions): WebhookVe
   }
   const seconds = Number(timestamp);
   const now = (options.now ?? Date.now()) / 1000;
-  if (Math.abs(now - seconds) > (options.toleranceSeconds ?? 300)) {
+  if (Math.abs(now - seconds) > tolerance) {
     return { ok: false, reason: "the timestamp is outside the tolerance (a replay, or a clock far off)" };
   }
   const expected = Buffer.from(signWebhookBody(options.secret, seconds, options.body));

@@ -14,6 +14,7 @@ import type { AuditSink } from "./audit.js";
 import { type AuditRedaction, type ControllerReload, type OnAsk, ToolController } from "./controller.js";
 import { ToolgateError } from "./errors.js";
 import { modeFingerprint } from "./fingerprint.js";
+import { MAX_GRANT_MS } from "./grants.js";
 import { assertHandlersFit, type HandlerMap, refuseHandler } from "./handlers.js";
 import { assertControllerMode, type ControllerMode } from "./mode.js";
 import { type StatementSpec, ToolPolicy } from "./policy.js";
@@ -45,6 +46,8 @@ export interface ControllerParts {
   readonly redact?: AuditRedaction;
   /** How long approval requests stay usable, as the policy sets it (default: one hour). */
   readonly approvalTtlMs?: number;
+  /** The longest usable remembered approval, as the policy sets it (`grants.max_hours`; default 24 hours). */
+  readonly grantMaxMs?: number;
   /** Hooks the policy asks for when an approval request is stored (its notifiers), before the application's. */
   readonly notifiers?: readonly ApprovalRequestedHook[];
 }
@@ -124,6 +127,7 @@ export function assembleState(
     contextValidator: parts.contextValidator ?? null,
     redact: parts.redact ?? new Map(),
     mode,
+    grantMaxMs: parts.grantMaxMs ?? MAX_GRANT_MS,
   };
 }
 
@@ -170,7 +174,7 @@ export function assembleController(
 ): ToolController {
   const given: Partial<AssembleOptions> = options !== null && typeof options === "object" ? options : {};
   const mode = given.mode ?? parts.mode;
-  const { runtime, policy, redact, contextValidator } =
+  const { runtime, policy, redact, contextValidator, grantMaxMs } =
     state ?? assembleState(parts, given.handlers as HandlerMap, mode);
   if (state !== undefined && state.mode !== mode) {
     throw new ToolgateError("invalid-option", `the assembled state is for mode ${state.mode}, not ${mode}`);
@@ -186,6 +190,7 @@ export function assembleController(
     redact,
     ...(given.onAsk === undefined ? {} : { onAsk: given.onAsk }),
     mode,
+    grantMaxMs,
     ...(hook === undefined ? {} : { onApprovalRequested: hook }),
     ...(given.onNotificationError === undefined ? {} : { onNotificationError: given.onNotificationError }),
     ...(given.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: given.maxArgumentBytes }),

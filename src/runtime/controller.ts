@@ -9,7 +9,7 @@ import { PendingApprovals } from "./approvals.js";
 import type { AuditEvent, AuditEventType, AuditSink } from "./audit.js";
 import { hashCanonical } from "./canonical-json.js";
 import { ApprovalError, InvalidInputError, InvalidOptionError, isToolgateError } from "./errors.js";
-import { type ApprovalGrant, describeGrantScope, grantApplies, hasGrants } from "./grants.js";
+import { type ApprovalGrant, describeGrantScope, grantApplies, hasGrants, MAX_GRANT_MS } from "./grants.js";
 import {
   applyMode,
   assertControllerMode,
@@ -102,6 +102,12 @@ export interface ToolControllerOptions {
    * (recorded as `tool.failed`). The handler is not stopped: whatever it returns later is ignored.
    */
   readonly handlerTimeoutMs?: number;
+  /**
+   * The longest a remembered approval (grant) may have been made for, in milliseconds: the config's
+   * `grants.max_hours`. A grant is used only within this long after it was made, so lowering the setting
+   * shortens grants made before; `0` uses none. Default (and never more than): 24 hours.
+   */
+  readonly grantMaxMs?: number;
 }
 
 /** A call after the input boundary: fresh, frozen, plain data, or the error result that refuses it. */
@@ -146,6 +152,8 @@ export interface ControllerReload {
   readonly redact?: AuditRedaction;
   /** Omitted: the mode stays. */
   readonly mode?: ControllerMode;
+  /** Omitted: the longest usable grant stays (see `ToolControllerOptions.grantMaxMs`). */
+  readonly grantMaxMs?: number;
 }
 
 interface Active {
@@ -154,6 +162,7 @@ interface Active {
   readonly contextValidator: ArgumentValidator | undefined;
   readonly redact: AuditRedaction;
   readonly mode: ControllerMode;
+  readonly grantMaxMs: number;
 }
 
 /** Replaces the named fields of plain-data arguments with `"[redacted]"`. */
@@ -223,6 +232,7 @@ export class ToolController {
       contextValidator: options.contextValidator,
       redact: options.redact ?? new Map(),
       mode,
+      grantMaxMs: readGrantMaxMs(options.grantMaxMs),
     };
     this.#onApprovalRequested = options.onApprovalRequested;
     this.#onNotificationError = options.onNotificationError ?? warnNotificationError;
@@ -268,6 +278,7 @@ export class ToolController {
         next.contextValidator === undefined ? now.contextValidator : (next.contextValidator ?? undefined),
       redact: next.redact ?? now.redact,
       mode: next.mode ?? now.mode,
+      grantMaxMs: next.grantMaxMs === undefined ? now.grantMaxMs : readGrantMaxMs(next.grantMaxMs),
     };
   }
 
@@ -471,7 +482,8 @@ export class ToolController {
     decision: PolicyDecision,
   ): Promise<ApprovalGrant | undefined> {
     const store = this.approvals.store;
-    if (!hasGrants(store)) return undefined;
+    const maxMs = this.#active.grantMaxMs;
+    if (!hasGrants(store) || maxMs === 0) return undefined;
     const check = {
       toolName: call.toolName,
       argumentsHash: hashCanonical(call.arguments ?? null),
@@ -480,7 +492,8 @@ export class ToolController {
       now: this.approvals.now(),
     };
     const grants = await store.findGrants(check.toolName, check.argumentsHash, check.now);
-    return grants.find((g) => grantApplies(g, check));
+    // A grant made under a longer max_hours than the one in force ends where the setting now ends it.
+    return grants.find((g) => check.now < g.createdAt + maxMs && grantApplies(g, check));
   }
 
   /**
@@ -955,6 +968,17 @@ function notificationErrors(thrown: unknown, approvalId: string): NotificationEr
   return [
     new NotificationError("onApprovalRequested", approvalId, describeThrown(thrown), { cause: thrown }),
   ];
+}
+
+/** The longest usable grant from an option: a whole number of milliseconds from 0 to 24 hours. */
+function readGrantMaxMs(value: number | undefined): number {
+  if (value === undefined) return MAX_GRANT_MS;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_GRANT_MS) {
+    throw new InvalidOptionError(
+      `grantMaxMs must be a whole number of milliseconds from 0 to ${MAX_GRANT_MS}, got ${String(value)}`,
+    );
+  }
+  return value;
 }
 
 function assertPositiveInteger(name: string, value: number, max: number): void {

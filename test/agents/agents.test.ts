@@ -16,6 +16,7 @@ import {
 import { createController, loadPolicy, MemoryAuditSink, openApprovalStore, ToolFailure } from "toolgate";
 import { AgentsGate } from "toolgate/agents";
 import { describe, expect, it } from "vitest";
+import { decideApproval } from "../../src/inbox/decide.js";
 
 const CONFIG = "test/fixtures/agents/toolgate.config.yaml";
 
@@ -153,6 +154,32 @@ describe("toolgate/agents with the Agents SDK Runner", () => {
     const approvalId = granted[0]?.approvalId as string;
     await expect(controller.resolve({ approvalId, approved: true })).rejects.toThrow(/already used/);
     expect(ran).toHaveLength(2);
+  });
+
+  it("needsApproval never runs the handler, even when a remembered approval covers the call", async () => {
+    const { gate, ran, controller } = await setup();
+    const note = gate.tools().find((t) => t.name === "write_note") as NonNullable<
+      ReturnType<typeof gate.tools>[number]
+    >;
+    const ask = (callId: string) => note.needsApproval(undefined as never, { text: "ship it" }, callId);
+    // First call: a request is stored and the run would stop; nothing ran.
+    expect(await ask("call_1")).toBe(true);
+    const [open] = await controller.approvals.list();
+    const decided = await decideApproval(
+      controller.approvals.store,
+      {
+        approvalId: open?.request.approvalId as string,
+        approved: true,
+        approver: "oncall",
+        remember: { kind: "arguments", durationMs: 3_600_000 },
+      },
+      { maxMs: 24 * 3_600_000, sessionKey: "session_id" },
+      Date.now(),
+    );
+    expect(decided.status).toBe("recorded");
+    // The same call again, now covered by the remembered approval: no interruption, and still nothing ran.
+    expect(await ask("call_2")).toBe(false);
+    expect(ran).toEqual([]);
   });
 
   it("an interruption approved with state.approve alone resolves toolgate's approval too, once", async () => {

@@ -10,11 +10,13 @@ import {
   compileController,
   createController,
   loadPolicy,
+  MemoryApprovalStore,
   MemoryAuditSink,
   type PolicyBundle,
   type ToolController,
 } from "toolgate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decideApproval } from "../../src/inbox/decide.js";
 import { importCompiled, tempDir, writeCompiled } from "./compiled-module.js";
 
 const scratch = tempDir("compiled-assembly");
@@ -154,5 +156,51 @@ describe("the compiled module's createController", () => {
     expect(() =>
       mod.createController({ handlers: { write_note: () => "" }, mode: "relaxed" } as never),
     ).toThrow(/relaxed/);
+  });
+});
+
+describe("grants.max_hours reaches both controllers where a grant is used", () => {
+  it("with max_hours 0 no remembered approval is used, in the compiled and the loaded controller alike", async () => {
+    const dir = tempDir("compiled-grants");
+    try {
+      const config = (extra: string) => `tools: [tools.yaml]\npolicy: policy.yaml\n${extra}`;
+      writeFileSync(join(dir.dir, "tools.yaml"), TOOLS);
+      writeFileSync(join(dir.dir, "policy.yaml"), POLICY);
+      for (const [setting, asksAgain] of [
+        ["", false],
+        ["grants: { max_hours: 0 }\n", true],
+      ] as const) {
+        writeFileSync(join(dir.dir, "toolgate.config.yaml"), config(setting));
+        const loaded = await loadPolicy({ config: join(dir.dir, "toolgate.config.yaml") });
+        const mod = await importCompiled(
+          await writeCompiled(loaded, dir.dir, `grants-${asksAgain ? "off" : "on"}.mjs`),
+        );
+        const handlers = { write_note: ({ text }: { text: string }) => `wrote ${text}` };
+        for (const controller of [
+          mod.createController({ handlers, approvals: new MemoryApprovalStore() }),
+          createController({ bundle: loaded, handlers, approvals: new MemoryApprovalStore() }),
+        ]) {
+          const call = { callId: "c1", toolName: "write_note", arguments: { text: "hi" } };
+          const request = (await controller.handle(call)) as { approvalId: string };
+          // A grant made under a longer setting (the store keeps what the inbox recorded then).
+          await decideApproval(
+            controller.approvals.store,
+            {
+              approvalId: request.approvalId,
+              approved: true,
+              approver: "ana",
+              remember: { kind: "arguments", durationMs: 3_600_000 },
+            },
+            { maxMs: 24 * 3_600_000, sessionKey: "session_id" },
+            Date.now(),
+          );
+          await controller.waitForDecision(request.approvalId, { pollMs: 1 });
+          const again = await controller.handle({ ...call, callId: "c2" });
+          expect("approvalId" in again, setting).toBe(asksAgain);
+        }
+      }
+    } finally {
+      dir.remove();
+    }
   });
 });

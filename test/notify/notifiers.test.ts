@@ -171,6 +171,19 @@ describe("webhook notifier configured in YAML", () => {
       ok: false,
       reason: "the timestamp is outside the tolerance (a replay, or a clock far off)",
     });
+
+    // A secret anyone could guess, or a tolerance that accepts every replay, is refused outright.
+    for (const secret of ["", "short", Buffer.alloc(15)]) {
+      expect(() => verifyWebhookSignature({ ...base, secret })).toThrow(/at least 16 bytes/);
+    }
+    for (const toleranceSeconds of [Number.POSITIVE_INFINITY, Number.NaN, -1]) {
+      expect(() => verifyWebhookSignature({ ...base, toleranceSeconds })).toThrow(/finite number of seconds/);
+    }
+    expect(
+      verifyWebhookSignature({ ...base, toleranceSeconds: 0, now: Number(base.timestamp) * 1000 }),
+    ).toEqual({
+      ok: true,
+    });
   });
 
   it("a secret named in the config that is not set stops createController with what to do", async () => {

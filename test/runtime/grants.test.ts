@@ -48,7 +48,7 @@ const tools = ["t0", "t1"].map((name) =>
 );
 const runtime = new ToolRuntime(new ToolRegistry(tools));
 
-function setup(policy: ToolPolicy) {
+function setup(policy: ToolPolicy, grantMaxMs?: number) {
   let now = 1_700_000_000_000;
   const store = new MemoryApprovalStore();
   const audit = new MemoryAuditSink();
@@ -57,6 +57,7 @@ function setup(policy: ToolPolicy) {
     policy,
     approvals: new PendingApprovals({ store, now: () => now }),
     audit,
+    ...(grantMaxMs === undefined ? {} : { grantMaxMs }),
   });
   let n = 0;
   const call = (tool: string, x: number, context?: Record<string, unknown>) =>
@@ -441,5 +442,38 @@ describe("requestApproval: decides like handle and never runs", () => {
     expect(await ask("nope", {})).toEqual({ kind: "approval-not-needed", action: "invalid" });
     expect(runs).toEqual([]);
     expect(await t.store.list()).toEqual([]);
+  });
+});
+
+describe("grants.max_hours where a grant is used", () => {
+  it("a grant made for longer than the setting in force is used only as long as the setting allows", async () => {
+    runs = [];
+    const t = setup(askBoth(), HOUR);
+    await t.approveRemembering("t0", 1, { kind: "arguments", durationMs: 4 * HOUR });
+    t.advance(HOUR / 2);
+    expect(isRequest(await t.call("t0", 1))).toBe(false);
+    t.advance(HOUR);
+    expect(isRequest(await t.call("t0", 1))).toBe(true);
+    expect(runs).toEqual(["t0:1", "t0:1"]);
+  });
+
+  it("max_hours 0 uses no grant, and a reload that lowers the setting shortens grants made before", async () => {
+    runs = [];
+    const off = setup(askBoth(), 0);
+    await off.approveRemembering("t0", 1);
+    expect(isRequest(await off.call("t0", 1))).toBe(true);
+
+    const t = setup(askBoth());
+    await t.approveRemembering("t0", 1, { kind: "arguments", durationMs: 4 * HOUR });
+    t.advance(2 * HOUR);
+    expect(isRequest(await t.call("t0", 1))).toBe(false);
+    t.controller.reload({ policy: askBoth(), grantMaxMs: HOUR });
+    expect(isRequest(await t.call("t0", 1))).toBe(true);
+  });
+
+  it("refuses a setting outside 0 to 24 hours", () => {
+    for (const grantMaxMs of [-1, 1.5, 25 * HOUR, Number.NaN]) {
+      expect(() => setup(askBoth(), grantMaxMs)).toThrow(/grantMaxMs must be a whole number/);
+    }
   });
 });
