@@ -7,7 +7,7 @@
  * `@anthropic-ai/claude-agent-sdk` publishes (`PreToolUseHookInput`, `PreToolUseHookSpecificOutput`).
  */
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
+import { isAbsolutePath, mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
 /** What Claude Code writes to a `PreToolUse` command hook's stdin (fields this module reads or passes on). */
@@ -21,6 +21,8 @@ export interface ClaudeCodePreToolUseInput {
   /** The tool's arguments; file paths in it are absolute. */
   readonly tool_input: unknown;
   readonly tool_use_id: string;
+  /** For `mcp__…` tools: the MCP server the call goes to, as Claude Code configured it. */
+  readonly mcp_server?: { readonly name: string; readonly source: string };
   readonly prompt_id?: string;
   readonly permission_mode?: string;
   readonly agent_id?: string;
@@ -87,18 +89,61 @@ export function hookCalls(
   payload: ClaudeCodePreToolUseInput,
   declared: (name: string) => boolean,
   projectDir: string = payload.cwd,
+  resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "claude-code";
-  const input = payload.tool_input as JsonObject;
   const name = payload.tool_name;
+  const input = searchDefaults(name, payload.tool_input as JsonObject, payload.cwd, projectDir);
   if (name.startsWith("mcp__") && !declared(name)) {
-    const rest = name.slice("mcp__".length);
-    const split = rest.indexOf("__");
-    const server = split < 0 ? rest : rest.slice(0, split);
-    const tool = split < 0 ? "" : rest.slice(split + 2);
-    return [mcpStandInCall(callId, MCP_TOOL, { name, server, tool, input })];
+    return mcpServerReadings(name, payload.mcp_server).map(({ server, tool }) =>
+      mcpStandInCall(callId, MCP_TOOL, { name, server, tool, input }),
+    );
   }
-  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), projectDir);
+  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), projectDir, resolveLink);
+}
+
+/**
+ * Grep and Glob search Claude Code's working directory (`cwd`, which follows its `cd`) when they have no
+ * `path`, and read a relative `path` against it. Both become absolute paths here, so that the project reading
+ * decides them: inside the project relative to it, outside it absolute (never a certain allow). A search in the
+ * project directory itself keeps the path absent, as Claude Code sends it.
+ */
+function searchDefaults(name: string, input: JsonObject, cwd: string, projectDir: string): JsonObject {
+  if (name !== "Grep" && name !== "Glob") return input;
+  const path = input.path;
+  if (path === undefined) {
+    return trimSlashes(cwd) === trimSlashes(projectDir) ? input : { ...input, path: cwd };
+  }
+  if (typeof path !== "string" || path === "" || isAbsolutePath(path)) return input;
+  return { ...input, path: `${trimSlashes(cwd)}/${path}` };
+}
+
+function trimSlashes(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+/**
+ * The server and tool an `mcp__…` name can stand for. With the payload's `mcp_server` provenance, the server
+ * is the one it names (and a name that does not start with it reads every way). Without it, a server name that
+ * contains `__` makes the split ambiguous (`mcp__a__b__c` is server `a` tool `b__c`, or server `a__b` tool `c`):
+ * every split is a reading, and the strictest decision over them holds.
+ */
+function mcpServerReadings(name: string, provenance: unknown): readonly { server: string; tool: string }[] {
+  const rest = name.slice("mcp__".length);
+  const known =
+    typeof provenance === "object" &&
+    provenance !== null &&
+    typeof (provenance as { name?: unknown }).name === "string"
+      ? (provenance as { name: string }).name
+      : undefined;
+  if (known !== undefined && rest.startsWith(`${known}__`)) {
+    return [{ server: known, tool: rest.slice(known.length + 2) }];
+  }
+  const readings: { server: string; tool: string }[] = [];
+  for (let at = rest.indexOf("__"); at >= 0; at = rest.indexOf("__", at + 1)) {
+    readings.push({ server: rest.slice(0, at), tool: rest.slice(at + 2) });
+  }
+  return readings.length === 0 ? [{ server: rest, tool: "" }] : readings;
 }
 
 /** The JSON answer for a decision. */

@@ -3,8 +3,18 @@
  * JSON object on stdin, read strictly; file paths read against the project directory; and the stand-in call
  * for an MCP tool. Each agent's own module reads its fields and writes its answer.
  */
+import { realpathSync } from "node:fs";
 import type { ToolCall } from "../runtime/types.js";
 import { copyJsonObject, findDuplicateKey, type JsonObject, quoteValue } from "./json-data.js";
+
+/** Where a path leads once every symbolic link on it is followed, or `undefined` when it does not resolve. */
+export function linkTarget(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The most stdin a hook reads; the agents' own tool inputs are far smaller. */
 export const MAX_HOOK_INPUT_BYTES = 16 * 1024 * 1024;
@@ -69,10 +79,15 @@ export function pathReadingCalls(
   input: JsonObject,
   field: string | undefined,
   projectDir: string,
+  resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
   const path = field === undefined ? undefined : input[field];
   if (field === undefined || typeof path !== "string") return [{ callId, toolName, arguments: input }];
-  return projectReadings(path, projectDir).map((reading) => ({
+  // A symbolic link is read as itself and as its target, as the agent checks both: a rule on either holds.
+  const target = isAbsolutePath(path) ? resolveLink(path) : undefined;
+  const paths = target === undefined || target === path ? [path] : [path, target];
+  const readings = [...new Set(paths.flatMap((p) => projectReadings(p, projectDir)))];
+  return readings.map((reading) => ({
     callId,
     toolName,
     arguments: { ...input, [field]: reading },

@@ -32,7 +32,7 @@ import {
   geminiCliCalls,
   parseGeminiCliPayload,
 } from "../adapters/gemini-cli-hook.js";
-import { isAbsolutePath, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
+import { isAbsolutePath, linkTarget, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -190,7 +190,7 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
   return runAgentHook(
     {
       parse: parseHookPayload,
-      calls: hookCalls,
+      calls: (payload, declared, project) => hookCalls(payload, declared, project, linkTarget),
       context: hookContext,
       answer: (action, reason) => {
         const answer: ClaudeCodePreToolUseOutput = hookAnswer(action, reason);

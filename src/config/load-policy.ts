@@ -31,6 +31,7 @@ import {
   type ValidatorFactory,
 } from "../validation/argument-validator.js";
 import { checkPolicy, type PolicyLayer } from "./check-policy.js";
+import { checkRedact } from "./check-redact.js";
 import { checkTools, locateSchemaProblem, toolNameProblem } from "./check-tools.js";
 import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { findConfig } from "./discover.js";
@@ -632,6 +633,15 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
       );
     }
   }
+
+  reader.diagnostics.push(
+    ...checkRedact(
+      config,
+      raw.audit?.redact,
+      checked.tools,
+      new Set([...checked.declared, ...declaredElsewhere]),
+    ),
+  );
 
   const policyFiles = yield* readLayers(reader, resolve(base, raw.policy), config);
   const statements =

@@ -25,6 +25,7 @@ import type {
   PermissionResult,
 } from "@anthropic-ai/claude-agent-sdk";
 import { type ClaudeCodePreToolUseInput, hookCalls } from "../adapters/claude-code-hook.js";
+import { linkTarget } from "../adapters/hook-payload.js";
 import type { ToolController } from "../runtime/controller.js";
 import type { HandlerMap } from "../runtime/handlers.js";
 import { applyMode } from "../runtime/mode.js";
@@ -184,7 +185,12 @@ export class ClaudeAgentGate {
       tool_use_id: toolUseId ?? `claude-agent-sdk_${this.#fallbackIds++}`,
     } satisfies ClaudeCodePreToolUseInput;
     const registry = this.controller.runtime.registry;
-    const calls = hookCalls(payload, (name) => registry.resolve(name).found, this.#options.projectDir);
+    const calls = hookCalls(
+      payload,
+      (name) => registry.resolve(name).found,
+      this.#options.projectDir,
+      linkTarget,
+    );
     let reading: Reading | undefined;
     for (const call of calls) {
       const explained = this.controller.explain(call, this.#options.context ?? {});

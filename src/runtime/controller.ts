@@ -171,21 +171,25 @@ export function redactArguments(args: unknown, fields: "all" | readonly string[]
   if (fields === "all") return undefined;
   if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
   const copy = structuredClone(args) as Record<string, unknown>;
-  for (const field of fields) {
-    const path = field.split(".");
-    let target: unknown = copy;
-    for (let i = 0; i < path.length - 1; i++) {
-      target =
-        target !== null && typeof target === "object"
-          ? (target as Record<string, unknown>)[path[i] as string]
-          : null;
-    }
-    const last = path[path.length - 1] as string;
-    if (target !== null && typeof target === "object" && Object.hasOwn(target, last)) {
-      (target as Record<string, unknown>)[last] = "[redacted]";
-    }
-  }
+  for (const field of fields) redactPath(copy, field.split("."), 0);
   return copy;
+}
+
+/**
+ * Replaces the value at `path` (from step `index`) with `"[redacted]"`. An array on the way stands for each
+ * of its elements: `files.content` redacts the content of every file.
+ */
+function redactPath(target: unknown, path: readonly string[], index: number): void {
+  if (Array.isArray(target)) {
+    for (const element of target) redactPath(element, path, index);
+    return;
+  }
+  if (target === null || typeof target !== "object") return;
+  const key = path[index] as string;
+  if (!Object.hasOwn(target, key)) return;
+  const record = target as Record<string, unknown>;
+  if (index === path.length - 1) record[key] = "[redacted]";
+  else redactPath(record[key], path, index + 1);
 }
 
 /** The message a denied call's error result carries: the reason and the deciding rule ids. */

@@ -82,16 +82,74 @@ describe("parseHookPayload and hookCalls", () => {
       JSON.stringify({ ...base, tool_name: "mcp__github__get__issue", tool_input: { n: 1 } }),
     );
     if (!parsed.ok) throw new Error(parsed.reason);
+    // Without provenance the name splits two ways (server "github__get" is as possible): both are readings.
     expect(hookCalls(parsed.payload, () => false)).toEqual([
       {
         callId: "toolu_1",
         toolName: "MCP",
         arguments: { name: "mcp__github__get__issue", server: "github", tool: "get__issue", input: { n: 1 } },
       },
+      {
+        callId: "toolu_1",
+        toolName: "MCP",
+        arguments: { name: "mcp__github__get__issue", server: "github__get", tool: "issue", input: { n: 1 } },
+      },
     ]);
     expect(hookCalls(parsed.payload, (n) => n === "mcp__github__get__issue")[0]?.toolName).toBe(
       "mcp__github__get__issue",
     );
+  });
+
+  it("keys the MCP server on the payload's mcp_server provenance when it names one", () => {
+    const payload = (server: string) => {
+      const parsed = parseHookPayload(
+        JSON.stringify({
+          ...base,
+          tool_name: "mcp__a__b__c",
+          tool_input: {},
+          mcp_server: { name: server, source: "project" },
+        }),
+      );
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return parsed.payload;
+    };
+    const servers = (server: string) =>
+      hookCalls(payload(server), () => false).map((c) => [
+        (c.arguments as { server: string }).server,
+        (c.arguments as { tool: string }).tool,
+      ]);
+    expect(servers("a__b")).toEqual([["a__b", "c"]]);
+    expect(servers("a")).toEqual([["a", "b__c"]]);
+    // A provenance that does not fit the name is no help: every split is a reading.
+    expect(servers("other")).toEqual([
+      ["a", "b__c"],
+      ["a__b", "c"],
+    ]);
+  });
+
+  it("reads Grep and Glob without a path, or with a relative one, against the payload's cwd", () => {
+    const calls = (input: object, cwd: string) => {
+      const parsed = parseHookPayload(JSON.stringify({ ...base, cwd, tool_name: "Grep", tool_input: input }));
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return hookCalls(parsed.payload, () => true, CWD).map((c) => (c.arguments as { path?: string }).path);
+    };
+    expect(calls({ pattern: "x" }, CWD)).toEqual([undefined]);
+    expect(calls({ pattern: "x" }, `${CWD}/src`)).toEqual(["src"]);
+    expect(calls({ pattern: "x" }, "/etc")).toEqual(["/etc"]);
+    expect(calls({ pattern: "x", path: "lib" }, `${CWD}/src`)).toEqual(["src/lib"]);
+    expect(calls({ pattern: "x", path: "ssh" }, "/home/dev/.config")).toEqual(["/home/dev/.config/ssh"]);
+  });
+
+  it("reads a symbolic link as itself and as its target", () => {
+    const parsed = parseHookPayload(
+      JSON.stringify({ ...base, tool_name: "Read", tool_input: { file_path: `${CWD}/notes.txt` } }),
+    );
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const links = (path: string) => (path === `${CWD}/notes.txt` ? `${CWD}/.env` : undefined);
+    expect(hookCalls(parsed.payload, () => true, CWD, links).map((c) => c.arguments)).toEqual([
+      { file_path: "notes.txt" },
+      { file_path: ".env" },
+    ]);
   });
 
   it("rewrites only the path field of a file tool, keeping the other fields", () => {

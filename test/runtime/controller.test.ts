@@ -18,6 +18,7 @@ import {
   ToolRuntime,
 } from "toolgate";
 import { describe, expect, it } from "vitest";
+import { redactArguments } from "toolgate/runtime";
 import {
   asApproval,
   asResult,
@@ -637,6 +638,28 @@ describe("audit", () => {
     expect(received[1]).not.toHaveProperty("arguments");
     expect(JSON.stringify(audit.events)).not.toContain("secret.txt");
     expect(reader.runs).toEqual([{ path: "secret.txt" }]);
+  });
+
+  it("a redacted path through an array redacts the field in every element, at any depth", () => {
+    const args = {
+      files: [
+        { name: "a", content: "s1" },
+        { name: "b", content: "s2", parts: [{ content: "s3" }] },
+      ],
+      nested: [[{ content: "s4" }]],
+      keep: "visible",
+    };
+    expect(redactArguments(args, ["files.content", "nested.content", "files.parts.content"])).toEqual({
+      files: [
+        { name: "a", content: "[redacted]" },
+        { name: "b", content: "[redacted]", parts: [{ content: "[redacted]" }] },
+      ],
+      nested: [[{ content: "[redacted]" }]],
+      keep: "visible",
+    });
+    // A whole array field is replaced; the caller's value is never changed.
+    expect(redactArguments(args, ["files"])).toEqual({ ...args, files: "[redacted]" });
+    expect(args.files[0]?.content).toBe("s1");
   });
 });
 

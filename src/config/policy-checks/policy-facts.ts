@@ -125,7 +125,8 @@ export function typesOf(schema: JsonSchema | undefined): ReadonlySet<JsonType> |
   return null;
 }
 
-function resolveLocalRef(root: JsonSchema, schema: JsonSchema): JsonSchema {
+/** Follows a schema's local `$ref` (`#/…`) chain, up to 16 steps; other schemas are returned as they are. */
+export function resolveLocalRef(root: JsonSchema, schema: JsonSchema): JsonSchema {
   let current = schema;
   for (
     let depth = 0;
