@@ -97,10 +97,9 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
-/** Whether a host name or address is this machine only. */
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopback, isLoopbackHostHeader } from "./loopback.js";
+
+export { isLoopback };
 
 interface Session {
   readonly id: string;
@@ -217,18 +216,8 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
   });
 
   /** The Host header must name this server when it listens on loopback (DNS rebinding). */
-  const hostAllowed = (req: IncomingMessage): boolean => {
-    if (!isLoopback(host)) return true;
-    const given = req.headers.host;
-    if (given === undefined) return false;
-    const allowed = [
-      `127.0.0.1:${boundPort}`,
-      `localhost:${boundPort}`,
-      `[::1]:${boundPort}`,
-      `${host}:${boundPort}`,
-    ];
-    return allowed.includes(given.toLowerCase());
-  };
+  const hostAllowed = (req: IncomingMessage): boolean =>
+    !isLoopback(host) || isLoopbackHostHeader(req.headers.host, boundPort);
 
   /** A POST must come from a page of this site. */
   const sameOrigin = (req: IncomingMessage): boolean => {
