@@ -284,6 +284,10 @@ export function buildProgram(state: { code: number }): Command {
       "how long a call waits for an approval before its result says how to approve (default 300)",
     )
     .option("--listen <host:port>", "serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio")
+    .option(
+      "--token-file <file>",
+      "with --listen: the bearer token clients must send (default: $TOOLGATE_MCP_TOKEN, else .toolgate/mcp-proxy.token, made if absent)",
+    )
     .action(async (command: string[], options) => {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);

@@ -4,7 +4,9 @@
  * the configured policy. stdout belongs to the MCP client: everything toolgate says goes to stderr. The MCP
  * SDK is loaded here, never by `import "toolgate"`.
  */
-import { resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -18,6 +20,46 @@ export interface McpProxyOptions {
   readonly askTimeout?: string;
   /** `HOST:PORT`: serve Streamable HTTP there instead of stdio. */
   readonly listen?: string;
+  /** The bearer token's file (default: `TOOLGATE_MCP_TOKEN`, else `.toolgate/mcp-proxy.token`, made if absent). */
+  readonly tokenFile?: string;
+}
+
+/** Where `--listen` keeps its generated bearer token when none is given. */
+export const DEFAULT_TOKEN_FILE = ".toolgate/mcp-proxy.token";
+
+/**
+ * The bearer token for `--listen`: `--token-file`, else `TOOLGATE_MCP_TOKEN`, else the default file — made
+ * with a new random token (readable by its owner only, 0600) when it does not exist yet.
+ */
+export function readListenToken(tokenFile: string | undefined, log: (line: string) => void): string {
+  const fromEnv = process.env.TOOLGATE_MCP_TOKEN;
+  if (tokenFile === undefined && fromEnv !== undefined && fromEnv !== "") {
+    if (fromEnv.length < 16) throw new UsageError("TOOLGATE_MCP_TOKEN must be at least 16 characters");
+    return fromEnv;
+  }
+  const file = resolve(tokenFile ?? DEFAULT_TOKEN_FILE);
+  if (tokenFile === undefined && !existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
+    log(
+      `wrote a new bearer token to ${DEFAULT_TOKEN_FILE} (readable by you only); clients send it as Authorization: Bearer TOKEN`,
+    );
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `cannot read the token file ${tokenFile ?? DEFAULT_TOKEN_FILE}: ${(error as Error).message}`,
+    );
+  }
+  const token = text.trim();
+  if (token.length < 16) {
+    throw new UsageError(
+      `the token in ${tokenFile ?? DEFAULT_TOKEN_FILE} is shorter than 16 characters; put a random token in it`,
+    );
+  }
+  return token;
 }
 
 function parseAskTimeout(value: string | undefined): number {
@@ -160,7 +202,7 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
     const { serveHttp } = await import("../mcp-proxy/serve-http.js");
     let endpoint: Awaited<ReturnType<typeof serveHttp>>;
     try {
-      endpoint = await serveHttp(listen, newServer, log);
+      endpoint = await serveHttp(listen, readListenToken(options.tokenFile, log), newServer, log);
     } catch (error) {
       printError(
         `cannot listen on ${options.listen}: ${error instanceof Error ? error.message : String(error)}`,

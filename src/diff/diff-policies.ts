@@ -8,11 +8,13 @@
 import { bundlePolicy } from "../bundle/bundle-parts.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { applyMode, type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import type { StatementSpec, ToolPolicy } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolContext } from "../runtime/types.js";
 import { sharedValidatorFactory } from "../validation/argument-validator.js";
 import type { RecordedCall } from "./recorded-calls.js";
+import { compareSettings, type SettingChange } from "./setting-changes.js";
 import { compareStatements, type StatementChanges, type StatementPair } from "./statement-changes.js";
 import { generateWitnesses } from "./witnesses.js";
 
@@ -58,10 +60,15 @@ export interface PolicyDiff {
     readonly fingerprint: string;
     /** The head's own policy file (or its config file): where a change with no line of its own is shown. */
     readonly anchor: string;
+    /** The head's configuration file: where a setting change is shown. */
+    readonly configFile: string;
   };
   readonly statements: StatementChanges;
+  /** Configuration settings that change how strictly the policy is enforced (mode, grants, audit, …). */
+  readonly settings: readonly SettingChange[];
   /** Loosened first, then tightened, then the rest; by tool within each. */
   readonly decisions: readonly DecisionChange[];
+  /** Decisions and settings together: `loosened` counts both, `changed` every decision and setting change. */
   readonly summary: { readonly loosened: number; readonly tightened: number; readonly changed: number };
   /** Where each statement id stands on each side, for output that points at lines. */
   readonly sources: {
@@ -104,6 +111,8 @@ export function classifyChange(
  */
 class Judge {
   readonly #policy: ToolPolicy;
+  /** The configuration's mode: the diff compares what the controller does, as `explain` shows it. */
+  readonly #mode: ControllerMode;
   readonly #validators: ReadonlyMap<string, ArgumentValidator>;
   readonly #context: ArgumentValidator | undefined;
   /** Decisions by canonical call: generation asks whether a call is valid, and then what it decides. */
@@ -112,6 +121,7 @@ class Judge {
 
   constructor(side: DiffSide) {
     this.#policy = bundlePolicy(side.bundle);
+    this.#mode = side.bundle.settings.mode ?? DEFAULT_MODE;
     this.#validators = side.validators;
     const schema = side.bundle.contextSchema;
     if (schema !== null) {
@@ -138,7 +148,8 @@ class Judge {
       const validate = this.#validators.get(tool);
       if (validate === undefined || !validate(args).ok || !this.#contextValid(context)) decision = INVALID;
       else {
-        const d = this.#policy.decide({ callId: "diff", toolName: tool, arguments: args }, context);
+        const decided = this.#policy.decide({ callId: "diff", toolName: tool, arguments: args }, context);
+        const d = applyMode(decided, this.#mode).decision;
         decision = { action: d.action, statementIds: d.ruleIds };
       }
       this.#memo.set(key, decision);
@@ -200,6 +211,9 @@ function affectedTools(base: PolicyBundle, head: PolicyBundle, pairs: readonly S
  */
 export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOptions = {}): PolicyDiff {
   const { changes, pairs } = compareStatements(base.bundle.statements, head.bundle.statements);
+  const settings = compareSettings(base.bundle.settings, head.bundle.settings);
+  // Another mode moves the decisions of every tool, not only those of changed statements.
+  const modeChanged = settings.some((c) => c.setting === "mode");
   const before = new Judge(base);
   const after = new Judge(head);
   const perGroup = options.witnessesPerGroup ?? 3;
@@ -246,9 +260,14 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
       if (pair.base !== undefined) changedSet.add(pair.base);
       if (pair.head !== undefined) changedSet.add(pair.head);
     }
+    if (modeChanged)
+      for (const st of [...base.bundle.statements, ...head.bundle.statements]) changedSet.add(st);
     const schemaOf = (bundle: PolicyBundle, tool: string) =>
       bundle.tools.find((t) => t.name === tool)?.inputSchema;
-    for (const tool of affectedTools(base.bundle, head.bundle, pairs)) {
+    const tools = modeChanged
+      ? [...new Set([...base.bundle.tools, ...head.bundle.tools].map((t) => t.name))].sort()
+      : affectedTools(base.bundle, head.bundle, pairs);
+    for (const tool of tools) {
       const all = [...(baseByTool.get(tool) ?? []), ...(headByTool.get(tool) ?? [])];
       const schemas = [schemaOf(base.bundle, tool), schemaOf(head.bundle, tool)].filter(
         (s) => s !== undefined,
@@ -291,13 +310,15 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
       anchor:
         head.bundle.statements.find((st) => (st.source?.layer ?? 0) === 0 && st.source !== undefined)?.source
           ?.file ?? head.bundle.configFile,
+      configFile: head.bundle.configFile,
     },
     statements: changes,
+    settings,
     decisions,
     summary: {
-      loosened: decisions.filter((d) => d.change === "loosened").length,
-      tightened: decisions.filter((d) => d.change === "tightened").length,
-      changed: decisions.length,
+      loosened: [...decisions, ...settings].filter((d) => d.change === "loosened").length,
+      tightened: [...decisions, ...settings].filter((d) => d.change === "tightened").length,
+      changed: decisions.length + settings.length,
     },
     sources: { base: sourceMap(base.bundle.statements), head: sourceMap(head.bundle.statements) },
     evaluated,
@@ -307,5 +328,9 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
 /** True when the diff reports anything: a statement added, removed or changed, or a decision that moved. */
 export function hasChanges(diff: PolicyDiff): boolean {
   const s = diff.statements;
-  return diff.decisions.length > 0 || s.added.length + s.removed.length + s.changed.length > 0;
+  return (
+    diff.decisions.length > 0 ||
+    diff.settings.length > 0 ||
+    s.added.length + s.removed.length + s.changed.length > 0
+  );
 }

@@ -10,6 +10,7 @@ import { pathToSarifUri, SARIF_SCHEMA_URI, SARIF_SRCROOT } from "../diagnostics/
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { StatementSource } from "../runtime/types.js";
 import type { DecisionChange, DecisionChangeKind, PolicyDiff, SideDecision } from "./diff-policies.js";
+import type { SettingChange } from "./setting-changes.js";
 
 /** The output formats of `toolgate diff`. */
 export const DIFF_FORMATS = ["stylish", "markdown", "json", "github", "sarif"] as const;
@@ -28,14 +29,22 @@ export interface DiffFormatOptions {
 
 /**
  * The JSON form of a diff, exactly the documented contract:
- * `{ base: { fingerprint }, head: { fingerprint }, statements: { added, removed, changed }, decisions: [...],
- * summary: { loosened, tightened, changed } }`.
+ * `{ base: { fingerprint }, head: { fingerprint }, statements: { added, removed, changed }, settings: [...],
+ * decisions: [...], summary: { loosened, tightened, changed } }` (`settings`: the enforcement settings that
+ * changed, each `{ setting, before, after, change, reason }`; the summary counts them with the decisions).
  */
 export function toPolicyDiffJson(diff: PolicyDiff) {
   return {
     base: { fingerprint: diff.base.fingerprint },
     head: { fingerprint: diff.head.fingerprint },
     statements: diff.statements,
+    settings: diff.settings.map((c) => ({
+      setting: c.setting,
+      before: c.before,
+      after: c.after,
+      change: c.change,
+      reason: c.reason,
+    })),
     decisions: diff.decisions.map((d) => ({
       tool: d.tool,
       arguments: d.arguments,
@@ -59,6 +68,11 @@ function sideText(s: SideDecision): string {
   return s.statementIds.length === 0 ? s.action : `${s.action} (${s.statementIds.join(", ")})`;
 }
 
+/** A setting change as one line: the key, both values and why it moves enforcement. */
+function settingText(c: SettingChange): string {
+  return `${c.setting}: ${canonicalJson(c.before)} → ${canonicalJson(c.after)} (${c.reason})`;
+}
+
 function place(file: string, line: number): string {
   return file === "" ? "(no file)" : `${file}:${line}`;
 }
@@ -68,7 +82,7 @@ function summaryLine(diff: PolicyDiff): string {
   const count = s.added.length + s.removed.length + s.changed.length;
   const other = diff.summary.changed - diff.summary.loosened - diff.summary.tightened;
   const parts = [`${diff.summary.loosened} loosened`, `${diff.summary.tightened} tightened`];
-  if (other > 0) parts.push(`${other} other decision change(s)`);
+  if (other > 0) parts.push(`${other} other change(s)`);
   return `${parts.join(", ")}; ${count} statement change(s)`;
 }
 
@@ -96,6 +110,14 @@ function formatStylishDiff(diff: PolicyDiff, color: boolean): string {
       lines.push(`  added    ${e(a.id)} (${a.kind}, ${a.action})  ${e(place(a.file, a.line))}`);
     for (const r of s.removed)
       lines.push(`  removed  ${e(r.id)} (${r.kind}, ${r.action})  ${e(place(r.file, r.line))}`);
+  }
+  if (diff.settings.length > 0) {
+    lines.push("", "settings");
+    for (const c of diff.settings) {
+      const label = c.change.padEnd(9);
+      const mark = color ? `${PAINT[c.change]}${label}\u001b[0m` : label;
+      lines.push(`  ${mark}  ${e(settingText(c))}`);
+    }
   }
   if (diff.decisions.length > 0) {
     lines.push("", "decisions");
@@ -130,8 +152,8 @@ function formatMarkdownDiff(diff: PolicyDiff, maxRows: number): string {
   const { loosened, tightened } = diff.summary;
   const headline =
     loosened > 0
-      ? `:warning: this change loosens the policy: ${loosened} call(s) now get through that were refused or asked before`
-      : diff.decisions.length > 0
+      ? `:warning: this change loosens the policy: ${loosened} loosening(s) — calls that now get through, or settings that enforce less`
+      : diff.decisions.length + diff.settings.length > 0
         ? "this change does not loosen the policy"
         : "no decision changes";
   out.push(`### toolgate diff: ${summaryLine(diff)}`, "", headline, "");
@@ -139,6 +161,20 @@ function formatMarkdownDiff(diff: PolicyDiff, maxRows: number): string {
     `Base ${code(diff.base.label)} ${code(diff.base.fingerprint)} → head ${code(diff.head.label)} ${code(diff.head.fingerprint)}`,
     "",
   );
+  if (diff.settings.length > 0) {
+    out.push(
+      "#### Settings",
+      "",
+      "| Change | Setting | Before | After | Why |",
+      "| --- | --- | --- | --- | --- |",
+    );
+    for (const c of diff.settings) {
+      out.push(
+        `| ${c.change} | ${code(c.setting)} | ${code(canonicalJson(c.before))} | ${code(canonicalJson(c.after))} | ${escapeControl(c.reason).replaceAll("|", "\\|")} |`,
+      );
+    }
+    out.push("");
+  }
   const sections: [DecisionChangeKind, string][] = [
     ["loosened", "Loosened"],
     ["tightened", "Tightened"],
@@ -217,6 +253,13 @@ interface Finding {
 
 /** One finding per tool, kind of change, place and pair of decisions, with the first witness call. */
 function findings(diff: PolicyDiff): Finding[] {
+  // A setting has no line of its own in the bundle: it is shown on the head's configuration file.
+  const settings: Finding[] = diff.settings.map((c) => ({
+    change: c.change,
+    file: diff.head.configFile,
+    line: 1,
+    message: `${c.change}: ${settingText(c)}`,
+  }));
   const groups = new Map<string, { finding: Finding; count: number }>();
   for (const d of diff.decisions) {
     const at = locate(diff, d);
@@ -236,11 +279,14 @@ function findings(diff: PolicyDiff): Finding[] {
       },
     });
   }
-  return [...groups.values()].map(({ finding, count }) =>
-    count === 1
-      ? finding
-      : { ...finding, message: `${finding.message}, and ${count - 1} more call(s) like it` },
-  );
+  return [
+    ...settings,
+    ...[...groups.values()].map(({ finding, count }) =>
+      count === 1
+        ? finding
+        : { ...finding, message: `${finding.message}, and ${count - 1} more call(s) like it` },
+    ),
+  ];
 }
 
 const GITHUB_LEVEL: Readonly<Record<DecisionChangeKind, string>> = {

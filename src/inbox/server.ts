@@ -17,7 +17,7 @@
  *   other is told it was already decided. The store records who decided, and the application's controller
  *   writes it to the audit log when it takes the decision.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { escapeControl } from "../diagnostics/escape-control.js";
@@ -81,6 +81,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 const MAX_SESSIONS = 10_000;
 const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 const COOKIE = "toolgate_inbox";
+/** The sign-in form's cookie: a random value whose HMAC is the form's CSRF token (no server-side state). */
+const LOGIN_COOKIE = "toolgate_inbox_login";
 const MIN_TOKEN_LENGTH = 16;
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -95,10 +97,9 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
-/** Whether a host name or address is this machine only. */
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
-}
+import { isLoopback, isLoopbackHostHeader } from "./loopback.js";
+
+export { isLoopback };
 
 interface Session {
   readonly id: string;
@@ -161,12 +162,36 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     return session;
   };
 
-  const sessionOf = (req: IncomingMessage): Session | undefined => {
-    const cookies = req.headers.cookie ?? "";
-    for (const part of cookies.split(";")) {
+  /** The value of a cookie of the request, if it has one. */
+  const cookieOf = (req: IncomingMessage, wanted: string): string | undefined => {
+    for (const part of (req.headers.cookie ?? "").split(";")) {
       const [name, ...rest] = part.trim().split("=");
-      if (name !== COOKIE) continue;
-      const session = sessions.get(rest.join("="));
+      if (name === wanted) return rest.join("=");
+    }
+    return undefined;
+  };
+
+  // Before sign-in nothing is kept on the server: the sign-in form's CSRF token is the HMAC of a random value
+  // held in the browser's cookie, so anonymous requests cannot fill the session table or push approvers out.
+  const loginKey = randomBytes(32);
+  const loginCsrf = (nonce: string): string =>
+    createHmac("sha256", loginKey).update(nonce, "utf8").digest("base64url");
+  const loginForm = (req: IncomingMessage, res: ServerResponse, status: number, failed: boolean) => {
+    // The browser keeps one sign-in value: another request of the page (a fragment) must not void the form.
+    const given = cookieOf(req, LOGIN_COOKIE);
+    const nonce =
+      given !== undefined && /^[A-Za-z0-9_-]{43}$/.test(given)
+        ? given
+        : randomBytes(32).toString("base64url");
+    send(res, status, loginPage(loginCsrf(nonce), failed), {
+      "set-cookie": `${LOGIN_COOKIE}=${nonce}; Path=/; HttpOnly; SameSite=Strict`,
+    });
+  };
+
+  const sessionOf = (req: IncomingMessage): Session | undefined => {
+    const id = cookieOf(req, COOKIE);
+    if (id !== undefined) {
+      const session = sessions.get(id);
       if (session === undefined) return undefined;
       if (session.lastSeen < now() - SESSION_IDLE_MS) {
         sessions.delete(session.id);
@@ -191,18 +216,8 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
   });
 
   /** The Host header must name this server when it listens on loopback (DNS rebinding). */
-  const hostAllowed = (req: IncomingMessage): boolean => {
-    if (!isLoopback(host)) return true;
-    const given = req.headers.host;
-    if (given === undefined) return false;
-    const allowed = [
-      `127.0.0.1:${boundPort}`,
-      `localhost:${boundPort}`,
-      `[::1]:${boundPort}`,
-      `${host}:${boundPort}`,
-    ];
-    return allowed.includes(given.toLowerCase());
-  };
+  const hostAllowed = (req: IncomingMessage): boolean =>
+    !isLoopback(host) || isLoopbackHostHeader(req.headers.host, boundPort);
 
   /** A POST must come from a page of this site. */
   const sameOrigin = (req: IncomingMessage): boolean => {
@@ -266,6 +281,37 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     }
     let session = sessionOf(req);
     const isPost = req.method === "POST";
+    if (isPost && path === "/login" && token !== undefined) {
+      // Sign-in: this site's page, the browser's sign-in cookie and the token; only then is a session made.
+      const form = await readForm(req);
+      if (form === undefined) {
+        return send(res, 400, messagePage("Bad request", "Send the form as it is on the page.", "error"));
+      }
+      const nonce = cookieOf(req, LOGIN_COOKIE) ?? "";
+      const csrf = form.get("csrf") ?? "";
+      if (!sameOrigin(req) || nonce === "" || csrf === "" || !sameSecret(csrf, loginCsrf(nonce))) {
+        return send(
+          res,
+          403,
+          messagePage(
+            "Forbidden",
+            "This form is stale or came from another site; reload the inbox and try again.",
+            "error",
+          ),
+        );
+      }
+      if (!sameSecret(form.get("token") ?? "", token)) {
+        await new Promise((done) => setTimeout(done, 250));
+        return loginForm(req, res, 401, true);
+      }
+      if (session !== undefined) sessions.delete(session.id);
+      const signedIn = newSession(true);
+      res.setHeader("set-cookie", [
+        `${COOKIE}=${signedIn.id}; Path=/; HttpOnly; SameSite=Strict`,
+        `${LOGIN_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+      ]);
+      return send(res, 303, "", { location: "/" });
+    }
     if (isPost) {
       // CSRF: this site's page, this session, this session's token.
       const form = await readForm(req);
@@ -284,18 +330,7 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
           ),
         );
       }
-      if (path === "/login" && token !== undefined) {
-        if (!sameSecret(form.get("token") ?? "", token)) {
-          await new Promise((done) => setTimeout(done, 250));
-          return send(res, 401, loginPage(session.csrf, true));
-        }
-        sessions.delete(session.id);
-        const signedIn = newSession(true);
-        return send(res, 303, "", { ...setCookie(signedIn), location: "/" });
-      }
-      if (token !== undefined && !session.signedIn) {
-        return send(res, 401, loginPage(session.csrf, false));
-      }
+      if (token !== undefined && !session.signedIn) return loginForm(req, res, 401, false);
       if (path === "/logout") {
         sessions.delete(session.id);
         return send(res, 303, "", {
@@ -321,8 +356,9 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
       });
     }
     if (session === undefined) {
-      session = newSession(token === undefined);
-      if (token !== undefined) return send(res, 200, loginPage(session.csrf, false), setCookie(session));
+      // With a token, nothing is made before sign-in: the form's CSRF token lives in the browser.
+      if (token !== undefined) return loginForm(req, res, 200, false);
+      session = newSession(true);
       if (path !== "/")
         return send(
           res,
@@ -331,7 +367,7 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
           setCookie(session),
         );
     } else if (token !== undefined && !session.signedIn) {
-      return send(res, 200, loginPage(session.csrf, false));
+      return loginForm(req, res, 200, false);
     }
     const cookie = setCookie(session);
     if (path === "/") {

@@ -65,8 +65,10 @@ export interface CallExtra {
   readonly sendNotification: (notification: ServerNotification) => Promise<void>;
   /** Present when the client supports form elicitation. */
   readonly elicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
-  /** Who answers an elicitation (the client's name), for the audit log. */
+  /** The name the client gives itself (its own claim, never an identity). */
   readonly clientName?: string;
+  /** The HTTP session the call came in (absent on stdio, where the proxy has one client). */
+  readonly sessionId?: string;
 }
 
 /** The forwarded call's raw result, kept beside the controller so that the client gets every content item. */
@@ -188,7 +190,8 @@ export class McpGateway {
       return text(`unknown tool: ${name}`);
     }
     const call = {
-      callId: `mcp_${process.pid}_${++this.#callCount}`,
+      // Calls of an HTTP session carry its id: a retry takes up only that session's own waiting request.
+      callId: `mcp_${extra.sessionId === undefined ? process.pid : `s${extra.sessionId}`}_${++this.#callCount}`,
       toolName: name,
       arguments: params.arguments ?? {},
     };
@@ -216,7 +219,7 @@ export class McpGateway {
     // A retry of a call that waited for a person: take up the request already in the store.
     const explained = this.controller.explain(call);
     if ("decision" in explained && explained.decision.action === "ask") {
-      const open = await this.#findOpenRequest(name, call.arguments);
+      const open = await this.#findOpenRequest(name, call.arguments, extra.sessionId);
       if (open !== undefined) return this.#awaitApproval(open.request, extra, slot);
     }
     const outcome = await this.#slots.run(slot, () => this.controller.handle(call));
@@ -260,13 +263,23 @@ export class McpGateway {
     return text(result.content, result.isError);
   }
 
-  /** The oldest open, unexpired request for the same tool and arguments (with no caller context). */
-  async #findOpenRequest(tool: string, args: unknown): Promise<StoredApproval | undefined> {
+  /**
+   * The oldest open, unexpired request for the same tool and arguments (with no caller context) — on HTTP, of
+   * the same session only, so that one client can never take up (and answer) another client's request.
+   */
+  async #findOpenRequest(
+    tool: string,
+    args: unknown,
+    sessionId: string | undefined,
+  ): Promise<StoredApproval | undefined> {
     const hash = hashCanonical(args ?? null);
     const now = Date.now();
     const open = await this.controller.approvals.store.list(["pending", "approved", "rejected"]);
+    const ownCall = (callId: string) =>
+      sessionId === undefined ? !/^mcp_s/.test(callId) : callId.startsWith(`mcp_s${sessionId}_`);
     return open.find(
       (entry) =>
+        ownCall(entry.request.call.callId) &&
         entry.request.call.toolName === tool &&
         entry.request.argumentsHash === hash &&
         entry.request.context === undefined &&
@@ -375,7 +388,11 @@ export class McpGateway {
     extra: CallExtra,
   ): Promise<ApprovalResponse | "timeout" | "aborted" | "used"> {
     const elicit = extra.elicit as NonNullable<CallExtra["elicit"]>;
-    const approver = `mcp-client${extra.clientName === undefined ? "" : `:${extra.clientName}`}`;
+    // The approver is the client (a session of it), not a person's name: the name a client gives itself is its
+    // own claim, kept in the reason only.
+    const approver = `mcp-client${extra.sessionId === undefined ? "" : ` session ${extra.sessionId}`}`;
+    const claimed =
+      extra.clientName === undefined ? "" : ` (the client calls itself ${JSON.stringify(extra.clientName)})`;
     let answer: ElicitResult;
     try {
       answer = await elicit({
@@ -403,14 +420,18 @@ export class McpGateway {
       return "timeout";
     }
     if (answer.action === "accept" && answer.content?.approve === true) {
-      return { approvalId: request.approvalId, approved: true, approver };
+      return {
+        approvalId: request.approvalId,
+        approved: true,
+        approver,
+        reason: `approved in the MCP client${claimed}`,
+      };
     }
     return {
       approvalId: request.approvalId,
       approved: false,
       approver,
-      reason:
-        answer.action === "accept" ? "not approved in the MCP client" : `the person chose ${answer.action}`,
+      reason: `${answer.action === "accept" ? "not approved in the MCP client" : `the person chose ${answer.action}`}${claimed}`,
     };
   }
 }
@@ -452,6 +473,7 @@ export function serveGateway(
           }
         : {}),
       ...(clientName === undefined ? {} : { clientName }),
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
     });
   });
 }

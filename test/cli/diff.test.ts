@@ -28,12 +28,25 @@ const pair = (name: string) => [
 describe("toolgate diff", () => {
   beforeAll(assertBuilt);
 
+  it("a configuration that only turns on observe mode fails --fail-on loosened and --fail-on changed", () => {
+    for (const failOn of ["loosened", "changed"]) {
+      const run = toolgate([...pair("mode-observe"), "--format", "json", "--fail-on", failOn], ROOT);
+      expect(run.code).toBe(1);
+      const out = JSON.parse(run.stdout) as { settings: { setting: string; change: string }[] };
+      expect(out.settings.map((c) => [c.setting, c.change])).toEqual([
+        ["mode", "loosened"],
+        ["grants.max_hours", "loosened"],
+        ["audit.redact.delete_path", "loosened"],
+      ]);
+    }
+  });
+
   it("--format json prints the contract shape; --fail-on loosened exits 1 when something loosened", () => {
     const run = toolgate([...pair("narrowed-deny-glob"), "--format", "json", "--fail-on", "loosened"], ROOT);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(1);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out)).toEqual(["base", "head", "statements", "decisions", "summary"]);
+    expect(Object.keys(out)).toEqual(["base", "head", "statements", "settings", "decisions", "summary"]);
     expect(Object.keys(out.base)).toEqual(["fingerprint"]);
     expect(out.base.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(out.head.fingerprint).not.toBe(out.base.fingerprint);

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { loadPolicyResultSync } from "../../src/config/load-policy.js";
 import type { DiffSide, PolicyDiff } from "../../src/diff/diff-policies.js";
+import { applyMode } from "../../src/runtime/mode.js";
 import { decisionController } from "../../src/testing/run-policy-tests.js";
 
 /** Loads a side from a directory; fails the test with its diagnostics when it does not load. */
@@ -24,7 +25,8 @@ export function expectEveryChangeFlips(diff: PolicyDiff, base: DiffSide, head: D
   const after = decisionController(head.bundle, head.validators);
   const actionOf = (controller: typeof before, tool: string, args: unknown, context: object) => {
     const r = controller.explain({ callId: "oracle", toolName: tool, arguments: args }, context as never);
-    return "callId" in r ? "invalid" : r.decision.action;
+    // As the controller acts (and `toolgate explain` shows): with the configuration's mode applied.
+    return "callId" in r ? "invalid" : applyMode(r.decision, controller.mode).decision.action;
   };
   for (const d of diff.decisions) {
     const b = actionOf(before, d.tool, d.arguments, d.context);

@@ -1,11 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionChange, PolicyDiff } from "../../src/diff/diff-policies.js";
 import { formatPolicyDiff, toPolicyDiffJson } from "../../src/diff/format-diff.js";
+import type { SettingChange } from "../../src/diff/setting-changes.js";
 
-function diffOf(decisions: DecisionChange[]): PolicyDiff {
+function diffOf(decisions: DecisionChange[], settings: SettingChange[] = []): PolicyDiff {
   return {
     base: { label: "main", fingerprint: `sha256:${"a".repeat(64)}` },
-    head: { label: "working tree", fingerprint: `sha256:${"b".repeat(64)}`, anchor: "policy.yaml" },
+    head: {
+      label: "working tree",
+      fingerprint: `sha256:${"b".repeat(64)}`,
+      anchor: "policy.yaml",
+      configFile: "toolgate.config.yaml",
+    },
     statements: {
       added: [],
       removed: [],
@@ -33,11 +39,12 @@ function diffOf(decisions: DecisionChange[]): PolicyDiff {
         },
       ],
     },
+    settings,
     decisions,
     summary: {
-      loosened: decisions.filter((d) => d.change === "loosened").length,
-      tightened: decisions.filter((d) => d.change === "tightened").length,
-      changed: decisions.length,
+      loosened: [...decisions, ...settings].filter((d) => d.change === "loosened").length,
+      tightened: [...decisions, ...settings].filter((d) => d.change === "tightened").length,
+      changed: decisions.length + settings.length,
     },
     sources: {
       base: new Map([["shell-safe", { file: "policy.yaml", line: 4 }]]),
@@ -88,6 +95,7 @@ describe("formatPolicyDiff", () => {
       base: { fingerprint: `sha256:${"a".repeat(64)}` },
       head: { fingerprint: `sha256:${"b".repeat(64)}` },
       statements: diffOf([]).statements,
+      settings: [],
       decisions: [loosened("ls")],
       summary: { loosened: 1, tightened: 0, changed: 1 },
     });

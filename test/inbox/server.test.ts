@@ -152,3 +152,61 @@ describe("the inbox when things go wrong", () => {
     expect(await down.text()).toContain("Nothing was recorded: memory: the store is closed");
   });
 });
+
+describe("sign-in keeps nothing on the server before it succeeds", () => {
+  it("anonymous requests make no session, so even ten thousand of them cannot push a signed-in approver out", async () => {
+    const token = "correct-horse-battery-staple-42";
+    const { inbox, request } = await serve({ token });
+    // Sign in as a browser does: the form's CSRF token goes with the sign-in cookie it came with.
+    const form = await fetch(inbox.url);
+    const loginCookie = (form.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    expect(loginCookie).toMatch(/^toolgate_inbox_login=[\w-]{43}$/);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const signIn = await fetch(`${inbox.url}login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        cookie: loginCookie,
+        origin: inbox.url.replace(/\/$/, ""),
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ csrf, token }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const sessionCookie = (signIn.headers.getSetCookie?.() ?? [])
+      .map((c) => c.split(";")[0] as string)
+      .find((c) => c.startsWith("toolgate_inbox="));
+    expect(sessionCookie).toMatch(/^toolgate_inbox=[\w-]{43}$/);
+
+    // A flood of anonymous page loads: each gets a sign-in form, and none a session.
+    for (let batch = 0; batch < 100; batch++) {
+      const pages = await Promise.all(Array.from({ length: 101 }, () => fetch(inbox.url)));
+      for (const page of pages) {
+        expect(page.headers.get("set-cookie") ?? "").not.toMatch(/toolgate_inbox=/);
+        await page.text();
+      }
+    }
+    const still = await fetch(inbox.url, { headers: { cookie: sessionCookie as string } });
+    expect(await still.text()).toContain(request.approvalId);
+  });
+
+  it("a sign-in without the form's cookie, or from another site, is refused before the token is read", async () => {
+    const token = "correct-horse-battery-staple-42";
+    const { inbox } = await serve({ token });
+    const form = await fetch(inbox.url);
+    const loginCookie = (form.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const post = (headers: Record<string, string>) =>
+      fetch(`${inbox.url}login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ csrf, token }).toString(),
+      });
+    const origin = inbox.url.replace(/\/$/, "");
+    expect((await post({ origin })).status).toBe(403);
+    expect((await post({ origin: "http://evil.example", cookie: loginCookie })).status).toBe(403);
+    expect((await post({ origin, cookie: "toolgate_inbox_login=AAAA" })).status).toBe(403);
+    expect((await post({ origin, cookie: loginCookie })).status).toBe(303);
+  });
+});

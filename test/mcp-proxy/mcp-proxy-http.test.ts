@@ -1,6 +1,6 @@
 // `toolgate mcp-proxy --listen`: the same gate over MCP Streamable HTTP, for several client sessions at once.
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,11 +42,17 @@ describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
   let proxy: ChildProcess;
   let stderr = "";
   let url: URL;
+  let token: string;
   const clients: Client[] = [];
+  /** The client transport with the bearer token the proxy wrote into the workspace's .toolgate/. */
+  const transport = () =>
+    new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
 
   async function connect(name: string): Promise<Client> {
     const client = new Client({ name, version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(transport());
     clients.push(client);
     return client;
   }
@@ -84,6 +90,7 @@ describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
       if (match) {
         url = new URL(match[1] as string);
+        token = readFileSync(join(workspace, ".toolgate/mcp-proxy.token"), "utf8").trim();
         break;
       }
       if (Date.now() - start > 30_000 || proxy.exitCode !== null)
@@ -160,7 +167,7 @@ describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
       asked.push(request.params.message);
       return { action: "accept", content: { approve: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(transport());
     clients.push(client);
     const result = await client.callTool({ name: "create_directory", arguments: { path: "made-over-http" } });
     expect(result.isError, textOf(result)).not.toBe(true);
@@ -193,13 +200,108 @@ describe("toolgate mcp-proxy --listen (Streamable HTTP)", () => {
         req.on("error", fail);
         req.end(body);
       });
-    const rebound = await send({ host: `evil.example:${url.port}` }, "{}");
+    const auth = { authorization: `Bearer ${token}` };
+    const rebound = await send({ ...auth, host: `evil.example:${url.port}` }, "{}");
     expect(rebound.status).toBe(403);
     expect(rebound.body).toContain("Invalid Host header: evil.example");
-    const noSession = await send({}, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    // Every loopback spelling with the right port is this server; another port is not.
+    for (const host of [
+      `localhost:${url.port}`,
+      `LOCALHOST:${url.port}`,
+      `127.1.2.3:${url.port}`,
+      `[::1]:${url.port}`,
+    ]) {
+      expect((await send({ ...auth, host }, "{}")).status, host).not.toBe(403);
+    }
+    expect((await send({ ...auth, host: `127.0.0.1:${Number(url.port) + 1}` }, "{}")).status).toBe(403);
+    const noSession = await send(auth, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
     expect(noSession.status).toBe(400);
     expect(noSession.body).toContain("start with an initialize request");
     expect(existsSync(join(workspace, "notes/todo.txt"))).toBe(true);
+  });
+
+  it("refuses every request without the bearer token, and the token file is readable by its owner only", async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "intruder", version: "1" },
+      },
+    });
+    const post = (headers: Record<string, string>) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: initialize,
+      });
+    for (const headers of [
+      {},
+      { authorization: "Bearer wrong-token-wrong-token" },
+      { authorization: token },
+    ]) {
+      const res = await post(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toContain("Bearer");
+    }
+    expect(statSync(join(workspace, ".toolgate/mcp-proxy.token")).mode & 0o777).toBe(0o600);
+  });
+
+  it("a client cannot take up another client's waiting request, nor answer it", async () => {
+    const pendingFor = async (path: string) => {
+      const listed = await cli(
+        ["approvals", "list", "--config", config, "--format", "json", "--status", "pending"],
+        root,
+      );
+      return (
+        JSON.parse(listed.stdout) as {
+          request: { approvalId: string; call: { arguments: { path?: string } } };
+        }[]
+      )
+        .filter((p) => p.request.call.arguments.path === path)
+        .map((p) => p.request.approvalId);
+    };
+    const waiting = await connect("first");
+    const first = waiting.callTool(
+      { name: "write_file", arguments: { path: "notes/not-yours.txt", content: "x\n" } },
+      undefined,
+      { timeout: 60_000 },
+    );
+    let ids: string[] = [];
+    const start = Date.now();
+    while (ids.length === 0) {
+      ids = await pendingFor("notes/not-yours.txt");
+      if (Date.now() - start > 30_000) throw new Error("no pending approval");
+    }
+    // A second client, answering every elicitation with yes, calls the same tool with the same arguments.
+    const intruder = new Client(
+      { name: "first", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    intruder.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: "accept",
+      content: { approve: true },
+    }));
+    await intruder.connect(transport());
+    clients.push(intruder);
+    await intruder.callTool({
+      name: "write_file",
+      arguments: { path: "notes/not-yours.txt", content: "x\n" },
+    });
+    // It answered its own request only: the first client's request still waits for a person.
+    expect(await pendingFor("notes/not-yours.txt")).toEqual(ids);
+    const rejected = await cli(
+      ["approvals", "reject", ids[0] as string, "--config", config, "--reason", "not this one"],
+      root,
+    );
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(textOf(await first)).toContain("rejected");
   });
 
   it("stops on SIGTERM with exit code 0", async () => {

@@ -360,7 +360,7 @@ describe("toolgate mcp-proxy: elicitation", () => {
       const no = await proxy.client.callTool({ name: "create_directory", arguments: { path: "out2" } });
       expect(no.isError).toBe(true);
       expect(textOf(no)).toBe(
-        "the person rejected this call by mcp-client:e2e-client: the person chose decline",
+        'the person rejected this call by mcp-client: the person chose decline (the client calls itself "e2e-client")',
       );
       expect(existsSync(join(box.workspace, "out2"))).toBe(false);
       expect(asked).toHaveLength(2);

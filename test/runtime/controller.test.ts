@@ -17,8 +17,8 @@ import {
   ToolRegistry,
   ToolRuntime,
 } from "toolgate";
-import { describe, expect, it } from "vitest";
 import { redactArguments } from "toolgate/runtime";
+import { describe, expect, it } from "vitest";
 import {
   asApproval,
   asResult,
