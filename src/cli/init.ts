@@ -15,7 +15,13 @@ import {
   type SourcedSpec,
 } from "../scaffold/accept-tools.js";
 import { buildAgentFiles, INIT_AGENTS, type InitAgent } from "../scaffold/agent-files.js";
-import { buildInitFiles, EXAMPLE_TOOL, INIT_LAYOUT, installedSchemasDir } from "../scaffold/init-files.js";
+import {
+  buildInitFiles,
+  EXAMPLE_TOOL,
+  gitignoreWithState,
+  INIT_LAYOUT,
+  installedSchemasDir,
+} from "../scaffold/init-files.js";
 import { sampleArguments } from "../scaffold/sample-arguments.js";
 import { readToolSource, type ToolSource, ToolSourceError } from "../scaffold/tool-sources.js";
 import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
@@ -118,6 +124,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.text);
   }
+  const ignored = ignoreStateDir(dir);
 
   const configPath = join(dir, INIT_LAYOUT.config);
   const report = await lintPolicy({ config: relative(cwd, configPath) || configPath, cwd });
@@ -152,6 +159,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   print(`  ${INIT_LAYOUT.tools}  (${count(tools.length, "tool")})`);
   print(`  ${INIT_LAYOUT.policy}  (deny by default; every tool asks, with a placeholder reason)`);
   print(`  ${INIT_LAYOUT.tests}  (${count(tested, "policy test")})`);
+  if (ignored) print("  .gitignore  (.toolgate/ added: approvals, audit and caches stay out of git)");
   for (const tool of tools) {
     for (const note of tool.notes) print(`  note: ${tool.name}: ${note}`);
   }
@@ -281,6 +289,7 @@ async function runInitAgent(
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.text);
   }
+  const ignored = ignoreStateDir(dir);
   const configPath = join(dir, "toolgate.config.yaml");
   const report = await lintPolicy({ config: relative(cwd, configPath) || configPath, cwd });
   if (report.errorCount > 0 || report.warningCount > 0) {
@@ -298,7 +307,17 @@ async function runInitAgent(
   }
   print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
   for (const file of files) print(`  ${file.path}`);
+  if (ignored) print("  .gitignore  (.toolgate/ added)");
   print(`toolgate lint: no problems (${count(report.tests?.passed ?? 0, "policy test")} passed)`);
   print(`\nNext: edit policies/policy.yaml; see docs/${agent}.md for how ${agent} runs the hook.`);
   return EXIT.ok;
+}
+
+/** Adds `.toolgate/` to the folder's `.gitignore` (made if absent); true when the file changed. */
+function ignoreStateDir(dir: string): boolean {
+  const path = join(dir, ".gitignore");
+  const next = gitignoreWithState(existsSync(path) ? readFileSync(path, "utf8") : undefined);
+  if (next === undefined) return false;
+  writeFileSync(path, next);
+  return true;
 }

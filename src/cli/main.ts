@@ -4,6 +4,7 @@
  * or internal error. No stack trace is printed unless TOOLGATE_DEBUG is set.
  */
 import { Command, CommanderError, Option } from "commander";
+import { isToolgateError } from "../runtime/errors.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 
 /** Collects a repeatable option's values. */
@@ -395,7 +396,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.usage;
     }
     const message = error instanceof Error ? error.message : String(error);
-    printError(`internal error: ${message}`);
+    // A toolgate error says what is wrong and what to do (a missing optional package names it); only an
+    // unexpected error is an internal one.
+    printError(isToolgateError(error) ? message : `internal error: ${message}`);
     if (process.env.TOOLGATE_DEBUG) console.error(error);
     return EXIT.usage;
   }

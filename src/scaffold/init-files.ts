@@ -202,3 +202,23 @@ function isToolgatePackage(folder: string): boolean {
     return false;
   }
 }
+
+/** The state folder toolgate writes (approvals, audit, caches): never committed. */
+export const STATE_DIR_IGNORE = ".toolgate/";
+
+/**
+ * The `.gitignore` text with `.toolgate/` added, or `undefined` when it already ignores it. An existing file
+ * keeps every line; a missing one (`undefined`) becomes a file of that one entry.
+ */
+export function gitignoreWithState(existing: string | undefined): string | undefined {
+  const lines = (existing ?? "").split(/\r?\n/).map((line) => line.trim());
+  if (
+    lines.some(
+      (line) =>
+        line === ".toolgate" || line === ".toolgate/" || line === "/.toolgate/" || line === "/.toolgate",
+    )
+  )
+    return undefined;
+  if (existing === undefined || existing === "") return `${STATE_DIR_IGNORE}\n`;
+  return `${existing}${existing.endsWith("\n") ? "" : "\n"}${STATE_DIR_IGNORE}\n`;
+}

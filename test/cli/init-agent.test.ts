@@ -64,6 +64,8 @@ describe("toolgate init --agent", () => {
     );
     expect(toolgate(["lint"], dir).code).toBe(0);
     expect(toolgate(["test"], dir).code).toBe(0);
+    // The state folder (approvals, audit, the hook cache) stays out of git.
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(".toolgate/\n");
   });
 
   it("cursor: .cursor/hooks.json sets failClosed on every event it registers", () => {

@@ -107,7 +107,7 @@ describe("examples/coding-agent", () => {
     const run = demo(["--mcp", "--approve", "none"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(
-      "ask → error: the person rejected this call by mcp-client:toolgate-demo: the person chose decline",
+      'ask → error: the person rejected this call by mcp-client: the person chose decline (the client calls itself "toolgate-demo")',
     );
     expect(run.stdout).toContain('src/greet.ts now returns: "Hello " + name');
     expect(run.stdout).toContain("summary: allow 2, deny 1, ask 1 (approved 0, rejected 1)");
