@@ -12,8 +12,8 @@
  * `failClosed: true`; exit code 2 blocks.
  */
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { isAbsolutePath, projectReadings } from "./hook-payload.js";
-import { copyJsonObject, findDuplicateKey, type JsonObject, quoteValue } from "./json-data.js";
+import { isAbsolutePath, projectReadings, readJsonPayload } from "./hook-payload.js";
+import { copyJsonObject, type JsonObject, quoteValue } from "./json-data.js";
 
 /** The events toolgate answers. */
 export const CURSOR_EVENTS = ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"] as const;
@@ -57,19 +57,9 @@ export type CursorPayloadResult =
  * fields (`command`; `tool_name` and an object `tool_input`; `file_path`).
  */
 export function parseCursorPayload(text: string): CursorPayloadResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `the hook input is not JSON (${(error as Error).message})` };
-  }
-  const duplicate = findDuplicateKey(text);
-  if (duplicate !== undefined) {
-    return { ok: false, reason: `the hook input repeats the key ${JSON.stringify(duplicate)}` };
-  }
-  const copy = copyJsonObject(value, { protoKey: "reject" });
-  if (!copy.ok) return { ok: false, reason: `the hook input is not a plain JSON object: ${copy.reason}` };
-  const data = copy.value;
+  const read = readJsonPayload(text);
+  if (!read.ok) return read;
+  const data = read.data;
   const event = data.hook_event_name;
   if (!(CURSOR_EVENTS as readonly unknown[]).includes(event)) {
     return {

@@ -34,19 +34,9 @@ export function readHookObject(
   text: string,
   hook: { readonly event: string; readonly command: string; readonly register: string },
 ): HookObjectResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `the hook input is not JSON (${(error as Error).message})` };
-  }
-  const duplicate = findDuplicateKey(text);
-  if (duplicate !== undefined) {
-    return { ok: false, reason: `the hook input repeats the key ${JSON.stringify(duplicate)}` };
-  }
-  const copy = copyJsonObject(value, { protoKey: "reject" });
-  if (!copy.ok) return { ok: false, reason: `the hook input is not a plain JSON object: ${copy.reason}` };
-  const data = copy.value;
+  const read = readJsonPayload(text);
+  if (!read.ok) return read;
+  const data = read.data;
   if (data.hook_event_name !== hook.event) {
     return {
       ok: false,
@@ -66,6 +56,26 @@ export function readHookObject(
     return { ok: false, reason: `cwd is ${quoteValue(data.cwd)}, not an absolute path` };
   }
   return { ok: true, data };
+}
+
+/**
+ * Reads a hook's stdin text as one plain JSON object, strictly: not JSON, a repeated key, a `__proto__` key or
+ * anything but an object is refused with a reason. Every hook reads its payload through this.
+ */
+export function readJsonPayload(text: string): HookObjectResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `the hook input is not JSON (${(error as Error).message})` };
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    return { ok: false, reason: `the hook input repeats the key ${JSON.stringify(duplicate)}` };
+  }
+  const copy = copyJsonObject(value, { protoKey: "reject" });
+  if (!copy.ok) return { ok: false, reason: `the hook input is not a plain JSON object: ${copy.reason}` };
+  return { ok: true, data: copy.value };
 }
 
 /**
