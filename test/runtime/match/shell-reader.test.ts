@@ -52,15 +52,20 @@ describe("words: which characters a word is made of and whether it is literal", 
     ["echo $0 $9 $- $! $# $*", [["echo", "~$0", "~$9", "~$-", "~$!", "~$#", "~$*"]]],
     ["echo $x0_9Zz.y", [["echo", "~$x0_9Zz.y"]]],
     // A `$` that starts no expansion is a literal character.
-    ["echo a$ $. $/ $+ $%", [["echo", "a$", "$.", "$/", "$+", "$%"]]],
+    // zsh reads `$+x` (is x set), `$=x`, `$~x` and `$^x` as expansions: a `$` is plain only before the
+    // characters known to leave it so.
+    ["echo a$ $. $/ $+ $%", [["echo", "a$", "$.", "$/", "~$+", "$%"]]],
+    ["echo $=x $~x $^x", [["echo", "~$=x", "~$~x", "~$^x"]]],
     // Each special character inside a word ends its run of ordinary characters, not the word.
     ["echo a'b'c\"d\"e\\fg", [["echo", "abcdefg"]]],
     ["echo a=b=c", [["echo", "a=b=c"]]],
     ["echo a*b a?b a[b a{b", [["echo", "~a*b", "~a?b", "~a[b", "~a{b"]]],
-    ["echo ~ ~x x~y", [["echo", "~~", "~~x", "x~y"]]],
+    // zsh's EXTENDED_GLOB: `x~y` is x except y, `^x` everything but x, `x#` any run of x.
+    ["echo ~ ~x x~y", [["echo", "~~", "~~x", "~x~y"]]],
+    ["echo ^x r#m 'r#m'", [["echo", "~^x", "~r#m", "r#m"]]],
     [
       "echo a]b a}b a,b a!b a%b a^b a:b a@b a+b",
-      [["echo", "a]b", "a}b", "a,b", "a!b", "a%b", "a^b", "a:b", "a@b", "a+b"]],
+      [["echo", "a]b", "a}b", "a,b", "a!b", "a%b", "~a^b", "a:b", "a@b", "a+b"]],
     ],
     // Blanks and operators end a word.
     ["a\tb", [["a", "b"]]],
@@ -146,7 +151,8 @@ describe("reserved words and assignments: only a plain word in command position"
     ["A= x", 1, [""], ["x"]],
     ["A=b=c x", 1, ["b=c"], ["x"]],
     ["A=$b x", 1, ["~$b"], ["x"]],
-    ['A="b c" x', 1, ['"b c"'], ["x"]],
+    // A value as the shell stores it, after quote removal: what a program hands to `sh -c`.
+    ['A="b c" x', 1, ["b c"], ["x"]],
     ["A=1 B=2", 2, ["1", "2"], []],
     // Not names: the word is an ordinary argument (here the command name).
     ["1A=1 x", 0, [], ["1A=1", "x"]],
@@ -154,7 +160,8 @@ describe("reserved words and assignments: only a plain word in command position"
     ["A-B=1 x", 0, [], ["A-B=1", "x"]],
     ["A+b=1 x", 0, [], ["A+b=1", "x"]],
     ["A++=1 x", 0, [], ["A++=1", "x"]],
-    ["=1 x", 0, [], ["=1", "x"]],
+    // zsh (EQUALS) replaces `=cmd` by the path of cmd.
+    ["=1 x", 0, [], ["~=1", "x"]],
     ["A.b=1 x", 0, [], ["A.b=1", "x"]],
     // Quoting or an escape before the `=` makes it a word; after it, it is part of the value.
     ["\\A=1 x", 0, [], ["A=1", "x"]],
@@ -228,15 +235,21 @@ describe("operators and lists", () => {
       ok: true,
       opaque: false,
       commands: [
-        { words: [{ text: "a", literal: true }], assignments: 0, values: [], redirections: [] },
-        { words: [], assignments: 0, values: [], redirections: [">f"] },
+        { words: [{ text: "a", literal: true }], assignments: 0, names: [], values: [], redirections: [] },
+        { words: [], assignments: 0, names: [], values: [], redirections: [">f"] },
       ],
     });
     expect(reading("a &>f")).toEqual({
       ok: true,
       opaque: false,
       commands: [
-        { words: [{ text: "a", literal: true }], assignments: 0, values: [], redirections: ["&>f"] },
+        {
+          words: [{ text: "a", literal: true }],
+          assignments: 0,
+          names: [],
+          values: [],
+          redirections: ["&>f"],
+        },
       ],
     });
     expect(words("a&>f b", POSIX_BASH_DIALECT)).toEqual([["a", "b"]]);
@@ -320,11 +333,12 @@ describe("redirections", () => {
         {
           words: [{ text: "cat", literal: true }],
           assignments: 0,
+          names: [],
           values: [],
           redirections: ["<<(a)", ">>(b)"],
         },
-        { words: [{ text: "a", literal: true }], assignments: 0, values: [], redirections: [] },
-        { words: [{ text: "b", literal: true }], assignments: 0, values: [], redirections: [] },
+        { words: [{ text: "a", literal: true }], assignments: 0, names: [], values: [], redirections: [] },
+        { words: [{ text: "b", literal: true }], assignments: 0, names: [], values: [], redirections: [] },
       ],
     });
   });
@@ -468,7 +482,7 @@ describe("expansions: what they list and when the reading is opaque", () => {
       ["echo", "~`a \\b`"],
       ["a", "b"],
     ]);
-    expect(words("echo `a\\\nb`")).toEqual([["echo", "~`a\\\nb`"], ["ab"]]);
+    expect(words("echo `a\\\nb`")).toEqual([["echo", "~`ab`"], ["ab"]]);
     expect(words('echo "`echo \\"x\\"`"')).toEqual([
       ["echo", '~`echo \\"x\\"`'],
       ["echo", "x"],

@@ -353,7 +353,10 @@ describe("prefixes with options: { prefix, options } limits the options that may
     ["git log --oneline --output=.env", false, true],
     ["git log --output .env", false, true],
     ["git log -n5", false, true],
-    ["git log -- .env", false, true],
+    // After `--` a word starting with `-` is an operand (a path), not an option: only options are limited.
+    ["git log -- .env", true, true],
+    ["git log -- -p", true, true],
+    ["git log -p -- x", false, true],
     ["git log --oneline; git log -p", false, true],
     ["git log $x", false, true],
     ["git logx --oneline", false, false],

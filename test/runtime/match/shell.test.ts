@@ -61,10 +61,12 @@ describe("parseShellCommand: words and quoting", () => {
     ["ls [ab]", [["ls", "~[ab]"]]],
     ["ls '*.ts'", [["ls", "*.ts"]]],
     ["ls ~/x", [["ls", "~~/x"]]],
-    ["ls a~", [["ls", "a~"]]],
+    // zsh's EXTENDED_GLOB reads `a~` as a pattern.
+    ["ls a~", [["ls", "~a~"]]],
     ["{rm,-rf,/}", [["~{rm,-rf,/}"]]],
     ["echo }", [["echo", "}"]]],
-    ["echo a#b # comment", [["echo", "a#b"]]],
+    ["echo a#b # comment", [["echo", "~a#b"]]],
+    ["echo 'a#b' # comment", [["echo", "a#b"]]],
     ["# only a comment\ngit status", [["git", "status"]]],
     ["make CC=gcc", [["make", "CC=gcc"]]],
     ["time git status", [["time", "git", "status"]]],
@@ -150,6 +152,7 @@ describe("parseShellCommand: operators, groups and substitutions", () => {
         { text: "status", literal: true },
       ],
       assignments: 2,
+      names: ["FOO", "BAR"],
       values: [
         { text: "1", literal: true },
         { text: "2", literal: true },
@@ -159,6 +162,7 @@ describe("parseShellCommand: operators, groups and substitutions", () => {
     expect(only("FOO=1")).toEqual({
       words: [],
       assignments: 1,
+      names: ["FOO"],
       values: [{ text: "1", literal: true }],
       redirections: [],
     });
@@ -443,7 +447,9 @@ describe("matchCommandPrefix", () => {
     ["stdbuf -oL ls", "rm", "no-match"],
     ["stdbuf -o L rm x", "rm", "unknown"],
     ["env FOO=1 ls", "rm", "no-match"],
-    ["env -i PATH=/bin ls", "rm", "no-match"],
+    // PATH says where programs are found: with it set, a command may run anything.
+    ["env -i PATH=/bin ls", "rm", "unknown"],
+    ["env -i LANG=C ls", "rm", "no-match"],
     ["env - ls", "rm", "no-match"],
     ["env -u HOME --chdir=/ ls", "rm", "no-match"],
     ["env -i PATH=/bin rm", "rm", "unknown"],
@@ -578,7 +584,10 @@ describe("splitCommandPrefix", () => {
     ["git status &", null],
     ["git status # x", null],
     ["git\nstatus", null],
+    // A rule's prefix is the author's plain words: zsh's pattern characters are plain there.
     ["a#b", ["a#b"]],
+    ["git diff HEAD~1", ["git", "diff", "HEAD~1"]],
+    ["git show HEAD^", ["git", "show", "HEAD^"]],
   ];
   it.each(cases)("%j → %j", (text, expected) => {
     expect(splitCommandPrefix(text)).toEqual(expected);

@@ -6,6 +6,8 @@
 //   run by an unknown wrapper), under another spelling (`-Rf` for `-rf`, `/usr/bin/rm` for `rm`, `python3.12`
 //   for `python3`), or hidden in text a wrapper or builtin may run as code.
 
+import { alsoRuns, namesInString, readCode, writtenEarlier } from "./code-text.js";
+import { forEachCodeArgument } from "./programs.js";
 import {
   type CommandPrefix,
   type ParseShellResult,
@@ -15,9 +17,10 @@ import {
 } from "./reader.js";
 import { readSafeSubset } from "./safe-subset.js";
 import {
-  CODE_RUNNERS,
   HARMLESS_REDIRECTIONS,
   hasHiddenCharacter,
+  isCodeRunner,
+  isShellName,
   NEVER_RUNS_OPERANDS,
   READABLE_WRAPPERS,
   WRAPPERS,
@@ -170,6 +173,15 @@ function restMayMatch(
 
 /** Text a command may run as code, read as loose words: may the prefix appear in it anywhere? */
 function soupMatches(text: string, prefix: readonly string[], rest: PrefixRest): boolean {
+  return looseMatches(text, prefix, rest) || looseMatches(unquote(text), prefix, rest);
+}
+
+/** `text` without quotes and backslashes: the words a shell would glue together (`'r''m'` is `rm`). */
+function unquote(text: string): string {
+  return text.replace(/['"\\]/g, "");
+}
+
+function looseMatches(text: string, prefix: readonly string[], rest: PrefixRest): boolean {
   const words = text.split(SOUP_SPLIT).filter((w) => w !== "");
   const head = prefix[0] as string;
   for (let k = 0; k < words.length; k++) {
@@ -183,9 +195,11 @@ function soupMatches(text: string, prefix: readonly string[], rest: PrefixRest):
  * they cannot be known: an unknown option, a word before the command that is not literal (an unquoted
  * expansion could split into several words and shift the command), or no command at all.
  */
-function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[] | undefined {
+function unwrap(name: string, words: readonly ShellWord[]): SimpleCommand | undefined {
   const syntax = READABLE_WRAPPERS.get(name);
   if (syntax === undefined) return undefined;
+  const names: string[] = [];
+  const values: ShellWord[] = [];
   let k = 1;
   let options = true;
   let operands = syntax.operands ?? 0;
@@ -211,7 +225,10 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       // `env -` is `env -i`: a flag, though it does not look like one.
     } else if (syntax.assignments === true && text.includes("=")) {
       // env (GNU, busybox, BSD) sets every word holding `=` before the command, whatever the name: `1X=2` too.
+      // The command may run their values (`env PAGER='rm -rf /' git log`).
       options = false;
+      names.push(text.slice(0, text.indexOf("=")));
+      values.push({ text: text.slice(text.indexOf("=") + 1), literal: true });
     } else if (operands > 0) {
       options = false;
       operands--;
@@ -219,7 +236,13 @@ function unwrap(name: string, words: readonly ShellWord[]): readonly ShellWord[]
       break;
     }
   }
-  return k < words.length ? words.slice(k) : undefined;
+  if (k >= words.length) return undefined;
+  return { words: words.slice(k), assignments: names.length, names, values, redirections: [] };
+}
+
+/** Whether a command of this (lower-case) base name runs another: a wrapper, or a shell (tables.ts). */
+function isWrapper(name: string): boolean {
+  return WRAPPERS.has(name) || READABLE_WRAPPERS.has(name) || isShellName(name);
 }
 
 /** Positional, exact comparison: the first words are literal and equal to the prefix. */
@@ -249,21 +272,52 @@ function mayRun(
     return nameMatches(names[0] as string, head) && restMayMatch(texts, literal, 1, rest);
   }
   const name = names[0] as string;
-  if (WRAPPERS.has(name) && !nameMatches(name, head)) {
-    // The command a readable wrapper runs is matched in its place; any other wrapper may run anything.
+  if (isWrapper(name) && !nameMatches(name, head)) {
+    // The command a readable wrapper runs is matched in its place; any other wrapper, and any shell (a name
+    // ending in `sh`), may run anything.
     const inner = unwrap(name, words);
     if (inner === undefined || depth > 8) return true;
-    if (mayRun(inner, prefix, rest, depth + 1)) return true;
+    if (commandMayRun(inner, prefix, rest, depth + 1)) return true;
   }
   const { unknown, codeLike } = infoOf(words);
   for (let k = 0; k < words.length; k++) {
     // An unknown word may be any words; find's `{}` is replaced by file names.
     if (unknown[k]) return true;
-    if (k > 0 && CODE_RUNNERS.has(names[k] as string)) return true;
+    if (k > 0 && isCodeRunner(names[k] as string)) return true;
     if (nameMatches(names[k] as string, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
-    if (k > 0 && codeLike[k] && soupMatches(texts[k] as string, prefix, rest)) return true;
+    if (k > 0 && codeLike[k] && codeWordMayRun(texts[k] as string, prefix, rest, depth)) return true;
   }
   return false;
+}
+
+/**
+ * Whether some reading may run the prefix in this simple command, or in what it may also run (code-text.ts):
+ * its assignments' values, a builtin's arguments, code arguments of programs that run them.
+ */
+function commandMayRun(
+  command: SimpleCommand,
+  prefix: readonly string[],
+  rest: PrefixRest,
+  depth: number,
+): boolean {
+  if (startsWithPrefix(command.words, prefix)) return true;
+  const also = alsoRuns(command, depth);
+  if (also === true) return true;
+  for (const inner of also) if (commandMayRun(inner, prefix, rest, depth + 1)) return true;
+  for (const redirection of command.redirections) {
+    if (soupMatches(redirection, prefix, rest)) return true;
+  }
+  return mayRun(command.words, prefix, rest, depth);
+}
+
+/**
+ * A word of an unknown program that a wrapper could run as code (`foo 'rm -rf /'`, `foo CC=rm`): read with the
+ * shell reader when it can be, as loose words (quotes removed as well) when not.
+ */
+function codeWordMayRun(text: string, prefix: readonly string[], rest: PrefixRest, depth: number): boolean {
+  const read = readCode(text, depth + 1);
+  if (read !== true) return read.some((command) => commandMayRun(command, prefix, rest, depth + 1));
+  return soupMatches(text, prefix, rest);
 }
 
 /**
@@ -294,15 +348,8 @@ export function matchCommandPrefix(command: SimpleCommand, prefix: readonly stri
       command.assignments === 0 && command.redirections.every((r) => HARMLESS_REDIRECTIONS.has(r));
     return clean ? "match" : "unknown";
   }
-  const rest = prefixInfoOf(prefix).rest;
   // A program may run a variable's value as a command (`EDITOR=reboot git commit`), even a single word.
-  for (const value of command.values) {
-    if (soupMatches(value.text, prefix, rest)) return "unknown";
-  }
-  for (const redirection of command.redirections) {
-    if (soupMatches(redirection, prefix, rest)) return "unknown";
-  }
-  return mayRun(words, prefix, rest, 0) ? "unknown" : "no-match";
+  return commandMayRun(command, prefix, prefixInfoOf(prefix).rest, 0) ? "unknown" : "no-match";
 }
 
 /** A prefix as a list of words (not exact) or as parsed by `parseCommandPrefix`. */
@@ -318,7 +365,10 @@ function readingMayMatch(
   prefixes: readonly (readonly string[])[],
 ): boolean {
   if (reading.opaque) return true;
+  const written = namesInString(reading.commands);
   for (const command of reading.commands) {
+    const first = command.words[0];
+    if (first?.literal === true && writtenEarlier(first.text, written)) return true;
     for (const prefix of prefixes) {
       if (matchCommandPrefix(command, prefix) !== "no-match") return true;
     }
@@ -366,15 +416,38 @@ export function matchCommand(
 function coversWords(input: PrefixInput, words: readonly string[]): boolean {
   const prefix = prefixWords(input);
   if (!prefix.every((word, i) => words[i] === word)) return false;
-  if (!("words" in input)) return true;
+  if (!("words" in input)) return !runsUnlistedCode(words, prefix.length);
   if (input.exact) return words.length === prefix.length;
+  if (runsUnlistedCode(words, prefix.length)) return false;
   const options = input.options;
   if (options === undefined) return true;
+  const dashesEnd = !OPTIONS_AFTER_DASHES.has(basename(prefix[0] as string).toLowerCase());
   for (let i = prefix.length; i < words.length; i++) {
     const word = words[i] as string;
+    // After `--` a word starting with `-` is an operand (a file named `-x`), not an option.
+    if (word === "--" && dashesEnd) break;
     if (word.startsWith("-") && !options.has(word)) return false;
   }
   return true;
+}
+
+/**
+ * Programs that read words starting with `-` after `--` as more than operands: find's expression (`-delete`,
+ * `-exec`) follows its starting points, `--` or not.
+ */
+const OPTIONS_AFTER_DASHES: ReadonlySet<string> = new Set(["find"]);
+
+/**
+ * Whether some argument beyond the first `listed` words of a command runs code (programs.ts: make's `CC=…`,
+ * vim's `+cmd`, git's `-c`): the rule did not spell it out, so it cannot certainly cover the command.
+ */
+function runsUnlistedCode(words: readonly string[], listed: number): boolean {
+  let found = false;
+  forEachCodeArgument(words, (argument) => {
+    found = argument.to > listed;
+    return found;
+  });
+  return found;
 }
 
 /** One simple command of one reading, and how each prefix fared against it. */
@@ -575,22 +648,48 @@ export class CommandPrefixSet {
         out.fill(1);
         return;
       }
-      for (const command of reading.commands) this.markCommand(command, out);
+      const written = namesInString(reading.commands);
+      for (const command of reading.commands) {
+        // A file the string may have written may run anything (`cp /tmp/a it; ./it`).
+        const first = command.words[0];
+        if (first?.literal === true && writtenEarlier(first.text, written)) {
+          out.fill(1);
+          return;
+        }
+        this.markCommand(command, out, 0);
+      }
     }
   }
 
   /** `matchCommandPrefix(command, prefix) !== "no-match"`, for every prefix at once. */
-  private markCommand(command: SimpleCommand, out: Uint8Array): void {
+  private markCommand(command: SimpleCommand, out: Uint8Array, depth: number): void {
     // A command whose first words are a prefix's (matchCommandPrefix's "match", or "unknown" for its
     // assignments or redirections) is marked by markMayRun: its first word is that prefix's head.
     for (const id of this.empty) out[id] = 1;
-    for (const value of command.values) this.markSoup(value.text, out);
+    const also = alsoRuns(command, depth);
+    if (also === true) {
+      out.fill(1);
+      return;
+    }
+    for (const inner of also) this.markCommand(inner, out, depth + 1);
     for (const redirection of command.redirections) this.markSoup(redirection, out);
-    this.markMayRun(command.words, out, 0);
+    this.markMayRun(command.words, out, depth);
+  }
+
+  /** {@link codeWordMayRun} for every prefix. */
+  private markCodeWord(text: string, out: Uint8Array, depth: number): void {
+    const read = readCode(text, depth + 1);
+    if (read === true) this.markSoup(text, out);
+    else for (const command of read) this.markCommand(command, out, depth + 1);
   }
 
   /** {@link soupMatches} for every prefix. */
   private markSoup(text: string, out: Uint8Array): void {
+    this.markLoose(text, out);
+    this.markLoose(unquote(text), out);
+  }
+
+  private markLoose(text: string, out: Uint8Array): void {
     const words = text.split(SOUP_SPLIT).filter((w) => w !== "");
     for (let k = 0; k < words.length; k++) {
       forEachHead(basename(words[k] as string).toLowerCase(), (head) => {
@@ -627,7 +726,7 @@ export class CommandPrefixSet {
       markHead(name, 1);
       return;
     }
-    if (WRAPPERS.has(name)) {
+    if (isWrapper(name)) {
       // Prefixes whose head is the wrapper's own name are not unwrapped (mayRun matches them in place).
       const own = new Set<number>();
       forEachHead(name, (head) => {
@@ -637,7 +736,7 @@ export class CommandPrefixSet {
       const inner = unwrap(name, words);
       const innerOut = new Uint8Array(out.length);
       if (inner === undefined || depth > 8) innerOut.fill(1);
-      else this.markMayRun(inner, innerOut, depth + 1);
+      else this.markCommand(inner, innerOut, depth + 1);
       // Empty prefixes are already marked (markCommand).
       for (let id = 0; id < out.length; id++) {
         if (innerOut[id] === 1 && !own.has(id)) out[id] = 1;
@@ -652,12 +751,12 @@ export class CommandPrefixSet {
         return;
       }
       const wordName = basename(text).toLowerCase();
-      if (k > 0 && CODE_RUNNERS.has(wordName)) {
+      if (k > 0 && isCodeRunner(wordName)) {
         out.fill(1);
         return;
       }
       markHead(wordName, k + 1);
-      if (k > 0 && CODE_LIKE.test(text)) this.markSoup(text, out);
+      if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, depth);
     }
   }
 

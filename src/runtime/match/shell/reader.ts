@@ -27,6 +27,7 @@
 //   name or special parameter: `${x:=…}`, `${!x}`, `${x@P}`, `${a[…]}`, `${x:0:y}`) marks the whole parse
 //   `opaque`: what runs then depends on values the reader cannot see.
 
+import { countContinuations, type JoinedSource, joinContinuations } from "./continuations.js";
 import { PARSER_RESERVED_WORDS } from "./tables.js";
 
 /** One word of a simple command. */
@@ -38,12 +39,14 @@ export interface ShellWord {
 }
 
 /**
- * One simple command: its words, how many `NAME=value` assignments precede them (and their values, which a
- * later expansion or builtin may run as code), and its redirections.
+ * One simple command: its words, how many `NAME=value` assignments precede them (their names, and their values,
+ * which a program or a later expansion or builtin may run as code), and its redirections.
  */
 export interface SimpleCommand {
   readonly words: readonly ShellWord[];
   readonly assignments: number;
+  /** The names of the assignments, in order (`+=` read as `=`). */
+  readonly names: readonly string[];
   readonly values: readonly ShellWord[];
   readonly redirections: readonly string[];
 }
@@ -93,6 +96,7 @@ const MAX_DEPTH = 64;
 interface MutableCommand {
   words: ShellWord[];
   assignments: number;
+  names: string[];
   values: ShellWord[];
   redirections: string[];
 }
@@ -115,6 +119,16 @@ interface ParseState {
   /** An expansion that may evaluate a value as code was seen. */
   opaque: boolean;
   readonly dialect: ShellDialect;
+  /**
+   * A rule's command prefix is read, not a command: zsh's EXTENDED_GLOB and EQUALS operators (`~`, `^`, `#` in a
+   * word, `=cmd`) are the author's plain characters there (`git diff HEAD~1`).
+   */
+  readonly prefix?: boolean;
+  /**
+   * When backslash-newlines were removed before parsing (continuations.ts): the joined text, where they were
+   * removed, how many the parse found inside single quotes and comments, and whether one was removed there.
+   */
+  readonly joined: (JoinedSource & { kept: number; removedInside: boolean }) | undefined;
 }
 
 class ShellSyntaxError {
@@ -122,6 +136,31 @@ class ShellSyntaxError {
 }
 
 const ASSIGNMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*\+?$/;
+
+/**
+ * The characters after which a `$` is a plain `$` in every shell (`a$`, `$/`, `cost: $.`); before any other
+ * character it is an expansion in some shell, or may be. The empty string stands for the end of the text.
+ */
+const LITERAL_AFTER_DOLLAR = [
+  "",
+  "'",
+  " ",
+  "\t",
+  "\n",
+  ";",
+  "&",
+  "|",
+  ")",
+  "<",
+  ">",
+  "/",
+  ".",
+  ",",
+  ":",
+  "%",
+  "]",
+  "}",
+];
 
 /** The inside of a `${…}` that only reads a value (its length with `#`): nothing in it is evaluated. */
 const SIMPLE_PARAMETER = /^#?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])$/;
@@ -157,7 +196,7 @@ function isWordEnd(c: string | undefined): boolean {
 
 /** Characters with no special meaning unquoted: runs of them are copied in one slice. */
 function isOrdinary(c: string): boolean {
-  return !isWordEnd(c) && !"\\'\"$`*?[{~=".includes(c);
+  return !isWordEnd(c) && !"\\'\"$`*?[{~=^#".includes(c);
 }
 
 type ListEnd = "eof" | ")" | "}";
@@ -177,6 +216,17 @@ class ShellParser {
 
   private fail(message: string): never {
     throw new ShellSyntaxError(message);
+  }
+
+  /**
+   * Notes that `[from, to)` of the joined text was read as a single-quoted string or a comment, where a shell
+   * keeps a backslash-newline: it must hold exactly the ones the joining kept (continuations.ts).
+   */
+  private noteQuoted(from: number, to: number): void {
+    const joined = this.state.joined;
+    if (joined === undefined || this.src !== joined.text) return;
+    joined.kept += countContinuations(joined.text, from, to);
+    if (joined.removed.some((at) => at > from && at < to)) joined.removedInside = true;
   }
 
   /** The operator or character ahead; never at the end nor at a newline (each caller has ruled them out). */
@@ -207,6 +257,7 @@ class ShellParser {
       else if (c === "#") {
         this.state.syntax++;
         const end = src.indexOf("\n", this.pos);
+        this.noteQuoted(this.pos, end === -1 ? src.length : end);
         this.pos = end === -1 ? src.length : end;
       } else if (newlines && c === "\n") this.pos++;
       else return;
@@ -332,7 +383,7 @@ class ShellParser {
   }
 
   private parseSimpleCommand(): void {
-    const command: MutableCommand = { words: [], assignments: 0, values: [], redirections: [] };
+    const command: MutableCommand = { words: [], assignments: 0, names: [], values: [], redirections: [] };
     // Listed before the commands of its own substitutions.
     this.commands.push(command);
     const start = this.pos;
@@ -356,7 +407,13 @@ class ShellParser {
       if (command.words.length === 0) {
         if (word.assignment) {
           command.assignments++;
-          const value = word.raw.slice(word.raw.indexOf("=") + 1);
+          const equals = word.raw.indexOf("=");
+          command.names.push(word.raw.slice(0, word.raw[equals - 1] === "+" ? equals - 1 : equals));
+          // The value as the shell stores it (after quote removal) is what a program hands to `sh -c`; an
+          // expansion leaves it unknown, and then its source text stands for it.
+          const value = word.literal
+            ? word.text.slice(word.text.indexOf("=") + 1)
+            : word.raw.slice(equals + 1);
           command.values.push({ text: value, literal: word.literal });
           continue;
         }
@@ -453,6 +510,7 @@ class ShellParser {
         case "'": {
           const close = src.indexOf("'", this.pos + 1);
           if (close === -1) this.fail(`the single quote at offset ${this.pos} is never closed`);
+          this.noteQuoted(this.pos, close + 1);
           text += src.slice(this.pos + 1, close);
           this.pos = close + 1;
           plain = false;
@@ -478,6 +536,8 @@ class ShellParser {
           plain = false;
           break;
         case "=":
+          // zsh (EQUALS) replaces a word that starts with `=cmd` by the path of cmd.
+          if (this.pos === start && this.state.prefix !== true) literal = false;
           if (!sawEquals) {
             sawEquals = true;
             assignment = plain && ASSIGNMENT_NAME.test(text);
@@ -488,14 +548,15 @@ class ShellParser {
         case "~":
           // bash expands a `~` at the start, and after the `=` of NAME=… or an unquoted `:` in its value, in
           // assignments and (outside POSIX mode) in arguments shaped like them: `echo a=~` prints `a=/root`.
-          if (this.pos === start || (assignment && (src[this.pos - 1] === "=" || src[this.pos - 1] === ":")))
-            literal = false;
+          // zsh with EXTENDED_GLOB reads a `~` anywhere in a word as a pattern operator (`*~x`, `rm~x`).
+          if (this.state.prefix !== true || this.pos === start) literal = false;
           text += c;
           this.pos++;
           break;
         default:
-          // `*`, `?`, `[` (globs) and `{` (brace expansion)
-          literal = false;
+          // `*`, `?`, `[` (globs), `{` (brace expansion), and zsh's EXTENDED_GLOB operators `^` and `#`
+          // (`^x` is every name but x, `x#` any run of x).
+          if (this.state.prefix !== true || (c !== "^" && c !== "#")) literal = false;
           text += c;
           this.pos++;
       }
@@ -558,6 +619,7 @@ class ShellParser {
       let i = start + 2;
       while (i < src.length && src[i] !== "'") i += src[i] === "\\" ? 2 : 1;
       if (i >= src.length) this.fail(`the quote $' at offset ${start} is never closed`);
+      this.noteQuoted(start, i + 1);
       this.pos = i + 1;
     } else if (next === '"' && !inDoubleQuotes) {
       this.pos++;
@@ -572,7 +634,12 @@ class ShellParser {
       this.fail(`"$[" at offset ${start} (old arithmetic) is not supported`);
     } else {
       this.pos++;
-      return { text: "$", literal: true };
+      // A `$` before any other character may start an expansion in some shell (zsh's `$=x`, `$~x`, `$^x`,
+      // `$+x`): only the characters listed are known to leave it a plain `$`.
+      return {
+        text: "$",
+        literal: LITERAL_AFTER_DOLLAR.includes(next ?? "") || (inDoubleQuotes && next === '"'),
+      };
     }
     return { text: src.slice(start, this.pos), literal: false };
   }
@@ -605,6 +672,8 @@ class ShellParser {
       else if (c === "'" && quotes) {
         const close = src.indexOf("'", this.pos + 1);
         if (close === -1) this.fail(`the single quote at offset ${this.pos} is never closed`);
+        // Inside "${…}" every shell removes a backslash-newline even where bash reads `'` as a quote.
+        if (!inDoubleQuotes) this.noteQuoted(this.pos, close + 1);
         this.pos = close + 1;
       } else if (c === '"') this.readDoubleQuoted();
       else if (c === "$") this.readDollar(false);
@@ -714,8 +783,10 @@ export function readShellCommand(
   | { readonly ok: true; readonly readings: readonly Extract<ParseShellResult, { ok: true }>[] }
   | { readonly ok: false; readonly message: string } {
   const dialects = [BASH_DIALECT];
-  if (source.includes("${")) dialects.push(POSIX_BASH_DIALECT);
-  if (source.includes("$'") || source.includes("&>")) dialects.push(DASH_DIALECT);
+  // The tokens that tell the dialects apart, also when a backslash-newline splits them.
+  const probe = source.includes("\\\n") ? source.replaceAll("\\\n", "") : source;
+  if (probe.includes("${")) dialects.push(POSIX_BASH_DIALECT);
+  if (probe.includes("$'") || probe.includes("&>")) dialects.push(DASH_DIALECT);
   const readings: Extract<ParseShellResult, { ok: true }>[] = [];
   for (const dialect of dialects) {
     const reading = parseShellCommand(source, dialect);
@@ -725,14 +796,29 @@ export function readShellCommand(
   return { ok: true, readings };
 }
 
-function parse(source: string, dialect: ShellDialect = BASH_DIALECT): ParseState | ShellSyntaxError {
-  const state: ParseState = { commands: [], syntax: 0, opaque: false, dialect };
+function parse(
+  source: string,
+  dialect: ShellDialect = BASH_DIALECT,
+  prefix = false,
+): ParseState | ShellSyntaxError {
+  // Every shell removes a backslash-newline outside single quotes and comments before it reads the text.
+  const joined = source.includes("\\\n")
+    ? { ...joinContinuations(source, dialect.ansiC), kept: 0, removedInside: false }
+    : undefined;
+  const state: ParseState = { commands: [], syntax: 0, opaque: false, dialect, joined, prefix };
   try {
-    new ShellParser(source, 0, state).parseAll(false);
+    new ShellParser(joined?.text ?? source, 0, state).parseAll(false);
   } catch (error) {
     if (error instanceof ShellSyntaxError) return error;
     throw error;
   }
+  if (
+    joined !== undefined &&
+    (joined.removedInside || joined.kept !== countContinuations(joined.text, 0, joined.text.length))
+  )
+    return new ShellSyntaxError(
+      "a backslash-newline stands where the shells may not agree whether it continues the line: write the command on one line",
+    );
   return state;
 }
 
@@ -840,7 +926,7 @@ export function splitCommandPrefix(prefix: string): readonly string[] | null {
 }
 
 function splitWords(prefix: string): readonly string[] | null {
-  const parsed = parse(prefix);
+  const parsed = parse(prefix, BASH_DIALECT, true);
   if (parsed instanceof ShellSyntaxError || parsed.syntax > 0 || parsed.commands.length !== 1) return null;
   const command = parsed.commands[0] as SimpleCommand;
   if (command.assignments > 0 || command.redirections.length > 0 || command.words.length === 0) return null;

@@ -13,8 +13,11 @@
 // - every simple command has at least one word; its first word holds no `=` (no assignments) and is not a
 //   reserved word of any of the shells, nor a builtin that changes how later commands are read or found
 //   (tables.ts, SUBSET_REFUSED_FIRST_WORDS).
-// Anything else — `$` in any form, backquotes, `\`, globs `* ? [`, braces, `~`, `#`, `!`, `^`, `&` alone,
-// `|&`, `&>`, `(`, `)`, here-documents, other redirections, control or non-ASCII characters — is outside.
+// - a backslash-newline (a line continuation) inside double quotes, or outside quotes where no shell could read
+//   it as splitting a token: not between two operator characters (`&\<newline>&`, `>\<newline>&`, `;\<newline>;`),
+//   nor between a descriptor digit and a redirection (`2\<newline>>`); every shell removes it before reading;
+// Anything else — `$` in any form, backquotes, other `\`, globs `* ? [`, braces, `~`, `#`, `!`, `^`, `&`
+// alone, `|&`, `&>`, `(`, `)`, here-documents, other redirections, control or non-ASCII characters — is outside.
 
 import { SUBSET_REFUSED_FIRST_WORDS } from "./tables.js";
 
@@ -72,7 +75,9 @@ function isWordEnd(c: string | undefined): boolean {
  * @returns its simple commands, or `undefined` when any part of the string is outside the subset (then no
  *   `command` condition over it can be certain). Never throws; linear in the length of `source`.
  */
-export function readSafeSubset(source: string): readonly SafeCommand[] | undefined {
+export function readSafeSubset(text: string): readonly SafeCommand[] | undefined {
+  const source = text.includes("\\\n") ? joinLines(text) : text;
+  if (source === undefined) return undefined;
   const commands: SafeCommand[] = [];
   let words: string[] = [];
   let redirections: string[] = [];
@@ -185,4 +190,45 @@ function readWord(source: string, pos: number): { text: string; end: number } | 
     i++;
   }
   return { text, end: i };
+}
+
+/** Characters that join with a neighbour into one operator (`&&`, `>&`, `>>`, `||`). */
+function isOperatorChar(c: string | undefined): boolean {
+  return c === ";" || c === "&" || c === "|" || c === "<" || c === ">";
+}
+
+/**
+ * `text` with its backslash-newlines removed, as every shell removes them, or `undefined` when one stands where
+ * the shells disagree (zsh keeps `&\<newline>&` two operators) or the text leaves the subset around it (any
+ * other backslash, one inside single quotes).
+ */
+function joinLines(text: string): string | undefined {
+  let out = "";
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      out += c;
+      continue;
+    }
+    if (c === "\\") {
+      if (text[i + 1] !== "\n") return undefined;
+      i++;
+      if (quote === undefined) {
+        let after = i + 1;
+        while (text[after] === "\\" && text[after + 1] === "\n") after += 2;
+        const before = out[out.length - 1];
+        const next = text[after];
+        const splitsToken =
+          isOperatorChar(next) &&
+          (isOperatorChar(before) || (before !== undefined && before >= "0" && before <= "9"));
+        if (splitsToken) return undefined;
+      }
+      continue;
+    }
+    if (c === '"' || c === "'") quote = quote === c ? undefined : (quote ?? c);
+    out += c;
+  }
+  return out;
 }

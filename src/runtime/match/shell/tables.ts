@@ -1,7 +1,10 @@
 // Security tables of the `command` operator: which redirections are harmless, which commands run other
 // commands or evaluate text as code, which first words the safe subset refuses, and which characters a shell
 // drops or a terminal hides. These are policy, not parsing: each entry is a judgement a reviewer can check
-// here without reading the reader or the matcher.
+// here without reading the reader or the matcher. The shells' builtins are in builtins.ts, the programs that
+// run some of their arguments as code and the environment variables programs run in programs.ts.
+
+import { INERT_BUILTINS, SHELL_BUILTINS } from "./builtins.js";
 
 /** Redirections that cannot change what a command reads or writes on disk (as the reader spells them). */
 export const HARMLESS_REDIRECTIONS: ReadonlySet<string> = new Set([
@@ -17,10 +20,79 @@ export const HARMLESS_REDIRECTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Commands that run another command given in their arguments, evaluate their arguments (or variables named
- * there) as code, or run a script from a file or stdin. As the first word of a simple command, any of them
- * that cannot be read exactly (see {@link READABLE_WRAPPERS}) may run anything, so every deny or ask prefix may
- * match. Compared after lower-casing the base name.
+ * Shells: each may run a script from its arguments, a file or stdin, so as a command it may run anything. The
+ * shells of Debian, Alpine, Fedora and macOS (with their restricted and static variants), and others one can
+ * install. As a command name (not as a later word) any name ending in `sh` counts too, conservatively; see
+ * {@link isShellName}. Compared after lower-casing the base name and, failing that, without a version after it
+ * (`bash5.2`, `ksh93`).
+ */
+export const SHELLS: ReadonlySet<string> = new Set([
+  "sh",
+  "bash",
+  "rbash",
+  "dash",
+  "ash",
+  "hush",
+  "msh",
+  "zsh",
+  "rzsh",
+  "ksh",
+  "rksh",
+  "ksh93",
+  "rksh93",
+  "pdksh",
+  "mksh",
+  "lksh",
+  "mksh-static",
+  "oksh",
+  "loksh",
+  "yash",
+  "posh",
+  "sash",
+  "csh",
+  "bsd-csh",
+  "tcsh",
+  "fish",
+  "es",
+  "rc",
+  "elvish",
+  "xonsh",
+  "nu",
+  "pwsh",
+  "osh",
+  "ysh",
+  "oil",
+  "ion",
+  "brush",
+]);
+
+/** A version after a name: `bash5.2`, `ksh93`, `python3.12` (see the matcher, which shares it). */
+export const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
+
+/** `name` without a version after it, or `name` itself. */
+function withoutVersion(name: string): string {
+  const match = /[-_.]?[0-9][0-9.]*[a-z]?$/.exec(name);
+  return match === null || match.index === 0 ? name : name.slice(0, match.index);
+}
+
+/** Whether a shell of {@link SHELLS} has this (lower-case) base name, with or without a version after it. */
+export function isKnownShell(name: string): boolean {
+  return SHELLS.has(name) || SHELLS.has(withoutVersion(name));
+}
+
+/**
+ * Whether a command word with this (lower-case) base name may be a shell: one of {@link SHELLS}, or any name
+ * that ends in `sh` once a version is taken off (a shell one can install under a name toolgate does not list).
+ */
+export function isShellName(name: string): boolean {
+  return isKnownShell(name) || withoutVersion(name).endsWith("sh");
+}
+
+/**
+ * Programs that run another command given in their arguments, or a script from a file or stdin. As the command
+ * word of a simple command, any of them that cannot be read exactly (see {@link READABLE_WRAPPERS}) may run
+ * anything, so every deny or ask prefix may match; so may a shell ({@link isShellName}) and a shell builtin
+ * that is not inert (builtins.ts). Compared after lower-casing the base name.
  */
 export const WRAPPERS: ReadonlySet<string> = new Set([
   "env",
@@ -29,12 +101,6 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "su",
   "runuser",
   "pkexec",
-  "command",
-  "builtin",
-  "exec",
-  "eval",
-  "source",
-  ".",
   "nohup",
   "nice",
   "ionice",
@@ -59,49 +125,13 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "script",
   "at",
   "batch",
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "mksh",
-  "ash",
-  "yash",
-  "posh",
-  "csh",
-  "tcsh",
-  "fish",
-  // Builtins that evaluate a variable's value or an argument as arithmetic or code in bash or zsh
-  // (`let y`, `declare -i z=y`, `read 'a[$(cmd)]'`, `printf -v`, `trap`, `alias` with bash --posix).
-  "let",
-  "declare",
-  "typeset",
-  "local",
-  "integer",
-  "float",
-  "read",
-  "mapfile",
-  "readarray",
-  "printf",
-  "trap",
-  "alias",
-  "fc",
-  "bind",
-  "complete",
-  "compgen",
-  "enable",
-  "shopt",
-  "!",
-  "-",
-  "noglob",
-  "nocorrect",
 ]);
 
 /**
  * Programs that, found anywhere after the first word, may run arbitrary code when an unknown command in front
- * of them runs them (`prlimit bash script.sh`, `unbuffer xargs rm`): shells read a script from a file or
- * stdin, `xargs` and `parallel` take their arguments from stdin, `sudo -s`, `su`, `doas -s`, `ssh`, `at` and
- * `batch` run a shell on what they read.
+ * of them runs them (`prlimit bash script.sh`, `unbuffer xargs rm`): the shells of {@link SHELLS} read a script
+ * from a file or stdin, `xargs` and `parallel` take their arguments from stdin, `sudo -s`, `su`, `doas -s`,
+ * `ssh`, `at` and `batch` run a shell on what they read. See {@link isCodeRunner}.
  */
 export const CODE_RUNNERS: ReadonlySet<string> = new Set([
   "sudo",
@@ -113,22 +143,15 @@ export const CODE_RUNNERS: ReadonlySet<string> = new Set([
   "ssh",
   "at",
   "batch",
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "mksh",
-  "ash",
-  "yash",
-  "posh",
-  "csh",
-  "tcsh",
-  "fish",
   "busybox",
   "xargs",
   "parallel",
 ]);
+
+/** Whether a later word with this (lower-case) base name may run code: {@link CODE_RUNNERS} or a known shell. */
+export function isCodeRunner(name: string): boolean {
+  return CODE_RUNNERS.has(name) || isKnownShell(name);
+}
 
 /**
  * Commands known never to run their operands or evaluate them as code, so that words after them are data:
@@ -222,51 +245,15 @@ export const PARSER_RESERVED_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * First words the safe subset refuses: the reader's reserved words, the other reserved words of any supported
- * shell (a reserved word changes how the rest is read), and builtins that change how later commands are read, found or run (`alias` under
- * bash --posix, `export PATH=…`, `set`, `eval`).
+ * First words the safe subset refuses: the reader's reserved words, and every builtin and reserved word of the
+ * supported shells that is not inert (builtins.ts): a reserved word changes how the rest is read, and a builtin
+ * may evaluate its arguments or change how later commands are read, found or run (`alias` under bash --posix,
+ * `export PATH=…`, `set -x`, `eval`, zsh's `shift x`). The inert ones (`cd`, `echo`, `pwd`, …) may start a
+ * command of the subset.
  */
 export const SUBSET_REFUSED_FIRST_WORDS: ReadonlySet<string> = new Set([
   ...PARSER_RESERVED_WORDS,
-  "-",
-  "in",
-  "time",
-  "repeat",
-  "foreach",
-  "end",
-  "noglob",
-  "nocorrect",
-  "declare",
-  "typeset",
-  "local",
-  "export",
-  "readonly",
-  "integer",
-  "float",
-  "let",
-  "read",
-  "mapfile",
-  "readarray",
-  "printf",
-  "alias",
-  "unalias",
-  "enable",
-  "set",
-  "shopt",
-  "setopt",
-  "unsetopt",
-  "emulate",
-  "hash",
-  "trap",
-  "eval",
-  ".",
-  "source",
-  "exec",
-  "command",
-  "builtin",
-  "fc",
-  "bind",
-  "complete",
+  ...[...SHELL_BUILTINS].filter((name) => !INERT_BUILTINS.has(name)),
 ]);
 
 /**
