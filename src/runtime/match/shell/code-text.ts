@@ -91,7 +91,9 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   if (depth > 64) return true;
   let found: SimpleCommand[] | undefined;
   const add = (commands: readonly SimpleCommand[]): void => {
-    if (commands.length > 0) (found ??= []).push(...commands);
+    if (commands.length === 0) return;
+    if (found === undefined) found = [];
+    found.push(...commands);
   };
   for (let i = 0; i < command.values.length; i++) {
     const name = command.names[i] ?? "";
