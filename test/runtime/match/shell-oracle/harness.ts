@@ -210,6 +210,11 @@ const ARGS = [
   "!",
   "%",
   "^a",
+  "$=x",
+  "$~x",
+  "=x",
+  "a~b",
+  "r#m",
 ];
 /** Values a case may give its variables before use: most hide a deny-listed command. */
 const VALUES = ["'rm -rf tgt'", "rm", "-rf", "'curl x'", "'a[$(rm -rf tgt)]'", "1", "'ls;rm -rf tgt'"];
@@ -241,6 +246,9 @@ const SPLICES = [
   "&>",
   "|&",
   "$(",
+  // Every shell removes a backslash-newline before it reads (the third review's class).
+  "\\\n",
+  "$\\\n(",
 ];
 
 function pick<T>(rand: () => number, items: readonly T[]): T {
