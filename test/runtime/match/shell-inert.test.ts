@@ -239,3 +239,14 @@ describe("a file written and run in the same string may run anything", () => {
     expect(mayRun("npm ci && ./node_modules/.bin/tsc -p .", "rm -rf")).toBe(false);
   });
 });
+
+describe("zsh's `a~b` names the file a: the word may be its text before the `~`", () => {
+  it("keeps the word literal and notes the other text", () => {
+    expect(mayRun("git diff HEAD~1 --stat", "rm -rf")).toBe(false);
+    expect(mayRun("git diff HEAD~1", "git diff HEAD")).toBe(true);
+    expect(mayRun("rm -rf~x tgt", "rm -rf")).toBe(true);
+    expect(mayRun("prlimit rm~x -rf tgt", "rm -rf")).toBe(true);
+    expect(mayRun("sudo~x whoami", "rm -rf")).toBe(true);
+    expect(mayRun("prlimit bash~x", "rm -rf")).toBe(true);
+  });
+});

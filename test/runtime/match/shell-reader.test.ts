@@ -60,12 +60,13 @@ describe("words: which characters a word is made of and whether it is literal", 
     ["echo a'b'c\"d\"e\\fg", [["echo", "abcdefg"]]],
     ["echo a=b=c", [["echo", "a=b=c"]]],
     ["echo a*b a?b a[b a{b", [["echo", "~a*b", "~a?b", "~a[b", "~a{b"]]],
-    // zsh's EXTENDED_GLOB: `x~y` is x except y, `^x` everything but x, `x#` any run of x.
-    ["echo ~ ~x x~y", [["echo", "~~", "~~x", "~x~y"]]],
-    ["echo ^x r#m 'r#m'", [["echo", "~^x", "~r#m", "r#m"]]],
+    // zsh's EXTENDED_GLOB: `x~y` is the file x (none but y), so literal with another text (below); `^x` is
+    // everything but x, `x#` any run of x.
+    ["echo ~ ~x x~y", [["echo", "~~", "~~x", "x~y"]]],
+    ["echo ^x a/^x r#m 'r#m'", [["echo", "~^x", "~a/^x", "~r#m", "r#m"]]],
     [
       "echo a]b a}b a,b a!b a%b a^b a:b a@b a+b",
-      [["echo", "a]b", "a}b", "a,b", "a!b", "a%b", "~a^b", "a:b", "a@b", "a+b"]],
+      [["echo", "a]b", "a}b", "a,b", "a!b", "a%b", "a^b", "a:b", "a@b", "a+b"]],
     ],
     // Blanks and operators end a word.
     ["a\tb", [["a", "b"]]],

@@ -61,8 +61,7 @@ describe("parseShellCommand: words and quoting", () => {
     ["ls [ab]", [["ls", "~[ab]"]]],
     ["ls '*.ts'", [["ls", "*.ts"]]],
     ["ls ~/x", [["ls", "~~/x"]]],
-    // zsh's EXTENDED_GLOB reads `a~` as a pattern.
-    ["ls a~", [["ls", "~a~"]]],
+    ["ls a~", [["ls", "a~"]]],
     ["{rm,-rf,/}", [["~{rm,-rf,/}"]]],
     ["echo }", [["echo", "}"]]],
     ["echo a#b # comment", [["echo", "~a#b"]]],

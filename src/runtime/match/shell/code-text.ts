@@ -66,14 +66,12 @@ function settingValue(text: string): string | undefined {
 }
 
 /** {@link readCode} of a code argument's text, and of its value when it is a `name=value` setting. */
-function readSetting(text: string, depth: number, into: SimpleCommand[]): boolean {
+export function readSetting(text: string, depth: number): AlsoRuns {
   const value = settingValue(text);
-  for (const code of value === undefined ? [text] : [text, value]) {
-    const read = readCode(code, depth);
-    if (read === true) return true;
-    into.push(...read);
-  }
-  return false;
+  const read = readCode(text, depth);
+  if (value === undefined || read === true) return read;
+  const inner = readCode(value, depth);
+  return inner === true ? true : [...read, ...inner];
 }
 
 /**
@@ -107,6 +105,8 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   const words = command.words;
   const first = words[0];
   if (first === undefined || !first.literal) return found ?? NOTHING;
+  // A command word that zsh may read as another name (`sudo~x`) may be any program.
+  if (first.also !== undefined) return true;
   const texts = words.map((w) => w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1).toLowerCase();
   // A builtin is found by its exact name; its name in another case or after a path is a program of that name
@@ -144,7 +144,11 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
     else if (argument.kind === "argv") {
       const argv = texts.slice(argument.valueFrom, argument.to);
       if (argv.length > 0) inner.push(commandOf(argv));
-    } else anything = readSetting(argument.text, depth + 1, inner);
+    } else {
+      const read = readSetting(argument.text, depth + 1);
+      if (read === true) anything = true;
+      else inner.push(...read);
+    }
     return anything;
   });
   if (anything) return true;

@@ -6,7 +6,7 @@
 //   run by an unknown wrapper), under another spelling (`-Rf` for `-rf`, `/usr/bin/rm` for `rm`, `python3.12`
 //   for `python3`), or hidden in text a wrapper or builtin may run as code.
 
-import { alsoRuns, namesInString, readCode, writtenEarlier } from "./code-text.js";
+import { alsoRuns, namesInString, readSetting, writtenEarlier } from "./code-text.js";
 import { forEachCodeArgument } from "./programs.js";
 import {
   type CommandPrefix,
@@ -99,6 +99,10 @@ interface WordInfo {
   readonly unknown: boolean[];
   /** Text a wrapper running it as code would split into several words. */
   readonly codeLike: boolean[];
+  /** Another text the word may have (zsh's `a~b` may be `a`), per word; undefined for most. */
+  readonly also: (string | undefined)[];
+  /** The base names of `also`, in lower case. */
+  readonly alsoNames: (string | undefined)[];
 }
 
 const wordInfo = new WeakMap<readonly ShellWord[], WordInfo>();
@@ -112,6 +116,8 @@ function infoOf(words: readonly ShellWord[]): WordInfo {
       names: texts.map((t) => basename(t).toLowerCase()),
       unknown: words.map((w) => !w.literal || w.text.includes("{}")),
       codeLike: texts.map((t) => CODE_LIKE.test(t)),
+      also: words.map((w) => w.also),
+      alsoNames: words.map((w) => (w.also === undefined ? undefined : basename(w.also).toLowerCase())),
     };
     wordInfo.set(words, info);
   }
@@ -157,15 +163,21 @@ function restMayMatch(
   literal: (k: number) => boolean,
   from: number,
   rest: PrefixRest,
+  also?: readonly (string | undefined)[],
 ): boolean {
   let j = 0;
   const seen = new Set<string>();
   for (let k = from; k < words.length; k++) {
     if (!literal(k)) return true;
     const text = words[k] as string;
-    if (text === rest.words[j]) j++;
-    if (rest.letters.length > 0 && text[0] === "-" && text[1] !== "-") {
-      for (const letter of text.slice(1).toLowerCase()) seen.add(letter);
+    const other = also?.[k];
+    if (text === rest.words[j] || (other !== undefined && other === rest.words[j])) j++;
+    if (rest.letters.length > 0) {
+      for (const spelling of other === undefined ? [text] : [text, other]) {
+        if (spelling[0] === "-" && spelling[1] !== "-") {
+          for (const letter of spelling.slice(1).toLowerCase()) seen.add(letter);
+        }
+      }
     }
   }
   return j === rest.words.length && rest.letters.every((letter) => seen.has(letter));
@@ -264,12 +276,12 @@ function mayRun(
 ): boolean {
   const first = words[0];
   if (first === undefined) return false;
-  if (!first.literal) return true;
+  if (!first.literal || first.also !== undefined) return true;
   const head = prefixInfoOf(prefix).head;
-  const { texts, names } = infoOf(words);
+  const { texts, names, also, alsoNames } = infoOf(words);
   const literal = (k: number): boolean => (words[k] as ShellWord).literal;
   if (NEVER_RUNS_OPERANDS.has(first.text)) {
-    return nameMatches(names[0] as string, head) && restMayMatch(texts, literal, 1, rest);
+    return nameMatches(names[0] as string, head) && restMayMatch(texts, literal, 1, rest, also);
   }
   const name = names[0] as string;
   if (isWrapper(name) && !nameMatches(name, head)) {
@@ -284,7 +296,12 @@ function mayRun(
     // An unknown word may be any words; find's `{}` is replaced by file names.
     if (unknown[k]) return true;
     if (k > 0 && isCodeRunner(names[k] as string)) return true;
-    if (nameMatches(names[k] as string, head) && restMayMatch(texts, literal, k + 1, rest)) return true;
+    if (nameMatches(names[k] as string, head) && restMayMatch(texts, literal, k + 1, rest, also)) return true;
+    const alsoName = alsoNames[k];
+    if (alsoName !== undefined) {
+      if (k > 0 && isCodeRunner(alsoName)) return true;
+      if (nameMatches(alsoName, head) && restMayMatch(texts, literal, k + 1, rest, also)) return true;
+    }
     if (k > 0 && codeLike[k] && codeWordMayRun(texts[k] as string, prefix, rest, depth)) return true;
   }
   return false;
@@ -315,7 +332,7 @@ function commandMayRun(
  * shell reader when it can be, as loose words (quotes removed as well) when not.
  */
 function codeWordMayRun(text: string, prefix: readonly string[], rest: PrefixRest, depth: number): boolean {
-  const read = readCode(text, depth + 1);
+  const read = readSetting(text, depth + 1);
   if (read !== true) return read.some((command) => commandMayRun(command, prefix, rest, depth + 1));
   return soupMatches(text, prefix, rest);
 }
@@ -678,7 +695,7 @@ export class CommandPrefixSet {
 
   /** {@link codeWordMayRun} for every prefix. */
   private markCodeWord(text: string, out: Uint8Array, depth: number): void {
-    const read = readCode(text, depth + 1);
+    const read = readSetting(text, depth + 1);
     if (read === true) this.markSoup(text, out);
     else for (const command of read) this.markCommand(command, out, depth + 1);
   }
@@ -706,11 +723,11 @@ export class CommandPrefixSet {
   private markMayRun(words: readonly ShellWord[], out: Uint8Array, depth: number): void {
     const first = words[0];
     if (first === undefined) return;
-    if (!first.literal) {
+    if (!first.literal || first.also !== undefined) {
       out.fill(1);
       return;
     }
-    const texts = words.map((w) => w.text);
+    const { texts, also, alsoNames } = infoOf(words);
     const literal = (k: number): boolean => (words[k] as ShellWord).literal;
     const name = basename(first.text).toLowerCase();
     const markHead = (wordName: string, from: number): void => {
@@ -718,7 +735,8 @@ export class CommandPrefixSet {
         const ids = this.byHead.get(head);
         if (ids === undefined) return;
         for (const id of ids) {
-          if (out[id] === 0 && restMayMatch(texts, literal, from, this.rests[id] as PrefixRest)) out[id] = 1;
+          if (out[id] === 0 && restMayMatch(texts, literal, from, this.rests[id] as PrefixRest, also))
+            out[id] = 1;
         }
       });
     };
@@ -751,11 +769,13 @@ export class CommandPrefixSet {
         return;
       }
       const wordName = basename(text).toLowerCase();
-      if (k > 0 && isCodeRunner(wordName)) {
+      const alsoName = alsoNames[k];
+      if (k > 0 && (isCodeRunner(wordName) || (alsoName !== undefined && isCodeRunner(alsoName)))) {
         out.fill(1);
         return;
       }
       markHead(wordName, k + 1);
+      if (alsoName !== undefined) markHead(alsoName, k + 1);
       if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, depth);
     }
   }

@@ -36,6 +36,11 @@ export interface ShellWord {
   readonly text: string;
   /** False when the word's value depends on an expansion or a glob, so `text` is not what the shell runs. */
   readonly literal: boolean;
+  /**
+   * Another text the word may have, for a literal word: zsh with EXTENDED_GLOB reads `a~b` as the files named
+   * `a` (none but `b`), so `HEAD~1` is `HEAD~1`, or `HEAD` when such a file exists.
+   */
+  readonly also?: string;
 }
 
 /**
@@ -109,6 +114,8 @@ interface Word {
   readonly assignment: boolean;
   /** The word's source text. */
   readonly raw: string;
+  /** The text before its first unquoted `~` (see {@link ShellWord.also}). */
+  readonly also: string | undefined;
 }
 
 /** What one parse collects, shared by the nested parsers of groups and substitutions. */
@@ -423,7 +430,11 @@ class ShellParser {
           );
         }
       }
-      command.words.push({ text: word.text, literal: word.literal });
+      command.words.push(
+        word.literal && word.also !== undefined
+          ? { text: word.text, literal: true, also: word.also }
+          : { text: word.text, literal: word.literal },
+      );
     }
     if (command.words.length === 0 && command.assignments === 0 && command.redirections.length === 0) {
       this.pos = start;
@@ -476,6 +487,8 @@ class ShellParser {
     let plain = true;
     let assignment = false;
     let sawEquals = false;
+    /** The text before the word's first unquoted `~` (zsh's EXTENDED_GLOB exclusion `a~b` names `a`). */
+    let beforeTilde: string | undefined;
     for (;;) {
       const c = src[this.pos];
       if (c === undefined) break;
@@ -548,20 +561,26 @@ class ShellParser {
         case "~":
           // bash expands a `~` at the start, and after the `=` of NAME=… or an unquoted `:` in its value, in
           // assignments and (outside POSIX mode) in arguments shaped like them: `echo a=~` prints `a=/root`.
-          // zsh with EXTENDED_GLOB reads a `~` anywhere in a word as a pattern operator (`*~x`, `rm~x`).
-          if (this.state.prefix !== true || this.pos === start) literal = false;
+          // zsh with EXTENDED_GLOB reads a `~` inside a word as a pattern operator: `a~b` names the file `a`
+          // when there is one, so the word may also be the text before it (`rm~x` may run `rm`).
+          if (this.pos === start || (assignment && (src[this.pos - 1] === "=" || src[this.pos - 1] === ":")))
+            literal = false;
+          else if (this.state.prefix !== true) beforeTilde ??= text;
           text += c;
           this.pos++;
           break;
         default:
-          // `*`, `?`, `[` (globs), `{` (brace expansion), and zsh's EXTENDED_GLOB operators `^` and `#`
-          // (`^x` is every name but x, `x#` any run of x).
-          if (this.state.prefix !== true || (c !== "^" && c !== "#")) literal = false;
+          // `*`, `?`, `[` (globs), `{` (brace expansion), and zsh's EXTENDED_GLOB operators: `#` anywhere (`x#`
+          // is any run of x) and `^` where a pattern starts, at the word's start or after a `/` (`^x` is every
+          // name but x).
+          if (this.state.prefix === true && (c === "^" || c === "#")) {
+            // A rule's prefix: the author's plain characters.
+          } else if (c !== "^" || this.pos === start || src[this.pos - 1] === "/") literal = false;
           text += c;
           this.pos++;
       }
     }
-    return { text, literal, plain, assignment, raw: src.slice(start, this.pos) };
+    return { text, literal, plain, assignment, raw: src.slice(start, this.pos), also: beforeTilde };
   }
 
   /** `"..."` at `pos`: `$`, backquote and `\` stay special. */
