@@ -4,7 +4,7 @@
  * backslash is an ordinary character. {@link readPath} gives the readings of other platforms.
  */
 
-import { isFoldStable } from "./case-fold.js";
+import { foldString, fullFoldString, isFoldStable } from "./case-fold.js";
 
 /** Result of {@link normalizePath}. */
 export type NormalizePathResult =
@@ -103,6 +103,16 @@ const SHORT_NAME = /~[0-9]/;
 /** Dotless and dotted i: one letter with `i`/`I` on file systems that upper-case with the Turkic-free table. */
 const TURKIC_I = /[ıİ]/g;
 
+/**
+ * Default-ignorable code points (Unicode's Default_Ignorable_Code_Point, the invisible format characters, fillers
+ * and variation selectors): HFS+ and APFS drop or ignore several of them when they compare names, and a person
+ * reading the path does not see them. `.s\u200Dsh` may open `.ssh`.
+ */
+const IGNORABLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
+/** A segment Tomcat and Spring read as `.` or `..`: a path parameter after `;` is dropped (`/a/..;x/b` is `/b`). */
+const DOT_PARAMETER_SEGMENT = /(^|[\\/])(\.\.?);[^\\/]*(?=[\\/]|$)/g;
+
 /** True when every code point of `text` folds the same way on every case-insensitive file system. */
 function hasStableFolding(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -153,7 +163,8 @@ function windowsReadings(input: string): PathReading[] | null {
   let rest = input.replaceAll("\\", "/");
   let absolute = false;
   const roots: string[][] = [];
-  if (/^\/\/[?.]\//.test(rest)) {
+  // `\\?\`, `\\.\` and the NT object-manager prefix `\??\` (`\??\C:\x` is `C:\x`).
+  if (/^\/\/[?.]\//.test(rest) || /^\/\?\?\//.test(rest)) {
     rest = rest.slice(4);
     if (/^unc\//i.test(rest)) rest = `//${rest.slice(4)}`;
     absolute = true;
@@ -267,23 +278,44 @@ export function readEveryWay(input: string): PathReadings {
     segments: segmentsOf(posix.path),
   };
   const nfc = input.normalize("NFC");
+  IGNORABLE.lastIndex = 0;
+  DOT_PARAMETER_SEGMENT.lastIndex = 0;
   const plain =
     !posix.absolute &&
     !/[\\:]/.test(input) &&
+    // `~` and `~user` are a home directory to a shell and to many tools: never the relative path they look like.
+    !input.startsWith("~") &&
     nfc === input &&
     first.segments.every(
       (s) => s !== null && !/[. ]$/.test(s) && !SHORT_NAME.test(s) && !DEVICE_NAME.test(s),
     ) &&
-    hasStableFolding(input);
+    !IGNORABLE.test(input) &&
+    !DOT_PARAMETER_SEGMENT.test(input) &&
+    hasStableFolding(input) &&
+    fullFoldString(input) === foldString(input);
+  IGNORABLE.lastIndex = 0;
+  DOT_PARAMETER_SEGMENT.lastIndex = 0;
   if (plain) return { plain, anywhere: false, readings: [first] };
   const readings = new Map<string, PathReading>([[readingKey(first), first]]);
-  // At most six spellings (three forms, each with `ı`/`İ` as `i`), each read at most three ways (POSIX, Windows,
-  // Windows without a UNC server and share): 18 readings at most.
+  // The spellings: three forms (as written, NFC, NFD); each with `ı`/`İ` as `i`; each without its ignorable code
+  // points; each with `..;x` and `.;x` segments as `..` and `.`; each in full case folding (and that in NFC) when
+  // it differs from the simple one. Each is read at most three ways (POSIX, Windows, Windows without a UNC server
+  // and share). Only paths that are not plain get here.
   const spellings = new Set([input, nfc, input.normalize("NFD")]);
-  for (const spelling of [...spellings]) {
-    if (TURKIC_I.test(spelling)) spellings.add(spelling.replace(TURKIC_I, "i"));
-    TURKIC_I.lastIndex = 0;
-  }
+  const widen = (read: (spelling: string) => string | undefined): void => {
+    for (const spelling of [...spellings]) {
+      const other = read(spelling);
+      if (other !== undefined) spellings.add(other);
+    }
+  };
+  widen((s) => (/[ıİ]/.test(s) ? s.replace(TURKIC_I, "i") : undefined));
+  widen((s) => s.replace(IGNORABLE, ""));
+  widen((s) => s.replace(DOT_PARAMETER_SEGMENT, "$1$2"));
+  widen((s) => {
+    const full = fullFoldString(s);
+    return full === foldString(s) ? undefined : full;
+  });
+  widen((s) => s.normalize("NFC"));
   for (const spelling of spellings) {
     const normal = normalizePath(spelling);
     if (!normal.ok || normal.escapesRoot) return ANYWHERE;
