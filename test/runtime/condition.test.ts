@@ -144,6 +144,24 @@ describe("path_prefix", () => {
     expect(c({ p: "../x" })).toBe(MAYBE);
     expect(c({ p: "./lib/a.ts" })).toBe(FALSE);
   });
+  it("a prefix ending in / names the folder itself as well as everything under it", () => {
+    expect(c({ p: "src" })).toBe(TRUE);
+    expect(c({ p: "src/" })).toBe(MAYBE); // not in normal form, whose normal form is the folder
+    expect(c({ p: "./src" })).toBe(MAYBE);
+    expect(c({ p: "lib/../src" })).toBe(MAYBE);
+    expect(c({ p: "SRC" })).toBe(MAYBE);
+    expect(c({ p: "srcx" })).toBe(FALSE);
+    expect(c({ p: "sr" })).toBe(FALSE);
+    const abs = compiled({ p: { path_prefix: "/srv/secrets/" } });
+    expect(abs({ p: "/srv/secrets" })).toBe(MAYBE); // absolute: never plain, but the folder is matched
+    expect(abs({ p: "/srv/secretsx" })).toBe(FALSE);
+    // Without the slash the prefix is text: `src` matches `src`, `src/a` and `src-old/a` alike.
+    const bare = compiled({ p: { path_prefix: "src" } });
+    expect(bare({ p: "src" })).toBe(TRUE);
+    expect(bare({ p: "src-old/a" })).toBe(TRUE);
+    const root = compiled({ p: { path_prefix: "/" } });
+    expect(root({ p: "/etc" })).toBe(MAYBE);
+  });
   it("cannot judge a non-string, and a missing field is false", () => {
     expect(c({ p: 3 })).toBe(MAYBE);
     expect(c({})).toBe(FALSE);
