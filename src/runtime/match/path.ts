@@ -109,6 +109,7 @@ const TURKIC_I = /[ıİ]/g;
  * reading the path does not see them. `.s\u200Dsh` may open `.ssh`.
  */
 const IGNORABLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is meant on its own, U+034F included.
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
 /** A segment Tomcat and Spring read as `.` or `..`: a path parameter after `;` is dropped (`/a/..;x/b` is `/b`). */
 const DOT_PARAMETER_SEGMENT = /(^|[\\/])(\.\.?);[^\\/]*(?=[\\/]|$)/g;

@@ -8,9 +8,13 @@
  * one number), userinfo (`https://good.com@evil.com/`), a host label in a script that imitates Latin letters or
  * mixes scripts, and anything that is not an absolute `scheme://host` URL is a *maybe*: an allow rule never
  * accepts it, a deny or ask rule catches it.
+ *
+ * Hosts, in URLs and in rules alike, are read by the one host canonicaliser {@link readHost}: an IPv6 address
+ * that embeds an IPv4 address (`[::ffff:7f00:1]`, `[64:ff9b::a9fe:a9fe]`, `[2002:a9fe:a9fe::]`) is also that
+ * IPv4 address, so a rule on `127.0.0.1` matches it — never certainly.
  */
 import { compileGlob, type Glob } from "./glob.js";
-import { readHost, type HostReading } from "./host.js";
+import { type HostReading, readHost } from "./host.js";
 import { decodePunycode } from "./punycode.js";
 import { hostLabelProblem } from "./url-scripts.js";
 

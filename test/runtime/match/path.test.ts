@@ -295,6 +295,7 @@ describe("readPath: names a file system may read as another name", () => {
   /** A name a file system may compare this spelling as: full case fold, no ignorables, NFC, normalised. */
   const comparedAs = (spelling: string): string | undefined => {
     const stripped = fullFoldString(
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is meant on its own.
       spelling.replace(/[\u00ad\u034f\u200b-\u200f\u3164\ufe0f\ufeff\u{e0041}]/gu, ""),
     );
     const normal = normalizePath(stripped.normalize("NFC"));
