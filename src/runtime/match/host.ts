@@ -7,7 +7,7 @@
  * an IPv6 address compressed in brackets (`[::ffff:7f00:1]`). On top of that, an IPv6 address that embeds an
  * IPv4 address is also read as that IPv4 address: an operating system, a NAT64 gateway or a 6to4 or Teredo
  * relay may deliver a packet to it there. The embeddings read are IPv4-mapped (`::ffff:0:0/96`),
- * IPv4-compatible (`::/96`, but `::` and `::1`), IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`
+ * IPv4-compatible (`::/96`, but `::1`; `::` is `0.0.0.0`), IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`
  * and the local-use `64:ff9b:1::/48`, the last 32 bits), 6to4 (`2002::/16`), Teredo (`2001::/32`, its server
  * and its client) and ISATAP (an interface identifier `0:5efe` or `200:5efe`).
  */
@@ -112,8 +112,9 @@ export function embeddedIpv4(p: readonly number[]): string[] {
   const zeroTo = (n: number) => p.slice(0, n).every((x) => x === 0);
   // IPv4-mapped ::ffff:a.b.c.d
   if (zeroTo(5) && p5 === 0xffff) out.add(dotted(p6, p7));
-  // IPv4-compatible ::a.b.c.d (deprecated), but the unspecified :: and the loopback ::1
-  if (zeroTo(6) && (p6 !== 0 || p7 > 1)) out.add(dotted(p6, p7));
+  // IPv4-compatible ::a.b.c.d (deprecated), but the loopback ::1 (the unspecified :: is 0.0.0.0, which both
+  // reach the local host through on Linux)
+  if (zeroTo(6) && (p6 !== 0 || p7 !== 1)) out.add(dotted(p6, p7));
   // IPv4-translated ::ffff:0:a.b.c.d (SIIT)
   if (zeroTo(4) && p4 === 0xffff && p5 === 0) out.add(dotted(p6, p7));
   // NAT64: the well-known prefix 64:ff9b::/96 and the local-use 64:ff9b:1::/48 (read at its last 32 bits)
