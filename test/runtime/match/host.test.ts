@@ -78,9 +78,10 @@ describe("readHost", () => {
       fc.property(fc.array(fc.oneof(fc.constant(0), fc.nat(0xffff)), { minLength: 8, maxLength: 8 }), (p) => {
         const written = `[${p.map(hex).join(":")}]`;
         const read = readHost(written);
-        expect(read?.kind).toBe("ipv6");
-        expect(ipv6Pieces((read?.ascii as string).slice(1, -1))).toEqual(p);
-        expect(embeddedIpv4(p)).toEqual(read?.embedded);
+        if (read === undefined) throw new Error(`${written} is not read`);
+        expect(read.kind).toBe("ipv6");
+        expect(ipv6Pieces(read.ascii.slice(1, -1))).toEqual(p);
+        expect(embeddedIpv4(p)).toEqual(read.embedded);
       }),
       { numRuns: 2_000 },
     );
