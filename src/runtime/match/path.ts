@@ -293,7 +293,7 @@ export function readEveryWay(input: string): PathReadings {
     !IGNORABLE.test(input) &&
     !DOT_PARAMETER_SEGMENT.test(input) &&
     hasStableFolding(input) &&
-    fullFoldString(input) === foldString(input);
+    foldString(fullFoldString(input)) === foldString(input);
   IGNORABLE.lastIndex = 0;
   DOT_PARAMETER_SEGMENT.lastIndex = 0;
   if (plain) return { plain, anywhere: false, readings: [first] };
@@ -314,7 +314,7 @@ export function readEveryWay(input: string): PathReadings {
   widen((s) => s.replace(DOT_PARAMETER_SEGMENT, "$1$2"));
   widen((s) => {
     const full = fullFoldString(s);
-    return full === foldString(s) ? undefined : full;
+    return foldString(full) === foldString(s) ? undefined : full;
   });
   widen((s) => s.normalize("NFC"));
   for (const spelling of spellings) {

@@ -283,3 +283,21 @@ describe("matchPathGlobs: spellings that name a denied file on some file system"
     expect(new GlobSet(everything).match(path).answers[0]).toBe(2);
   });
 });
+
+describe("matchPathGlobs: a glob that full case folding reads otherwise", () => {
+  it.each([
+    ["**/stra\u00dfe/**", "docs/strasse/x"],
+    ["**/stra\u00dfe/**", "docs/STRASSE/x"],
+    ["**/.gitcon\ufb01g", "a/.gitconfig"],
+    ["**/\ufb06ore", "store"],
+  ])("%j may match %j, which it names in full case folding", (pattern, path) => {
+    expect(matchPathGlobs([glob(pattern)], path)).toEqual({ certain: false, possible: true });
+    expect(new GlobSet([glob(pattern)]).match(path).answers[0]).toBe(2);
+  });
+
+  it("still matches its own spelling exactly and nothing else", () => {
+    expect(matchPathGlobs([glob("**/stra\u00dfe/**")], "a/stra\u00dfe/x").certain).toBe(false); // ß: not plain
+    expect(matchPathGlobs([glob("**/stra\u00dfe/**")], "a/strase/x").possible).toBe(false);
+    expect(matchPathGlobs([glob("**/\u13a0")], "\uab70").possible).toBe(true); // Cherokee: simple folding
+  });
+});
