@@ -162,6 +162,13 @@ describe("path_prefix", () => {
     const root = compiled({ p: { path_prefix: "/" } });
     expect(root({ p: "/etc" })).toBe(MAYBE);
   });
+  it("a prefix is also compared in full case folding", () => {
+    const strasse = compiled({ p: { path_prefix: "stra\u00dfe/" } });
+    expect(strasse({ p: "strasse/x" })).toBe(MAYBE);
+    expect(strasse({ p: "STRASSE" })).toBe(MAYBE);
+    expect(strasse({ p: "strase/x" })).toBe(FALSE);
+    expect(c({ p: "\ufb06c/x" })).toBe(FALSE); // "stc", not "src"
+  });
   it("cannot judge a non-string, and a missing field is false", () => {
     expect(c({ p: 3 })).toBe(MAYBE);
     expect(c({})).toBe(FALSE);

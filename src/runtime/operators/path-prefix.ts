@@ -5,7 +5,7 @@
  * separators and drives, NFD, short names, Unicode simple case folding) that starts with the prefix. A prefix
  * ending in `/` names a folder: `secrets/` also matches the path `secrets` itself.
  */
-import { foldString } from "../match/case-fold.js";
+import { foldString, fullFoldString } from "../match/case-fold.js";
 import { normalizePath, type PathReadMemo, readPath } from "../match/path.js";
 import { FALSE, TRUE, UNKNOWN } from "../truth.js";
 import { defineOperator, present, type ValueTest } from "./operator.js";
@@ -15,9 +15,18 @@ function pathPrefixTest(prefix: string, paths: PathReadMemo): ValueTest {
   // A prefix ending in `/` names a folder: the folder itself (`secrets`) as well as everything under it.
   const folder = prefix.length > 1 && prefix.endsWith("/") ? prefix.slice(0, -1) : undefined;
   const starts = (text: string): boolean => text.startsWith(prefix) || text === folder;
-  const foldedPrefix = foldString(prefix);
-  const foldedFolder = folder === undefined ? undefined : foldString(folder);
-  const foldedStarts = (text: string): boolean => text.startsWith(foldedPrefix) || text === foldedFolder;
+  // Compared ignoring case: in simple case folding, and in full case folding (`straße/` is also `strasse/`).
+  const fullFold = (text: string): string => foldString(fullFoldString(text));
+  const folds = [foldString, fullFold].map((by) => ({
+    by,
+    prefix: by(prefix),
+    folder: folder === undefined ? undefined : by(folder),
+  }));
+  const foldedStarts = (text: string): boolean =>
+    folds.some(({ by, prefix: p, folder: f }) => {
+      const folded = by(text);
+      return folded.startsWith(p) || folded === f;
+    });
   return (value) => {
     if (typeof value !== "string") return UNKNOWN;
     const read = readPath(value);
@@ -30,7 +39,7 @@ function pathPrefixTest(prefix: string, paths: PathReadMemo): ValueTest {
     for (const reading of read.readings) {
       if (reading.segments.includes(null)) return UNKNOWN;
       const text = reading.absolute ? `/${reading.segments.join("/")}` : reading.segments.join("/");
-      if (starts(text) || foldedStarts(foldString(text))) return UNKNOWN;
+      if (starts(text) || foldedStarts(text)) return UNKNOWN;
     }
     return FALSE;
   };
