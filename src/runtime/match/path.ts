@@ -86,7 +86,10 @@ export interface PathReading {
  * `plain` says the first reading is the only one; `anywhere` that the path may name any file at all.
  */
 export interface PathReadings {
-  /** A plain relative POSIX path in NFC whose case folding is stable: every platform reads it as `readings[0]`. */
+  /**
+   * A plain relative POSIX path in NFC whose case folding is stable (simple and full folding agree), with no
+   * default-ignorable code point, no leading `~` and no `..;` segment: every platform reads it as `readings[0]`.
+   */
   readonly plain: boolean;
   /** The path may name any file: a `..` climbs out of its root, a drive-relative `C:x`, a NUL byte, an empty path. */
   readonly anywhere: boolean;
@@ -113,6 +116,9 @@ const IGNORABLE =
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
 /** A segment Tomcat and Spring read as `.` or `..`: a path parameter after `;` is dropped (`/a/..;x/b` is `/b`). */
 const DOT_PARAMETER_SEGMENT = /(^|[\\/])(\.\.?);[^\\/]*(?=[\\/]|$)/g;
+/** The same patterns without the flag `g`, for `test` (which would otherwise keep a `lastIndex`). */
+const HAS_IGNORABLE = new RegExp(IGNORABLE.source, "u");
+const HAS_DOT_PARAMETER_SEGMENT = new RegExp(DOT_PARAMETER_SEGMENT.source);
 
 /** True when every code point of `text` folds the same way on every case-insensitive file system. */
 function hasStableFolding(text: string): boolean {
@@ -209,13 +215,17 @@ function readingKey(reading: PathReading): string {
  * Every way Linux, macOS and Windows file systems may read `input` (DESIGN.md section 4.5: certainty means
  * every reader agrees). The POSIX reading comes first; then the Windows one (`\` a separator, drive letters
  * and UNC prefixes absolute, `:` streams and trailing dots and spaces dropped, 8.3 short names unknown);
- * each also in NFC and NFD (macOS stores NFD) and with `ı`/`İ` read as `i`. Case is not folded here: a
- * matcher compares the readings ignoring case for its *maybe*.
+ * each also in NFC and NFD (macOS stores NFD), with `ı`/`İ` read as `i`, without default-ignorable code points
+ * (`\u200D`, `\u00AD`, …, which HFS+ and APFS ignore), with `..;x` and `.;x` segments as `..` and `.` (Tomcat,
+ * Spring), and in full case folding (`ß` as `ss`, `ﬁ` as `fi`) when that differs from simple folding. Simple
+ * case is not folded here: a matcher compares the readings ignoring case for its *maybe*.
  *
  * @param input - the path as received.
  * @returns the readings; `plain` when the path is a relative POSIX path that every platform reads alike
  *   (no `\`, no `:`, no trailing dot or space in a segment, no short name or device name, NFC, case folding
- *   stable, no `..` climbing out), `anywhere` when the path may name any file. Never throws.
+ *   stable and full folding the same as simple, no default-ignorable code point, no leading `~` (a home
+ *   directory), no `..;`/`.;` segment, no `..` climbing out), `anywhere` when the path may name any file.
+ *   Never throws.
  */
 export function readPath(input: string): PathReadings {
   return readSimplePath(input) ?? readEveryWay(input);
@@ -279,8 +289,6 @@ export function readEveryWay(input: string): PathReadings {
     segments: segmentsOf(posix.path),
   };
   const nfc = input.normalize("NFC");
-  IGNORABLE.lastIndex = 0;
-  DOT_PARAMETER_SEGMENT.lastIndex = 0;
   const plain =
     !posix.absolute &&
     !/[\\:]/.test(input) &&
@@ -290,12 +298,10 @@ export function readEveryWay(input: string): PathReadings {
     first.segments.every(
       (s) => s !== null && !/[. ]$/.test(s) && !SHORT_NAME.test(s) && !DEVICE_NAME.test(s),
     ) &&
-    !IGNORABLE.test(input) &&
-    !DOT_PARAMETER_SEGMENT.test(input) &&
+    !HAS_IGNORABLE.test(input) &&
+    !HAS_DOT_PARAMETER_SEGMENT.test(input) &&
     hasStableFolding(input) &&
     foldString(fullFoldString(input)) === foldString(input);
-  IGNORABLE.lastIndex = 0;
-  DOT_PARAMETER_SEGMENT.lastIndex = 0;
   if (plain) return { plain, anywhere: false, readings: [first] };
   const readings = new Map<string, PathReading>([[readingKey(first), first]]);
   // The spellings: three forms (as written, NFC, NFD); each with `ı`/`İ` as `i`; each without its ignorable code
