@@ -220,6 +220,25 @@ describe("glob", () => {
   });
 });
 
+describe("url: one host canonicaliser", () => {
+  it("a host rule on an IPv4 address may match every IPv6 spelling that embeds it, and not(…) of it is never certain", () => {
+    const metadata = compiled({ u: { url: { host: "169.254.169.254" } } });
+    const elsewhere = compiled({ u: { not: { url: { host: "169.254.169.254" } } } });
+    for (const u of [
+      "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
+      "http://[::a9fe:a9fe]/",
+      "http://[64:ff9b::a9fe:a9fe]/",
+      "http://[2002:a9fe:a9fe::]/",
+      "http://2852039166/",
+    ]) {
+      expect(metadata({ u }), u).toBe(MAYBE);
+      expect(elsewhere({ u }), u).toBe(MAYBE);
+    }
+    expect(metadata({ u: "http://169.254.169.254/" })).toBe(TRUE);
+    expect(elsewhere({ u: "http://example.com/" })).toBe(TRUE);
+  });
+});
+
 describe("regex, min, max", () => {
   it("regex: match anywhere unless anchored; a non-string is a maybe", () => {
     const c = compiled({ s: { regex: "b" } });
