@@ -144,6 +144,31 @@ describe("path_prefix", () => {
     expect(c({ p: "../x" })).toBe(MAYBE);
     expect(c({ p: "./lib/a.ts" })).toBe(FALSE);
   });
+  it("a prefix ending in / names the folder itself as well as everything under it", () => {
+    expect(c({ p: "src" })).toBe(TRUE);
+    expect(c({ p: "src/" })).toBe(MAYBE); // not in normal form, whose normal form is the folder
+    expect(c({ p: "./src" })).toBe(MAYBE);
+    expect(c({ p: "lib/../src" })).toBe(MAYBE);
+    expect(c({ p: "SRC" })).toBe(MAYBE);
+    expect(c({ p: "srcx" })).toBe(FALSE);
+    expect(c({ p: "sr" })).toBe(FALSE);
+    const abs = compiled({ p: { path_prefix: "/srv/secrets/" } });
+    expect(abs({ p: "/srv/secrets" })).toBe(MAYBE); // absolute: never plain, but the folder is matched
+    expect(abs({ p: "/srv/secretsx" })).toBe(FALSE);
+    // Without the slash the prefix is text: `src` matches `src`, `src/a` and `src-old/a` alike.
+    const bare = compiled({ p: { path_prefix: "src" } });
+    expect(bare({ p: "src" })).toBe(TRUE);
+    expect(bare({ p: "src-old/a" })).toBe(TRUE);
+    const root = compiled({ p: { path_prefix: "/" } });
+    expect(root({ p: "/etc" })).toBe(MAYBE);
+  });
+  it("a prefix is also compared in full case folding", () => {
+    const strasse = compiled({ p: { path_prefix: "stra\u00dfe/" } });
+    expect(strasse({ p: "strasse/x" })).toBe(MAYBE);
+    expect(strasse({ p: "STRASSE" })).toBe(MAYBE);
+    expect(strasse({ p: "strase/x" })).toBe(FALSE);
+    expect(c({ p: "\ufb06c/x" })).toBe(FALSE); // "stc", not "src"
+  });
   it("cannot judge a non-string, and a missing field is false", () => {
     expect(c({ p: 3 })).toBe(MAYBE);
     expect(c({})).toBe(FALSE);
@@ -192,6 +217,25 @@ describe("glob", () => {
     expect(compiled({ p: { glob: "[ab]x" } })({ p: "bx" })).toBe(TRUE);
     expect(compiled({ p: { glob: "{a,b}.ts" } })({ p: "b.ts" })).toBe(TRUE);
     expect(compiled({ p: { glob: "a\\*b" } })({ p: "a*b" })).toBe(TRUE);
+  });
+});
+
+describe("url: one host canonicaliser", () => {
+  it("a host rule on an IPv4 address may match every IPv6 spelling that embeds it, and not(…) of it is never certain", () => {
+    const metadata = compiled({ u: { url: { host: "169.254.169.254" } } });
+    const elsewhere = compiled({ u: { not: { url: { host: "169.254.169.254" } } } });
+    for (const u of [
+      "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
+      "http://[::a9fe:a9fe]/",
+      "http://[64:ff9b::a9fe:a9fe]/",
+      "http://[2002:a9fe:a9fe::]/",
+      "http://2852039166/",
+    ]) {
+      expect(metadata({ u }), u).toBe(MAYBE);
+      expect(elsewhere({ u }), u).toBe(MAYBE);
+    }
+    expect(metadata({ u: "http://169.254.169.254/" })).toBe(TRUE);
+    expect(elsewhere({ u: "http://example.com/" })).toBe(TRUE);
   });
 });
 

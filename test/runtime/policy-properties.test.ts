@@ -982,7 +982,7 @@ describe("operator edge cases", () => {
     expect(truthOf("read_file", when, file("src/index.ts"))).toBe("certain");
     expect(truthOf("read_file", when, file("src/../.env"))).toBe("possible");
     expect(truthOf("read_file", when, file("./src/index.ts"))).toBe("possible");
-    expect(truthOf("read_file", when, file("src"))).toBe("no");
+    expect(truthOf("read_file", when, file("src"))).toBe("certain"); // the folder itself
     expect(truthOf("read_file", when, file("docs/readme.md"))).toBe("no");
     expect(truthOf("read_file", when, file(["src/"]))).toBe("possible");
     // Climbing out of the root: where it lands is unknown, as for globs (this was "no", a deny bypass).

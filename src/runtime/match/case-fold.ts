@@ -136,3 +136,30 @@ export function isFoldStable(cp: number, table: FoldTable = getFoldTable()): boo
   if (u > LONG_STABLE_CASE_LIMIT || l > LONG_STABLE_CASE_LIMIT || u === l) return false;
   return foldCodePoint(u, table) === fold && foldCodePoint(l, table) === fold;
 }
+
+/**
+ * `text` with every code point replaced by its full case fold, as APFS and NTFS-style comparisons may read a
+ * name: `ß` and `ẞ` are `ss`, the ligature `ﬁ` is `fi`, `ǰ` is `ǰ` (`j` and a combining caron), `İ` is `i̇`,
+ * `ŉ` is `ʼn`. Computed per code point as the lower case of the upper case, repeated until it holds still (so
+ * `ẞ` goes to `ß` and on to `ss`); for the characters whose simple fold is all there is, that is the simple fold
+ * (`ſ` is `s`, the Kelvin sign `k`). Not context-sensitive: a final `Σ` is `σ`.
+ */
+export function fullFoldString(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range looked for.
+  if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
+  let out = "";
+  for (const ch of text) {
+    if ((ch.codePointAt(0) as number) < 0x80) {
+      out += ch.toLowerCase();
+      continue;
+    }
+    let folded = ch;
+    for (let guard = 0; guard < 4; guard++) {
+      const next = folded.toUpperCase().toLowerCase();
+      if (next === folded) break;
+      folded = next;
+    }
+    out += folded;
+  }
+  return out;
+}

@@ -22,7 +22,7 @@
 // normalised path.
 
 import { InternalError } from "../errors.js";
-import { foldString } from "./case-fold.js";
+import { foldString, fullFoldString } from "./case-fold.js";
 import { type PathReading, PathReadMemo, readingText, readPath } from "./path.js";
 import { compileRegex, type LinearRegex, RegexSet } from "./regex/index.js";
 
@@ -434,6 +434,11 @@ class CompiledGlob implements Glob {
     readonly exact: LinearRegex,
     /** The glob spelt in NFC, when that differs (a file system may store either spelling). */
     readonly nfc: CompiledGlob | undefined,
+    /**
+     * The glob in full case folding, when that differs from simple folding (`straße` is `strasse`, `ﬁle` is
+     * `file`): APFS and NTFS-style comparisons may open the same file for a path spelt that way.
+     */
+    readonly full: CompiledGlob | undefined = undefined,
   ) {
     const { prefix, suffix } = literalEnds(rootedPath(source));
     this.prefix = prefix;
@@ -458,14 +463,19 @@ class CompiledGlob implements Glob {
     ) {
       return true;
     }
-    return this.nfc?.mayMatch(normalizedPath, foldedPath) ?? false;
+    if (this.nfc?.mayMatch(normalizedPath, foldedPath)) return true;
+    return this.full?.mayMatch(fullFoldString(normalizedPath)) ?? false;
   }
 
   mayMatchTemplate(template: readonly (string | null)[]): boolean {
     const rooted = [...template];
     if (template[0] === "/") rooted[0] = template.length > 1 ? "\0/" : "\0";
     if (this.exact.mayMatchTemplate(rooted) || this.ignoringCase().mayMatchTemplate(rooted)) return true;
-    return this.nfc?.mayMatchTemplate(template) ?? false;
+    if (this.nfc?.mayMatchTemplate(template)) return true;
+    return (
+      this.full?.mayMatchTemplate(template.map((part) => (part === null ? null : fullFoldString(part)))) ??
+      false
+    );
   }
 
   /** The glob's pattern compiled with flag `i` too, made on first need. */
@@ -510,9 +520,18 @@ export function compileGlob(pattern: string): CompileGlobResult {
   }
   const nfcPattern = pattern.normalize("NFC");
   const nfc = nfcPattern === pattern ? undefined : compileGlob(nfcPattern);
+  // The full case folding of the glob, when it names other paths than the simple one; the full folding of that
+  // is itself, so this recursion ends at once.
+  const fullPattern = fullFoldString(pattern);
+  const full = foldString(fullPattern) === foldString(pattern) ? undefined : compileGlob(fullPattern);
   return {
     ok: true,
-    glob: new CompiledGlob(pattern, compiled.regex, nfc?.ok ? (nfc.glob as CompiledGlob) : undefined),
+    glob: new CompiledGlob(
+      pattern,
+      compiled.regex,
+      nfc?.ok ? (nfc.glob as CompiledGlob) : undefined,
+      full?.ok ? (full.glob as CompiledGlob) : undefined,
+    ),
   };
 }
 
@@ -567,7 +586,7 @@ export function matchPathGlobs(globs: readonly Glob[], path: string, paths?: Pat
  * Many globs matched together, each answered as `matchPathGlobs([glob], path)` would: the path's readings are
  * made once, and each reading's text runs once through one automaton for every glob's exact pattern and, when
  * needed, once through one for their case-folded patterns (`regex/set.ts`). A glob spelt differently in NFC
- * (rare) is matched on its own.
+ * or in full case folding (rare) is matched on its own.
  */
 export class GlobSet {
   /** The globs matched in the set, by index: compiled here and spelt alike in NFC. */
@@ -589,7 +608,7 @@ export class GlobSet {
     const members: number[] = [];
     const solo: number[] = [];
     globs.forEach((g, i) => {
-      (g instanceof CompiledGlob && g.nfc === undefined ? members : solo).push(i);
+      (g instanceof CompiledGlob && g.nfc === undefined && g.full === undefined ? members : solo).push(i);
     });
     this.members = members;
     this.solo = solo;

@@ -4,7 +4,7 @@
  * backslash is an ordinary character. {@link readPath} gives the readings of other platforms.
  */
 
-import { isFoldStable } from "./case-fold.js";
+import { foldString, fullFoldString, isFoldStable } from "./case-fold.js";
 
 /** Result of {@link normalizePath}. */
 export type NormalizePathResult =
@@ -86,7 +86,10 @@ export interface PathReading {
  * `plain` says the first reading is the only one; `anywhere` that the path may name any file at all.
  */
 export interface PathReadings {
-  /** A plain relative POSIX path in NFC whose case folding is stable: every platform reads it as `readings[0]`. */
+  /**
+   * A plain relative POSIX path in NFC whose case folding is stable (simple and full folding agree), with no
+   * default-ignorable code point, no leading `~` and no `..;` segment: every platform reads it as `readings[0]`.
+   */
   readonly plain: boolean;
   /** The path may name any file: a `..` climbs out of its root, a drive-relative `C:x`, a NUL byte, an empty path. */
   readonly anywhere: boolean;
@@ -102,6 +105,20 @@ const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|c
 const SHORT_NAME = /~[0-9]/;
 /** Dotless and dotted i: one letter with `i`/`I` on file systems that upper-case with the Turkic-free table. */
 const TURKIC_I = /[ıİ]/g;
+
+/**
+ * Default-ignorable code points (Unicode's Default_Ignorable_Code_Point, the invisible format characters, fillers
+ * and variation selectors): HFS+ and APFS drop or ignore several of them when they compare names, and a person
+ * reading the path does not see them. `.s\u200Dsh` may open `.ssh`.
+ */
+const IGNORABLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is meant on its own, U+034F included.
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
+/** A segment Tomcat and Spring read as `.` or `..`: a path parameter after `;` is dropped (`/a/..;x/b` is `/b`). */
+const DOT_PARAMETER_SEGMENT = /(^|[\\/])(\.\.?);[^\\/]*(?=[\\/]|$)/g;
+/** The same patterns without the flag `g`, for `test` (which would otherwise keep a `lastIndex`). */
+const HAS_IGNORABLE = new RegExp(IGNORABLE.source, "u");
+const HAS_DOT_PARAMETER_SEGMENT = new RegExp(DOT_PARAMETER_SEGMENT.source);
 
 /** True when every code point of `text` folds the same way on every case-insensitive file system. */
 function hasStableFolding(text: string): boolean {
@@ -153,7 +170,8 @@ function windowsReadings(input: string): PathReading[] | null {
   let rest = input.replaceAll("\\", "/");
   let absolute = false;
   const roots: string[][] = [];
-  if (/^\/\/[?.]\//.test(rest)) {
+  // `\\?\`, `\\.\` and the NT object-manager prefix `\??\` (`\??\C:\x` is `C:\x`).
+  if (/^\/\/[?.]\//.test(rest) || /^\/\?\?\//.test(rest)) {
     rest = rest.slice(4);
     if (/^unc\//i.test(rest)) rest = `//${rest.slice(4)}`;
     absolute = true;
@@ -197,13 +215,17 @@ function readingKey(reading: PathReading): string {
  * Every way Linux, macOS and Windows file systems may read `input` (DESIGN.md section 4.5: certainty means
  * every reader agrees). The POSIX reading comes first; then the Windows one (`\` a separator, drive letters
  * and UNC prefixes absolute, `:` streams and trailing dots and spaces dropped, 8.3 short names unknown);
- * each also in NFC and NFD (macOS stores NFD) and with `ı`/`İ` read as `i`. Case is not folded here: a
- * matcher compares the readings ignoring case for its *maybe*.
+ * each also in NFC and NFD (macOS stores NFD), with `ı`/`İ` read as `i`, without default-ignorable code points
+ * (`\u200D`, `\u00AD`, …, which HFS+ and APFS ignore), with `..;x` and `.;x` segments as `..` and `.` (Tomcat,
+ * Spring), and in full case folding (`ß` as `ss`, `ﬁ` as `fi`) when that differs from simple folding. Simple
+ * case is not folded here: a matcher compares the readings ignoring case for its *maybe*.
  *
  * @param input - the path as received.
  * @returns the readings; `plain` when the path is a relative POSIX path that every platform reads alike
  *   (no `\`, no `:`, no trailing dot or space in a segment, no short name or device name, NFC, case folding
- *   stable, no `..` climbing out), `anywhere` when the path may name any file. Never throws.
+ *   stable and full folding the same as simple, no default-ignorable code point, no leading `~` (a home
+ *   directory), no `..;`/`.;` segment, no `..` climbing out), `anywhere` when the path may name any file.
+ *   Never throws.
  */
 export function readPath(input: string): PathReadings {
   return readSimplePath(input) ?? readEveryWay(input);
@@ -270,20 +292,37 @@ export function readEveryWay(input: string): PathReadings {
   const plain =
     !posix.absolute &&
     !/[\\:]/.test(input) &&
+    // `~` and `~user` are a home directory to a shell and to many tools: never the relative path they look like.
+    !input.startsWith("~") &&
     nfc === input &&
     first.segments.every(
       (s) => s !== null && !/[. ]$/.test(s) && !SHORT_NAME.test(s) && !DEVICE_NAME.test(s),
     ) &&
-    hasStableFolding(input);
+    !HAS_IGNORABLE.test(input) &&
+    !HAS_DOT_PARAMETER_SEGMENT.test(input) &&
+    hasStableFolding(input) &&
+    foldString(fullFoldString(input)) === foldString(input);
   if (plain) return { plain, anywhere: false, readings: [first] };
   const readings = new Map<string, PathReading>([[readingKey(first), first]]);
-  // At most six spellings (three forms, each with `ı`/`İ` as `i`), each read at most three ways (POSIX, Windows,
-  // Windows without a UNC server and share): 18 readings at most.
+  // The spellings: three forms (as written, NFC, NFD); each with `ı`/`İ` as `i`; each without its ignorable code
+  // points; each with `..;x` and `.;x` segments as `..` and `.`; each in full case folding (and that in NFC) when
+  // it differs from the simple one. Each is read at most three ways (POSIX, Windows, Windows without a UNC server
+  // and share). Only paths that are not plain get here.
   const spellings = new Set([input, nfc, input.normalize("NFD")]);
-  for (const spelling of [...spellings]) {
-    if (TURKIC_I.test(spelling)) spellings.add(spelling.replace(TURKIC_I, "i"));
-    TURKIC_I.lastIndex = 0;
-  }
+  const widen = (read: (spelling: string) => string | undefined): void => {
+    for (const spelling of [...spellings]) {
+      const other = read(spelling);
+      if (other !== undefined) spellings.add(other);
+    }
+  };
+  widen((s) => (/[ıİ]/.test(s) ? s.replace(TURKIC_I, "i") : undefined));
+  widen((s) => s.replace(IGNORABLE, ""));
+  widen((s) => s.replace(DOT_PARAMETER_SEGMENT, "$1$2"));
+  widen((s) => {
+    const full = fullFoldString(s);
+    return foldString(full) === foldString(s) ? undefined : full;
+  });
+  widen((s) => s.normalize("NFC"));
   for (const spelling of spellings) {
     const normal = normalizePath(spelling);
     if (!normal.ok || normal.escapesRoot) return ANYWHERE;

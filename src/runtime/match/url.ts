@@ -8,8 +8,13 @@
  * one number), userinfo (`https://good.com@evil.com/`), a host label in a script that imitates Latin letters or
  * mixes scripts, and anything that is not an absolute `scheme://host` URL is a *maybe*: an allow rule never
  * accepts it, a deny or ask rule catches it.
+ *
+ * Hosts, in URLs and in rules alike, are read by the one host canonicaliser {@link readHost}: an IPv6 address
+ * that embeds an IPv4 address (`[::ffff:7f00:1]`, `[64:ff9b::a9fe:a9fe]`, `[2002:a9fe:a9fe::]`) is also that
+ * IPv4 address, so a rule on `127.0.0.1` matches it — never certainly.
  */
 import { compileGlob, type Glob } from "./glob.js";
+import { type HostReading, readHost } from "./host.js";
 import { decodePunycode } from "./punycode.js";
 import { hostLabelProblem } from "./url-scripts.js";
 
@@ -56,9 +61,12 @@ const DEFAULT_PORTS: ReadonlyMap<string, number | null> = new Map([
   ["file", null],
 ]);
 
-/** A host pattern, in the ASCII form the parser gives hosts. */
-/** One host name, or (`*.` written before it) its subdomains: the names ending in `suffix`. */
-type HostPattern = { readonly host: string } | { readonly suffix: string };
+/**
+ * One host name or IP address with every form it may be reached by ({@link readHost}: an IPv6 address that
+ * embeds an IPv4 address also names that address), or (`*.` written before it) its subdomains: the names ending
+ * in `suffix`.
+ */
+type HostPattern = { readonly names: ReadonlySet<string> } | { readonly suffix: string };
 
 interface CompiledUrl {
   readonly schemes: ReadonlySet<string> | null;
@@ -73,15 +81,24 @@ function listOf<T>(value: T | readonly T[] | undefined): readonly T[] | undefine
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** An IPv6 address as a rule may write it: in brackets or bare, hex digits, `:` and a dotted IPv4 tail. */
+const IPV6_WRITTEN = /^\[?[0-9a-f:.]*:[0-9a-f:.]*\]?$/;
 
 /**
- * The ASCII form of a host pattern, as the parser would give it, or why there is none: the pattern must be a
- * host the parser keeps as written (up to case, IDNA and a trailing dot, which are removed here).
+ * The host pattern, read by the one host canonicaliser ({@link readHost}), or why there is none: the pattern must
+ * be a host the parser keeps as written (up to case, IDNA and a trailing dot, which are removed here), or an IPv6
+ * address in any spelling (in brackets or not), which is read in its compressed form and as every IPv4 address
+ * it embeds.
  */
 function hostPattern(text: string): HostPattern | string {
   if (typeof text !== "string" || text.length === 0) return "a host must be a non-empty string";
   let rest = text.toLowerCase();
+  if (IPV6_WRITTEN.test(rest)) {
+    const bracketed = rest.startsWith("[") ? rest : `[${rest}]`;
+    const read = bracketed.endsWith("]") ? readHost(bracketed) : undefined;
+    if (read === undefined || read.kind !== "ipv6") return `"${text}" is not a valid IPv6 address`;
+    return { names: new Set(read.names) };
+  }
   if (rest.endsWith(".")) rest = rest.slice(0, -1);
   const wildcard = rest.startsWith("*.");
   if (wildcard) rest = rest.slice(2);
@@ -89,18 +106,14 @@ function hostPattern(text: string): HostPattern | string {
     return `"${text}" has a "*" that is not the whole first label; write "*.example.com" for its subdomains`;
   if (/[\s/\\?#@:%[\]]/.test(rest))
     return `"${text}" is not a host name: write the host alone, without scheme, port, path or userinfo`;
-  let parsed: URL;
-  try {
-    parsed = new URL(`http://${rest}/`);
-  } catch {
-    return `"${text}" is not a valid host name`;
-  }
-  const ascii = parsed.hostname;
-  if (IPV4.test(ascii)) {
+  const read = readHost(rest);
+  if (read === undefined) return `"${text}" is not a valid host name`;
+  const ascii = read.ascii;
+  if (read.kind === "ipv4") {
     if (wildcard) return `"${text}" puts "*." before an IP address, which has no subdomains`;
     if (ascii !== rest)
       return `"${text}" is an IP address in an unusual spelling; write it as ${ascii} (dotted decimal)`;
-    return { host: ascii };
+    return { names: new Set(read.names) };
   }
   if (!ascii.includes(".") && wildcard)
     return `"${text}" matches subdomains of a top-level domain; name a registered domain`;
@@ -108,7 +121,7 @@ function hostPattern(text: string): HostPattern | string {
     const problem = hostLabelProblem(label);
     if (problem !== undefined) return `"${text}": ${problem}`;
   }
-  return wildcard ? { suffix: `.${ascii}` } : { host: ascii };
+  return wildcard ? { suffix: `.${ascii}` } : { names: new Set(read.names) };
 }
 
 /**
@@ -274,16 +287,25 @@ function sameHost(written: string, parsed: string): boolean {
   });
 }
 
-function hostMatches(patterns: readonly HostPattern[], host: string): boolean {
+/**
+ * Whether the host is one of the patterns: certainly, when a pattern names the host as the parser reads it and
+ * that host embeds no IPv4 address; a maybe, when the match goes through an IPv4 address an IPv6 address embeds
+ * or the host is such an IPv6 address (whose packets may reach the IPv4 host on some network).
+ */
+function hostVerdict(patterns: readonly HostPattern[], host: HostReading): Truth {
   for (const pattern of patterns) {
-    if (
-      "host" in pattern
-        ? host === pattern.host
-        : host.endsWith(pattern.suffix) && host.length > pattern.suffix.length
-    )
-      return true;
+    if ("suffix" in pattern) {
+      if (
+        host.kind === "name" &&
+        host.ascii.endsWith(pattern.suffix) &&
+        host.ascii.length > pattern.suffix.length
+      )
+        return TRUE;
+    } else if (host.names.some((name) => pattern.names.has(name))) {
+      return host.embedded.length > 0 ? MAYBE : TRUE;
+    }
   }
-  return false;
+  return FALSE;
 }
 
 /** Tests one string against a compiled `url` operator. */
@@ -321,7 +343,16 @@ function testUrl(spec: CompiledUrl, text: string): Truth {
 
   let result: Truth = TRUE;
   if (spec.schemes !== null && !spec.schemes.has(scheme)) return FALSE;
-  if (spec.hosts !== null && !hostMatches(spec.hosts, hostname)) return FALSE;
+  if (spec.hosts !== null) {
+    // A `file:` URL may have no host, which no pattern names. The parser's host is canonical already: reading
+    // it again fails only for a host the parser never gives, which is a maybe.
+    if (hostname === "") return FALSE;
+    const host = readHost(hostname);
+    if (host === undefined) return MAYBE;
+    const verdict = hostVerdict(spec.hosts, host);
+    if (verdict === FALSE) return FALSE;
+    if (verdict === MAYBE) result = MAYBE;
+  }
   if (spec.ports !== null) {
     // A `file:` URL has no port (null), which no list of ports holds.
     const port = url.port === "" ? DEFAULT_PORTS.get(scheme) : Number(url.port);

@@ -5,6 +5,7 @@ import {
   type FoldTable,
   foldCodePoint,
   foldString,
+  fullFoldString,
   isFoldStable,
 } from "../../../src/runtime/match/case-fold.js";
 import { CharSet } from "../../../src/runtime/match/regex/char-set.js";
@@ -189,5 +190,23 @@ describe("isFoldStable", () => {
       "\ufb05",
     ].filter((c) => isFoldStable(c.codePointAt(0) as number, table));
     expect(unstable).toEqual([]);
+  });
+});
+
+describe("fullFoldString", () => {
+  it.each([
+    ["\u00df", "ss"],
+    ["\u1e9e", "ss"],
+    ["\ufb01", "fi"],
+    ["\ufb06", "st"],
+    ["\u01f0", "j\u030c"],
+    ["\u0130", "i\u0307"],
+    ["\u0149", "\u02bcn"],
+    ["\u017f", "s"],
+    ["\u212a", "k"],
+    ["ABC.env", "abc.env"],
+    ["\u03a3\u0391\u03a3", "\u03c3\u03b1\u03c3"],
+  ])("folds %j to %j", (input, folded) => {
+    expect(fullFoldString(input)).toBe(folded);
   });
 });

@@ -249,3 +249,55 @@ describe("GlobSet on long paths", () => {
     expect([...set.match("/").answers]).toEqual([2, 2]);
   });
 });
+
+describe("matchPathGlobs: spellings that name a denied file on some file system", () => {
+  const deny = ["**/.ssh/**", "**/.env", "**/.git/**", "**/.gitconfig"].map(glob);
+  const everything = [glob("**")];
+  it.each([
+    "home/u/.\u00dfh/id_rsa",
+    "home/u/.\u1e9eh/id_rsa",
+    "x/.gitcon\ufb01g",
+    ".s\u200dsh/id",
+    ".s\u200bsh/id",
+    "\u00ad.env",
+    "a/.e\ufeffnv",
+    ".g\u034fit/config",
+    ".git\u{e0041}/config",
+    "~/.ssh/id",
+    "~root/.ssh/id",
+    "a/..;/.env",
+    "\\??\\C:\\u\\.ssh\\id",
+    "/home/u/.SSH/x",
+    ".\u017fsh/id",
+    ".g\u0131t/config",
+  ])("%j: a deny rule may match it, and an allow of ** does not certainly", (path) => {
+    expect(matchPathGlobs(deny, path)).toEqual({ certain: false, possible: true });
+    expect(matchPathGlobs(everything, path)).toEqual({ certain: false, possible: true });
+    const set = new GlobSet(deny).match(path);
+    expect(set.hits.length, path).toBeGreaterThan(0);
+    expect([...set.answers].every((a) => a !== 1)).toBe(true);
+  });
+
+  it.each(["~", "~root/x", "a/..;/b", "\\??\\C:\\x"])("%j is never certainly inside **", (path) => {
+    expect(matchPathGlobs(everything, path)).toEqual({ certain: false, possible: true });
+    expect(new GlobSet(everything).match(path).answers[0]).toBe(2);
+  });
+});
+
+describe("matchPathGlobs: a glob that full case folding reads otherwise", () => {
+  it.each([
+    ["**/stra\u00dfe/**", "docs/strasse/x"],
+    ["**/stra\u00dfe/**", "docs/STRASSE/x"],
+    ["**/.gitcon\ufb01g", "a/.gitconfig"],
+    ["**/\ufb06ore", "store"],
+  ])("%j may match %j, which it names in full case folding", (pattern, path) => {
+    expect(matchPathGlobs([glob(pattern)], path)).toEqual({ certain: false, possible: true });
+    expect(new GlobSet([glob(pattern)]).match(path).answers[0]).toBe(2);
+  });
+
+  it("still matches its own spelling exactly and nothing else", () => {
+    expect(matchPathGlobs([glob("**/stra\u00dfe/**")], "a/stra\u00dfe/x").certain).toBe(false); // ß: not plain
+    expect(matchPathGlobs([glob("**/stra\u00dfe/**")], "a/strase/x").possible).toBe(false);
+    expect(matchPathGlobs([glob("**/\u13a0")], "\uab70").possible).toBe(true); // Cherokee: simple folding
+  });
+});

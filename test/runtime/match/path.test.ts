@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizePath, readEveryWay, readPath, readSimplePath } from "../../../src/runtime/match/path.js";
+import { foldString, fullFoldString } from "../../../src/runtime/match/case-fold.js";
+import {
+  normalizePath,
+  type PathReading,
+  readEveryWay,
+  readingText,
+  readPath,
+  readSimplePath,
+} from "../../../src/runtime/match/path.js";
 
 describe("normalizePath", () => {
   // [input, path, absolute, escapesRoot]
@@ -192,6 +200,141 @@ describe("readPath", () => {
         if (read.plain) expect(read.readings).toHaveLength(1);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe("readPath: names a file system may read as another name", () => {
+  const text = (r: { absolute: boolean; segments: readonly (string | null)[] }) =>
+    (r.absolute ? "/" : "") + r.segments.map((s) => (s === null ? "<any>" : s)).join("/");
+
+  // [input, a reading it must have]: full case folding (APFS, NTFS), default-ignorable code points (HFS+ and
+  // APFS drop or ignore them), `..;` segments (Tomcat, Spring) and the NT prefix `\??\`.
+  const cases: [string, string][] = [
+    ["home/.\u00dfh/id", "home/.ssh/id"],
+    ["home/.\u1e9eh/id", "home/.ssh/id"],
+    ["x/.gitcon\ufb01g", "x/.gitconfig"],
+    ["a/\ufb06uff", "a/stuff"],
+    ["\u01f0ar", "j\u030car"],
+    [".s\u200dsh/id", ".ssh/id"],
+    [".s\u200bsh/id", ".ssh/id"],
+    ["\u00ad.env", ".env"],
+    [".e\ufeffnv", ".env"],
+    [".g\u034fit/config", ".git/config"],
+    [".git\u{e0041}/config", ".git/config"],
+    [".en\ufe0fv", ".env"],
+    ["a/..;/b", "b"],
+    ["a/..;jsessionid=x/.env", ".env"],
+    ["a/.;/b", "a/b"],
+    ["a\\..;\\.env", ".env"],
+    ["\\??\\C:\\x\\.env", "/x/.env"],
+    ["\\??\\UNC\\srv\\share\\x", "/x"],
+  ];
+  it.each(cases)("%j is not plain and is also read as %j", (input, reading) => {
+    const read = readPath(input);
+    expect(read.plain).toBe(false);
+    expect(read.anywhere).toBe(false);
+    expect(read.readings.map(text)).toContain(reading);
+  });
+
+  it("reads a `..;` that climbs out of its root as possibly anywhere", () => {
+    expect(readPath("..;/etc/passwd").anywhere).toBe(true);
+    expect(readPath("a/..;/..;/x").anywhere).toBe(true);
+  });
+
+  it.each(["~", "~/.ssh/id", "~root/x", "~/", "~u"])("%j (a home directory) is not plain", (input) => {
+    const read = readPath(input);
+    expect(read.plain).toBe(false);
+    expect(read.anywhere).toBe(false);
+    expect(readingText(read.readings[0] as PathReading)).toBe(
+      (normalizePath(input) as { path: string }).path,
+    );
+  });
+
+  it("a ~ later in a path, and a `;` that is not after a dot segment, stay plain", () => {
+    expect(readPath("a/~/b").plain).toBe(true);
+    expect(readPath("a/b;c").plain).toBe(true);
+    expect(readPath("a/...;/b").plain).toBe(true);
+  });
+
+  // Tricky code points: full folding, simple folding, Turkic i, ignorables, NFD, tilde, `;`, Windows syntax.
+  const tricky = fc.constantFrom(
+    "a",
+    "s",
+    "S",
+    "i",
+    "t",
+    ".",
+    "..",
+    "/",
+    "/",
+    "~",
+    ";",
+    "\u00df",
+    "\u1e9e",
+    "\ufb01",
+    "\ufb06",
+    "\u017f",
+    "\u0131",
+    "\u0130",
+    "\u01f0",
+    "\u0149",
+    "\u212a",
+    "\u200d",
+    "\u00ad",
+    "\ufeff",
+    "\u034f",
+    "\u{e0041}",
+    "\u3164",
+    "\ufe0f",
+    "e\u0301",
+    "\\",
+    ":",
+    " ",
+  );
+  /** A name a file system may compare this spelling as: full case fold, no ignorables, NFC, normalised. */
+  const comparedAs = (spelling: string): string | undefined => {
+    const stripped = fullFoldString(
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is meant on its own.
+      spelling.replace(/[\u00ad\u034f\u200b-\u200f\u3164\ufe0f\ufeff\u{e0041}]/gu, ""),
+    );
+    const normal = normalizePath(stripped.normalize("NFC"));
+    return normal.ok && !normal.escapesRoot ? normal.path : undefined;
+  };
+
+  it("a plain path never hides another name: its spellings all compare as its one reading (property)", () => {
+    fc.assert(
+      fc.property(fc.array(tricky, { minLength: 1, maxLength: 8 }), (parts) => {
+        const input = parts.join("");
+        const read = readEveryWay(input);
+        if (!read.plain) return;
+        expect(read.readings).toHaveLength(1);
+        const reading = readingText(read.readings[0] as PathReading);
+        // No ignorable, full folding is simple folding, NFC, no home directory, no dot segment with a parameter.
+        expect(foldString(fullFoldString(input))).toBe(foldString(input));
+        expect(input.normalize("NFC")).toBe(input);
+        expect(input.startsWith("~")).toBe(false);
+        expect(/(^|\/)\.\.?;/.test(input)).toBe(false);
+        for (const spelling of [input, input.normalize("NFD"), reading])
+          expect(comparedAs(spelling), JSON.stringify(spelling)).toBe(comparedAs(reading));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it("every name a path may be compared as is among its readings, compared the same way (property)", () => {
+    fc.assert(
+      fc.property(fc.array(tricky, { minLength: 1, maxLength: 8 }), (parts) => {
+        const input = parts.join("");
+        const read = readEveryWay(input);
+        const name = comparedAs(input);
+        if (read.anywhere || name === undefined) return;
+        const names = read.readings
+          .filter((r) => !r.segments.includes(null))
+          .map((r) => comparedAs(readingText(r)));
+        expect(names, JSON.stringify(input)).toContain(name);
+      }),
+      { numRuns: 5_000 },
     );
   });
 });

@@ -112,13 +112,18 @@ describe("url: host patterns", () => {
       "a b.com",
       "a\tb.com",
       "a%41.com",
-      "[::1]",
       "a[b.com",
       "a]b.com",
     ])
       expect(hostProblem(host), host).toEqual([
         `host[0]: "${host}" is not a host name: write the host alone, without scheme, port, path or userinfo`,
       ]);
+  });
+  it("accepts an IPv6 address in any spelling, in brackets or not, and refuses an invalid one", () => {
+    for (const host of ["[::1]", "::1", "[0:0:0:0:0:0:0:1]", "[::FFFF:127.0.0.1]", "64:ff9b::a9fe:a9fe"])
+      expect(hostProblem(host), host).toEqual([]);
+    for (const host of ["[::1", "::1]", "[1::2::3]", "[12345::]", "1:2:3:4:5:6:7:8:9"])
+      expect(hostProblem(host), host).toEqual([`host[0]: "${host}" is not a valid IPv6 address`]);
   });
   it('refuses a "*" anywhere but as the whole first label', () => {
     for (const host of ["*", "a.*.com", "*a.com", "a*.com", "*.*.com", "**.com", "*.a.com*"])

@@ -107,6 +107,71 @@ describe("url: the bypass corpus", () => {
     expect(local("http://[0:0::1]/")).toBe("maybe");
   });
 
+  it("IP literals: every spelling of a denied address matches; only the canonical one is certain", () => {
+    // A deny on the loopback or the metadata address: each spelling reaches it (IPv4-mapped, -compatible and
+    // -translated IPv6, NAT64, 6to4, Teredo, ISATAP, and the IPv4 spellings the parser reads as dotted decimal).
+    const deny = urlTest({ host: ["127.0.0.1", "169.254.169.254"] });
+    for (const url of [
+      "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:7f00:1]/",
+      "http://[0:0:0:0:0:ffff:a9fe:a9fe]/",
+      "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
+      "http://[::127.0.0.1]/",
+      "http://[::7f00:1]/",
+      "http://[::ffff:0:7f00:1]/",
+      "http://[64:ff9b::7f00:1]/",
+      "http://[64:ff9b::169.254.169.254]/",
+      "http://[64:ff9b:1::a9fe:a9fe]/",
+      "http://[2002:a9fe:a9fe::]/",
+      "http://[2002:7f00:1::1]/",
+      "http://[2001:0:7f00:1::]/",
+      "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+      "http://[fe80::5efe:7f00:1]/",
+      "http://[2001:db8::200:5efe:a9fe:a9fe]/",
+      "http://2130706433/",
+      "http://0x7f.1/",
+      "http://0177.0.0.1/",
+      "http://127.1/",
+      "http://0x7f000001/",
+      "http://169.254.43518/",
+      "http://0xa9.0xfe.0xa9.0xfe/",
+    ])
+      expect(deny(url), url).toBe("maybe");
+    expect(deny("http://127.0.0.1/")).toBe("certain");
+    expect(deny("http://169.254.169.254/latest")).toBe("certain");
+    // Other addresses, embedded or not, are not these.
+    for (const url of [
+      "http://[::1]/",
+      "http://[::ffff:7f00:2]/",
+      "http://[2002:a9fe:a9ff::]/",
+      "http://[::]/",
+    ])
+      expect(deny(url), url).toBe("no");
+  });
+
+  it("IP literals in rules are canonicalised: an IPv6 rule that embeds an IPv4 address names it too", () => {
+    for (const written of [
+      "[::ffff:7f00:1]",
+      "[::ffff:127.0.0.1]",
+      "::FFFF:127.0.0.1",
+      "[0:0:0:0:0:ffff:7f00:1]",
+    ]) {
+      const rule = urlTest({ host: written });
+      // The IPv4 address in its canonical form is certain; the IPv6 literal itself embeds it: never certain.
+      expect(rule("http://127.0.0.1/"), written).toBe("certain");
+      expect(rule("http://[::ffff:7f00:1]/"), written).toBe("maybe");
+      expect(rule("http://[::7f00:1]/"), written).toBe("maybe");
+      expect(rule("http://127.0.0.2/"), written).toBe("no");
+    }
+    const loopback6 = urlTest({ host: "[::1]" });
+    expect(loopback6("http://[::1]:8080/")).toBe("certain");
+    expect(loopback6("http://[0:0::1]/")).toBe("maybe");
+    expect(loopback6("http://127.0.0.1/")).toBe("no");
+    const nat64 = urlTest({ host: "64:ff9b::a9fe:a9fe" });
+    expect(nat64("http://169.254.169.254/")).toBe("certain");
+    expect(nat64("http://[2002:a9fe:a9fe::1]/")).toBe("maybe");
+  });
+
   it("*.example.com: any subdomain, at any depth, never the apex", () => {
     const python = urlTest({ host: ["*.python.org"] });
     expect(python("https://docs.python.org/3/")).toBe("certain");
