@@ -151,6 +151,7 @@ export {
 export { DEFAULT_MAX_ARGUMENT_BYTES, MAX_DATA_DEPTH } from "./runtime/plain-data.js";
 export {
   type ExplainedDecision,
+  type ExplainedPart,
   type PolicyRule,
   type StatementEvaluation,
   type StatementKind,

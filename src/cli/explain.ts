@@ -74,6 +74,18 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
           action: explained.decision.action,
           reason: explained.decision.reason,
           ruleIds: explained.decision.ruleIds,
+          // A compound command decided part by part: each simple command's own decision.
+          ...(explained.parts === undefined
+            ? {}
+            : {
+                parts: explained.parts.map((part) => ({
+                  field: part.field,
+                  command: part.command,
+                  action: part.decision.action,
+                  reason: part.decision.reason,
+                  ruleIds: part.decision.ruleIds,
+                })),
+              }),
           statements: explained.evaluations.map((e) => ({
             ...(options.trace === true
               ? { trace: traceStatement(specs.get(e.statement.id), args, context) }
@@ -110,6 +122,14 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     print(
       `decided by: ${output.ruleIds.map(e).join(", ")}${fallback ? " (no other statement matched)" : ""}`,
     );
+  }
+  if ("parts" in output && output.parts !== undefined) {
+    print(`decided part by part, each simple command of ${e(output.parts[0]?.field ?? "")} on its own:`);
+    for (const part of output.parts) {
+      const by = part.ruleIds.length > 0 ? ` (${part.ruleIds.map(e).join(", ")})` : "";
+      print(`  \`${e(part.command)}\` → ${part.action.toUpperCase()}${by}`);
+    }
+    print("the whole string, statement by statement:");
   }
   for (const s of output.statements) {
     const where = "file" in s ? `  ${e(s.file)}:${s.line}` : "";

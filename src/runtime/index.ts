@@ -120,6 +120,7 @@ export {
 } from "./plain-data.js";
 export {
   type ExplainedDecision,
+  type ExplainedPart,
   type PolicyRule,
   type StatementEvaluation,
   type StatementKind,

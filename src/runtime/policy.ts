@@ -4,6 +4,8 @@
  * tool's fallback (`otherwise`) or else deny, and matching is conservative (an allow rule needs a certain
  * match, deny and ask rules a possible one).
  */
+
+import { type CompoundSplit, commandFields, splitCompound, withField } from "./compound-command.js";
 import {
   type CompiledCondition,
   ConditionScope,
@@ -96,6 +98,22 @@ export interface StatementEvaluation {
 
 /** A decision with every statement that was considered. */
 export interface ExplainedDecision {
+  readonly decision: PolicyDecision;
+  /** Every statement on the tool, evaluated against the call's arguments as given. */
+  readonly evaluations: readonly StatementEvaluation[];
+  /**
+   * For a compound command decided part by part (compound-command.ts): each simple command with its own decision
+   * and evaluations. `decision` is then the strictest of theirs and of a deny or ask the whole string gets.
+   */
+  readonly parts?: readonly ExplainedPart[];
+}
+
+/** One simple command of a compound command, decided on its own. */
+export interface ExplainedPart {
+  /** The field that holds the command, as written in rules (`command`, `a.b`). */
+  readonly field: string;
+  /** The simple command, written back as a string of the safe subset. */
+  readonly command: string;
   readonly decision: PolicyDecision;
   readonly evaluations: readonly StatementEvaluation[];
 }
@@ -426,6 +444,8 @@ export class ToolPolicy {
   readonly fingerprint: string;
   /** What the statements' conditions share: command prefix sets, and the last path and command read. */
   readonly #scope: ConditionScope;
+  /** Per tool: the fields its statements read with `command`, where a compound command is split. */
+  readonly #commandFields: ReadonlyMap<string, readonly (readonly string[])[]>;
 
   /**
    * @throws PolicyDefinitionError when a tool is in two sets, or a rule is malformed.
@@ -433,6 +453,7 @@ export class ToolPolicy {
   constructor(options: ToolPolicyOptions = {}) {
     const lists = new Map<string, CompiledStatement[]>();
     const fallbacks = new Map<string, CompiledStatement[]>();
+    const conditions = new Map<string, (ConditionSpec | undefined)[]>();
     let order = 0;
     // The statements' `command` prefixes are matched together, per field, and their memos are this policy's.
     const scope = new ConditionScope();
@@ -444,6 +465,11 @@ export class ToolPolicy {
       const compiled = compileStatement(spec, order++, scope);
       const target = spec.kind === "otherwise" ? fallbacks : lists;
       for (const tool of spec.tools) {
+        if (spec.kind !== "otherwise") {
+          const list = conditions.get(tool);
+          if (list === undefined) conditions.set(tool, [spec.when]);
+          else list.push(spec.when);
+        }
         const list = target.get(tool);
         if (list === undefined) target.set(tool, [compiled]);
         else list.push(compiled);
@@ -459,6 +485,12 @@ export class ToolPolicy {
       }),
     );
     this.fingerprint = options.fingerprint ?? "unbundled";
+    const fields = new Map<string, readonly (readonly string[])[]>();
+    for (const [tool, list] of conditions) {
+      const found = commandFields(list);
+      if (found.length > 0) fields.set(tool, found);
+    }
+    this.#commandFields = fields;
   }
 
   /**
@@ -480,14 +512,21 @@ export class ToolPolicy {
    * that first). Never throws for any call.
    */
   decide(call: ToolCall, context: ToolContext = {}): PolicyDecision {
-    return this.#evaluate(call, context, null);
+    return this.#evaluate(call, context);
   }
 
   /** Decides a call and reports how every statement on its tool fared. */
   explain(call: ToolCall, context: ToolContext = {}): ExplainedDecision {
     const evaluations: StatementEvaluation[] = [];
-    const decision = this.#evaluate(call, context, evaluations);
-    return { decision, evaluations };
+    const fields = this.#commandFields.get(call.toolName);
+    const split = fields === undefined ? undefined : splitCompound(call.arguments, fields);
+    if (split === undefined) {
+      const decision = this.#evaluateOne(call, context, evaluations);
+      return { decision, evaluations };
+    }
+    const parts: ExplainedPart[] = [];
+    const decision = this.#evaluateParts(call, context, evaluations, split, parts);
+    return { decision, evaluations, parts };
   }
 
   /**
@@ -505,7 +544,76 @@ export class ToolPolicy {
     );
   }
 
-  #evaluate(call: ToolCall, context: ToolContext, evaluations: StatementEvaluation[] | null): PolicyDecision {
+  #evaluate(call: ToolCall, context: ToolContext): PolicyDecision {
+    const fields = this.#commandFields.get(call.toolName);
+    if (fields !== undefined) {
+      const split = splitCompound(call.arguments, fields);
+      if (split !== undefined) return this.#evaluateParts(call, context, null, split, null);
+    }
+    return this.#evaluateOne(call, context, null);
+  }
+
+  /**
+   * A compound command, part by part (compound-command.ts): each simple command decided by the whole policy, and
+   * the whole string's own deny or ask; the strictest wins, its statements and reasons gathered.
+   */
+  #evaluateParts(
+    call: ToolCall,
+    context: ToolContext,
+    evaluations: StatementEvaluation[] | null,
+    split: CompoundSplit,
+    explained: ExplainedPart[] | null,
+  ): PolicyDecision {
+    const decisions: PolicyDecision[] = [];
+    const whole = this.#evaluateOne(call, context, evaluations);
+    // The whole string's deny or ask from a statement (not a fallback) counts too.
+    if (
+      whole.action !== "allow" &&
+      whole.statements.length > 0 &&
+      whole.statements.every((s) => (s as { kind?: string }).kind !== "otherwise")
+    ) {
+      decisions.push(whole);
+    }
+    for (const part of split.parts) {
+      const partEvaluations: StatementEvaluation[] | null = explained === null ? null : [];
+      const sub: ToolCall = { ...call, arguments: withField(call.arguments, split.path, part) };
+      const decision = this.#evaluateOne(sub, context, partEvaluations);
+      decisions.push(decision);
+      explained?.push({
+        field: split.path.join("."),
+        command: part,
+        decision,
+        evaluations: partEvaluations ?? [],
+      });
+    }
+    return this.#strictestOf(decisions);
+  }
+
+  /** The strictest of several decisions; several of one strictness are joined (statements once each). */
+  #strictestOf(decisions: readonly PolicyDecision[]): PolicyDecision {
+    let rank = -1;
+    for (const d of decisions) rank = Math.max(rank, RANK[d.action]);
+    const top = decisions.filter((d) => RANK[d.action] === rank);
+    const first = top[0] as PolicyDecision;
+    if (top.every((d) => d === first)) return first;
+    const statements = new Map<string, PolicyDecision["statements"][number]>();
+    for (const d of top) for (const s of d.statements) if (!statements.has(s.id)) statements.set(s.id, s);
+    if (statements.size === 0) return first;
+    const list = [...statements.values()];
+    return {
+      action: first.action,
+      reason: [...new Set(list.map((s) => s.reason))].join("; "),
+      ruleIds: list.map((s) => s.id),
+      statements: list,
+      fingerprint: this.fingerprint,
+    };
+  }
+
+  #evaluateOne(
+    call: ToolCall,
+    context: ToolContext,
+    evaluations: StatementEvaluation[] | null,
+  ): PolicyDecision {
     const statements = this.#byTool.get(call.toolName);
     // A tool has a statement list only when some statement names it.
     if (statements === undefined) return this.#unmatched(call.toolName, evaluations);

@@ -14,6 +14,7 @@ import {
   type OperatorSpec,
   type PolicyAction,
   type PolicyDecision,
+  type StatementEvaluation,
   type StatementSpec,
   type ToolCall,
   type ToolContext,
@@ -502,6 +503,30 @@ function inserted(statements: readonly StatementSpec[], extra: DraftStatement, a
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 
+/** The decision is the strictest matched statement's, or the default deny, with exactly the winners. */
+function strictestMatched(decision: PolicyDecision, evaluations: readonly StatementEvaluation[]): void {
+  // An allow statement matches only with certainty.
+  for (const e of evaluations) {
+    expect(e.matched).toBe(e.match !== "no");
+    if (e.statement.action === "allow") expect(e.match).not.toBe("possible");
+  }
+  expect(decision.reason.trim()).not.toBe("");
+  const matched = evaluations.filter((e) => e.matched);
+  if (matched.length === 0) {
+    expect(decision.action).toBe("deny");
+    expect(decision.ruleIds).toEqual([]);
+    expect(decision.statements).toEqual([]);
+    expect(decision.reason).toContain("default deny");
+    return;
+  }
+  const strictest = Math.max(...matched.map((e) => RANK[e.statement.action]));
+  expect(RANK[decision.action]).toBe(strictest);
+  const winners = matched.filter((e) => e.statement.action === decision.action);
+  expect(decision.ruleIds).toEqual(winners.map((e) => e.statement.id));
+  expect(decision.statements.map((s) => s.id)).toEqual(decision.ruleIds);
+  expect(reasonParts(decision)).toEqual(new Set(winners.map((e) => e.statement.reason)));
+}
+
 function policyOf(statements: readonly StatementSpec[]): ToolPolicy {
   return ToolPolicy.fromStatements(statements);
 }
@@ -595,7 +620,15 @@ describe("policy properties: adding and removing statements", () => {
       fc.property(withExtraArb("ask"), ({ statements, probe, extra, at }) => {
         const before = decide(statements, probe);
         const after = decide(inserted(statements, extra, at), probe);
-        if (isDefaultDeny(before)) {
+        const compound = policyOf(statements).explain(probe.call, probe.context).parts !== undefined;
+        if (isDefaultDeny(before) && compound) {
+          // A part that nothing matched was denied by default; where the ask matches, every part asks at least.
+          if (after.action === "deny") expect(isDefaultDeny(after)).toBe(true);
+          else {
+            expect(after.action).toBe("ask");
+            expect(after.ruleIds).toContain("extra");
+          }
+        } else if (isDefaultDeny(before)) {
           // Nothing matched before: only the new ask statement can match now.
           if (after.action === "deny") expect(isDefaultDeny(after)).toBe(true);
           else expect(after).toMatchObject({ action: "ask", ruleIds: ["extra"] });
@@ -652,31 +685,24 @@ describe("policy properties: strictest wins", () => {
     fc.assert(
       fc.property(policyCaseArb, ([statements, probe]) => {
         const policy = policyOf(statements);
-        const { decision, evaluations } = policy.explain(probe.call, probe.context);
+        const { decision, evaluations, parts } = policy.explain(probe.call, probe.context);
         expect(policy.decide(probe.call, probe.context)).toStrictEqual(decision);
         // Every statement naming the tool is evaluated, in order.
         const onTool = statements.filter((s) => s.tools.includes(probe.call.toolName));
         expect(evaluations.map((e) => e.statement.id)).toEqual(onTool.map((s) => s.id));
-        // An allow statement matches only with certainty.
-        for (const e of evaluations) {
-          expect(e.matched).toBe(e.match !== "no");
-          if (e.statement.action === "allow") expect(e.match).not.toBe("possible");
-        }
-        expect(decision.reason.trim()).not.toBe("");
-        const matched = evaluations.filter((e) => e.matched);
-        if (matched.length === 0) {
-          expect(decision.action).toBe("deny");
-          expect(decision.ruleIds).toEqual([]);
-          expect(decision.statements).toEqual([]);
-          expect(decision.reason).toContain("default deny");
+        if (parts === undefined) {
+          strictestMatched(decision, evaluations);
           return;
         }
-        const strictest = Math.max(...matched.map((e) => RANK[e.statement.action]));
-        expect(RANK[decision.action]).toBe(strictest);
-        const winners = matched.filter((e) => e.statement.action === decision.action);
-        expect(decision.ruleIds).toEqual(winners.map((e) => e.statement.id));
-        expect(decision.statements.map((s) => s.id)).toEqual(decision.ruleIds);
-        expect(reasonParts(decision)).toEqual(new Set(winners.map((e) => e.statement.reason)));
+        // A compound command: each simple command is decided as a call of its own, and the call's decision is
+        // the strictest of theirs (or a stricter deny or ask the whole string gets from a statement).
+        for (const part of parts) {
+          expect(part.evaluations.map((e) => e.statement.id)).toEqual(onTool.map((s) => s.id));
+          strictestMatched(part.decision, part.evaluations);
+        }
+        expect(RANK[decision.action]).toBeGreaterThanOrEqual(
+          Math.max(...parts.map((p) => RANK[p.decision.action])),
+        );
       }),
       { numRuns: NUM_RUNS },
     );
@@ -859,6 +885,8 @@ describe("policy properties: otherwise (fallbacks)", () => {
   it("a fallback decides exactly the calls no statement matched, with the strictest fallback of the tool; every other decision stays as it was", () => {
     fc.assert(
       fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        // A compound command's parts each fall back on their own: checked on each part, below.
+        if (policyOf(statements).explain(probe.call, probe.context).parts !== undefined) return;
         const before = decide(statements, probe);
         const after = decide([...fallbacks, ...statements], probe);
         const own = fallbacks.filter((f) => f.tools.includes(probe.call.toolName));
@@ -881,9 +909,44 @@ describe("policy properties: otherwise (fallbacks)", () => {
         const policy = policyOf([...statements, ...fallbacks]);
         const explained = policy.explain(probe.call, probe.context);
         expect(explained.decision).toEqual(policy.decide(probe.call, probe.context));
-        for (const e of explained.evaluations.filter((x) => x.statement.kind === "otherwise")) {
-          expect(e.matched).toBe(explained.decision.ruleIds.includes(e.statement.id));
+        // A compound command: each part's explanation marks the fallback that decided that part.
+        for (const { decision, evaluations } of explained.parts ?? [explained]) {
+          for (const e of evaluations.filter((x) => x.statement.kind === "otherwise")) {
+            expect(e.matched).toBe(decision.ruleIds.includes(e.statement.id));
+          }
         }
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  // Compound commands, part by part (they fall back part by part, too).
+  it("each simple command is decided as a call of its own; the call gets the strictest of their decisions, or a deny or ask that the whole string gets from a statement", () => {
+    fc.assert(
+      fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
+        const policy = policyOf([...statements, ...fallbacks]);
+        const { decision, evaluations, parts } = policy.explain(probe.call, probe.context);
+        if (parts === undefined) return;
+        const partRank = Math.max(...parts.map((p) => RANK[p.decision.action]));
+        for (const part of parts) {
+          const args = { ...(probe.call.arguments as object), [part.field]: part.command };
+          // A part alone is one simple command: decided as it is, to the same decision.
+          expect(policy.explain({ ...probe.call, arguments: args }, probe.context).parts).toBeUndefined();
+          expect(policy.decide({ ...probe.call, arguments: args }, probe.context)).toEqual(part.decision);
+        }
+        if (RANK[decision.action] === partRank) {
+          const ids = new Set(
+            parts.filter((p) => p.decision.action === decision.action).flatMap((p) => p.decision.ruleIds),
+          );
+          for (const id of decision.ruleIds) expect(ids.has(id)).toBe(true);
+          return;
+        }
+        // Stricter than every part: the whole string's own deny or ask, from statements it matched.
+        expect(decision.action).not.toBe("allow");
+        const matched = new Set(
+          evaluations.filter((e) => e.matched && e.statement.kind !== "otherwise").map((e) => e.statement.id),
+        );
+        for (const id of decision.ruleIds) expect(matched.has(id)).toBe(true);
       }),
       { numRuns: NUM_RUNS },
     );
