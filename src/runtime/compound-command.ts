@@ -1,11 +1,12 @@
 /**
  * Compound commands decided part by part, as Codex, Claude Code and Gemini CLI decide them: when a tool's rules
- * read a field with the `command` operator and the call's value there is a string of several simple commands
- * inside the safe shell subset (`git status && npm test`), each simple command is decided on its own by the
- * whole policy (the field holding that command alone, every other field as it is), and the call's decision is
- * the strictest of theirs. The whole string is still read as well for what only the whole shows (a file one
- * command writes and another runs): a deny or ask it gets also counts. A string outside the subset, or of one
- * simple command, is decided as it is.
+ * read a field with the `command` operator, the call's value there is a string of several simple commands
+ * inside the safe shell subset (`git status && npm test`), and no statement decides the whole string (it would
+ * fall back to `otherwise` or the default deny), each simple command is decided on its own by the whole policy
+ * (the field holding that command alone, every other field as it is), and the call's decision is the strictest
+ * of theirs. A statement that decides the whole string decides it: an allow certainly covers each part, and a
+ * deny or ask that may match a part may match the whole (which also shows what no part shows alone: a file one
+ * command writes and another runs). A string outside the subset, or of one simple command, is decided as it is.
  */
 
 import type { ConditionSpec } from "./condition.js";

@@ -518,14 +518,11 @@ export class ToolPolicy {
   /** Decides a call and reports how every statement on its tool fared. */
   explain(call: ToolCall, context: ToolContext = {}): ExplainedDecision {
     const evaluations: StatementEvaluation[] = [];
-    const fields = this.#commandFields.get(call.toolName);
-    const split = fields === undefined ? undefined : splitCompound(call.arguments, fields);
-    if (split === undefined) {
-      const decision = this.#evaluateOne(call, context, evaluations);
-      return { decision, evaluations };
-    }
+    const whole = this.#evaluateOne(call, context, evaluations);
+    const split = this.#splitIfUndecided(call, whole);
+    if (split === undefined) return { decision: whole, evaluations };
     const parts: ExplainedPart[] = [];
-    const decision = this.#evaluateParts(call, context, evaluations, split, parts);
+    const decision = this.#evaluateParts(call, context, split, parts);
     return { decision, evaluations, parts };
   }
 
@@ -545,35 +542,34 @@ export class ToolPolicy {
   }
 
   #evaluate(call: ToolCall, context: ToolContext): PolicyDecision {
-    const fields = this.#commandFields.get(call.toolName);
-    if (fields !== undefined) {
-      const split = splitCompound(call.arguments, fields);
-      if (split !== undefined) return this.#evaluateParts(call, context, null, split, null);
-    }
-    return this.#evaluateOne(call, context, null);
+    const whole = this.#evaluateOne(call, context, null);
+    const split = this.#splitIfUndecided(call, whole);
+    return split === undefined ? whole : this.#evaluateParts(call, context, split, null);
   }
 
   /**
-   * A compound command, part by part (compound-command.ts): each simple command decided by the whole policy, and
-   * the whole string's own deny or ask; the strictest wins, its statements and reasons gathered.
+   * The simple commands of a compound command that no statement decided as a whole (compound-command.ts): its
+   * decision came from the tool's `otherwise` or the default deny. A statement that decides the whole string
+   * decides it: an allow certainly covers each simple command, and a deny or ask that may match one part may
+   * match the whole, so its parts could not be decided otherwise.
    */
+  #splitIfUndecided(call: ToolCall, whole: PolicyDecision): CompoundSplit | undefined {
+    const fields = this.#commandFields.get(call.toolName);
+    if (fields === undefined) return undefined;
+    const fellBack =
+      whole.statements.length === 0 ||
+      whole.statements.every((s) => (s as { kind?: string }).kind === "otherwise");
+    return fellBack ? splitCompound(call.arguments, fields) : undefined;
+  }
+
+  /** A compound command, part by part: each simple command decided by the whole policy; the strictest wins. */
   #evaluateParts(
     call: ToolCall,
     context: ToolContext,
-    evaluations: StatementEvaluation[] | null,
     split: CompoundSplit,
     explained: ExplainedPart[] | null,
   ): PolicyDecision {
     const decisions: PolicyDecision[] = [];
-    const whole = this.#evaluateOne(call, context, evaluations);
-    // The whole string's deny or ask from a statement (not a fallback) counts too.
-    if (
-      whole.action !== "allow" &&
-      whole.statements.length > 0 &&
-      whole.statements.every((s) => (s as { kind?: string }).kind !== "otherwise")
-    ) {
-      decisions.push(whole);
-    }
     for (const part of split.parts) {
       const partEvaluations: StatementEvaluation[] | null = explained === null ? null : [];
       const sub: ToolCall = { ...call, arguments: withField(call.arguments, split.path, part) };

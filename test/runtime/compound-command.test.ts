@@ -78,12 +78,15 @@ describe("a compound command is decided part by part", () => {
   });
 
   it("explains each part", () => {
-    const explained = policy.explain(shell("git status && git push"));
+    const explained = policy.explain(shell("git status && npm test && make"));
     expect(explained.parts?.map((p) => [p.command, p.decision.action])).toEqual([
       ["git status", "allow"],
-      ["git push", "ask"],
+      ["npm test", "allow"],
+      ["make", "ask"],
     ]);
-    expect(explained.decision.action).toBe("ask");
+    expect(explained.decision).toMatchObject({ action: "ask", ruleIds: ["otherwise:run_shell"] });
+    // A statement that decides the whole string decides it: no parts.
+    expect(policy.explain(shell("git status && git push")).parts).toBeUndefined();
     // The whole string's statement by statement evaluation is still there, one entry per statement.
     expect(explained.evaluations.map((e) => e.statement.id)).toEqual([
       "git-read",
