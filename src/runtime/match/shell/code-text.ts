@@ -7,7 +7,7 @@
 // words: `'r''m' -rf /` is `rm -rf /` to the shell that runs it. Text the reader cannot read may run anything.
 
 import { builtinMayRunAnything, INERT_BUILTINS, SHELL_BUILTINS } from "./builtins.js";
-import { forEachCodeArgument, isCodeLocatingVariable, isDataVariable } from "./programs.js";
+import { forEachCodeArgument, isCodeLocatingVariable, isDataVariable, programForms } from "./programs.js";
 import { readShellCommand, type ShellWord, type SimpleCommand } from "./reader.js";
 import { hasHiddenCharacter, PARSER_RESERVED_WORDS, READABLE_WRAPPERS } from "./tables.js";
 
@@ -107,12 +107,15 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   if (first === undefined || !first.literal) return found ?? NOTHING;
   // A command word that zsh may read as another name (`sudo~x`) may be any program.
   if (first.also !== undefined) return true;
-  const texts = words.map((w) => w.text);
   const name = first.text.slice(first.text.lastIndexOf("/") + 1).toLowerCase();
+  const builtin = SHELL_BUILTINS.has(name);
+  // Most commands are neither a builtin nor a program that runs code: nothing more to read.
+  if (!builtin && programForms(first.text) === undefined) return found ?? NOTHING;
+  const texts = words.map((w) => w.text);
   // A builtin is found by its exact name; its name in another case or after a path is a program of that name
   // on some system (`/usr/bin/printf`), read as the builtin, conservatively. A reserved word here was quoted
   // (the reader refuses it unquoted): it is an ordinary command name.
-  if (SHELL_BUILTINS.has(name) && !READABLE_WRAPPERS.has(name) && !PARSER_RESERVED_WORDS.has(first.text)) {
+  if (builtin && !READABLE_WRAPPERS.has(name) && !PARSER_RESERVED_WORDS.has(first.text)) {
     if (INERT_BUILTINS.has(name)) return found ?? NOTHING;
     if (words.some((w) => !w.literal)) return true;
     if (builtinMayRunAnything(name, texts.slice(1))) return true;
@@ -173,6 +176,8 @@ export function writtenEarlier(word: string, names: ReadonlySet<string>): boolea
  */
 export function namesInString(commands: readonly SimpleCommand[]): ReadonlySet<string> {
   const names = new Set<string>();
+  // Only a command word holding a `/` is compared with them: most strings have none, and need no names.
+  if (!commands.some((c) => c.words[0]?.text.includes("/") === true)) return names;
   const addName = (text: string) => {
     const base = text.slice(text.lastIndexOf("/") + 1).toLowerCase();
     if (base !== "") names.add(base);

@@ -727,7 +727,14 @@ export class CommandPrefixSet {
       out.fill(1);
       return;
     }
-    const { texts, also, alsoNames } = infoOf(words);
+    const texts = words.map((w) => w.text);
+    // zsh's `a~b` words (rare): the other text each may have.
+    let also: (string | undefined)[] | undefined;
+    let alsoNames: (string | undefined)[] | undefined;
+    if (words.some((w) => w.also !== undefined)) {
+      also = words.map((w) => w.also);
+      alsoNames = also.map((t) => (t === undefined ? undefined : basename(t).toLowerCase()));
+    }
     const literal = (k: number): boolean => (words[k] as ShellWord).literal;
     const name = basename(first.text).toLowerCase();
     const markHead = (wordName: string, from: number): void => {
@@ -769,7 +776,7 @@ export class CommandPrefixSet {
         return;
       }
       const wordName = basename(text).toLowerCase();
-      const alsoName = alsoNames[k];
+      const alsoName = alsoNames?.[k];
       if (k > 0 && (isCodeRunner(wordName) || (alsoName !== undefined && isCodeRunner(alsoName)))) {
         out.fill(1);
         return;

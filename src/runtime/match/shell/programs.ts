@@ -378,8 +378,16 @@ export function forEachCodeArgument(
 ): void {
   const name = words[0];
   if (name === undefined) return;
-  const forms = CODE_ARGUMENT_PROGRAMS.get(name.slice(name.lastIndexOf("/") + 1).toLowerCase());
+  const forms = programForms(name);
   if (forms !== undefined) walkForms(forms, words, 1, visit);
+}
+
+/** The code-argument forms of the program a command word names, if it is in {@link CODE_ARGUMENT_PROGRAMS}. */
+export function programForms(commandWord: string): ProgramForms | undefined {
+  const base = commandWord.slice(commandWord.lastIndexOf("/") + 1);
+  const forms = CODE_ARGUMENT_PROGRAMS.get(base);
+  if (forms !== undefined || !/[A-Z]/.test(base)) return forms;
+  return CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
 }
 
 /** Walks the arguments from `start` with `forms`; true when `visit` asked to stop. */

@@ -71,6 +71,13 @@ export const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
 
 /** `name` without a version after it, or `name` itself. */
 function withoutVersion(name: string): string {
+  // Most names hold no digit at all (`git`, `ls`): no version to take off.
+  let digit = false;
+  for (let i = 0; i < name.length && !digit; i++) {
+    const c = name.charCodeAt(i);
+    digit = c >= 0x30 && c <= 0x39;
+  }
+  if (!digit) return name;
   const match = /[-_.]?[0-9][0-9.]*[a-z]?$/.exec(name);
   return match === null || match.index === 0 ? name : name.slice(0, match.index);
 }
