@@ -1,12 +1,15 @@
 /**
  * Compound commands decided part by part, as Codex, Claude Code and Gemini CLI decide them: when a tool's rules
- * read a field with the `command` operator, the call's value there is a string of several simple commands
- * inside the safe shell subset (`git status && npm test`), and no statement decides the whole string (it would
- * fall back to `otherwise` or the default deny), each simple command is decided on its own by the whole policy
- * (the field holding that command alone, every other field as it is), and the call's decision is the strictest
- * of theirs. A statement that decides the whole string decides it: an allow certainly covers each part, and a
- * deny or ask that may match a part may match the whole (which also shows what no part shows alone: a file one
- * command writes and another runs). A string outside the subset, or of one simple command, is decided as it is.
+ * read a field with the `command` operator and the call's value there is a string of several simple commands
+ * inside the safe shell subset (`git status && npm test`), each simple command is decided on its own by the
+ * whole policy (the field holding that command alone, every other field as it is), and the call's decision is
+ * the strictest of theirs. A string outside the subset, or of one simple command, or one where a command runs a
+ * file another command of the string names (`cp /tmp/x it; ./it`: only the whole shows it), is decided as it is.
+ *
+ * When every operator the tool's statements apply to that field is `command` itself, a statement that decides
+ * the whole string decides as its parts would (an allow certainly covers each part; a deny or ask that may match
+ * a part may match the whole, and one that may match the whole may match a part): the parts are then read only
+ * when the whole would fall back to `otherwise` or the default deny.
  */
 
 import type { ConditionSpec } from "./condition.js";
@@ -31,13 +34,18 @@ function readsCommand(operators: unknown, depth = 0): boolean {
   return false;
 }
 
+/** The fields a tool's statements read with `command`, and whether `command` is all they apply there. */
+export interface CommandFields {
+  readonly paths: readonly (readonly string[])[];
+  /** Every operator any statement applies to these fields is a top-level `command`. */
+  readonly onlyCommand: boolean;
+}
+
 /**
  * The field paths that some `when` condition reads with `command` (directly or inside `not`/`any`), in first
- * appearance order, without duplicates.
+ * appearance order, without duplicates; `undefined` when there is none.
  */
-export function commandFields(
-  conditions: readonly (ConditionSpec | undefined)[],
-): readonly (readonly string[])[] {
+export function commandFields(conditions: readonly (ConditionSpec | undefined)[]): CommandFields | undefined {
   const seen = new Map<string, readonly string[]>();
   for (const condition of conditions) {
     if (condition === undefined) continue;
@@ -45,7 +53,16 @@ export function commandFields(
       if (!seen.has(field) && readsCommand(operators)) seen.set(field, splitFieldPath(field));
     }
   }
-  return [...seen.values()];
+  if (seen.size === 0) return undefined;
+  let onlyCommand = true;
+  for (const condition of conditions) {
+    for (const field of seen.keys()) {
+      const operators = condition?.[field];
+      if (operators !== undefined && Object.keys(operators).some((key) => key !== "command"))
+        onlyCommand = false;
+    }
+  }
+  return { paths: [...seen.values()], onlyCommand };
 }
 
 /** Characters a word of the safe subset may hold unquoted (a word may not start with `=`). */
@@ -78,10 +95,29 @@ export function splitCompound(
     const value = readField(args, path);
     if (typeof value !== "string" || value.length === 0) continue;
     const safe = readSafeSubset(value);
-    if (safe === undefined || safe.length < 2) continue;
+    if (safe === undefined || safe.length < 2 || runsWrittenFile(safe)) continue;
     return { path, parts: safe.map(renderSafeCommand) };
   }
   return undefined;
+}
+
+/**
+ * Whether a command of the string runs a file that another names (its word holds a `/` and its base name is an
+ * argument or redirection target elsewhere): only the whole string shows that it may run anything.
+ */
+function runsWrittenFile(commands: readonly SafeCommand[]): boolean {
+  const base = (text: string) => text.slice(text.lastIndexOf("/") + 1).toLowerCase();
+  const runs = commands
+    .filter((c) => c.words[0]?.includes("/") === true)
+    .map((c) => base(c.words[0] as string));
+  if (runs.length === 0) return false;
+  const named = new Set<string>();
+  for (const command of commands) {
+    for (let k = 1; k < command.words.length; k++) named.add(base(command.words[k] as string));
+    for (const redirection of command.redirections)
+      named.add(base(redirection.replace(/^[0-9]*[<>&|]+/, "")));
+  }
+  return runs.some((name) => name !== "" && named.has(name));
 }
 
 /** A copy of `args` with the value at `path` replaced (the objects along the path are copied, nothing else). */

@@ -5,7 +5,13 @@
  * match, deny and ask rules a possible one).
  */
 
-import { type CompoundSplit, commandFields, splitCompound, withField } from "./compound-command.js";
+import {
+  type CommandFields,
+  type CompoundSplit,
+  commandFields,
+  splitCompound,
+  withField,
+} from "./compound-command.js";
 import {
   type CompiledCondition,
   ConditionScope,
@@ -352,6 +358,14 @@ function matchPatterns(field: PatternField, args: unknown, best: Best): void {
 
 const RANK = ACTION_RANK;
 
+/** A decision no statement made: the tool's `otherwise`, or the default deny. */
+function fellBack(decision: PolicyDecision): boolean {
+  return (
+    decision.statements.length === 0 ||
+    decision.statements.every((s) => (s as { kind?: string }).kind === "otherwise")
+  );
+}
+
 function reasonMap(reasons: ToolPolicyOptions["reasons"]): ReadonlyMap<string, string> {
   if (reasons === undefined) return new Map();
   if (reasons instanceof Map) return reasons;
@@ -445,7 +459,7 @@ export class ToolPolicy {
   /** What the statements' conditions share: command prefix sets, and the last path and command read. */
   readonly #scope: ConditionScope;
   /** Per tool: the fields its statements read with `command`, where a compound command is split. */
-  readonly #commandFields: ReadonlyMap<string, readonly (readonly string[])[]>;
+  readonly #commandFields: ReadonlyMap<string, CommandFields>;
 
   /**
    * @throws PolicyDefinitionError when a tool is in two sets, or a rule is malformed.
@@ -485,10 +499,10 @@ export class ToolPolicy {
       }),
     );
     this.fingerprint = options.fingerprint ?? "unbundled";
-    const fields = new Map<string, readonly (readonly string[])[]>();
+    const fields = new Map<string, CommandFields>();
     for (const [tool, list] of conditions) {
       const found = commandFields(list);
-      if (found.length > 0) fields.set(tool, found);
+      if (found !== undefined) fields.set(tool, found);
     }
     this.#commandFields = fields;
   }
@@ -519,7 +533,7 @@ export class ToolPolicy {
   explain(call: ToolCall, context: ToolContext = {}): ExplainedDecision {
     const evaluations: StatementEvaluation[] = [];
     const whole = this.#evaluateOne(call, context, evaluations);
-    const split = this.#splitIfUndecided(call, whole);
+    const split = this.#partsToRead(call, whole);
     if (split === undefined) return { decision: whole, evaluations };
     const parts: ExplainedPart[] = [];
     const decision = this.#evaluateParts(call, context, split, parts);
@@ -542,24 +556,26 @@ export class ToolPolicy {
   }
 
   #evaluate(call: ToolCall, context: ToolContext): PolicyDecision {
-    const whole = this.#evaluateOne(call, context, null);
-    const split = this.#splitIfUndecided(call, whole);
-    return split === undefined ? whole : this.#evaluateParts(call, context, split, null);
+    const fields = this.#commandFields.get(call.toolName);
+    if (fields === undefined) return this.#evaluateOne(call, context, null);
+    const split = splitCompound(call.arguments, fields.paths);
+    if (split === undefined) return this.#evaluateOne(call, context, null);
+    if (fields.onlyCommand) {
+      const whole = this.#evaluateOne(call, context, null);
+      if (!fellBack(whole)) return whole;
+    }
+    return this.#evaluateParts(call, context, split, null);
   }
 
   /**
-   * The simple commands of a compound command that no statement decided as a whole (compound-command.ts): its
-   * decision came from the tool's `otherwise` or the default deny. A statement that decides the whole string
-   * decides it: an allow certainly covers each simple command, and a deny or ask that may match one part may
-   * match the whole, so its parts could not be decided otherwise.
+   * The simple commands of a compound command to decide part by part (compound-command.ts), given the whole
+   * string's decision: none when the tool applies only `command` to the field and a statement decided the whole
+   * string (its parts would be decided alike).
    */
-  #splitIfUndecided(call: ToolCall, whole: PolicyDecision): CompoundSplit | undefined {
+  #partsToRead(call: ToolCall, whole: PolicyDecision): CompoundSplit | undefined {
     const fields = this.#commandFields.get(call.toolName);
-    if (fields === undefined) return undefined;
-    const fellBack =
-      whole.statements.length === 0 ||
-      whole.statements.every((s) => (s as { kind?: string }).kind === "otherwise");
-    return fellBack ? splitCompound(call.arguments, fields) : undefined;
+    if (fields === undefined || (fields.onlyCommand && !fellBack(whole))) return undefined;
+    return splitCompound(call.arguments, fields.paths);
   }
 
   /** A compound command, part by part: each simple command decided by the whole policy; the strictest wins. */

@@ -16,6 +16,25 @@ describe("toolgate explain on the repository's policies/", () => {
     expect(wrappedDelete.stdout).toMatch(/^run_shell: DENY — recursive deletion is never run by the agent$/m);
   });
 
+  it("a compound command no rule allows as a whole is decided part by part, and each part is shown", () => {
+    const run = toolgate(["explain", "run_shell", "--args", '{"command":"git status && npm test"}'], ROOT);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^run_shell: ALLOW/m);
+    expect(run.stdout).toMatch(/^decided part by part, each simple command of command on its own:$/m);
+    expect(run.stdout).toMatch(/^ {2}`git status` → ALLOW \(shell-safe-commands\)$/m);
+    expect(run.stdout).toMatch(/^ {2}`npm test` → ALLOW \(shell-test-suite\)$/m);
+    const json = toolgate(
+      ["explain", "run_shell", "--format", "json", "--args", '{"command":"git status && make"}'],
+      ROOT,
+    );
+    const parsed = JSON.parse(json.stdout) as { action: string; parts: { command: string; action: string }[] };
+    expect(parsed.action).toBe("ask");
+    expect(parsed.parts.map((p) => [p.command, p.action])).toEqual([
+      ["git status", "allow"],
+      ["make", "ask"],
+    ]);
+  });
+
   it("--trace shows each operator's result and, for command, which simple command met which prefix", () => {
     const run = toolgate(
       ["explain", "run_shell", "--trace", "--args", '{"command":"git status && rm -rf build"}'],
