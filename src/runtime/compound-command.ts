@@ -3,13 +3,15 @@
  * read a field with the `command` operator and the call's value there is a string of several simple commands
  * inside the safe shell subset (`git status && npm test`), each simple command is decided on its own by the
  * whole policy (the field holding that command alone, every other field as it is), and the call's decision is
- * the strictest of theirs. A string outside the subset, or of one simple command, or one where a command runs a
- * file another command of the string names (`cp /tmp/x it; ./it`: only the whole shows it), is decided as it is.
+ * the strictest of theirs.
  *
- * When every operator the tool's statements apply to that field is `command` itself, a statement that decides
- * the whole string decides as its parts would (an allow certainly covers each part; a deny or ask that may match
- * a part may match the whole, and one that may match the whole may match a part): the parts are then read only
- * when the whole would fall back to `otherwise` or the default deny.
+ * The whole string is decided first, and a statement's allow or deny of it stands: an allow certainly covers
+ * every part, and a deny of the whole is never given up (a rule may see what no part shows alone: a file one
+ * command writes and another runs, a pattern across two commands). A statement's ask of the whole stands too
+ * when the tool applies only `command` to the field (its parts would then be decided alike). The parts decide
+ * when the whole would fall back to `otherwise` or the default deny, or gets its ask from another operator on
+ * the field. A string outside the subset, of one simple command, or in which a command runs a file another
+ * command names, is decided as it is.
  */
 
 import type { ConditionSpec } from "./condition.js";

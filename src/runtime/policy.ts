@@ -556,25 +556,22 @@ export class ToolPolicy {
   }
 
   #evaluate(call: ToolCall, context: ToolContext): PolicyDecision {
-    const fields = this.#commandFields.get(call.toolName);
-    if (fields === undefined) return this.#evaluateOne(call, context, null);
-    const split = splitCompound(call.arguments, fields.paths);
-    if (split === undefined) return this.#evaluateOne(call, context, null);
-    if (fields.onlyCommand) {
-      const whole = this.#evaluateOne(call, context, null);
-      if (!fellBack(whole)) return whole;
-    }
-    return this.#evaluateParts(call, context, split, null);
+    const whole = this.#evaluateOne(call, context, null);
+    const split = this.#partsToRead(call, whole);
+    return split === undefined ? whole : this.#evaluateParts(call, context, split, null);
   }
 
   /**
    * The simple commands of a compound command to decide part by part (compound-command.ts), given the whole
-   * string's decision: none when the tool applies only `command` to the field and a statement decided the whole
-   * string (its parts would be decided alike).
+   * string's decision. A statement's allow or deny of the whole string stands; so does its ask when the tool
+   * applies only `command` to the field (its parts would be decided alike). The parts decide when the whole
+   * falls back to `otherwise` or the default deny, or gets an ask from another operator on the field (such as
+   * `not: { regex: "^npm test$" }`, which reads the whole string where the parts are what runs).
    */
   #partsToRead(call: ToolCall, whole: PolicyDecision): CompoundSplit | undefined {
     const fields = this.#commandFields.get(call.toolName);
-    if (fields === undefined || (fields.onlyCommand && !fellBack(whole))) return undefined;
+    if (fields === undefined) return undefined;
+    if (!fellBack(whole) && (whole.action !== "ask" || fields.onlyCommand)) return undefined;
     return splitCompound(call.arguments, fields.paths);
   }
 
