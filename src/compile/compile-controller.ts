@@ -228,7 +228,7 @@ const parts = {
   fingerprint,
   canonical: () => canonical,
   policy,
-  redact: new Map(${literal(redact)}),${contextValidator}${approvalTtl}${grantMax}
+  redact: new Map(${parsedJson(redact)}),${contextValidator}${approvalTtl}${grantMax}
 };
 
 ${docComment(
