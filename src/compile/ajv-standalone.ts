@@ -26,6 +26,7 @@ import {
   verbatim,
 } from "../codegen/emit.js";
 import { isSchemaPattern, schemaPattern } from "../runtime/ajv-validator.js";
+import { JSON_EQUAL_FOR_AJV } from "../validation/json-equal.js";
 
 /** What `ajv.compile` leaves on a validate function when `code.source` is on (ajv's `SourceCode`). */
 interface SourceCode {
@@ -54,7 +55,9 @@ const ajvRuntime = (name: string): unknown =>
 /** The helpers of ajv's generated code and the `toolgate/compiled` export that replaces each. */
 const HELPERS: ReadonlyMap<unknown, string> = new Map<unknown, string>([
   [ajvRuntime("ucs2length"), "ajvUcs2length"],
-  [ajvRuntime("equal"), "ajvEqual"],
+  // Not ajv's own equality (fast-deep-equal): schemas are compiled with JSON equality (`withJsonEqual`),
+  // and code that still refers to ajv's is refused below rather than run with another function.
+  [JSON_EQUAL_FOR_AJV, "ajvEqual"],
   [ajvRuntime("validation_error"), "AjvValidationError"],
   [schemaPattern, "schemaPattern"],
 ]);

@@ -31,6 +31,7 @@ import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import { DEFAULT_MODE } from "../runtime/mode.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
+import { withJsonEqual } from "../validation/json-equal.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
 
 /** The compiled controller: the module's text and its declarations' text. */
@@ -105,7 +106,7 @@ function standaloneGroup(
   for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
     try {
-      validators.set(key, ajv.compile(schema as JsonSchema & object) as SourcedValidate);
+      validators.set(key, withJsonEqual(() => ajv.compile(schema as JsonSchema & object)) as SourcedValidate);
     } catch (error) {
       throw new EmitError(
         `${label}: ajv refused the schema: ${error instanceof Error ? error.message : String(error)}`,

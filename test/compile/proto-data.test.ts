@@ -17,7 +17,9 @@ const TOOLS = `{"tools":[{"name":"pick","description":"d","input_schema":{"type"
   "choice":{"enum":[{"__proto__":{"admin":true}},"plain"]},
   "fixed":{"const":{"__proto__":{"role":"root"}}},
   "nested":{"type":"array","items":{"enum":[[{"__proto__":[1]}],{"a":{"__proto__":null}}]}},
-  "opts":{"type":"object","default":{"__proto__":{"x":1}},"examples":[{"__proto__":{"y":2}}]}
+  "opts":{"type":"object","default":{"__proto__":{"x":1}},"examples":[{"__proto__":{"y":2}}]},
+  "member":{"enum":[{"toString":"a"},{"valueOf":1},{"constructor":{}}]},
+  "same":{"type":"array","uniqueItems":true}
 },"additionalProperties":false}}]}`;
 
 const CONFIG = `{"tools":["tools.yaml"],"policy":"policy.yaml","context_schema":{"type":"object",
@@ -38,6 +40,14 @@ const CALLS: readonly { args: string; valid: boolean }[] = [
   { args: '{"nested":[{"a":{}}]}', valid: false },
   { args: '{"nested":[{"a":null}]}', valid: false },
   { args: '{"opts":{}}', valid: true },
+  // Own keys named like Object.prototype members are data to enum and uniqueItems, as in JSON.
+  { args: '{"member":{"toString":"a"}}', valid: true },
+  { args: '{"member":{"valueOf":1}}', valid: true },
+  { args: '{"member":{"constructor":{}}}', valid: true },
+  { args: '{"member":{"toString":"b"}}', valid: false },
+  { args: '{"member":{}}', valid: false },
+  { args: '{"same":[{"valueOf":1},{"valueOf":2}]}', valid: true },
+  { args: '{"same":[{"toString":"a"},{"toString":"a"}]}', valid: false },
 ];
 
 describe('a "__proto__" key in policy data is data in the compiled module', () => {
