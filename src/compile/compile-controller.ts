@@ -27,6 +27,7 @@ import {
   typesFingerprint,
 } from "../codegen/generate-types.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { sourceIntegrity } from "../runtime/compiled-module.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import { DEFAULT_MODE } from "../runtime/mode.js";
 import type { JsonSchema } from "../runtime/types.js";
@@ -54,8 +55,8 @@ export function declarationPathFor(modulePath: string): string {
 /** The entry of the compiled module's plumbing: the controller assembly and ajv's runtime helpers. */
 export const COMPILED_MODULE = "toolgate/compiled";
 
-/** The `toolgate/compiled` names the module body below uses, besides ajv's helpers. */
-const COMPILED_IMPORTS = ["assembleController", "fromAjvValidator", "verifyCompiledPolicy"];
+/** The `toolgate/compiled` names the module imports (ajv's helpers reach its validators as an argument). */
+const COMPILED_IMPORTS = ["assembleController", "verifyCompiledModule"];
 
 function assertNoCommentBreakingId(schema: unknown, label: string): void {
   if (schema === null || typeof schema !== "object") return;
@@ -129,6 +130,13 @@ return { ${joinCode(fields, ", ")} };
 /**
  * The runtime JavaScript of the compiled module. It keeps the bundle's tool order, so that `specs` lists
  * tools as the YAML-loaded controller's registry does (the declarations sort them, as codegen does).
+ *
+ * Everything the module executes besides its wiring is in two functions, `compiledData` (the policy data,
+ * every piece read with `JSON.parse`, so that a `"__proto__"` key is data) and `compiledValidators` (ajv
+ * standalone code, which gets ajv's helpers as its argument rather than through imports, so that its text
+ * is the same whatever a loader does to import bindings). The SHA-256 of each function's text is written
+ * next to them; `verifyCompiledModule` hashes the text again at import and checks the data against the
+ * fingerprint, so an edit anywhere in either makes the import fail.
  */
 function moduleSource(bundle: PolicyBundle): Code {
   const byDraft = new Map<SchemaDraft, SchemaEntry[]>();
@@ -159,31 +167,25 @@ function moduleSource(bundle: PolicyBundle): Code {
   }
   bundle.tools.forEach((tool, index) => {
     const group = ident(groupNames.get(drafts[index] as SchemaDraft) as string);
-    validatorRefs.push(code`[${literal(tool.name)}, fromAjvValidator(${group}.${ident(`v${index}`)})]`);
+    validatorRefs.push(code`[${literal(tool.name)}, ${group}.${ident(`v${index}`)}]`);
   });
   const contextValidator =
     contextDraft === undefined
       ? code``
       : code`
-  contextValidator: fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context),`;
-  const imports = [...new Set([...COMPILED_IMPORTS, ...[...helpers].sort()])].map((n) => ident(n));
+    context: ${ident(groupNames.get(contextDraft) as string)}.context,`;
+  const helperNames = [...helpers].sort().map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema,
   }));
-  const redact = Object.entries(bundle.settings.audit?.redact ?? {});
-  const approvalTtl =
-    bundle.settings.approvalTtlMs === undefined
-      ? code``
-      : code`
-  approvalTtlMs: ${literal(bundle.settings.approvalTtlMs)},`;
   const grantMaxMs = bundleGrantMaxMs(bundle);
-  const grantMax =
-    grantMaxMs === undefined
-      ? code``
-      : code`
-  grantMaxMs: ${literal(grantMaxMs)},`;
+  const settings = {
+    redact: Object.entries(bundle.settings.audit?.redact ?? {}),
+    ...(bundle.settings.approvalTtlMs === undefined ? {} : { approvalTtlMs: bundle.settings.approvalTtlMs }),
+    ...(grantMaxMs === undefined ? {} : { grantMaxMs }),
+  };
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
   const configMode = bundle.settings.mode ?? DEFAULT_MODE;
@@ -196,41 +198,55 @@ function moduleSource(bundle: PolicyBundle): Code {
   ) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
-  return code`${generatedHeader("compile")}import { ToolPolicy } from ${RUNTIME_MODULE};
-import { ${joinCode(imports, ", ")} } from ${COMPILED_MODULE};
-
+  const types = typesFingerprint(bundle);
+  const dataFunction = code`function compiledData() {
+  return {
+    typesFingerprint: ${types},
+    specs: ${parsedJson(specs)},
+    statements: ${parsedJson(bundle.statements)},
+    contextSchema: ${parsedJson(bundle.contextSchema)},
+    canonical: ${canonical},
+    settings: ${parsedJson(settings)},
+  };
+}`;
+  const validatorsFunction = code`function compiledValidators({ ${joinCode(helperNames, ", ")} }) {
 ${groups}
+  return {
+    tools: [${joinCode(validatorRefs, ", ")}],${contextValidator}
+  };
+}`;
+  return code`${generatedHeader("compile")}import { ToolPolicy } from ${RUNTIME_MODULE};
+import { ${joinCode(
+    COMPILED_IMPORTS.map((n) => ident(n)),
+    ", ",
+  )} } from ${COMPILED_MODULE};
+
 ${docComment("Fingerprint of the policy bundle this module was compiled from: checked against the data below when the module is imported.")}export const fingerprint = ${bundle.fingerprint};
 
-${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${typesFingerprint(bundle)};
+${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${types};
 
 ${docComment("The enforcement mode of the configuration (part of the fingerprint); `createController({ mode })` may choose another.")}export const mode = ${configMode};
 
-${docComment("The tools' specs, as the model sees them (frozen by the check below).")}export const specs = ${parsedJson(specs)};
+${docComment("The policy data, each piece read as JSON. Its text is checked against its integrity hash (below) when the module is imported: do not edit it, compile again.")}${dataFunction}
 
-${docComment("The policy statements, as the bundle holds them (frozen by the check below).")}export const statements = ${parsedJson(bundle.statements)};
+${docComment("The argument and context validators (ajv standalone code). Its text is checked against its integrity hash (below) when the module is imported: do not edit it, compile again.")}${validatorsFunction}
 
-const canonical = verifyCompiledPolicy({
-  canonical: ${canonical},
+const verified = verifyCompiledModule({
   fingerprint,
-  tools: specs,
-  statements,
-  contextSchema: ${parsedJson(bundle.contextSchema)},
+  typesFingerprint,
   mode,
+  data: compiledData,
+  validators: compiledValidators,
+  integrity: { data: ${sourceIntegrity(dataFunction.toString())}, validators: ${sourceIntegrity(validatorsFunction.toString())} },
 });
+
+${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = verified.specs;
+
+${docComment("The policy statements, as the bundle holds them (frozen).")}export const statements = verified.statements;
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 
-const parts = {
-  specs,
-  validators: new Map([${joinCode(validatorRefs, ", ")}]),
-  statements,
-  mode,
-  fingerprint,
-  canonical: () => canonical,
-  policy,
-  redact: new Map(${parsedJson(redact)}),${contextValidator}${approvalTtl}${grantMax}
-};
+const parts = { ...verified.parts, policy };
 
 ${docComment(
   "Creates a controller over the compiled policy (its options: `CreateControllerOptions` in the declarations).",
