@@ -151,7 +151,16 @@ export function shieldPrototypeKeys(schema: JsonSchema): {
           });
         }
         out[key] = map;
-      } else out[key] = visit(value);
+      } else {
+        // Elsewhere too (an `enum`, `const` or `default` value is walked like a schema): a value's own
+        // `hasOwnProperty` key crashed it, and `out.__proto__ = …` would have set a prototype.
+        Object.defineProperty(out, shielded(key) ? placeholder(key) : key, {
+          value: visit(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     if (Array.isArray(out.required)) out.required = out.required.map((k) => renamed.get(k as string) ?? k);
     return out;
@@ -159,7 +168,9 @@ export function shieldPrototypeKeys(schema: JsonSchema): {
   const restore = (text: string): string =>
     originals.size === 0
       ? text
-      : text.replace(new RegExp(`${prefix}[0-9]+_`, "g"), (name) =>
+      : // A placeholder is a bare key (an interface member) or a quoted one (an enum or const value written
+        // as a literal type); either way it becomes the quoted original.
+        text.replace(new RegExp(`"?(${prefix}[0-9]+_)"?`, "g"), (_whole, name: string) =>
           JSON.stringify(originals.get(name) ?? name),
         );
   return { schema: visit(schema) as JsonSchema, restore };
