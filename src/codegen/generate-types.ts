@@ -202,7 +202,10 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
     cwd: ".",
     $refOptions: { resolve: { external: false, file: false, http: false } },
   });
-  const text = shield.restore(generated);
+  // Unformatted, json-schema-to-typescript separates members by line breaks only; a member whose type ends
+  // in a number (`a?: -1`) before an index signature line (`[k: string]: unknown`) then reads as `-1[k…`
+  // to the formatter. A `;` ends such a member.
+  const text = shield.restore(generated).replace(/([0-9])\n(\s*\[)/g, "$1;\n$2");
   const declarations = text
     .split("\n")
     .filter((line) => /^export (interface|type|const|enum|declare) /.test(line));

@@ -7,7 +7,7 @@
  * same calls through both controllers: the decisions, results, errors and the arguments each handler gets
  * (deep-equal, the same own keys at every level, frozen, plain prototypes) must be identical.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import fc from "fast-check";
 import { createController, loadPolicyResult, type ToolController } from "toolgate";
@@ -62,11 +62,26 @@ interface PropertySpec {
   readonly schema: Record<string, unknown>;
   /** Values worth sending (enum and const values, defaults). */
   readonly samples: readonly unknown[];
+  /** Values the schema accepts (its enum and const values), as arguments may carry them: no `__proto__` key. */
+  readonly valid: readonly unknown[];
   /** A nested untyped property (`name.child`), for conditions on dotted paths. */
   readonly child?: string;
 }
 
 const canonical = (v: unknown) => JSON.stringify(v);
+/** The value without its `__proto__` keys (what an object literal would have made of it). */
+const withoutProto = (v: unknown): unknown =>
+  v === null || typeof v !== "object"
+    ? v
+    : Array.isArray(v)
+      ? v.map(withoutProto)
+      : own(
+          Object.entries(v)
+            .filter(([k]) => k !== "__proto__")
+            .map(([k, x]) => [k, withoutProto(x)]),
+        );
+/** Argument values may not carry a `__proto__` key (the controllers refuse it). */
+const sendable = (values: readonly unknown[]) => values.filter((v) => !canonical(v).includes('"__proto__"'));
 const distinct = (values: readonly unknown[]) => [...new Map(values.map((v) => [canonical(v), v])).values()];
 
 const propertySchema = (name: string): fc.Arbitrary<PropertySpec> =>
@@ -82,9 +97,15 @@ const propertySchema = (name: string): fc.Arbitrary<PropertySpec> =>
           name,
           schema: own([["enum", values_], ...(def === undefined ? [] : [["default", def] as const])]),
           samples: values_,
+          valid: sendable(values_),
         };
       }),
-    json.map((value) => ({ name, schema: own([["const", value]]), samples: [value] })),
+    json.map((value) => ({
+      name,
+      schema: own([["const", value]]),
+      samples: [value],
+      valid: sendable([value]),
+    })),
     fc.record({ child: fc.constantFrom(...PROPERTY_NAMES), def: json }).map(({ child, def }) => ({
       name,
       schema: own([
@@ -93,10 +114,16 @@ const propertySchema = (name: string): fc.Arbitrary<PropertySpec> =>
         ["default", def],
       ]),
       samples: [own([[child, "docs/a"]]), def],
+      valid: [own([[child, "docs/a"]])],
       child,
     })),
-    fc.constant({ name, schema: own([["type", "string"]]), samples: ["docs/a", "x"] }),
-    json.map((def) => ({ name, schema: own([["default", def]]), samples: [def] })),
+    fc.constant({
+      name,
+      schema: own([["type", "string"]]),
+      samples: ["docs/a", "x"],
+      valid: ["docs/a", "x"],
+    }),
+    json.map((def) => ({ name, schema: own([["default", def]]), samples: [def], valid: sendable([def]) })),
   );
 
 const toolArbitrary = (name: string) =>
@@ -171,7 +198,12 @@ const argumentsFor = (tool: GeneratedTool): fc.Arbitrary<unknown> =>
     .tuple(
       ...tool.properties.map((p) =>
         fc.option(
-          fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...p.samples) }, { weight: 1, arbitrary: json }),
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...p.samples) },
+            // What an object literal would have made of a sample: equal to it only if `__proto__` were not data.
+            { weight: 2, arbitrary: fc.constantFrom(...p.samples).map(withoutProto) },
+            { weight: 1, arbitrary: json },
+          ),
           { nil: undefined, freq: 3 },
         ),
       ),
@@ -186,6 +218,20 @@ const argumentsFor = (tool: GeneratedTool): fc.Arbitrary<unknown> =>
       for (const [k, v] of extra) if (!entries.some(([e]) => e === k)) entries.push([k, v]);
       return own(entries);
     });
+
+/** Arguments the tool's schema accepts: some of its properties, each with a value its schema allows. */
+const validArgumentsFor = (tool: GeneratedTool): fc.Arbitrary<unknown> =>
+  fc
+    .tuple(
+      ...tool.properties.map((p) =>
+        p.valid.length === 0
+          ? fc.constant(undefined)
+          : fc.option(fc.constantFrom(...p.valid), { nil: undefined }),
+      ),
+    )
+    .map((values) =>
+      own(tool.properties.flatMap((p, i) => (values[i] === undefined ? [] : [[p.name, values[i]]]))),
+    );
 
 function configFiles(policy: {
   tools: GeneratedTool[];
@@ -273,14 +319,26 @@ describe("hostile keys: compiled controller vs loaded controller (fast-check)", 
             calls: fc.array(
               fc
                 .constantFrom(...policy.tools)
-                .chain((tool) => fc.record({ tool: fc.constant(tool.name), args: argumentsFor(tool) })),
+                .chain((tool) =>
+                  fc.oneof(
+                    fc.record({
+                      tool: fc.constant(tool.name),
+                      args: argumentsFor(tool),
+                      valid: fc.constant(false),
+                    }),
+                    fc.record({
+                      tool: fc.constant(tool.name),
+                      args: validArgumentsFor(tool),
+                      valid: fc.constant(true),
+                    }),
+                  ),
+                ),
               { minLength: 4, maxLength: 8 },
             ),
           }),
         ),
         async ({ policy, calls }) => {
           const caseDir = join(dir, `case${n++}`);
-          const { mkdirSync } = await import("node:fs");
           mkdirSync(caseDir);
           const files = configFiles(policy);
           writeFileSync(join(caseDir, "tools.yaml"), files.tools);
@@ -314,7 +372,7 @@ describe("hostile keys: compiled controller vs loaded controller (fast-check)", 
             );
           const loaded = createController({ bundle, handlers: handlersInto(seenLoaded) });
           const compiled = module.createController({ handlers: handlersInto(seenCompiled) });
-          for (const [index, { tool, args }] of calls.entries()) {
+          for (const [index, { tool, args, valid }] of calls.entries()) {
             seenLoaded.length = 0;
             seenCompiled.length = 0;
             const a = await outcome(loaded, seenLoaded, tool, args, `c${index}`);
@@ -326,6 +384,10 @@ describe("hostile keys: compiled controller vs loaded controller (fast-check)", 
               // What a handler gets is the validated, deeply frozen copy: own keys, plain prototypes.
               expect(JSON.stringify(shape(args)), label).not.toContain('"frozen":false');
               expect(JSON.stringify(shape(args)), label).not.toContain('"proto":false');
+            }
+            if (valid && !("threw" in a)) {
+              // Arguments made of the schema's own enum and const values are valid (JSON equality).
+              expect("callId" in a.explained, `${label}: ${JSON.stringify(a.explained)}`).toBe(false);
             }
             ran += seenLoaded.length;
             if ("threw" in a) kinds.add("threw");
