@@ -3,7 +3,9 @@
  * the frozen specs and policy statements, the fingerprint, and `createController({ handlers, ... })`, which
  * is one call of the runtime's `assembleController` — plus its TypeScript declarations. The module imports
  * `toolgate/runtime` and `toolgate/compiled` and nothing else: no ajv compiler, no `new Function`, no
- * `eval`, no `require(`. It holds data, never controller wiring of its own.
+ * `eval`, no `require(`. It holds data, never controller wiring of its own. Its policy data and its
+ * validators are two functions whose source text it checks against hashes written here when it is imported
+ * (`verifyCompiledModule`), so an edit to anything it executes makes it refuse to load.
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
