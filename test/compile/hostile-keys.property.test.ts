@@ -317,22 +317,20 @@ describe("hostile keys: compiled controller vs loaded controller (fast-check)", 
           fc.record({
             policy: fc.constant(policy),
             calls: fc.array(
-              fc
-                .constantFrom(...policy.tools)
-                .chain((tool) =>
-                  fc.oneof(
-                    fc.record({
-                      tool: fc.constant(tool.name),
-                      args: argumentsFor(tool),
-                      valid: fc.constant(false),
-                    }),
-                    fc.record({
-                      tool: fc.constant(tool.name),
-                      args: validArgumentsFor(tool),
-                      valid: fc.constant(true),
-                    }),
-                  ),
+              fc.constantFrom(...policy.tools).chain((tool) =>
+                fc.oneof(
+                  fc.record({
+                    tool: fc.constant(tool.name),
+                    args: argumentsFor(tool),
+                    valid: fc.constant(false),
+                  }),
+                  fc.record({
+                    tool: fc.constant(tool.name),
+                    args: validArgumentsFor(tool),
+                    valid: fc.constant(true),
+                  }),
                 ),
+              ),
               { minLength: 4, maxLength: 8 },
             ),
           }),
