@@ -318,5 +318,33 @@ ${docComment(
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
   const module = moduleSource(bundle).toString();
   if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
+  // Policy data is read with JSON.parse; a `__proto__` anywhere outside a string literal would be an
+  // object-literal key that sets a prototype instead of holding data.
+  if (codeOutsideStrings(module).includes("__proto__")) {
+    throw new EmitError('the compiled module would write a "__proto__" key as code, not as data');
+  }
   return { module, declarations: await declarationSource(bundle) };
+}
+
+/** The text of generated code without its string literals and block comments. */
+function codeOutsideStrings(text: string): string {
+  let out = "";
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      out += text.slice(from, i);
+      i++;
+      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
+      i++;
+      from = i;
+    } else if (c === "/" && text[i + 1] === "*") {
+      out += text.slice(from, i);
+      const close = text.indexOf("*/", i + 2);
+      i = close < 0 ? text.length : close + 2;
+      from = i;
+    } else i++;
+  }
+  return out + text.slice(from);
 }
