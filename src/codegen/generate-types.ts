@@ -151,7 +151,16 @@ export function shieldPrototypeKeys(schema: JsonSchema): {
           });
         }
         out[key] = map;
-      } else out[key] = visit(value);
+      } else {
+        // Elsewhere too (an `enum`, `const` or `default` value is walked like a schema): a value's own
+        // `hasOwnProperty` key crashed it, and `out.__proto__ = …` would have set a prototype.
+        Object.defineProperty(out, shielded(key) ? placeholder(key) : key, {
+          value: visit(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     if (Array.isArray(out.required)) out.required = out.required.map((k) => renamed.get(k as string) ?? k);
     return out;
@@ -159,7 +168,9 @@ export function shieldPrototypeKeys(schema: JsonSchema): {
   const restore = (text: string): string =>
     originals.size === 0
       ? text
-      : text.replace(new RegExp(`${prefix}[0-9]+_`, "g"), (name) =>
+      : // A placeholder is a bare key (an interface member) or a quoted one (an enum or const value written
+        // as a literal type); either way it becomes the quoted original.
+        text.replace(new RegExp(`"?(${prefix}[0-9]+_)"?`, "g"), (_whole, name: string) =>
           JSON.stringify(originals.get(name) ?? name),
         );
   return { schema: visit(schema) as JsonSchema, restore };
@@ -191,7 +202,10 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
     cwd: ".",
     $refOptions: { resolve: { external: false, file: false, http: false } },
   });
-  const text = shield.restore(generated);
+  // Unformatted, json-schema-to-typescript separates members by line breaks only; a member whose type ends
+  // in a number (`a?: -1`) before an index signature line (`[k: string]: unknown`) then reads as `-1[k…`
+  // to the formatter. A `;` ends such a member.
+  const text = shield.restore(generated).replace(/([0-9])\n(\s*\[)/g, "$1;\n$2");
   const declarations = text
     .split("\n")
     .filter((line) => /^export (interface|type|const|enum|declare) /.test(line));

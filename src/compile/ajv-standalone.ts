@@ -21,11 +21,12 @@ import {
   EmitError,
   ident,
   joinCode,
-  literal,
+  parsedJson,
   stringLiteral,
   verbatim,
 } from "../codegen/emit.js";
 import { isSchemaPattern, schemaPattern } from "../runtime/ajv-validator.js";
+import { JSON_EQUAL_FOR_AJV } from "../validation/json-equal.js";
 
 /** What `ajv.compile` leaves on a validate function when `code.source` is on (ajv's `SourceCode`). */
 interface SourceCode {
@@ -54,7 +55,9 @@ const ajvRuntime = (name: string): unknown =>
 /** The helpers of ajv's generated code and the `toolgate/compiled` export that replaces each. */
 const HELPERS: ReadonlyMap<unknown, string> = new Map<unknown, string>([
   [ajvRuntime("ucs2length"), "ajvUcs2length"],
-  [ajvRuntime("equal"), "ajvEqual"],
+  // Not ajv's own equality (fast-deep-equal): schemas are compiled with JSON equality (`withJsonEqual`),
+  // and code that still refers to ajv's is refused below rather than run with another function.
+  [JSON_EQUAL_FOR_AJV, "ajvEqual"],
   [ajvRuntime("validation_error"), "AjvValidationError"],
   [schemaPattern, "schemaPattern"],
 ]);
@@ -105,7 +108,13 @@ export function standaloneValidators(
     emitScope(source.scopeValues);
     pieces.push({ text: source.validateCode });
     if (source.evaluated !== undefined) {
-      pieces.push({ text: `${ident(name)}.evaluated = ${String(source.evaluated)};` });
+      const evaluated = String(source.evaluated);
+      // ajv writes what a validator evaluated as an object literal of property names; a `__proto__` there
+      // would set a prototype (the loader refuses such properties, so this never happens).
+      if (evaluated.includes("__proto__")) {
+        throw new EmitError(`ajv's code for ${name} names a property "__proto__", which cannot be compiled`);
+      }
+      pieces.push({ text: `${ident(name)}.evaluated = ${evaluated};` });
     }
   };
 
@@ -129,7 +138,9 @@ export function standaloneValidators(
     const { ref } = value;
     switch (name.prefix) {
       case "schema":
-        pieces.push({ schemaName: String(name), text: code`const ${id} = ${literal(ref)};`.toString() });
+        // Read as JSON is (`JSON.parse`), never as an object literal: in a literal, a `"__proto__"` key of an
+        // `enum`, `const` or `default` value would set the object's prototype instead of being data.
+        pieces.push({ schemaName: String(name), text: code`const ${id} = ${parsedJson(ref)};`.toString() });
         return;
       case "pattern":
         helpers.add("schemaPattern");

@@ -3,7 +3,9 @@
  * the frozen specs and policy statements, the fingerprint, and `createController({ handlers, ... })`, which
  * is one call of the runtime's `assembleController` — plus its TypeScript declarations. The module imports
  * `toolgate/runtime` and `toolgate/compiled` and nothing else: no ajv compiler, no `new Function`, no
- * `eval`, no `require(`. It holds data, never controller wiring of its own.
+ * `eval`, no `require(`. It holds data, never controller wiring of its own. Its policy data and its
+ * validators are two functions whose source text it checks against hashes written here when it is imported
+ * (`verifyCompiledModule`), so an edit to anything it executes makes it refuse to load.
  */
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -27,10 +29,12 @@ import {
   typesFingerprint,
 } from "../codegen/generate-types.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { sourceIntegrity } from "../runtime/compiled-module.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import { DEFAULT_MODE } from "../runtime/mode.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
+import { withJsonEqual } from "../validation/json-equal.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
 
 /** The compiled controller: the module's text and its declarations' text. */
@@ -53,8 +57,8 @@ export function declarationPathFor(modulePath: string): string {
 /** The entry of the compiled module's plumbing: the controller assembly and ajv's runtime helpers. */
 export const COMPILED_MODULE = "toolgate/compiled";
 
-/** The `toolgate/compiled` names the module body below uses, besides ajv's helpers. */
-const COMPILED_IMPORTS = ["assembleController", "fromAjvValidator", "verifyCompiledPolicy"];
+/** The `toolgate/compiled` names the module imports (ajv's helpers reach its validators as an argument). */
+const COMPILED_IMPORTS = ["assembleController", "verifyCompiledModule"];
 
 function assertNoCommentBreakingId(schema: unknown, label: string): void {
   if (schema === null || typeof schema !== "object") return;
@@ -105,7 +109,7 @@ function standaloneGroup(
   for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
     try {
-      validators.set(key, ajv.compile(schema as JsonSchema & object) as SourcedValidate);
+      validators.set(key, withJsonEqual(() => ajv.compile(schema as JsonSchema & object)) as SourcedValidate);
     } catch (error) {
       throw new EmitError(
         `${label}: ajv refused the schema: ${error instanceof Error ? error.message : String(error)}`,
@@ -128,6 +132,13 @@ return { ${joinCode(fields, ", ")} };
 /**
  * The runtime JavaScript of the compiled module. It keeps the bundle's tool order, so that `specs` lists
  * tools as the YAML-loaded controller's registry does (the declarations sort them, as codegen does).
+ *
+ * Everything the module executes besides its wiring is in two functions, `compiledData` (the policy data,
+ * every piece read with `JSON.parse`, so that a `"__proto__"` key is data) and `compiledValidators` (ajv
+ * standalone code, which gets ajv's helpers as its argument rather than through imports, so that its text
+ * is the same whatever a loader does to import bindings). The SHA-256 of each function's text is written
+ * next to them; `verifyCompiledModule` hashes the text again at import and checks the data against the
+ * fingerprint, so an edit anywhere in either makes the import fail.
  */
 function moduleSource(bundle: PolicyBundle): Code {
   const byDraft = new Map<SchemaDraft, SchemaEntry[]>();
@@ -158,31 +169,25 @@ function moduleSource(bundle: PolicyBundle): Code {
   }
   bundle.tools.forEach((tool, index) => {
     const group = ident(groupNames.get(drafts[index] as SchemaDraft) as string);
-    validatorRefs.push(code`[${literal(tool.name)}, fromAjvValidator(${group}.${ident(`v${index}`)})]`);
+    validatorRefs.push(code`[${literal(tool.name)}, ${group}.${ident(`v${index}`)}]`);
   });
   const contextValidator =
     contextDraft === undefined
       ? code``
       : code`
-  contextValidator: fromAjvValidator(${ident(groupNames.get(contextDraft) as string)}.context),`;
-  const imports = [...new Set([...COMPILED_IMPORTS, ...[...helpers].sort()])].map((n) => ident(n));
+    context: ${ident(groupNames.get(contextDraft) as string)}.context,`;
+  const helperNames = [...helpers].sort().map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: t.inputSchema,
   }));
-  const redact = Object.entries(bundle.settings.audit?.redact ?? {});
-  const approvalTtl =
-    bundle.settings.approvalTtlMs === undefined
-      ? code``
-      : code`
-  approvalTtlMs: ${literal(bundle.settings.approvalTtlMs)},`;
   const grantMaxMs = bundleGrantMaxMs(bundle);
-  const grantMax =
-    grantMaxMs === undefined
-      ? code``
-      : code`
-  grantMaxMs: ${literal(grantMaxMs)},`;
+  const settings = {
+    redact: Object.entries(bundle.settings.audit?.redact ?? {}),
+    ...(bundle.settings.approvalTtlMs === undefined ? {} : { approvalTtlMs: bundle.settings.approvalTtlMs }),
+    ...(grantMaxMs === undefined ? {} : { grantMaxMs }),
+  };
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
   const configMode = bundle.settings.mode ?? DEFAULT_MODE;
@@ -195,41 +200,55 @@ function moduleSource(bundle: PolicyBundle): Code {
   ) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
-  return code`${generatedHeader("compile")}import { ToolPolicy } from ${RUNTIME_MODULE};
-import { ${joinCode(imports, ", ")} } from ${COMPILED_MODULE};
-
+  const types = typesFingerprint(bundle);
+  const dataFunction = code`function compiledData() {
+  return {
+    typesFingerprint: ${types},
+    specs: ${parsedJson(specs)},
+    statements: ${parsedJson(bundle.statements)},
+    contextSchema: ${parsedJson(bundle.contextSchema)},
+    canonical: ${canonical},
+    settings: ${parsedJson(settings)},
+  };
+}`;
+  const validatorsFunction = code`function compiledValidators({ ${joinCode(helperNames, ", ")} }) {
 ${groups}
+  return {
+    tools: [${joinCode(validatorRefs, ", ")}],${contextValidator}
+  };
+}`;
+  return code`${generatedHeader("compile")}import { ToolPolicy } from ${RUNTIME_MODULE};
+import { ${joinCode(
+    COMPILED_IMPORTS.map((n) => ident(n)),
+    ", ",
+  )} } from ${COMPILED_MODULE};
+
 ${docComment("Fingerprint of the policy bundle this module was compiled from: checked against the data below when the module is imported.")}export const fingerprint = ${bundle.fingerprint};
 
-${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${typesFingerprint(bundle)};
+${docComment("Fingerprint of the tools the argument types come from: equal to the `typesFingerprint` of `toolgate codegen`'s file for the same tools.")}export const typesFingerprint = ${types};
 
 ${docComment("The enforcement mode of the configuration (part of the fingerprint); `createController({ mode })` may choose another.")}export const mode = ${configMode};
 
-${docComment("The tools' specs, as the model sees them (frozen by the check below).")}export const specs = ${parsedJson(specs)};
+${docComment("The policy data, each piece read as JSON. Its text is checked against its integrity hash (below) when the module is imported: do not edit it, compile again.")}${dataFunction}
 
-${docComment("The policy statements, as the bundle holds them (frozen by the check below).")}export const statements = ${parsedJson(bundle.statements)};
+${docComment("The argument and context validators (ajv standalone code). Its text is checked against its integrity hash (below) when the module is imported: do not edit it, compile again.")}${validatorsFunction}
 
-const canonical = verifyCompiledPolicy({
-  canonical: ${canonical},
+const verified = verifyCompiledModule({
   fingerprint,
-  tools: specs,
-  statements,
-  contextSchema: ${parsedJson(bundle.contextSchema)},
+  typesFingerprint,
   mode,
+  data: compiledData,
+  validators: compiledValidators,
+  integrity: { data: ${sourceIntegrity(dataFunction.toString())}, validators: ${sourceIntegrity(validatorsFunction.toString())} },
 });
+
+${docComment("The tools' specs, as the model sees them (frozen).")}export const specs = verified.specs;
+
+${docComment("The policy statements, as the bundle holds them (frozen).")}export const statements = verified.statements;
 
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 
-const parts = {
-  specs,
-  validators: new Map([${joinCode(validatorRefs, ", ")}]),
-  statements,
-  mode,
-  fingerprint,
-  canonical: () => canonical,
-  policy,
-  redact: new Map(${literal(redact)}),${contextValidator}${approvalTtl}${grantMax}
-};
+const parts = { ...verified.parts, policy };
 
 ${docComment(
   "Creates a controller over the compiled policy (its options: `CreateControllerOptions` in the declarations).",
@@ -299,5 +318,33 @@ ${docComment(
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
   const module = moduleSource(bundle).toString();
   if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
+  // Policy data is read with JSON.parse; a `__proto__` anywhere outside a string literal would be an
+  // object-literal key that sets a prototype instead of holding data.
+  if (codeOutsideStrings(module).includes("__proto__")) {
+    throw new EmitError('the compiled module would write a "__proto__" key as code, not as data');
+  }
   return { module, declarations: await declarationSource(bundle) };
+}
+
+/** The text of generated code without its string literals and block comments. */
+function codeOutsideStrings(text: string): string {
+  let out = "";
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      out += text.slice(from, i);
+      i++;
+      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
+      i++;
+      from = i;
+    } else if (c === "/" && text[i + 1] === "*") {
+      out += text.slice(from, i);
+      const close = text.indexOf("*/", i + 2);
+      i = close < 0 ? text.length : close + 2;
+      from = i;
+    } else i++;
+  }
+  return out + text.slice(from);
 }

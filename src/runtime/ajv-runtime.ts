@@ -3,10 +3,11 @@
  * `require("ajv/dist/runtime/…")`; `toolgate compile` rewrites those references to these named imports
  * from `toolgate/runtime`, so that a compiled module is a plain ES module without `require(`.
  *
- * They are exact ports of ajv's helpers (ajv/dist/runtime/ucs2length, ajv/dist/runtime/equal — which is
- * fast-deep-equal — and ajv/dist/runtime/validation_error; all MIT), not re-exports: loading those
- * CommonJS files (and fast-uri with them) at import time was a third of `toolgate/runtime`'s import cost,
- * which every compiled controller pays at start-up. A test checks the ports against ajv's own helpers.
+ * `ajvUcs2length` and `AjvValidationError` are exact ports of ajv's helpers (ajv/dist/runtime/ucs2length and
+ * ajv/dist/runtime/validation_error; MIT), not re-exports: loading those CommonJS files (and fast-uri with
+ * them) at import time was a third of `toolgate/runtime`'s import cost, which every compiled controller pays
+ * at start-up. `ajvEqual` is not ajv's fast-deep-equal but JSON equality, which the YAML-loaded controller's
+ * validators use too (`withJsonEqual` in src/validation). A test checks them against ajv's own helpers.
  * ajv's URI helper is not here: standalone code never calls it for the keywords toolgate compiles (ajv
  * resolves URIs while compiling), and `toolgate compile` refuses code that would need it.
  */
@@ -30,36 +31,39 @@ export function ajvUcs2length(str: string): number {
   return length;
 }
 
-/** Deep equality, as ajv's `enum`, `const` and `uniqueItems` keywords use it (fast-deep-equal). */
+/**
+ * Equality of JSON data, as the `enum`, `const` and `uniqueItems` keywords of toolgate's input schemas use
+ * it (in the YAML-loaded controller and in compiled ones alike): scalars by `===`, arrays element by
+ * element, objects by their own enumerable keys, in any order. Unlike ajv's own helper (fast-deep-equal), it
+ * never reads `constructor`, `valueOf` or `toString` from the values nor calls anything found on them, so
+ * arguments or schema values with such own keys (`{"toString": "a"}`) compare as the data they are.
+ */
 export function ajvEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (a && b && typeof a === "object" && typeof b === "object") {
-    if (a.constructor !== b.constructor) return false;
-    if (Array.isArray(a)) {
-      const other = b as unknown[];
-      if (a.length !== other.length) return false;
-      for (let i = a.length; i-- !== 0; ) if (!ajvEqual(a[i], other[i])) return false;
-      return true;
-    }
-    if (a.constructor === RegExp) {
-      return (a as RegExp).source === (b as RegExp).source && (a as RegExp).flags === (b as RegExp).flags;
-    }
-    if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-    if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (let i = keys.length; i-- !== 0; ) {
-      if (!Object.hasOwn(b, keys[i] as string)) return false;
-    }
-    for (let i = keys.length; i-- !== 0; ) {
-      const key = keys[i] as string;
-      if (!ajvEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-    }
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    // True if both are NaN (never JSON, kept from fast-deep-equal), false otherwise.
+    // biome-ignore lint/suspicious/noSelfCompare: the NaN test
+    return a !== a && b !== b;
+  }
+  const array = Array.isArray(a);
+  if (array !== Array.isArray(b)) return false;
+  if (array) {
+    const left = a as unknown[];
+    const right = b as unknown[];
+    if (left.length !== right.length) return false;
+    for (let i = left.length; i-- !== 0; ) if (!ajvEqual(left[i], right[i])) return false;
     return true;
   }
-  // True if both are NaN, false otherwise.
-  // biome-ignore lint/suspicious/noSelfCompare: the NaN test of fast-deep-equal, kept as it is
-  return a !== a && b !== b;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (let i = keys.length; i-- !== 0; ) {
+    if (!Object.hasOwn(b, keys[i] as string)) return false;
+  }
+  for (let i = keys.length; i-- !== 0; ) {
+    const key = keys[i] as string;
+    if (!ajvEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** The error `$async` validators throw (ajv's ValidationError). */

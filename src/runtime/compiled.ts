@@ -1,7 +1,8 @@
 /**
  * `toolgate/compiled`: what a module written by `toolgate compile` imports besides the seed core — the one
- * controller assembly, the check of its fingerprinted data, and the small helpers ajv's standalone code
- * calls. Every export here is public API for compiled modules; applications use `toolgate` or
+ * controller assembly, the import-time check of its code and data (`verifyCompiledModule`), and the small
+ * helpers ajv's standalone code calls. Modules compiled by earlier versions import `fromAjvValidator`,
+ * `verifyCompiledPolicy` and the helpers by name; they stay exported. Every export here is public API for compiled modules; applications use `toolgate` or
  * `toolgate/runtime`. Like `toolgate/runtime`, this entry never imports `yaml`, the ajv compiler or `node:fs`.
  */
 
@@ -20,5 +21,14 @@ export {
   assembleState,
   type ControllerParts,
 } from "./assemble.js";
+export {
+  type CompiledModuleData,
+  type CompiledModuleSource,
+  type CompiledModuleValidators,
+  type CompiledValidatorHelpers,
+  sourceIntegrity,
+  type VerifiedCompiledModule,
+  verifyCompiledModule,
+} from "./compiled-module.js";
 export { type CompiledPolicyData, verifyCompiledPolicy } from "./fingerprint.js";
 export { assertHandlersFit, deepFreeze, refuseHandler } from "./handlers.js";

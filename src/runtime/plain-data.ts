@@ -247,8 +247,9 @@ function constructorName(value: object): string | undefined {
 
 /**
  * A short text for any thrown value, safe with hostile values: an `Error` whose `name` or `message` getter
- * throws, an object without a prototype, a proxy that throws on every trap, a symbol. Never throws; at most
- * 500 characters.
+ * throws, an object without a prototype, a proxy that throws on every trap, a symbol, an object with own
+ * `toString`, `valueOf` or `toJSON` members. Nothing found on the value is ever called (no getter, no
+ * `toString`, no `toJSON`): only data properties are read. Never throws; at most 500 characters.
  */
 export function describeThrown(value: unknown): string {
   try {
@@ -263,15 +264,19 @@ function describeUnsafe(value: unknown): string {
     case "string":
       return value;
     case "symbol":
-      return value.toString();
+      // String(), not value.toString(): the description without looking a method up.
+      return String(value);
     case "function":
       return "a function";
-    case "object":
-      break;
-    default:
+    case "number":
+    case "bigint":
+    case "boolean":
+    case "undefined":
       return String(value);
+    default:
+      break;
   }
-  if (value === null) return "null";
+  if (value === null || typeof value !== "object") return "null";
   let isError = false;
   try {
     isError = value instanceof Error;
@@ -285,17 +290,26 @@ function describeUnsafe(value: unknown): string {
   }
   const message = readString(value, "message");
   if (message !== undefined) return message;
-  try {
-    return `an object: ${JSON.stringify(value)}`;
-  } catch {
-    return "an unreadable object";
-  }
+  // The object as JSON, from a plain copy (own data properties only; no toJSON, getter or proxy is used).
+  const copy = copyPlainData(value, 2000);
+  return copy.ok ? `an object: ${JSON.stringify(copy.value)}` : "an unreadable object";
 }
 
+/**
+ * The string data property `key` of `object` or of an object on its prototype chain (an error's `name`
+ * lives on its class's prototype); undefined when it is missing, not a string, or an accessor.
+ */
 function readString(object: object, key: string): string | undefined {
   try {
-    const read: unknown = (object as Record<string, unknown>)[key];
-    return typeof read === "string" ? read : undefined;
+    let at: unknown = object;
+    for (let depth = 0; depth < 20 && at !== null && typeof at === "object"; depth++) {
+      const descriptor = getOwnDescriptor(at, key);
+      if (descriptor !== undefined) {
+        return "value" in descriptor && typeof descriptor.value === "string" ? descriptor.value : undefined;
+      }
+      at = Object.getPrototypeOf(at);
+    }
+    return undefined;
   } catch {
     return undefined;
   }

@@ -11,6 +11,7 @@ import type { AjvValidateFunction } from "../runtime/ajv-validator.js";
 import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
+import { withJsonEqual } from "./json-equal.js";
 
 /** The `format` names input schemas may use (ajv-formats' full formats), sorted. */
 export const SUPPORTED_FORMATS: readonly string[] = Object.freeze(Object.keys(fullFormats).sort());
@@ -107,7 +108,8 @@ export class ValidatorFactory {
       };
     }
     try {
-      const validate = this.ajvFor(draft).compile(schema) as unknown as AjvValidateFunction;
+      const ajv = this.ajvFor(draft);
+      const validate = withJsonEqual(() => ajv.compile(schema)) as unknown as AjvValidateFunction;
       return { ok: true, validator: fromAjvValidator(validate), validate };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -222,3 +222,33 @@ describe("shieldPrototypeKeys", () => {
     expect(restore("a: string")).toBe("a: string");
   });
 });
+
+describe("values in enum, const and default", () => {
+  it("declares keys named like Object.prototype members inside values, and negative numbers before an index signature", async () => {
+    const temp = tempDir("codegen-values");
+    try {
+      // JSON text: every "__proto__" key is an own key, as the loader keeps it.
+      writeFileSync(
+        join(temp.dir, "tools.yaml"),
+        `{"tools":[{"name":"values","description":"d","input_schema":{"type":"object","properties":{
+          "choice":{"enum":[{"hasOwnProperty":{}},{"__proto__":{"x":1}},"s"]},
+          "fixed":{"const":{"constructor":1},"default":{"toString":2}},
+          "minus":{"const":-1}
+        },"additionalProperties":true}}]}`,
+      );
+      writeFileSync(join(temp.dir, "policy.yaml"), '{"version":1,"allow":["values"]}');
+      writeFileSync(
+        join(temp.dir, "toolgate.config.yaml"),
+        '{"tools":["tools.yaml"],"policy":"policy.yaml"}',
+      );
+      const bundle = await loadPolicy({ config: join(temp.dir, "toolgate.config.yaml") });
+      const text = await generateTypes(bundle);
+      expect(syntaxErrors(parse(text))).toEqual([]);
+      expect(text).toContain('choice?: { hasOwnProperty: {} } | { __proto__: { x: 1 } } | "s";');
+      expect(text).toContain("fixed?: { constructor: 1 };");
+      expect(text).toContain("minus?: -1;");
+    } finally {
+      temp.remove();
+    }
+  });
+});

@@ -156,6 +156,29 @@ describe("hostile thrown values", () => {
     expect(describeThrown("x".repeat(1000))).toHaveLength(501);
   });
 
+  it("never calls anything found on the thrown value: no toJSON, toString, valueOf or getter", () => {
+    const called: string[] = [];
+    const methods = {
+      toJSON: () => called.push("toJSON"),
+      toString: () => called.push("toString"),
+      valueOf: () => called.push("valueOf"),
+      code: "E_X",
+    };
+    expect(describeThrown(methods)).toBe("an unreadable object");
+    const getter = Object.defineProperty({}, "message", {
+      enumerable: true,
+      get: () => called.push("message getter"),
+    });
+    expect(describeThrown(getter)).toBe("an unreadable object");
+    const error = Object.defineProperty(new Error("m"), "name", { get: () => called.push("name getter") });
+    expect(describeThrown(error)).toBe("Error: m");
+    // Own data members named like methods are data.
+    expect(describeThrown({ toJSON: "x", toString: 1, code: "E" })).toBe(
+      'an object: {"toJSON":"x","toString":1,"code":"E"}',
+    );
+    expect(called).toEqual([]);
+  });
+
   it("a defect outside the handler (a validator that throws) is recorded and re-thrown too", async () => {
     const audit = new MemoryAuditSink();
     const defect = new RangeError("validator bug");

@@ -88,6 +88,50 @@ describe("arguments named like Object.prototype members", () => {
     }
   });
 
+  it("enum, const and uniqueItems compare values with own toString / valueOf / constructor keys as data", () => {
+    // ajv's own equality (fast-deep-equal) called an own `toString`/`valueOf` (a TypeError: the argument was
+    // refused as "could not be validated") and compared `constructor` members by identity.
+    const tool = defineTool(
+      {
+        name: "members",
+        description: "members as data",
+        inputSchema: {
+          type: "object",
+          properties: {
+            v: { enum: [{ toString: "a" }, { valueOf: 1 }, { constructor: {} }, [{ hasOwnProperty: 2 }]] },
+            w: { const: { toString: { x: 1 }, valueOf: null } },
+            u: { type: "array", uniqueItems: true },
+          },
+          additionalProperties: false,
+        },
+      },
+      () => "ok",
+    );
+    const valid = (args: unknown) => tool.validateArguments(args).ok;
+    for (const v of [{ toString: "a" }, { valueOf: 1 }, { constructor: {} }, [{ hasOwnProperty: 2 }]]) {
+      expect(valid({ v }), JSON.stringify(v)).toBe(true);
+    }
+    for (const v of [
+      { toString: "b" },
+      { valueOf: 2 },
+      { constructor: { a: 1 } },
+      {},
+      [{}],
+      { toString: null },
+    ]) {
+      expect(tool.validateArguments({ v }), JSON.stringify(v)).toEqual({
+        ok: false,
+        issues: [{ path: "/v", message: "must be equal to one of the allowed values" }],
+      });
+    }
+    expect(valid({ w: { toString: { x: 1 }, valueOf: null } })).toBe(true);
+    expect(valid({ w: { valueOf: null, toString: { x: 1 } } })).toBe(true);
+    expect(valid({ w: { toString: { x: 2 }, valueOf: null } })).toBe(false);
+    expect(valid({ u: [{ valueOf: 1 }, { valueOf: 2 }] })).toBe(true);
+    expect(valid({ u: [{ toString: "a" }, { toString: "a" }] })).toBe(false);
+    expect(valid({ u: [{ constructor: {} }, { constructor: {} }] })).toBe(false);
+  });
+
   describe("through the YAML-loaded and the compiled controller", () => {
     const handlers = { opt: () => "ran", req: () => "ran" };
     let all: ToolController;

@@ -1,0 +1,194 @@
+/**
+ * The import-time check of a module written by `toolgate compile`. Everything the module executes besides
+ * its few lines of wiring lives in two functions: one returns the policy data (tool specs, statements, the
+ * context schema, the canonical fingerprinted text, the settings), each piece read with `JSON.parse`; the
+ * other holds the validators (ajv standalone code). `toolgate compile` writes the SHA-256 of each function's
+ * source text next to them. At import, before either runs, the source text of each (as the engine keeps it,
+ * `Function.prototype.toString`) is hashed again and must match; then the data must be what the fingerprint
+ * hashes (`verifyCompiledPolicy`). An edit to any of it — a rule, an enum value of a spec, a character of a
+ * validator, a redaction, a limit — makes the import fail with a `ToolgateError` (`fingerprint-mismatch`)
+ * that names what does not match.
+ */
+import { createHash } from "node:crypto";
+import { AjvValidationError, ajvEqual, ajvFormat, ajvUcs2length } from "./ajv-runtime.js";
+import { type AjvValidateFunction, fromAjvValidator, schemaPattern } from "./ajv-validator.js";
+import type { ControllerParts } from "./assemble.js";
+import { ToolgateError } from "./errors.js";
+import { verifyCompiledPolicy } from "./fingerprint.js";
+import { deepFreeze } from "./handlers.js";
+import { type ControllerMode, DEFAULT_MODE, isControllerMode } from "./mode.js";
+import type { StatementSpec } from "./policy.js";
+import type { ToolSpec } from "./types.js";
+
+const functionText = Function.prototype.toString;
+
+/**
+ * The integrity hash of a piece of generated source text: `sha256:` and the hex SHA-256 of the text with
+ * every `;` and carriage return outside string literals and comments left out. Those two are what a loader
+ * may add without changing the code: a `\r\n` checkout, and the semicolons a module transform (vite's SSR
+ * transform, which vitest applies) appends after statements. Every other character counts, and string
+ * literals and comments count whole.
+ */
+export function sourceIntegrity(text: string): string {
+  let kept = "";
+  let from = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      // A string literal ("…" or '…'), escapes included, kept whole.
+      i++;
+      while (i < n && text.charCodeAt(i) !== c) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+      i++;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      // A block comment, kept whole.
+      const close = text.indexOf("*/", i + 2);
+      i = close < 0 ? n : close + 2;
+    } else if (c === 0x3b || c === 0x0d) {
+      kept += text.slice(from, i);
+      i++;
+      from = i;
+    } else i++;
+  }
+  kept += text.slice(from, Math.min(i, n));
+  return `sha256:${createHash("sha256").update(kept).digest("hex")}`;
+}
+
+/** The helpers ajv standalone code calls, handed to the module's validators function as its one argument. */
+export interface CompiledValidatorHelpers {
+  readonly ajvEqual: typeof ajvEqual;
+  readonly ajvUcs2length: typeof ajvUcs2length;
+  readonly AjvValidationError: typeof AjvValidationError;
+  readonly ajvFormat: typeof ajvFormat;
+  readonly schemaPattern: typeof schemaPattern;
+}
+
+const HELPERS: CompiledValidatorHelpers = Object.freeze({
+  ajvEqual,
+  ajvUcs2length,
+  AjvValidationError,
+  ajvFormat,
+  schemaPattern,
+});
+
+/** What the module's data function returns. */
+export interface CompiledModuleData {
+  readonly typesFingerprint: string;
+  readonly specs: readonly ToolSpec[];
+  readonly statements: readonly StatementSpec[];
+  readonly contextSchema: unknown;
+  /** The canonical JSON of the fingerprinted data (see `verifyCompiledPolicy`). */
+  readonly canonical: string;
+  readonly settings: {
+    /** The audit redaction, as `[tool, "all" | fields]` entries. */
+    readonly redact: readonly (readonly [string, "all" | readonly string[]])[];
+    readonly approvalTtlMs?: number;
+    readonly grantMaxMs?: number;
+  };
+}
+
+/** What the module's validators function returns: each tool's validate function, in the specs' order. */
+export interface CompiledModuleValidators {
+  readonly tools: readonly (readonly [string, AjvValidateFunction])[];
+  readonly context?: AjvValidateFunction;
+}
+
+/** What a compiled module hands to `verifyCompiledModule`. */
+export interface CompiledModuleSource {
+  /** The module's exported constants. */
+  readonly fingerprint: string;
+  readonly typesFingerprint: string;
+  readonly mode: unknown;
+  /** The function that returns the policy data. */
+  readonly data: () => CompiledModuleData;
+  /** The function that builds the validators. */
+  readonly validators: (helpers: CompiledValidatorHelpers) => CompiledModuleValidators;
+  /** The integrity hashes `toolgate compile` wrote for the two functions' source text. */
+  readonly integrity: { readonly data: string; readonly validators: string };
+}
+
+/** A compiled module's verified data and controller parts (all but its `ToolPolicy`). */
+export interface VerifiedCompiledModule {
+  /** The tools' specs and the statements (deeply frozen). */
+  readonly specs: readonly ToolSpec[];
+  readonly statements: readonly StatementSpec[];
+  /** Everything `assembleController` takes from the policy except the `ToolPolicy`, which the module builds. */
+  readonly parts: Omit<ControllerParts, "policy">;
+}
+
+function mismatch(what: string, detail: string): ToolgateError {
+  return new ToolgateError(
+    "fingerprint-mismatch",
+    `this compiled controller's ${what} ${detail}: the module was edited after toolgate compile wrote it; re-run \`toolgate compile\` to write it again from the policy`,
+  );
+}
+
+function checkIntegrity(fn: unknown, expected: unknown, what: string): void {
+  if (typeof fn !== "function") throw mismatch(what, "are missing");
+  const found = sourceIntegrity(functionText.call(fn));
+  if (typeof expected !== "string" || found !== expected) {
+    throw mismatch(
+      what,
+      `do not match the integrity hash written for them (${JSON.stringify(expected)}; the code hashes to ${found})`,
+    );
+  }
+}
+
+/**
+ * Checks a compiled module when it is imported: the source text of its data and validators functions
+ * against the integrity hashes written at compile time, then its data against its fingerprint
+ * (`verifyCompiledPolicy`), and its exported constants against that data; then builds the controller parts.
+ * @throws ToolgateError (`fingerprint-mismatch`) naming what does not match, when the module was edited
+ *   after it was compiled.
+ */
+export function verifyCompiledModule(source: CompiledModuleSource): VerifiedCompiledModule {
+  checkIntegrity(
+    source.data,
+    source.integrity?.data,
+    "policy data (tool specs, statements, context schema, settings)",
+  );
+  checkIntegrity(source.validators, source.integrity?.validators, "validators (the ajv standalone code)");
+  const data = source.data();
+  if (data.typesFingerprint !== source.typesFingerprint) {
+    throw mismatch("exported typesFingerprint", "does not match its data");
+  }
+  const mode = source.mode ?? DEFAULT_MODE;
+  const canonical = verifyCompiledPolicy({
+    canonical: data.canonical,
+    fingerprint: source.fingerprint,
+    tools: data.specs,
+    statements: data.statements,
+    contextSchema: data.contextSchema,
+    mode,
+  });
+  // verifyCompiledPolicy has checked the mode against the fingerprinted data.
+  if (!isControllerMode(mode)) throw mismatch("mode", "is not an enforcement mode");
+  const settings = data.settings;
+  deepFreeze(settings);
+  const validators = source.validators(HELPERS);
+  const tools = validators.tools;
+  if (
+    !Array.isArray(tools) ||
+    tools.length !== data.specs.length ||
+    tools.some(
+      ([name, validate], index) => name !== data.specs[index]?.name || typeof validate !== "function",
+    ) ||
+    (data.contextSchema === null) !== (validators.context === undefined)
+  ) {
+    throw mismatch("validators", "do not match its tools");
+  }
+  const parts: Omit<ControllerParts, "policy"> = {
+    specs: data.specs,
+    validators: new Map(tools.map(([name, validate]) => [name, fromAjvValidator(validate)])),
+    statements: data.statements,
+    mode: mode as ControllerMode,
+    fingerprint: source.fingerprint,
+    canonical: () => canonical,
+    redact: new Map(settings.redact),
+    ...(validators.context === undefined ? {} : { contextValidator: fromAjvValidator(validators.context) }),
+    ...(settings.approvalTtlMs === undefined ? {} : { approvalTtlMs: settings.approvalTtlMs }),
+    ...(settings.grantMaxMs === undefined ? {} : { grantMaxMs: settings.grantMaxMs }),
+  };
+  return { specs: data.specs, statements: data.statements, parts };
+}
