@@ -4,7 +4,8 @@ import { checkGenerated } from "../codegen/check-generated.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { displayPath, outputPath, readIfExists } from "./codegen.js";
+import { countOf } from "../diagnostics/plural.js";
+import { configuredOutput, displayPath, nothingToCompare, outputPath, readIfExists } from "./codegen.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
@@ -34,6 +35,14 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   const loaded = loadBundleOrReport(options.config, options.color);
   if ("exit" in loaded) return loaded.exit;
   const { bundle } = loaded;
+  if (
+    options.check === true &&
+    configuredOutput(bundle, options.out, bundle.settings.compileOut) === undefined
+  ) {
+    await compileController(bundle);
+    print(nothingToCompare(bundle, "compile"));
+    return EXIT.ok;
+  }
   const out = outputPath(bundle, options.out, bundle.settings.compileOut, "compile");
   if (!out.endsWith(".mjs") && !out.endsWith(".js")) {
     throw new UsageError(
@@ -57,7 +66,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
     );
     if (checked.ok) {
       print(
-        `toolgate: ${displayPath(out)} and ${displayPath(declarations)} are up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`,
+        `toolgate: ${displayPath(out)} and ${displayPath(declarations)} are up to date (${countOf(bundle.tools.length, "tool")}; ${bundle.fingerprint})`,
       );
       return EXIT.ok;
     }
@@ -76,7 +85,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
   writeFileSync(out, compiled.module);
   writeFileSync(declarations, compiled.declarations);
   print(
-    `toolgate: wrote ${displayPath(out)} and ${displayPath(declarations)} (${bundle.tools.length} tools; ${bundle.fingerprint})`,
+    `toolgate: wrote ${displayPath(out)} and ${displayPath(declarations)} (${countOf(bundle.tools.length, "tool")}; ${bundle.fingerprint})`,
   );
   return EXIT.ok;
 }

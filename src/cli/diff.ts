@@ -1,6 +1,7 @@
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import { countOf } from "../diagnostics/plural.js";
 import { type DiffSide, diffPolicies, hasChanges } from "../diff/diff-policies.js";
 import { DIFF_FORMATS, formatPolicyDiff } from "../diff/format-diff.js";
 import {
@@ -100,7 +101,9 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
     const diff = diffPolicies(base, head, { recorded });
     print(formatPolicyDiff(diff, format, { color: useColor(options.color), toolVersion: toolVersion() }));
     if (redacted > 0) {
-      printError(`${redacted} recorded call(s) with redacted arguments were not replayed`);
+      printError(
+        `${countOf(redacted, "recorded call")} with redacted arguments ${redacted === 1 ? "was" : "were"} not replayed`,
+      );
     }
     if (options.failOn === "loosened") return diff.summary.loosened > 0 ? EXIT.findings : EXIT.ok;
     if (options.failOn === "changed") return hasChanges(diff) ? EXIT.findings : EXIT.ok;

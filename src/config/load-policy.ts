@@ -22,6 +22,7 @@ import {
   type PolicyTestCase,
 } from "../bundle/policy-bundle.js";
 import { hasErrors, sortDiagnostics, stageResult, stageValue } from "../diagnostics/diagnostic.js";
+import { countOf } from "../diagnostics/plural.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
@@ -120,7 +121,10 @@ export class PolicyConfigError extends ToolgateError {
         ? ""
         : `: ${first.file}:${first.line}:${first.column} ${first.message} (${first.code})`;
     const more = errors.length > 1 ? ` and ${errors.length - 1} more` : "";
-    super("policy-config", `the toolgate configuration has ${errors.length} error(s)${where}${more}`);
+    super(
+      "policy-config",
+      `the toolgate configuration has ${countOf(errors.length, "error")}${where}${more}`,
+    );
     this.diagnostics = diagnostics;
   }
 }

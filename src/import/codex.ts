@@ -6,6 +6,7 @@
  * Only the documented subset is read: comments, and calls with keyword arguments whose values are strings,
  * lists of strings and lists of such lists. Anything else is refused with its line and column.
  */
+import { countOf } from "../diagnostics/plural.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
@@ -292,7 +293,7 @@ export function importCodexRules(
         findings.push({
           ...base,
           carried: "stricter",
-          note: `carried on its first ${plainLength} token(s) only: wider, so stricter`,
+          note: `carried on its first ${countOf(plainLength, "token")} only: wider, so stricter`,
         });
       }
     }
