@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, posix, sep } from "node:path";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { checkGenerated } from "../codegen/check-generated.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
@@ -27,6 +28,25 @@ function policyCause(actual: string | undefined, fingerprint: string): string | 
 }
 
 /**
+ * The bundle to compile into a file: its statements' source files relative to the configuration's folder
+ * instead of the working directory of the load (which is what diagnostics show). The module written is then
+ * the same whichever folder `toolgate compile` runs from, so `compile --check` agrees with a `compile` run
+ * elsewhere (a package's build script, the repository root). The source is not part of the fingerprint.
+ */
+export function portableBundle(bundle: PolicyBundle): PolicyBundle {
+  const configFolder = posix.dirname(bundle.configFile.split(sep).join("/"));
+  const statements = bundle.statements.map((statement) =>
+    statement.source === undefined
+      ? statement
+      : {
+          ...statement,
+          source: { ...statement.source, file: posix.relative(configFolder, statement.source.file) },
+        },
+  );
+  return { ...bundle, statements };
+}
+
+/**
  * `toolgate compile`: writes the standalone controller module (precompiled validators, frozen policy,
  * `createController`) and its declarations next to it; with `--check`, verifies that both files on disk are
  * exactly what would be written (exit 1 with `codegen-stale`, saying whether the policy changed).
@@ -39,7 +59,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
     options.check === true &&
     configuredOutput(bundle, options.out, bundle.settings.compileOut) === undefined
   ) {
-    await compileController(bundle);
+    await compileController(portableBundle(bundle));
     print(nothingToCompare(bundle, "compile"));
     return EXIT.ok;
   }
@@ -49,7 +69,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
       `the compiled controller is an ES module: give a path ending in .mjs or .js, not ${displayPath(out)}`,
     );
   }
-  const compiled = await compileController(bundle);
+  const compiled = await compileController(portableBundle(bundle));
   const declarations = declarationPathFor(out);
   if (options.check === true) {
     const files = [
