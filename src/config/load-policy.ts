@@ -617,6 +617,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     tools: [],
     validators: new Map(),
     declared: new Set<string>(),
+    invalidNames: new Set<string>(),
   };
   yield PAUSE;
 
@@ -655,7 +656,12 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
         checked.tools,
         new Set([...checked.declared, ...declaredElsewhere]),
         contextSchema,
-        { toolsComplete, policyComplete: policyFiles.complete },
+        {
+          toolsComplete,
+          policyComplete: policyFiles.complete,
+          droppedIds: reader.droppedIds,
+          invalidNames: checked.invalidNames,
+        },
       ),
     ) ?? [];
   yield PAUSE;
