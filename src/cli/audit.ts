@@ -1,5 +1,5 @@
 import { escapeControl } from "../diagnostics/escape-control.js";
-import { countOf } from "../diagnostics/plural.js";
+import { countOf } from "../runtime/plural.js";
 import { type AuditKeySource, readAuditKey, verifyAuditLog } from "../stores/jsonl-audit-sink.js";
 import { parseStoreUrl, type StoreUrl } from "../stores/store-url.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";

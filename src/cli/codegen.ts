@@ -5,7 +5,7 @@ import { checkGenerated } from "../codegen/check-generated.js";
 import { generateTypes } from "../codegen/generate-types.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { countOf } from "../diagnostics/plural.js";
+import { countOf } from "../runtime/plural.js";
 import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 

@@ -1,7 +1,6 @@
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { countOf } from "../diagnostics/plural.js";
 import { type DiffSide, diffPolicies, hasChanges } from "../diff/diff-policies.js";
 import { DIFF_FORMATS, formatPolicyDiff } from "../diff/format-diff.js";
 import {
@@ -11,6 +10,7 @@ import {
   workingTreeSource,
 } from "../diff/policy-sources.js";
 import { type RecordedCall, RecordedCallsError, readRecordedCalls } from "../diff/recorded-calls.js";
+import { countOf } from "../runtime/plural.js";
 import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
 
 /** Options of `toolgate diff`. */

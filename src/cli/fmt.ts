@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { formatYamlText } from "../config/format-yaml.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
-import { countOf } from "../diagnostics/plural.js";
+import { countOf } from "../runtime/plural.js";
 import { displayPath } from "./codegen.js";
 import { EXIT, print, printError, UsageError } from "./common.js";
 import { unifiedDiff } from "./text-diff.js";

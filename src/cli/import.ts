@@ -6,9 +6,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { escapeControl } from "../diagnostics/escape-control.js";
-import { countOf } from "../diagnostics/plural.js";
 import { importClaudeCodeSettings } from "../import/claude-code.js";
 import { importCodexRules } from "../import/codex.js";
+import { countOf } from "../runtime/plural.js";
 import { EXIT, parseFormat, print, UsageError } from "./common.js";
 
 /** Options of `toolgate import claude-code`. */

@@ -10,8 +10,8 @@ import { generateTypes } from "../codegen/generate-types.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { countOf } from "../diagnostics/plural.js";
 import { lintPolicy } from "../lint/lint-policy.js";
+import { countOf } from "../runtime/plural.js";
 import {
   type AcceptedTool,
   acceptTools,

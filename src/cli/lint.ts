@@ -4,8 +4,8 @@ import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { findConfig } from "../config/discover.js";
 import { type Diagnostic, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics, OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
-import { countOf } from "../diagnostics/plural.js";
 import { type LintReport, lintPolicy } from "../lint/lint-policy.js";
+import { countOf } from "../runtime/plural.js";
 import {
   EXIT,
   parseFormat,

@@ -1,5 +1,5 @@
 import { formatJunit, type JunitSuite } from "../diagnostics/format-junit.js";
-import { countOf } from "../diagnostics/plural.js";
+import { countOf } from "../runtime/plural.js";
 import { type PolicyTestReport, runPolicyTests } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";

@@ -22,9 +22,9 @@ import {
   type PolicyTestCase,
 } from "../bundle/policy-bundle.js";
 import { hasErrors, sortDiagnostics, stageResult, stageValue } from "../diagnostics/diagnostic.js";
-import { countOf } from "../diagnostics/plural.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ControllerMode } from "../runtime/mode.js";
+import { countOf } from "../runtime/plural.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import {
   schemaDraft,

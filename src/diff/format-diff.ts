@@ -8,8 +8,8 @@
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { escapeData, escapeProperty } from "../diagnostics/format-github.js";
 import { pathToSarifUri, SARIF_SCHEMA_URI, SARIF_SRCROOT } from "../diagnostics/format-sarif.js";
-import { countOf } from "../diagnostics/plural.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { countOf } from "../runtime/plural.js";
 import type { StatementSource } from "../runtime/types.js";
 import type { DecisionChange, DecisionChangeKind, PolicyDiff, SideDecision } from "./diff-policies.js";
 import type { SettingChange } from "./setting-changes.js";

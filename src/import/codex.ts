@@ -6,8 +6,9 @@
  * Only the documented subset is read: comments, and calls with keyword arguments whose values are strings,
  * lists of strings and lists of such lists. Anything else is refused with its line and column.
  */
-import { countOf } from "../diagnostics/plural.js";
+
 import { ToolgateError } from "../runtime/errors.js";
+import { countOf } from "../runtime/plural.js";
 import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
 /** What happened to one `prefix_rule`. */

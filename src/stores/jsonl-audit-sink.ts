@@ -26,9 +26,9 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { constants, readFileSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
-import { countOf } from "../diagnostics/plural.js";
 import type { AuditEvent, AuditHead, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
+import { countOf } from "../runtime/plural.js";
 import { describeError, toStoreError } from "./store-errors.js";
 import { NO_FOLLOW, prepareStoreFile } from "./store-files.js";
 
