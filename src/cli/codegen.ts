@@ -6,7 +6,7 @@ import { generateTypes } from "../codegen/generate-types.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { countOf } from "../runtime/plural.js";
-import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate codegen`. */
@@ -102,6 +102,7 @@ export async function runCodegen(options: CodegenCommandOptions): Promise<number
         color: useColor(options.color),
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     return EXIT.findings;

@@ -7,7 +7,7 @@ import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { countOf } from "../runtime/plural.js";
 import { configuredOutput, displayPath, nothingToCompare, outputPath, readIfExists } from "./codegen.js";
-import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate compile`. */
@@ -97,6 +97,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
         color: useColor(options.color),
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     return EXIT.findings;

@@ -11,7 +11,16 @@ import {
 } from "../diff/policy-sources.js";
 import { type RecordedCall, RecordedCallsError, readRecordedCalls } from "../diff/recorded-calls.js";
 import { countOf } from "../runtime/plural.js";
-import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import {
+  EXIT,
+  parseFormat,
+  print,
+  printError,
+  readSourceFile,
+  toolVersion,
+  UsageError,
+  useColor,
+} from "./common.js";
 
 /** Options of `toolgate diff`. */
 export interface DiffCommandOptions {
@@ -83,6 +92,7 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
             color: useColor(options.color),
             toolVersion: toolVersion(),
             table: DIAGNOSTICS,
+            readSource: readSourceFile,
           },
         ),
       );

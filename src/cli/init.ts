@@ -30,7 +30,7 @@ import {
 } from "../scaffold/init-files.js";
 import { sampleArguments } from "../scaffold/sample-arguments.js";
 import { readToolSource, type ToolSource, ToolSourceError } from "../scaffold/tool-sources.js";
-import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, print, printError, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { portableBundle } from "./compile.js";
 
 /** Options of `toolgate init`. */
@@ -149,6 +149,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
         color,
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     const others = [dirname(INIT_LAYOUT.tools), dirname(INIT_LAYOUT.tests)].flatMap((folder) =>
@@ -310,6 +311,7 @@ async function runInitAgent(
         color: useColor(options.color),
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     printError("the files written do not pass toolgate lint; fix the files listed above");

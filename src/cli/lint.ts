@@ -12,6 +12,7 @@ import {
   parseMaxWarnings,
   print,
   printError,
+  readSourceFile,
   toolVersion,
   UsageError,
   useColor,
@@ -116,6 +117,7 @@ export async function runLint(files: readonly string[], options: LintCommandOpti
     color: useColor(options.color),
     toolVersion: toolVersion(),
     table: DIAGNOSTICS,
+    readSource: readSourceFile,
   });
   print(output);
   if (!outcome.configFound) {

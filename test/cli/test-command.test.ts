@@ -249,6 +249,8 @@ describe("toolgate test", () => {
       "
       DIR/tests.yaml
         5:11  error  the policy has no rule or entry with id "no-such-rule"; check the id  unknown-rule
+          5 |     rule: no-such-rule
+            |           ^^^^^^^^^^^^
 
       ✖ 1 problem (1 error, 0 warnings)
       toolgate: the configuration has errors; fix them (toolgate lint) before running policy tests

@@ -64,6 +64,8 @@ describe("toolgate codegen and compile (built CLI)", () => {
         "",
         `${rel}/generated/toolgate.ts`,
         "  5:1  error  the generated file is out of date (no declaration changed, only the text around them (another toolgate version, or an edit by hand); first difference at line 5); run `toolgate codegen` and commit the result  codegen-stale",
+        "    5 | // edited by hand",
+        "      | ^",
         "",
         "✖ 1 problem (1 error, 0 warnings)",
         "",
