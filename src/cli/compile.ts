@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, posix, sep } from "node:path";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { checkGenerated } from "../codegen/check-generated.js";
+import { describeChange } from "../codegen/describe-change.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -20,11 +21,26 @@ export interface CompileCommandOptions {
 
 const FINGERPRINT = /^export (?:declare )?const fingerprint(?:: | = )"(sha256:[0-9a-f]{64})";$/m;
 
-/** Why a compiled file differs: the policy it was compiled from, when its fingerprint says so. */
-function policyCause(actual: string | undefined, fingerprint: string): string | undefined {
+/**
+ * Why a compiled file differs, when its fingerprint says more than its declarations: the policy it was compiled
+ * from; or, with the same fingerprint, only where the statements are in the files (their source lines are in
+ * the module, for explain and the audit log, but not in the fingerprint), as after a change of layout.
+ */
+function policyCause(actual: string | undefined, expected: string, fingerprint: string): string | undefined {
   const onDisk = actual === undefined ? null : FINGERPRINT.exec(actual);
-  if (onDisk === null || onDisk === undefined || onDisk[1] === fingerprint) return undefined;
-  return `the policy changed: the file was compiled from ${onDisk[1]}, the policy is now ${fingerprint}`;
+  if (actual === undefined || onDisk === null || onDisk === undefined) return undefined;
+  if (onDisk[1] !== fingerprint) {
+    return `the policy changed: the file was compiled from ${onDisk[1]}, the policy is now ${fingerprint}`;
+  }
+  const change = describeChange(actual, expected);
+  const moved =
+    change.added.length === 0 &&
+    change.removed.length === 0 &&
+    change.changed.length === 1 &&
+    change.changed[0] === "statements";
+  return moved
+    ? `the policy is the same (${fingerprint}), but its statements are on other lines of its files, as after a change of layout such as toolgate fmt; the module records where each one is`
+    : undefined;
 }
 
 /**
@@ -79,7 +95,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
     const checked = checkGenerated(
       files.map(([path, expected]) => {
         const actual = readIfExists(path);
-        const cause = policyCause(actual, bundle.fingerprint);
+        const cause = policyCause(actual, expected, bundle.fingerprint);
         return { file: displayPath(path), actual, expected, ...(cause === undefined ? {} : { cause }) };
       }),
       "compile",

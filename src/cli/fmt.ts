@@ -25,9 +25,20 @@ function configuredFiles(config: string | undefined): string[] {
   );
 }
 
-/** The fingerprint of the configuration's policy now, or undefined when it does not load. */
-function fingerprintNow(config: string | undefined): string | undefined {
-  return loadPolicyResultSync(config === undefined ? {} : { config }).bundle?.fingerprint;
+/**
+ * What fmt may change of the configuration's policy: its fingerprint (only `--sort` can), and where each
+ * statement is (any layout change can move lines), which the compiled controller records. Undefined when the
+ * policy does not load.
+ */
+function policyNow(
+  config: string | undefined,
+): { readonly fingerprint: string; readonly places: string; readonly compiled: boolean } | undefined {
+  const bundle = loadPolicyResultSync(config === undefined ? {} : { config }).bundle;
+  if (bundle === undefined) return undefined;
+  const places = JSON.stringify(
+    bundle.statements.map((s) => [s.id, s.source?.file, s.source?.line, s.source?.column]),
+  );
+  return { fingerprint: bundle.fingerprint, places, compiled: bundle.settings.compileOut !== undefined };
 }
 
 /**
@@ -40,7 +51,7 @@ export async function runFmt(files: readonly string[], options: FmtCommandOption
   const targets = files.length > 0 ? files.map((f) => resolve(f)) : configuredFiles(options.config).sort();
   const sort = options.sort === true;
   const check = options.check === true;
-  const fingerprintBefore = sort && !check && files.length === 0 ? fingerprintNow(options.config) : undefined;
+  const before = !check && files.length === 0 ? policyNow(options.config) : undefined;
   let changed = 0;
   let failed = 0;
   let reordered = 0;
@@ -71,11 +82,15 @@ export async function runFmt(files: readonly string[], options: FmtCommandOption
     print(
       `toolgate: ${changed} of ${total} rewritten${sort ? ` (${countOf(reordered, "file")} reordered)` : ""}`,
     );
-    if (fingerprintBefore !== undefined) {
-      const after = fingerprintNow(options.config);
-      if (after !== undefined && after !== fingerprintBefore) {
+    const after = before === undefined || changed === 0 ? undefined : policyNow(options.config);
+    if (before !== undefined && after !== undefined) {
+      if (after.fingerprint !== before.fingerprint) {
         print(
-          `toolgate: --sort changed the order of statements, so the policy fingerprint changed (${fingerprintBefore} → ${after}); run \`toolgate codegen\` and \`toolgate compile\` again`,
+          `toolgate: ${sort ? "--sort changed the order of statements, so " : ""}the policy fingerprint changed (${before.fingerprint} → ${after.fingerprint}); run \`toolgate codegen\` and \`toolgate compile\` again`,
+        );
+      } else if (after.places !== before.places && after.compiled) {
+        print(
+          "toolgate: the policy is the same (same fingerprint), but statements are on other lines now; run `toolgate compile` again (the compiled controller records where each one is)",
         );
       }
     }

@@ -91,6 +91,34 @@ describe("toolgate fmt", () => {
     );
   });
 
+  it("says to compile again when statements moved to other lines (the fingerprint unchanged)", () => {
+    const dir = writeTree({
+      "package.json": "{}\n",
+      "toolgate.config.yaml":
+        "tools: [tools.yaml]\npolicy: policy.yaml\ncompile: { out: generated/toolgate.controller.mjs }\n",
+      "tools.yaml": TOOLS,
+      "policy.yaml": "version: 1\n\n\n\nallow: [read_file]\n",
+    });
+    expect(toolgate(["compile"], dir).code).toBe(0);
+    const fingerprint = JSON.parse(toolgate(["lint", "--format", "json"], dir).stdout).fingerprint;
+    const write = toolgate(["fmt"], dir);
+    expect(write.code).toBe(0);
+    // prettier keeps one blank line of three: the allow statement is two lines up.
+    expect(readFileSync(join(dir, "policy.yaml"), "utf8")).toBe("version: 1\n\nallow: [read_file]\n");
+    expect(write.stdout).toBe(
+      "toolgate: 2 of 3 files rewritten\n" +
+        "toolgate: the policy is the same (same fingerprint), but statements are on other lines now; run `toolgate compile` again (the compiled controller records where each one is)\n",
+    );
+    expect(JSON.parse(toolgate(["lint", "--format", "json"], dir).stdout).fingerprint).toBe(fingerprint);
+    const stale = toolgate(["compile", "--check"], dir);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain("the policy is the same (sha256:");
+    expect(toolgate(["compile"], dir).code).toBe(0);
+    expect(toolgate(["compile", "--check"], dir).code).toBe(0);
+    // Nothing moved this time: nothing more to say.
+    expect(toolgate(["fmt"], dir).stdout).toBe("toolgate: 0 of 3 files rewritten\n");
+  });
+
   it("a file that does not parse is reported with its position and left alone (exit 1)", () => {
     const dir = writeTree({ "package.json": "{}\n", "policy.yaml": "version: 1\nallow: [read_file\n" });
     const run = toolgate(["fmt", "policy.yaml"], dir);
