@@ -1,7 +1,7 @@
 #!/bin/sh
-# toolgate in CI: lint (a SARIF file for code scanning, and a log), the policy tests, and checks that the
-# generated types and the compiled controller are current. Exits 0 when all pass, 1 on findings, 2 when
-# toolgate cannot run (no configuration, usage error).
+# toolgate in CI: lint (a SARIF file for code scanning, and a log), the policy tests, the layout of the YAML
+# files (toolgate fmt --check: prettier's), and checks that the generated types and the compiled controller
+# are current. Exits 0 when all pass, 1 on findings, 2 when toolgate cannot run (no configuration, usage error).
 #
 # Environment (all optional):
 #   TOOLGATE                the command (default: npx --no-install toolgate)
@@ -9,8 +9,10 @@
 #   TOOLGATE_SARIF          where the SARIF log goes (default: toolgate.sarif)
 #   TOOLGATE_LOG_FORMAT     the lint output in the log: stylish (default) or github (annotations)
 #   TOOLGATE_MAX_WARNINGS   fail when lint finds more warnings than this (default: no limit)
-#   TOOLGATE_CODEGEN_CHECK  auto (default: when the configuration sets codegen.out), true or false
-#   TOOLGATE_COMPILE_CHECK  auto (default: when the configuration sets compile.out), true or false
+#   TOOLGATE_FMT_CHECK      true (default) or false: whether the YAML files must be laid out as toolgate fmt does
+#   TOOLGATE_CODEGEN_CHECK  auto (default) or true: compare codegen.out when the configuration sets it, else
+#                           check that the types generate; false: skip
+#   TOOLGATE_COMPILE_CHECK  the same for compile.out and the compiled controller
 set -u
 toolgate=${TOOLGATE:-npx --no-install toolgate}
 sarif=${TOOLGATE_SARIF:-toolgate.sarif}
@@ -42,18 +44,19 @@ step test
 $toolgate test "$@"
 check $?
 
-# `--check` exits 2 when the configuration names no output file: in auto mode that means "not used here".
+if [ "${TOOLGATE_FMT_CHECK:-true}" != false ]; then
+  step "fmt --check"
+  $toolgate fmt "$@" --check
+  check $?
+fi
+
+# With no codegen.out or compile.out in the configuration, `--check` builds in memory and has nothing to compare.
 for command in codegen compile; do
   if [ "$command" = codegen ]; then mode=${TOOLGATE_CODEGEN_CHECK:-auto}; else mode=${TOOLGATE_COMPILE_CHECK:-auto}; fi
   [ "$mode" = false ] && continue
   step "$command --check"
   $toolgate "$command" "$@" --check
-  code=$?
-  if [ "$code" -eq 2 ] && [ "$mode" = auto ]; then
-    echo "skipped: the configuration sets no $command.out"
-    continue
-  fi
-  check "$code"
+  check $?
 done
 
 exit "$status"

@@ -37,6 +37,12 @@ if (!["openai", "anthropic"].includes(flags.provider))
 if (!["ask", "all", "none"].includes(flags.approve))
   fail(`--approve must be all, none or ask, got ${flags.approve}`);
 
+/** "1 line" or "N lines": how much a tool returned. */
+function lines(text) {
+  const count = text.split("\n").length;
+  return `${count} ${count === 1 ? "line" : "lines"}`;
+}
+
 function fail(message) {
   console.error(`demo: ${message}`);
   process.exit(2);
@@ -208,9 +214,7 @@ for (const response of transcript.responses) {
       console.log(`  deny: ${outcome.content}`);
     } else {
       counts.allow++;
-      console.log(
-        `  allow → ${outcome.isError ? "error" : "ran"}: ${outcome.content.split("\n").length} line(s) returned`,
-      );
+      console.log(`  allow → ${outcome.isError ? "error" : "ran"}: ${lines(outcome.content)} returned`);
     }
     results.push(outcome);
   }

@@ -37,6 +37,12 @@ const SCRIPT = [
   },
 ];
 
+/** "1 line" or "N lines": how much a tool returned. */
+function lines(text) {
+  const count = text.split("\n").length;
+  return `${count} ${count === 1 ? "line" : "lines"}`;
+}
+
 const text = (result) =>
   result.content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n");
 
@@ -117,17 +123,13 @@ export async function runMcpDemo(flags) {
     const result = await client.callTool({ name: step.tool, arguments: step.arguments });
     const body = text(result);
     if (counts.ask > asksBefore) {
-      console.log(
-        `  ask → ${result.isError ? `error: ${body}` : `ran: ${body.split("\n").length} line(s) of diff returned`}`,
-      );
+      console.log(`  ask → ${result.isError ? `error: ${body}` : `ran: ${lines(body)} of diff returned`}`);
     } else if (result.isError && body.startsWith("denied by policy")) {
       counts.deny++;
       console.log(`  deny: ${body}`);
     } else {
       counts.allow++;
-      console.log(
-        `  allow → ${result.isError ? "error" : "ran"}: ${body.split("\n").length} line(s) returned`,
-      );
+      console.log(`  allow → ${result.isError ? "error" : "ran"}: ${lines(body)} returned`);
     }
   }
   console.log(

@@ -1,4 +1,5 @@
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { countOf } from "../runtime/plural.js";
 import { type AuditKeySource, readAuditKey, verifyAuditLog } from "../stores/jsonl-audit-sink.js";
 import { parseStoreUrl, type StoreUrl } from "../stores/store-url.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
@@ -104,7 +105,7 @@ export async function runAuditVerify(path: string | undefined, options: AuditOpt
       ? "keyed chain intact (every MAC matches the key)"
       : "hash chain intact (no key)";
     print(
-      `${shown}: ${result.lines} line(s), ${what}${anchored ? ", anchor found" : ", no anchor checked (lines cut from the end would not show)"}`,
+      `${shown}: ${countOf(result.lines, "line")}, ${what}${anchored ? ", anchor found" : ", no anchor checked (lines cut from the end would not show)"}`,
     );
     return EXIT.ok;
   }
@@ -125,7 +126,7 @@ export async function runAuditHead(path: string | undefined, options: AuditOptio
     print(JSON.stringify({ file, count: result.head.count, hash: result.head.hash, keyed: result.keyed }));
   } else {
     print(
-      `${shown}: ${result.head.count} line(s), head ${result.head.hash}${result.keyed ? " (keyed)" : ""}`,
+      `${shown}: ${countOf(result.head.count, "line")}, head ${result.head.hash}${result.keyed ? " (keyed)" : ""}`,
     );
     print(
       `keep it where the log's writer cannot change it; check later with: toolgate audit verify --expect-count ${result.head.count} --expect-head ${result.head.hash}`,

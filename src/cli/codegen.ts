@@ -5,7 +5,8 @@ import { checkGenerated } from "../codegen/check-generated.js";
 import { generateTypes } from "../codegen/generate-types.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { EXIT, print, toolVersion, UsageError, useColor } from "./common.js";
+import { countOf } from "../runtime/plural.js";
+import { EXIT, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate codegen`. */
@@ -24,8 +25,21 @@ export function displayPath(absolute: string): string {
 
 /**
  * The output file: `--out` relative to the working directory, else the config's setting relative to the
- * config file.
- * @throws UsageError when neither is given.
+ * config file; `undefined` when neither is given.
+ */
+export function configuredOutput(
+  bundle: PolicyBundle,
+  out: string | undefined,
+  configured: string | undefined,
+): string | undefined {
+  if (out !== undefined) return resolve(out);
+  if (configured !== undefined) return resolve(bundle.configDir, configured);
+  return undefined;
+}
+
+/**
+ * The output file to write (see `configuredOutput`).
+ * @throws UsageError when neither `--out` nor the config names one.
  */
 export function outputPath(
   bundle: PolicyBundle,
@@ -33,11 +47,19 @@ export function outputPath(
   configured: string | undefined,
   key: "codegen" | "compile",
 ): string {
-  if (out !== undefined) return resolve(out);
-  if (configured !== undefined) return resolve(bundle.configDir, configured);
+  const path = configuredOutput(bundle, out, configured);
+  if (path !== undefined) return path;
   throw new UsageError(
     `no output file: pass --out PATH or set ${key}: { out: PATH } in ${bundle.configFile}`,
   );
+}
+
+/**
+ * What `--check` says when there is no file to compare (the configuration names none): the output was built in
+ * memory, so the policy does generate; nothing on disk can be stale.
+ */
+export function nothingToCompare(bundle: PolicyBundle, key: "codegen" | "compile"): string {
+  return `toolgate: ${key} works for this policy (${countOf(bundle.tools.length, "tool")}; ${bundle.fingerprint}); the configuration names no ${key}.out, so there is no file to compare`;
 }
 
 export function readIfExists(path: string): string | undefined {
@@ -56,13 +78,21 @@ export async function runCodegen(options: CodegenCommandOptions): Promise<number
   const loaded = loadBundleOrReport(options.config, options.color);
   if ("exit" in loaded) return loaded.exit;
   const { bundle } = loaded;
+  const configured = configuredOutput(bundle, options.out, bundle.settings.codegenOut);
+  if (options.check === true && configured === undefined) {
+    await generateTypes(bundle);
+    print(nothingToCompare(bundle, "codegen"));
+    return EXIT.ok;
+  }
   const out = outputPath(bundle, options.out, bundle.settings.codegenOut, "codegen");
   const text = await generateTypes(bundle);
   const file = displayPath(out);
   if (options.check === true) {
     const checked = checkGenerated([{ file, actual: readIfExists(out), expected: text }], "codegen");
     if (checked.ok) {
-      print(`toolgate: ${file} is up to date (${bundle.tools.length} tools; ${bundle.fingerprint})`);
+      print(
+        `toolgate: ${file} is up to date (${countOf(bundle.tools.length, "tool")}; ${bundle.fingerprint})`,
+      );
       return EXIT.ok;
     }
     print(
@@ -72,12 +102,13 @@ export async function runCodegen(options: CodegenCommandOptions): Promise<number
         color: useColor(options.color),
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     return EXIT.findings;
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
-  print(`toolgate: wrote ${file} (${bundle.tools.length} tools; ${bundle.fingerprint})`);
+  print(`toolgate: wrote ${file} (${countOf(bundle.tools.length, "tool")}; ${bundle.fingerprint})`);
   return EXIT.ok;
 }

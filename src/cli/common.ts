@@ -1,5 +1,7 @@
 /** What every CLI command shares: exit codes, colour, output, version, and the usage-error type. */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { MAX_FILE_BYTES } from "../config/parse-yaml.js";
 import { ToolgateError } from "../runtime/errors.js";
 
 /** Exit codes of DESIGN.md section 7. */
@@ -62,4 +64,20 @@ export function parseListen(value: string): { readonly host: string; readonly po
   if (match === null || !(port >= 0 && port <= 65_535))
     throw new UsageError(`--listen needs HOST:PORT (such as 127.0.0.1:8808), got "${value}"`);
   return { host: (match[1] as string).replace(/^\[|\]$/g, ""), port };
+}
+
+/**
+ * The text of a file a diagnostic names (relative to the working directory), for the source excerpts of the
+ * stylish output; `undefined` when it cannot be read, is not a regular file, or is larger than a policy file
+ * may be (a diagnostic then says so; the excerpt is not worth reading it).
+ */
+export function readSourceFile(file: string): string | undefined {
+  try {
+    const path = resolve(file);
+    const stat = statSync(path);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -10,7 +10,17 @@ import {
   workingTreeSource,
 } from "../diff/policy-sources.js";
 import { type RecordedCall, RecordedCallsError, readRecordedCalls } from "../diff/recorded-calls.js";
-import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { countOf } from "../runtime/plural.js";
+import {
+  EXIT,
+  parseFormat,
+  print,
+  printError,
+  readSourceFile,
+  toolVersion,
+  UsageError,
+  useColor,
+} from "./common.js";
 
 /** Options of `toolgate diff`. */
 export interface DiffCommandOptions {
@@ -82,6 +92,7 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
             color: useColor(options.color),
             toolVersion: toolVersion(),
             table: DIAGNOSTICS,
+            readSource: readSourceFile,
           },
         ),
       );
@@ -100,7 +111,9 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
     const diff = diffPolicies(base, head, { recorded });
     print(formatPolicyDiff(diff, format, { color: useColor(options.color), toolVersion: toolVersion() }));
     if (redacted > 0) {
-      printError(`${redacted} recorded call(s) with redacted arguments were not replayed`);
+      printError(
+        `${countOf(redacted, "recorded call")} with redacted arguments ${redacted === 1 ? "was" : "were"} not replayed`,
+      );
     }
     if (options.failOn === "loosened") return diff.summary.loosened > 0 ? EXIT.findings : EXIT.ok;
     if (options.failOn === "changed") return hasChanges(diff) ? EXIT.findings : EXIT.ok;

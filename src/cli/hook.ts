@@ -136,6 +136,8 @@ function runAgentHook<P extends { readonly cwd: string }>(
 
   const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
+    // No source excerpts: what a hook writes may reach the agent, which needs no lines of the policy to be told
+    // that it has errors; `toolgate lint` shows them to the person who fixes it.
     const report = formatDiagnostics("stylish", {
       diagnostics: loaded.diagnostics,
       fingerprint: null,

@@ -2,11 +2,13 @@
  * `toolgate import claude-code SETTINGS.json…`: writes a toolgate policy over the Claude Code pack from
  * Claude Code's permission rules, and reports every rule that was not carried exactly.
  */
+
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { importClaudeCodeSettings } from "../import/claude-code.js";
 import { importCodexRules } from "../import/codex.js";
+import { countOf } from "../runtime/plural.js";
 import { EXIT, parseFormat, print, UsageError } from "./common.js";
 
 /** Options of `toolgate import claude-code`. */
@@ -49,7 +51,7 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
   const e = (text: string) => escapeControl(text);
   const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${countOf(result.findings.length, "rule")} read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
   for (const f of inexact) {
     report(
@@ -102,7 +104,7 @@ export function runImportCodex(files: readonly string[], options: ImportCodexOpt
   const e = (text: string) => escapeControl(text);
   const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${countOf(result.findings.length, "rule")} read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
   for (const f of inexact) {
     report(

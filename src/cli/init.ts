@@ -5,9 +5,13 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import { generateTypes } from "../codegen/generate-types.js";
+import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { lintPolicy } from "../lint/lint-policy.js";
+import { countOf } from "../runtime/plural.js";
 import {
   type AcceptedTool,
   acceptTools,
@@ -18,13 +22,16 @@ import { buildAgentFiles, INIT_AGENTS, type InitAgent } from "../scaffold/agent-
 import {
   buildInitFiles,
   EXAMPLE_TOOL,
+  formatInitFiles,
   gitignoreWithState,
   INIT_LAYOUT,
+  INIT_OUTPUTS,
   installedSchemasDir,
 } from "../scaffold/init-files.js";
 import { sampleArguments } from "../scaffold/sample-arguments.js";
 import { readToolSource, type ToolSource, ToolSourceError } from "../scaffold/tool-sources.js";
-import { EXIT, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, print, printError, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
+import { portableBundle } from "./compile.js";
 
 /** Options of `toolgate init`. */
 export interface InitCommandOptions {
@@ -73,7 +80,9 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
         "configuration discovery would use it instead of a new toolgate.config.yaml — edit it, or remove it first",
     );
   }
-  const existing = Object.values(INIT_LAYOUT).filter((f) => existsSync(join(dir, f)));
+  const existing = [...Object.values(INIT_LAYOUT), ...Object.values(INIT_OUTPUTS)].filter((f) =>
+    existsSync(join(dir, f)),
+  );
   if (existing.length > 0 && options.force !== true) {
     throw new UsageError(
       `not overwriting ${existing.map((f) => show(cwd, join(dir, f))).join(", ")}; ` +
@@ -118,7 +127,9 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   }
 
   const schemas = installedSchemasDir(dir);
-  const files = buildInitFiles({ dir, schemasDir: schemas.path, tools, sources: labels });
+  const files = await formatInitFiles(
+    buildInitFiles({ dir, schemasDir: schemas.path, tools, sources: labels }),
+  );
   for (const file of files) {
     const path = join(dir, file.path);
     mkdirSync(dirname(path), { recursive: true });
@@ -138,6 +149,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
         color,
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     const others = [dirname(INIT_LAYOUT.tools), dirname(INIT_LAYOUT.tests)].flatMap((folder) =>
@@ -153,12 +165,15 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
     return EXIT.findings;
   }
 
+  if (report.bundle !== undefined) await writeGenerated(dir, report.bundle);
   const tested = tools.filter((t) => t.sample !== undefined).length;
   print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
   print(`  ${INIT_LAYOUT.config}`);
-  print(`  ${INIT_LAYOUT.tools}  (${count(tools.length, "tool")})`);
-  print(`  ${INIT_LAYOUT.policy}  (deny by default; every tool asks, with a placeholder reason)`);
-  print(`  ${INIT_LAYOUT.tests}  (${count(tested, "policy test")})`);
+  print(`  ${INIT_LAYOUT.tools}  (${countOf(tools.length, "tool")})`);
+  print(`  ${INIT_LAYOUT.policy}  (deny by default; every tool asks)`);
+  print(`  ${INIT_LAYOUT.tests}  (${countOf(tested, "policy test")})`);
+  print(`  ${INIT_OUTPUTS.codegen}  (the handler types: toolgate codegen)`);
+  print(`  ${INIT_OUTPUTS.compile}  (the compiled controller: toolgate compile)`);
   if (ignored) print("  .gitignore  (.toolgate/ added: approvals, audit and caches stay out of git)");
   for (const tool of tools) {
     for (const note of tool.notes) print(`  note: ${tool.name}: ${note}`);
@@ -169,7 +184,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
     );
   }
   print(
-    `toolgate lint: no problems (${count(tools.length, "tool")}, ${count(report.tests?.passed ?? 0, "policy test")} passed)`,
+    `toolgate lint: no problems (${countOf(tools.length, "tool")}, ${countOf(report.tests?.passed ?? 0, "policy test")} passed)`,
   );
   printRejected(rejected, labels);
 
@@ -181,7 +196,7 @@ export async function runInit(dirArgument: string | undefined, options: InitComm
   print(`  npx toolgate explain ${first.name}${args}${config}`);
   print(`  npx toolgate test --coverage${config}`);
   print(
-    `Then edit ${relative(cwd, join(dir, INIT_LAYOUT.policy)).split(sep).join("/")}: allow what is safe, deny what never is, and replace each placeholder reason.`,
+    `Then edit ${relative(cwd, join(dir, INIT_LAYOUT.policy)).split(sep).join("/")}: allow what is safe, deny what never is, and rewrite each reason; then run toolgate codegen and toolgate compile again.`,
   );
   return rejected.length > 0 ? EXIT.findings : EXIT.ok;
 }
@@ -192,7 +207,7 @@ function printRejected(unordered: readonly RejectedTool[], labels: readonly stri
   const rejected = [...unordered].sort(
     (a, b) => labels.indexOf(a.source) - labels.indexOf(b.source) || a.index - b.index,
   );
-  print(`${count(rejected.length, "tool")} not imported:`);
+  print(`${countOf(rejected.length, "tool")} not imported:`);
   for (const r of rejected) {
     print(`  ${r.name === undefined ? "(no name)" : r.name} (${r.source}):`);
     for (const reason of r.reasons) print(`    ${reason}`);
@@ -247,10 +262,6 @@ function show(cwd: string, path: string): string {
   return relative(cwd, path).split(sep).join("/") || ".";
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 /** Quotes a word for a POSIX shell when it needs it. */
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -277,7 +288,7 @@ async function runInitAgent(
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UsageError(`${show(cwd, dir)} is a file; give the folder to write into`);
   }
-  const files = buildAgentFiles(agent as InitAgent, dir);
+  const files = await formatInitFiles(buildAgentFiles(agent as InitAgent, dir));
   const existing = files.filter((f) => existsSync(join(dir, f.path)));
   if (existing.length > 0 && options.force !== true) {
     throw new UsageError(
@@ -300,6 +311,7 @@ async function runInitAgent(
         color: useColor(options.color),
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     printError("the files written do not pass toolgate lint; fix the files listed above");
@@ -308,7 +320,7 @@ async function runInitAgent(
   print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
   for (const file of files) print(`  ${file.path}`);
   if (ignored) print("  .gitignore  (.toolgate/ added)");
-  print(`toolgate lint: no problems (${count(report.tests?.passed ?? 0, "policy test")} passed)`);
+  print(`toolgate lint: no problems (${countOf(report.tests?.passed ?? 0, "policy test")} passed)`);
   print(`\nNext: edit policies/policy.yaml; see docs/${agent}.md for how ${agent} runs the hook.`);
   return EXIT.ok;
 }
@@ -320,4 +332,15 @@ function ignoreStateDir(dir: string): boolean {
   if (next === undefined) return false;
   writeFileSync(path, next);
   return true;
+}
+
+/** Writes the generated types and the compiled controller where the written configuration names them. */
+async function writeGenerated(dir: string, bundle: PolicyBundle): Promise<void> {
+  const types = join(dir, INIT_OUTPUTS.codegen);
+  const module = join(dir, INIT_OUTPUTS.compile);
+  const compiled = await compileController(portableBundle(bundle));
+  mkdirSync(dirname(types), { recursive: true });
+  writeFileSync(types, await generateTypes(bundle));
+  writeFileSync(module, compiled.module);
+  writeFileSync(declarationPathFor(module), compiled.declarations);
 }

@@ -5,12 +5,14 @@ import { findConfig } from "../config/discover.js";
 import { type Diagnostic, sortDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostics, OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
 import { type LintReport, lintPolicy } from "../lint/lint-policy.js";
+import { countOf } from "../runtime/plural.js";
 import {
   EXIT,
   parseFormat,
   parseMaxWarnings,
   print,
   printError,
+  readSourceFile,
   toolVersion,
   UsageError,
   useColor,
@@ -39,8 +41,8 @@ function relativeDisplay(absolute: string): string {
 }
 
 function cleanLine(report: LintReport): string {
-  const tests = report.tests === undefined ? "" : `, ${report.tests.passed} policy test(s) passed`;
-  return `toolgate: no problems (${report.bundle?.tools.length ?? 0} tools${tests}; ${report.fingerprint})`;
+  const tests = report.tests === undefined ? "" : `, ${countOf(report.tests.passed, "policy test")} passed`;
+  return `toolgate: no problems (${countOf(report.bundle?.tools.length ?? 0, "tool")}${tests}; ${report.fingerprint})`;
 }
 
 /**
@@ -115,6 +117,7 @@ export async function runLint(files: readonly string[], options: LintCommandOpti
     color: useColor(options.color),
     toolVersion: toolVersion(),
     table: DIAGNOSTICS,
+    readSource: readSourceFile,
   });
   print(output);
   if (!outcome.configFound) {
@@ -128,7 +131,7 @@ export async function runLint(files: readonly string[], options: LintCommandOpti
   if (errorCount > 0) return EXIT.findings;
   if (warningCount > maxWarnings) {
     if (format === "stylish") {
-      printError(`${warningCount} warning(s), more than --max-warnings ${maxWarnings}`);
+      printError(`${countOf(warningCount, "warning")}, more than --max-warnings ${maxWarnings}`);
     }
     return EXIT.findings;
   }

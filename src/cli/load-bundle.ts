@@ -2,7 +2,7 @@ import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { EXIT, print, printError, toolVersion, useColor } from "./common.js";
+import { EXIT, print, printError, readSourceFile, toolVersion, useColor } from "./common.js";
 
 /** A loaded bundle with the validators compiled while checking it. */
 export interface LoadedBundle {
@@ -28,6 +28,7 @@ export function loadBundleOrReport(
       color: useColor(color),
       toolVersion: toolVersion(),
       table: DIAGNOSTICS,
+      readSource: readSourceFile,
     }),
   );
   // The stylish output above already says that no configuration was found, and where to put one.

@@ -65,10 +65,11 @@ export function buildProgram(state: { code: number }): Command {
     });
   program
     .command("fmt")
-    .description("write policy, tool and test files in one canonical layout, keeping comments")
+    .description("lay out the YAML files as prettier does; changes layout only, never data")
     .argument("[files...]", "the files to format (default: those the configuration reads)")
     .option("--config <path>", "configuration file")
     .option("--check", "change nothing; print a diff of each unformatted file and exit 1")
+    .option("--sort", "also sort what has no order (allow/ask/deny, a rule's tools, reasons, keys)")
     .action(async (files: string[], options) => {
       const { runFmt } = await import("./fmt.js");
       state.code = await runFmt(files, options);

@@ -11,7 +11,7 @@ import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { DEFAULT_ASK_TIMEOUT_MS, McpGateway, serveGateway } from "../mcp-proxy/gateway.js";
-import { EXIT, parseListen, printError, toolVersion, UsageError } from "./common.js";
+import { EXIT, parseListen, printError, readSourceFile, toolVersion, UsageError } from "./common.js";
 
 /** Options of `toolgate mcp-proxy`. */
 export interface McpProxyOptions {
@@ -102,6 +102,7 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
         color: false,
         toolVersion: toolVersion(),
         table: DIAGNOSTICS,
+        readSource: readSourceFile,
       }),
     );
     printError("the configuration has errors; fix them (toolgate lint) before starting the proxy");

@@ -1,4 +1,5 @@
 import { formatJunit, type JunitSuite } from "../diagnostics/format-junit.js";
+import { countOf } from "../runtime/plural.js";
 import { type PolicyTestReport, runPolicyTests } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -94,7 +95,7 @@ export async function runTest(options: TestCommandOptions): Promise<number> {
           `${red("FAIL")} ${r.case.source.file}:${r.case.source.line}  ${r.case.name}\n     ${r.failure}`,
         );
     }
-    const summary = `${report.passed} passed, ${report.failed} failed (${report.results.length} policy tests)`;
+    const summary = `${report.passed} passed, ${report.failed} failed (${countOf(report.results.length, "policy test")})`;
     print(report.failed === 0 ? green(summary) : red(summary));
     if (options.coverage) {
       print(`coverage: ${report.coveragePercent}% of ${report.coverage.length} statements`);

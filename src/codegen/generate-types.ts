@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { argsTypeName } from "../bundle/identifiers.js";
 import type { BundleTool, PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { countOf } from "../runtime/plural.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { type Code, code, docComment, EmitError, ident, joinCode, propertyKey, verbatim } from "./emit.js";
 
@@ -212,7 +213,7 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
   const expected = new RegExp(`^export (interface|type) ${name}\\b`);
   if (declarations.length !== 1 || !expected.test(declarations[0] ?? "")) {
     throw new EmitError(
-      `json-schema-to-typescript declared ${declarations.length} type(s) for tool "${tool.name}"; expected only ${name}`,
+      `json-schema-to-typescript declared ${countOf(declarations.length, "type")} for tool "${tool.name}"; expected only ${name}`,
     );
   }
   const doc = docComment(tool.description, typeof schemaDescription === "string" ? schemaDescription : "");

@@ -225,6 +225,8 @@ export interface CheckedTools {
   readonly validators: Map<string, ArgumentValidator>;
   /** Every validly named tool, also those whose schema failed: later checks must not call them unknown. */
   readonly declared: Set<string>;
+  /** Names a tool file declares that are not valid tool names (each one an `invalid-tool-name` already). */
+  readonly invalidNames: Set<string>;
 }
 
 /**
@@ -240,6 +242,7 @@ export function checkTools(
   const validators = new Map<string, ArgumentValidator>();
   const firstPlace = new Map<string, string>();
   const declared = new Set<string>();
+  const invalidNames = new Set<string>();
   const identifiers = new Map<string, { name: string; place: string }>();
   for (const parsed of files) {
     const list = (parsed.data as { tools: RawTool[] }).tools;
@@ -251,6 +254,7 @@ export function checkTools(
       const problem = toolNameProblem(raw.name);
       if (problem !== undefined) {
         diagnostics.push(diagnosticAt(parsed, namePointer, "invalid-tool-name", problem));
+        if (typeof raw.name === "string") invalidNames.add(raw.name);
         return;
       }
       const earlier = firstPlace.get(raw.name);
@@ -317,5 +321,5 @@ export function checkTools(
       });
     });
   }
-  return stageResult({ tools, validators, declared }, diagnostics);
+  return stageResult({ tools, validators, declared, invalidNames }, diagnostics);
 }

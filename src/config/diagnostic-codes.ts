@@ -20,6 +20,7 @@ import type { PolicyCheckCode } from "./policy-checks/index.js";
 import { operatorTypeCheck } from "./policy-checks/operator-type.js";
 import { OPERATOR_VALUE_DIAGNOSTICS as operatorValue } from "./policy-checks/operator-value.js";
 import { overlapCheck } from "./policy-checks/overlap.js";
+import { placeholderReasonCheck } from "./policy-checks/placeholder-reason.js";
 import { prefixOnPathCheck } from "./policy-checks/prefix-on-path.js";
 import { unboundedStringCheck } from "./policy-checks/unbounded-string.js";
 import { unknownArgumentCheck } from "./policy-checks/unknown-argument.js";
@@ -70,6 +71,7 @@ export const DIAGNOSTICS = Object.freeze([
   unboundedStringCheck.meta,
   stage("test-failed"),
   stage("codegen-stale"),
+  placeholderReasonCheck.meta,
 ] as const satisfies readonly DiagnosticMeta<DiagnosticCode>[]);
 
 // The table holds every code, a stage's or a check's: a code missing from it fails to compile here.

@@ -1,41 +1,57 @@
 /**
- * `toolgate fmt`: one canonical layout for policy, tool and test files, written through the `yaml` package's
- * Document API so that every comment stays where it was (before or after the node it belongs to).
+ * `toolgate fmt`: the layout prettier writes for YAML, and nothing but layout. The text goes through prettier's
+ * YAML formatter (loaded only here, and only when a file is formatted) with the project's prettier
+ * configuration for that file, so a project that already runs prettier on its YAML never sees the two
+ * disagree. The data is read before and after, and a result whose data differs in anything — a value, a key,
+ * the order of a list or of a mapping's keys — is refused: layout-only by construction, so the policy
+ * fingerprint never changes.
  *
- * The layout: known keys in the order the reference documents them (unknown keys keep their order after
- * them); `allow`, `ask`, `deny` and a rule's `tools` sorted and without repeats; `reasons` and `otherwise`
- * sorted by tool name; strings plain where YAML reads them back as the same string, else double-quoted
- * (block scalars stay block scalars); a list of scalars, or a small map of scalars, in flow style when it
- * fits on one line of 110 characters and holds no comment, else block style. Nothing inside a tool's
- * `input_schema` is reordered. Formatting changes no decision (a set or a rule's tool list is a set), and a
- * formatted file formats to itself.
+ * `sort: true` (`toolgate fmt --sort`) first reorders what carries no meaning: `allow`, `ask`, `deny` and a
+ * rule's `tools` sorted by name, `reasons` and `otherwise` by tool name, and the keys of policy, rule, tool,
+ * test and condition mappings in the order the reference documents them. It never adds or removes an item,
+ * and what it gives is checked to hold the same data up to those reorderings.
  */
 import {
   type Document,
   isMap,
-  isPair,
   isScalar,
   isSeq,
-  type Node,
   type Pair,
   parseDocument,
-  Scalar,
+  type Scalar,
   type YAMLMap,
-  type YAMLSeq,
 } from "yaml";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { OPERATOR_NAMES } from "../runtime/condition.js";
 import { URL_KEYS } from "../runtime/match/url.js";
+import { parseYaml } from "./parse-yaml.js";
 
-/** The file kinds `fmt` knows. */
+/** The file kinds `fmt --sort` knows how to reorder. */
 export type FormatKind = "policy" | "tools" | "tests";
 
-/** The result of formatting one file's text. */
+/** What formatting one file's text gave. */
 export type FormatResult =
-  | { readonly ok: true; readonly text: string; readonly kind: FormatKind | "other" }
-  | { readonly ok: false; readonly message: string; readonly line: number; readonly column: number };
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** True when `sort` moved something (the data's order changed; its content did not). */
+      readonly reordered: boolean;
+    }
+  | {
+      readonly ok: false;
+      /** The first problem: the file is not a well-formed policy YAML file, or formatting would change data. */
+      readonly diagnostic: Diagnostic;
+    };
 
-/** The width a flow collection must fit in, with its indentation and key (the repository's print width). */
-export const FORMAT_WIDTH = 110;
+/** Options of `formatYamlText`. */
+export interface FormatOptions {
+  /** The file's path: prettier's configuration (`.prettierrc`, `.editorconfig`) is resolved for it. */
+  readonly filepath?: string;
+  /** The path shown in diagnostics (default: `filepath`, else `<text>`). */
+  readonly file?: string;
+  /** Reorder where order carries no meaning (`toolgate fmt --sort`). */
+  readonly sort?: boolean;
+}
 
 const POLICY_KEYS = [
   "$schema",
@@ -55,16 +71,15 @@ const TOOL_KEYS = ["name", "description", "input_schema"];
 const TESTS_KEYS = ["$schema", "tests"];
 const TEST_KEYS = ["name", "call", "context", "expect", "rule"];
 const CALL_KEYS = ["tool", "arguments"];
-/**
- * Operators in the order the reference lists them: a condition's keys are put in this order; then the keys of a
- * command prefix's object form (after its `prefix`) and of a `url` operator.
- */
+/** A condition's keys: operators in the order the reference lists them, then a command prefix's and a url's. */
 const OPERATOR_KEYS: readonly string[] = [...OPERATOR_NAMES, "options", ...URL_KEYS];
+/** The lists of a policy whose order has no meaning (a set of tool names). */
+const SET_KEYS = ["allow", "ask", "deny"];
 
 /** What kind of file a document is, from its top-level keys. */
 export function formatKindOf(data: unknown): FormatKind | "other" {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return "other";
-  // The configuration file names the policy; fmt leaves it as it is.
+  // The configuration file names the policy.
   if (Object.hasOwn(data, "policy")) return "other";
   if (Object.hasOwn(data, "tests")) return "tests";
   if (Object.hasOwn(data, "tools") && !Object.hasOwn(data, "version")) return "tools";
@@ -78,8 +93,11 @@ function keyOf(pair: Pair): string | undefined {
 }
 
 function valueAt(map: YAMLMap, key: string): unknown {
-  const pair = map.items.find((p) => keyOf(p) === key);
-  return pair?.value;
+  return map.items.find((p) => keyOf(p) === key)?.value;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Puts known keys first, in `order`; the others keep their order after them (a stable sort). */
@@ -94,30 +112,18 @@ function orderKeys(map: YAMLMap, order: readonly string[]): void {
     .map(({ pair }) => pair);
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Sorts a map by key (code-unit order). */
 function sortKeys(map: YAMLMap): void {
   map.items = [...map.items].sort((a, b) => compareText(keyOf(a) ?? "", keyOf(b) ?? ""));
 }
 
-/** Sorts a list of strings and drops repeats (the first one keeps its comments). */
+/** Sorts a list of strings by value; repeats stay (sorting adds and removes nothing). */
 function sortSet(node: unknown): void {
   if (!isSeq(node) || !node.items.every((item) => isScalar(item) && typeof item.value === "string")) return;
-  const seen = new Set<string>();
-  const items: Scalar[] = [];
-  for (const item of node.items as Scalar[]) {
-    const value = item.value as string;
-    if (seen.has(value)) continue;
-    seen.add(value);
-    items.push(item);
-  }
-  node.items = items.sort((a, b) => compareText(a.value as string, b.value as string));
+  node.items = [...(node.items as Scalar[])].sort((a, b) =>
+    compareText(a.value as string, b.value as string),
+  );
 }
 
-/** Orders the keys of a condition (and the conditions inside `any`, `all`, `not`) in operator order. */
 function orderCondition(node: unknown): void {
   if (isMap(node)) {
     const keys = node.items.map(keyOf);
@@ -130,190 +136,142 @@ function orderCondition(node: unknown): void {
   }
 }
 
-function itemsOf(node: unknown): YAMLMap[] {
+function mapsIn(node: unknown): YAMLMap[] {
   return isSeq(node) ? (node.items.filter((item) => isMap(item)) as YAMLMap[]) : [];
 }
 
-function orderPolicy(root: YAMLMap): void {
-  orderKeys(root, POLICY_KEYS);
-  for (const key of ["allow", "ask", "deny"]) sortSet(valueAt(root, key));
-  const reasons = valueAt(root, "reasons");
-  if (isMap(reasons)) sortKeys(reasons);
-  const otherwise = valueAt(root, "otherwise");
-  if (isMap(otherwise)) {
-    sortKeys(otherwise);
-    for (const pair of otherwise.items) if (isMap(pair.value)) orderKeys(pair.value, OTHERWISE_KEYS);
-  }
-  for (const rule of itemsOf(valueAt(root, "rules"))) {
-    orderKeys(rule, RULE_KEYS);
-    sortSet(valueAt(rule, "tools"));
-    for (const key of ["when", "context"]) {
-      const conditions = valueAt(rule, key);
-      if (isMap(conditions)) for (const pair of conditions.items) orderCondition(pair.value);
+function sortDocument(root: YAMLMap, kind: FormatKind): void {
+  if (kind === "policy") {
+    orderKeys(root, POLICY_KEYS);
+    for (const key of SET_KEYS) sortSet(valueAt(root, key));
+    const reasons = valueAt(root, "reasons");
+    if (isMap(reasons)) sortKeys(reasons);
+    const otherwise = valueAt(root, "otherwise");
+    if (isMap(otherwise)) {
+      sortKeys(otherwise);
+      for (const pair of otherwise.items) if (isMap(pair.value)) orderKeys(pair.value, OTHERWISE_KEYS);
     }
-  }
-}
-
-function orderTools(root: YAMLMap): void {
-  orderKeys(root, TOOLS_KEYS);
-  for (const tool of itemsOf(valueAt(root, "tools"))) orderKeys(tool, TOOL_KEYS);
-}
-
-function orderTests(root: YAMLMap): void {
-  orderKeys(root, TESTS_KEYS);
-  for (const test of itemsOf(valueAt(root, "tests"))) {
-    orderKeys(test, TEST_KEYS);
-    const call = valueAt(test, "call");
-    if (isMap(call)) orderKeys(call, CALL_KEYS);
-  }
-}
-
-function hasComment(node: unknown): boolean {
-  if (node === null || typeof node !== "object") return false;
-  const n = node as { commentBefore?: string | null; comment?: string | null };
-  if (n.commentBefore || n.comment) return true;
-  if (isPair(node)) return hasComment(node.key) || hasComment(node.value);
-  if (isMap(node) || isSeq(node)) return (node.items as unknown[]).some(hasComment);
-  return false;
-}
-
-/** Resets quoting: a string is written plain when YAML reads it back as the same string. */
-function resetQuoting(node: unknown): void {
-  if (isScalar(node)) {
-    if (
-      typeof node.value === "string" &&
-      (node.type === Scalar.PLAIN || node.type === Scalar.QUOTE_SINGLE || node.type === Scalar.QUOTE_DOUBLE)
-    ) {
-      delete node.type;
+    for (const rule of mapsIn(valueAt(root, "rules"))) {
+      orderKeys(rule, RULE_KEYS);
+      sortSet(valueAt(rule, "tools"));
+      for (const key of ["when", "context"]) {
+        const conditions = valueAt(rule, key);
+        if (isMap(conditions)) for (const pair of conditions.items) orderCondition(pair.value);
+      }
     }
-    return;
-  }
-  if (isPair(node)) {
-    resetQuoting(node.key);
-    resetQuoting(node.value);
-  } else if (isMap(node) || isSeq(node)) {
-    for (const item of node.items as unknown[]) resetQuoting(item);
-  }
-}
-
-const PLAIN_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_./@+-]*(?: [A-Za-z0-9_./@+()-]+)*$/;
-
-/** The length a value takes in flow style, estimated from its value alone (so that the choice is stable). */
-function flowLength(node: unknown): number {
-  if (isScalar(node)) {
-    const value = node.value;
-    if (typeof value === "string")
-      return PLAIN_SAFE.test(value) ? value.length : JSON.stringify(value).length;
-    return String(value).length;
-  }
-  if (isSeq(node)) {
-    const items = node.items.map(flowLength);
-    return 2 + items.reduce((a, b) => a + b, 0) + 2 * Math.max(0, items.length - 1);
-  }
-  if (isMap(node)) {
-    const pairs = node.items.map((pair) => flowLength(pair.key) + 2 + flowLength(pair.value));
-    return 4 + pairs.reduce((a, b) => a + b, 0) + 2 * Math.max(0, pairs.length - 1);
-  }
-  return 4;
-}
-
-/** True when a collection may be written in flow style: only scalars and such collections inside. */
-function flowable(node: unknown, blockMaps: boolean): boolean {
-  if (isScalar(node)) return node.type !== Scalar.BLOCK_LITERAL && node.type !== Scalar.BLOCK_FOLDED;
-  if (isSeq(node)) return node.items.every((item) => isScalar(item) && flowable(item, blockMaps));
-  if (isMap(node) && !blockMaps) {
-    return node.items.every((pair) => isScalar(pair.key) && flowable(pair.value, false));
-  }
-  return false;
-}
-
-/** Keys whose map value stays in block style (the structure of the file, not a small value). */
-const BLOCK_MAP_KEYS = new Set([
-  "reasons",
-  "otherwise",
-  "when",
-  "context",
-  "input_schema",
-  "properties",
-  "$defs",
-]);
-
-/** Chooses flow or block style for every collection, from the top. */
-function chooseStyle(node: unknown, indent: number, keyLength: number, blockMap: boolean): void {
-  if (!isMap(node) && !isSeq(node)) return;
-  const collection = node as YAMLMap | YAMLSeq;
-  const fits = indent + keyLength + flowLength(node) <= FORMAT_WIDTH;
-  const flow = fits && !hasComment(node) && flowable(node, blockMap) && collection.items.length > 0;
-  collection.flow = flow;
-  if (flow) return;
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      const key = keyOf(pair) ?? "";
-      chooseStyle(pair.value, indent + 2, key.length + 2, BLOCK_MAP_KEYS.has(key));
-    }
+  } else if (kind === "tools") {
+    orderKeys(root, TOOLS_KEYS);
+    for (const tool of mapsIn(valueAt(root, "tools"))) orderKeys(tool, TOOL_KEYS);
   } else {
-    // A map in a list (a rule, a tool, a test) stays in block style; a list in a list may be flow.
-    for (const item of (node as YAMLSeq).items) chooseStyle(item, indent + 2, 2, true);
+    orderKeys(root, TESTS_KEYS);
+    for (const test of mapsIn(valueAt(root, "tests"))) {
+      orderKeys(test, TEST_KEYS);
+      const call = valueAt(test, "call");
+      if (isMap(call)) orderKeys(call, CALL_KEYS);
+    }
   }
 }
 
 /**
- * Formats one file's text. A file that is not well-formed YAML is not formatted (`ok: false`, with where the
- * parser stopped); `toolgate lint` says more about it.
- * @param kind - what the file is; by default read from its top-level keys.
+ * The data with the orderings `sort` may change undone: sets sorted, and (through canonical comparison)
+ * mapping keys in any order. Two files hold the same data up to `--sort` when these are equal.
  */
-export function formatYamlText(text: string, kind?: FormatKind): FormatResult {
-  const doc: Document.Parsed = parseDocument(text, {
-    uniqueKeys: true,
-    merge: false,
-    strict: true,
-    prettyErrors: false,
-    version: "1.2",
-    schema: "core",
-    keepSourceTokens: false,
-  });
-  const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem !== undefined) {
-    const before = text.slice(0, problem.pos[0]).split("\n");
+function withoutMeaninglessOrder(data: unknown, kind: FormatKind | "other"): unknown {
+  if (kind !== "policy" || data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  const policy = data as Record<string, unknown>;
+  const sorted = (list: unknown) =>
+    Array.isArray(list) && list.every((item) => typeof item === "string")
+      ? [...list].sort(compareText)
+      : list;
+  const copy: Record<string, unknown> = { ...policy };
+  for (const key of SET_KEYS) if (key in copy) copy[key] = sorted(copy[key]);
+  if (Array.isArray(copy.rules)) {
+    copy.rules = copy.rules.map((rule) =>
+      rule !== null && typeof rule === "object" && !Array.isArray(rule)
+        ? { ...rule, tools: sorted((rule as Record<string, unknown>).tools) }
+        : rule,
+    );
+  }
+  return copy;
+}
+
+/** JSON with every mapping's keys in sorted order (compares data whose key order does not matter). */
+function keyOrderFree(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => compareText(a, b)))
+      : v,
+  );
+}
+
+type Prettier = typeof import("prettier");
+let prettier: Promise<Prettier> | undefined;
+
+/** prettier's YAML formatter with the project's configuration for `filepath` (defaults when none). */
+async function prettierFormat(text: string, filepath: string | undefined): Promise<string> {
+  prettier ??= import("prettier");
+  const { format, resolveConfig } = await prettier;
+  const config = filepath === undefined ? null : await resolveConfig(filepath, { editorconfig: true });
+  return format(text, { ...config, parser: "yaml", ...(filepath === undefined ? {} : { filepath }) });
+}
+
+function parsed(
+  text: string,
+  file: string,
+): { ok: true; data: unknown } | { ok: false; diagnostic: Diagnostic } {
+  const result = parseYaml(new TextEncoder().encode(text), file);
+  if (!result.ok) return { ok: false, diagnostic: result.diagnostics[0] as Diagnostic };
+  return { ok: true, data: result.value.data };
+}
+
+/**
+ * Formats one file's text as prettier does for YAML; with `sort`, reorders what carries no meaning first. A
+ * file that is not well-formed YAML is not formatted: the result carries the diagnostic `toolgate lint` gives.
+ */
+export async function formatYamlText(text: string, options: FormatOptions = {}): Promise<FormatResult> {
+  const file = options.file ?? options.filepath ?? "<text>";
+  const before = parsed(text, file);
+  if (!before.ok) return before;
+  const kind = formatKindOf(before.data);
+  let input = text;
+  if (options.sort === true && kind !== "other") {
+    const doc: Document.Parsed = parseDocument(text, { version: "1.2", schema: "core", merge: false });
+    const root = doc.contents;
+    if (isMap(root)) {
+      // The comment above the first key is the file's header: it stays on top whatever key moves there.
+      const first = root.items[0];
+      const header = [root.commentBefore, isScalar(first?.key) ? first.key.commentBefore : undefined]
+        .filter((c): c is string => typeof c === "string" && c !== "")
+        .join("\n");
+      if (header !== "") {
+        root.commentBefore = header;
+        if (isScalar(first?.key)) first.key.commentBefore = null;
+      }
+      sortDocument(root, kind);
+    }
+    input = doc.toString({ lineWidth: 0, minContentWidth: 0, indent: 2, indentSeq: true });
+  }
+  const output = await prettierFormat(input, options.filepath);
+  const after = parsed(output, file);
+  const same = after.ok && JSON.stringify(after.data) === JSON.stringify(before.data);
+  const sameUpToOrder =
+    after.ok &&
+    keyOrderFree(withoutMeaninglessOrder(after.data, kind)) ===
+      keyOrderFree(withoutMeaninglessOrder(before.data, kind));
+  if (!(options.sort === true ? sameUpToOrder : same)) {
+    // Never expected: prettier keeps data. Refusing keeps the promise that fmt changes layout only.
     return {
       ok: false,
-      message: `${problem.message.split("\n")[0]}; fix it first (toolgate lint says more)`,
-      line: before.length,
-      column: (before[before.length - 1]?.length ?? 0) + 1,
+      diagnostic: {
+        code: "yaml-syntax",
+        severity: "error",
+        message:
+          "formatting this file would change its data, so it was left as it is; write it in a plainer YAML style (plain or quoted strings, no multi-line plain scalars)",
+        file,
+        line: 1,
+        column: 1,
+      },
     };
   }
-  const root = doc.contents as Node | null;
-  const found = kind ?? formatKindOf(doc.toJS());
-  if (isMap(root)) {
-    // The comment above the first key is the file's header: it stays at the top whatever key moves there.
-    const first = root.items[0];
-    const header = [root.commentBefore, isScalar(first?.key) ? first.key.commentBefore : undefined]
-      .filter((c): c is string => typeof c === "string" && c !== "")
-      .join("\n");
-    if (header !== "") {
-      root.commentBefore = header;
-      if (isScalar(first?.key)) first.key.commentBefore = null;
-    }
-    if (found === "policy") orderPolicy(root);
-    else if (found === "tools") orderTools(root);
-    else if (found === "tests") orderTests(root);
-    resetQuoting(root);
-    root.flow = false;
-    for (const pair of root.items) {
-      const key = keyOf(pair) ?? "";
-      chooseStyle(pair.value, 0, key.length + 2, BLOCK_MAP_KEYS.has(key));
-    }
-  }
-  const out = doc.toString({
-    lineWidth: 0,
-    minContentWidth: 0,
-    indent: 2,
-    indentSeq: true,
-    defaultStringType: "PLAIN",
-    defaultKeyType: "PLAIN",
-    singleQuote: false,
-    flowCollectionPadding: true,
-    nullStr: "null",
-  });
-  return { ok: true, text: out, kind: found };
+  return { ok: true, text: output, reordered: !same };
 }

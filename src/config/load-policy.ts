@@ -24,6 +24,7 @@ import {
 import { hasErrors, sortDiagnostics, stageResult, stageValue } from "../diagnostics/diagnostic.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ControllerMode } from "../runtime/mode.js";
+import { countOf } from "../runtime/plural.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import {
   schemaDraft,
@@ -120,7 +121,10 @@ export class PolicyConfigError extends ToolgateError {
         ? ""
         : `: ${first.file}:${first.line}:${first.column} ${first.message} (${first.code})`;
     const more = errors.length > 1 ? ` and ${errors.length - 1} more` : "";
-    super("policy-config", `the toolgate configuration has ${errors.length} error(s)${where}${more}`);
+    super(
+      "policy-config",
+      `the toolgate configuration has ${countOf(errors.length, "error")}${where}${more}`,
+    );
     this.diagnostics = diagnostics;
   }
 }
@@ -613,6 +617,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     tools: [],
     validators: new Map(),
     declared: new Set<string>(),
+    invalidNames: new Set<string>(),
   };
   yield PAUSE;
 
@@ -651,7 +656,12 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
         checked.tools,
         new Set([...checked.declared, ...declaredElsewhere]),
         contextSchema,
-        { toolsComplete, policyComplete: policyFiles.complete },
+        {
+          toolsComplete,
+          policyComplete: policyFiles.complete,
+          droppedIds: reader.droppedIds,
+          invalidNames: checked.invalidNames,
+        },
       ),
     ) ?? [];
   yield PAUSE;

@@ -17,6 +17,7 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
+import { yamlProblemMessage } from "./yaml-messages.js";
 
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -245,16 +246,16 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
       ],
     };
   }
+  // A syntax error leaves the parser guessing, so what it reports after the first one is mostly the same
+  // mistake again: report the first, and every duplicate key (each one its own mistake).
+  const firstSyntax = problems.find((error) => YAML_CODES[error.code] === undefined);
   for (const error of problems) {
     const code = YAML_CODES[error.code] ?? "yaml-syntax";
+    if (code === "yaml-syntax" && error !== firstSyntax) continue;
     const message =
       code === "duplicate-key"
         ? duplicateKeyMessage(doc, error.pos[0], lineCounter)
-        : error.code === "TAG_RESOLVE_FAILED"
-          ? `${error.message}; custom tags are not allowed in policy files`
-          : error.code === "MULTIPLE_DOCS"
-            ? "a policy file holds one YAML document; remove this --- and what follows, or move it to its own file"
-            : `${error.message.split("\n")[0]}`;
+        : yamlProblemMessage(error);
     push(code, message, span(unclosedFlowStart(doc, error) ?? error.pos));
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };

@@ -1,6 +1,7 @@
 /**
  * The config's `severity` map: per diagnostic code, `off`, `warn` or `error`. Only codes that are warnings by
- * default can be configured (`unlisted-tool`, `unreachable-rule`, `prefix-on-path`, `unbounded-string`): an
+ * default can be configured (`unlisted-tool`, `unreachable-rule`, `prefix-on-path`, `unbounded-string`,
+ * `placeholder-reason`): an
  * error says the policy cannot be loaded as written, or would not mean what it says, so it cannot be turned
  * off or lowered.
  */

@@ -1,5 +1,6 @@
 /** The `stylish` formatter: human-readable output grouped by file, after ESLint's formatter of that name. */
 
+import { frameLine } from "./code-frame.js";
 import { type Diagnostic, sortDiagnostics } from "./diagnostic.js";
 import { escapeControl } from "./escape-control.js";
 
@@ -7,6 +8,12 @@ import { escapeControl } from "./escape-control.js";
 export interface StylishOptions {
   /** Emit ANSI colour and emphasis (red errors, yellow warnings, dim location and code). */
   readonly color: boolean;
+  /**
+   * The text of a diagnostic's file (as the diagnostic names it), or `undefined` when it cannot be read. When
+   * given, each diagnostic is followed by its source line with a caret under the column, as ESLint's
+   * codeframe and rustc show it.
+   */
+  readonly readSource?: (file: string) => string | undefined;
 }
 
 type Style = (text: string) => string;
@@ -26,12 +33,14 @@ const NO_FILE = "(no file)";
  *
  * Each file gets a header line, then one line per diagnostic: `  line:column  severity  message  code`, with the
  * columns aligned within the file (line numbers right-aligned at the colon). A summary line
- * `✖ N problems (E errors, W warnings)` follows. No line carries trailing whitespace. File names and messages
- * come from files a person may not have written: their control, C1 and bidirectional characters are
- * shown escaped (`escapeControl`), keeping only the newlines of multi-line messages.
+ * `✖ N problems (E errors, W warnings)` follows. With `readSource`, each diagnostic is followed by its source line
+ * and a caret under its column (in plain text too, as ESLint's codeframe formatter does). No line carries
+ * trailing whitespace. File names, messages and source lines come from files a person may not have written:
+ * their control, C1 and bidirectional characters are shown escaped (`escapeControl`), keeping only the
+ * newlines of multi-line messages.
  *
  * @param diagnostics - The diagnostics to print, in any order.
- * @param options - `color: true` adds ANSI styling; `false` gives plain text.
+ * @param options - `color: true` adds ANSI styling; `false` gives plain text. `readSource` adds the excerpts.
  * @returns The report ending in a newline, or the empty string when there are no diagnostics.
  */
 export function formatStylish(diagnostics: readonly Diagnostic[], options: StylishOptions): string {
@@ -43,12 +52,28 @@ export function formatStylish(diagnostics: readonly Diagnostic[], options: Styli
   const bold = color ? ansi(1, 22) : plain;
   const underline = color ? ansi(4, 24) : plain;
 
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const sorted of sortDiagnostics(diagnostics)) {
+  // Each diagnostic as printed, with its file as named (`source`), which is what `readSource` is asked for.
+  const byFile = new Map<string, (Diagnostic & { readonly source: string })[]>();
+  const texts = new Map<string, string[] | undefined>();
+  const lines = (file: string): string[] | undefined => {
+    if (options.readSource === undefined || file === "") return undefined;
+    // Columns count from after a byte order mark, as the parser reads the file.
+    if (!texts.has(file))
+      texts.set(
+        file,
+        options
+          .readSource(file)
+          ?.replace(/^\ufeff/, "")
+          .split(/\r?\n/),
+      );
+    return texts.get(file);
+  };
+  for (const given of sortDiagnostics(diagnostics)) {
     const d = {
-      ...sorted,
-      file: escapeControl(sorted.file),
-      message: escapeControl(sorted.message, { keepNewlines: true }),
+      ...given,
+      file: escapeControl(given.file),
+      message: escapeControl(given.message, { keepNewlines: true }),
+      source: given.file,
     };
     const group = byFile.get(d.file);
     if (group) group.push(d);
@@ -74,6 +99,9 @@ export function formatStylish(diagnostics: readonly Diagnostic[], options: Styli
         `  ${d.message}${pad(lastLine(d.message), messageWidth)}  ${dim(d.code)}`;
       // A multi-line message may end its own lines in spaces; strip them so no line trails whitespace.
       output += `${line.replace(/[ \t]+$/gm, "")}\n`;
+      const source = lines(d.source);
+      if (source !== undefined)
+        output += codeFrame(source, d, lineWidth, dim, d.severity === "error" ? red : yellow);
     }
   }
 
@@ -83,6 +111,31 @@ export function formatStylish(diagnostics: readonly Diagnostic[], options: Styli
     `(${errorCount} ${plural("error", errorCount)}, ${warningCount} ${plural("warning", warningCount)})`;
   output += `\n${bold(errorCount > 0 ? red(summary) : yellow(summary))}\n`;
   return output;
+}
+
+/**
+ * The diagnostic's source line and a caret line under it (see `frameLine` for how the line is shown):
+ * ```
+ *       3 | deny: [read_file]
+ *         |        ^^^^^^^^^
+ * ```
+ * Nothing when the file has no such line.
+ */
+function codeFrame(
+  source: readonly string[],
+  d: Diagnostic,
+  width: number,
+  dim: Style,
+  caret: Style,
+): string {
+  const text = d.line >= 1 ? source[d.line - 1] : undefined;
+  if (text === undefined) return "";
+  const frame = frameLine(text, d.column, d.endLine === d.line ? d.endColumn : undefined);
+  const gutter = (label: string) => dim(`${label.padStart(width + 4)} |`);
+  return (
+    `${gutter(String(d.line))}${frame.text === "" ? "" : ` ${frame.text}`}\n` +
+    `${gutter("")} ${" ".repeat(frame.caret)}${caret("^".repeat(frame.carets))}\n`
+  );
 }
 
 /** The spaces that bring `text` up to `width`. */

@@ -35,6 +35,8 @@ export interface FormatInput {
   readonly toolVersion: string;
   /** The table of diagnostic codes, `DIAGNOSTICS` (only `sarif` uses it, for its rules). */
   readonly table: readonly DiagnosticMeta[];
+  /** The text of a diagnostic's file, for the source excerpts of `stylish` (none when not given). */
+  readonly readSource?: (file: string) => string | undefined;
 }
 
 /**
@@ -47,7 +49,10 @@ export interface FormatInput {
 export function formatDiagnostics(format: OutputFormat, input: FormatInput): string {
   switch (format) {
     case "stylish":
-      return formatStylish(input.diagnostics, { color: input.color });
+      return formatStylish(input.diagnostics, {
+        color: input.color,
+        ...(input.readSource === undefined ? {} : { readSource: input.readSource }),
+      });
     case "json":
       return formatJson({ fingerprint: input.fingerprint, diagnostics: input.diagnostics });
     case "sarif":

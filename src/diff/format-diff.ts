@@ -4,10 +4,12 @@
  * lines) and `sarif`. The github and sarif outputs reuse the escaping and location helpers of the diagnostic
  * formatters; text taken from the policy or from calls is escaped for each medium.
  */
+
 import { escapeControl } from "../diagnostics/escape-control.js";
 import { escapeData, escapeProperty } from "../diagnostics/format-github.js";
 import { pathToSarifUri, SARIF_SCHEMA_URI, SARIF_SRCROOT } from "../diagnostics/format-sarif.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
+import { countOf } from "../runtime/plural.js";
 import type { StatementSource } from "../runtime/types.js";
 import type { DecisionChange, DecisionChangeKind, PolicyDiff, SideDecision } from "./diff-policies.js";
 import type { SettingChange } from "./setting-changes.js";
@@ -82,8 +84,8 @@ function summaryLine(diff: PolicyDiff): string {
   const count = s.added.length + s.removed.length + s.changed.length;
   const other = diff.summary.changed - diff.summary.loosened - diff.summary.tightened;
   const parts = [`${diff.summary.loosened} loosened`, `${diff.summary.tightened} tightened`];
-  if (other > 0) parts.push(`${other} other change(s)`);
-  return `${parts.join(", ")}; ${count} statement change(s)`;
+  if (other > 0) parts.push(`${countOf(other, "other change")}`);
+  return `${parts.join(", ")}; ${countOf(count, "statement change")}`;
 }
 
 const PAINT: Readonly<Record<DecisionChangeKind, string>> = {
@@ -152,7 +154,7 @@ function formatMarkdownDiff(diff: PolicyDiff, maxRows: number): string {
   const { loosened, tightened } = diff.summary;
   const headline =
     loosened > 0
-      ? `:warning: this change loosens the policy: ${loosened} loosening(s) — calls that now get through, or settings that enforce less`
+      ? `:warning: this change loosens the policy: ${countOf(loosened, "loosening")} — calls that now get through, or settings that enforce less`
       : diff.decisions.length + diff.settings.length > 0
         ? "this change does not loosen the policy"
         : "no decision changes";
@@ -284,7 +286,7 @@ function findings(diff: PolicyDiff): Finding[] {
     ...[...groups.values()].map(({ finding, count }) =>
       count === 1
         ? finding
-        : { ...finding, message: `${finding.message}, and ${count - 1} more call(s) like it` },
+        : { ...finding, message: `${finding.message}, and ${countOf(count - 1, "more call")} like it` },
     ),
   ];
 }

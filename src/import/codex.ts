@@ -6,7 +6,9 @@
  * Only the documented subset is read: comments, and calls with keyword arguments whose values are strings,
  * lists of strings and lists of such lists. Anything else is refused with its line and column.
  */
+
 import { ToolgateError } from "../runtime/errors.js";
+import { countOf } from "../runtime/plural.js";
 import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
 /** What happened to one `prefix_rule`. */
@@ -292,7 +294,7 @@ export function importCodexRules(
         findings.push({
           ...base,
           carried: "stricter",
-          note: `carried on its first ${plainLength} token(s) only: wider, so stricter`,
+          note: `carried on its first ${countOf(plainLength, "token")} only: wider, so stricter`,
         });
       }
     }

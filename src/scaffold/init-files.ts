@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { JsonObject, JsonValue } from "../adapters/json-data.js";
+import { formatYamlText } from "../config/format-yaml.js";
 import type { AcceptedTool } from "./accept-tools.js";
 import {
   comments,
@@ -21,6 +22,15 @@ export const INIT_LAYOUT = {
   tools: "policies/tools/tools.yaml",
   policy: "policies/policy.yaml",
   tests: "policies/tests/tools.yaml",
+} as const;
+
+/**
+ * Where the configuration `init` writes puts the generated files (`codegen.out`, `compile.out`), relative to
+ * the project directory: written by init and committed, so that `codegen --check` and `compile --check` pass.
+ */
+export const INIT_OUTPUTS = {
+  codegen: "generated/toolgate.ts",
+  compile: "generated/toolgate.controller.mjs",
 } as const;
 
 /** The tool written when no source is given: an example to replace. */
@@ -59,9 +69,9 @@ export interface InitFilesInput {
   readonly sources: readonly string[];
 }
 
-/** The reason written for each tool: a placeholder that still reads correctly if it is left as it is. */
+/** The reason written for each tool: true of the starting policy, and to be rewritten as the policy grows. */
 export function placeholderReason(name: string): string {
-  return `placeholder: every ${name} call waits for a person's approval until this policy says more; replace this reason`;
+  return `a person approves each ${name} call until this policy decides more`;
 }
 
 /** The name of the starter test of a tool. */
@@ -81,7 +91,11 @@ export function buildInitFiles(input: InitFilesInput): InitFile[] {
       "toolgate configuration: where the tool specs, the policy and the policy tests are.",
       "Paths are relative to this file. Reference: docs/policy-reference.md in the toolgate package.",
     ]) +
-    "tools: [policies/tools/*.yaml]\npolicy: policies/policy.yaml\ntests: [policies/tests/*.yaml]\n";
+    "tools: [policies/tools/*.yaml]\npolicy: policies/policy.yaml\ntests: [policies/tests/*.yaml]\n" +
+    comments([
+      "Written by `toolgate codegen` and `toolgate compile` (commit them; `--check` tells when they are stale).",
+    ]) +
+    `codegen: { out: ${INIT_OUTPUTS.codegen} }\ncompile: { out: ${INIT_OUTPUTS.compile} }\n`;
 
   const toolsHeader =
     input.sources.length === 0
@@ -114,7 +128,7 @@ export function buildInitFiles(input: InitFilesInput): InitFile[] {
       "Deny by default: a call that no statement below allows or asks for is denied.",
       "To start, every tool asks for a person's approval. Move what is always safe to `allow:`, what never is",
       "to `deny:`, add `rules:` that decide on named arguments (for example `when: { path: { glob: ... } }`),",
-      "and replace each placeholder reason. `toolgate lint` checks this file and runs the policy tests.",
+      "and rewrite each reason. `toolgate lint` checks this file and runs the policy tests.",
     ]) +
     (input.tools.some((t) => t.hints !== undefined)
       ? comments([
@@ -221,4 +235,19 @@ export function gitignoreWithState(existing: string | undefined): string | undef
     return undefined;
   if (existing === undefined || existing === "") return `${STATE_DIR_IGNORE}\n`;
   return `${existing}${existing.endsWith("\n") ? "" : "\n"}${STATE_DIR_IGNORE}\n`;
+}
+
+/** The files in the layout `toolgate fmt` (prettier) gives them, so that `fmt --check` passes on them at once. */
+export async function formatInitFiles(files: readonly InitFile[]): Promise<InitFile[]> {
+  const out: InitFile[] = [];
+  for (const file of files) {
+    if (!/\.ya?ml$/.test(file.path)) {
+      out.push(file);
+      continue;
+    }
+    const result = await formatYamlText(file.text, { file: file.path });
+    // Built to parse; were one not to, it is written as built and lint reports it.
+    out.push(result.ok ? { ...file, text: result.text } : file);
+  }
+  return out;
 }

@@ -21,12 +21,14 @@
  *   the first `count` lines are the ones that were there when the anchor was taken: cutting, editing or
  *   rewriting any of them is caught, keyed or not.
  */
+
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { constants, readFileSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import type { AuditEvent, AuditHead, AuditSink } from "../runtime/audit.js";
 import { StoreUnavailableError, ToolgateError } from "../runtime/errors.js";
+import { countOf } from "../runtime/plural.js";
 import { describeError, toStoreError } from "./store-errors.js";
 import { NO_FOLLOW, prepareStoreFile } from "./store-files.js";
 
@@ -158,7 +160,7 @@ export function readAuditKey(source: AuditKeySource, cwd?: string): Uint8Array {
   if (key.length < MIN_KEY_BYTES) {
     throw new ToolgateError(
       "audit-key",
-      `${from} holds ${key.length} byte(s); an audit key needs at least ${MIN_KEY_BYTES} ` +
+      `${from} holds ${countOf(key.length, "byte")}; an audit key needs at least ${MIN_KEY_BYTES} ` +
         "(for example the output of `openssl rand -hex 32`)",
     );
   }
@@ -564,7 +566,7 @@ export function verifyAuditLog(file: string, options: VerifyAuditLogOptions = {}
       return {
         ok: false,
         line: last,
-        message: `the log has ${line} line(s) but the anchor says ${expect.count}: lines were removed from its end, or the log was replaced`,
+        message: `the log has ${countOf(line, "line")} but the anchor says ${expect.count}: lines were removed from its end, or the log was replaced`,
       };
     }
     if (expect.hash !== undefined) {

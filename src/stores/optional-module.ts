@@ -33,3 +33,26 @@ export function loadOptional<T>(name: "better-sqlite3" | "pg", purpose: string):
   loaded.set(name, module);
   return module as T;
 }
+
+/**
+ * When `error` is the failure to load a driver's native part (a package installed without its build, or built
+ * for another Node), the toolgate error that says how to get it back; otherwise `undefined`.
+ */
+export function nativeModuleError(
+  name: "better-sqlite3",
+  purpose: string,
+  error: unknown,
+): ToolgateError | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    !/bindings file|\.node\b|NODE_MODULE_VERSION|compiled against a different Node\.js version|ERR_DLOPEN_FAILED/.test(
+      message,
+    )
+  )
+    return undefined;
+  return new ToolgateError(
+    "optional-dependency-missing",
+    `${purpose} need the native module of the package "${name}", which could not be loaded for Node ${process.version} (${message.split("\n")[0]}); build it again with: npm rebuild ${name} (or reinstall: npm install ${name})`,
+    { cause: error },
+  );
+}

@@ -1,7 +1,7 @@
 /** Opening and migrating the SQLite file shared by `SqliteApprovalStore` and `SqliteAuditSink`. */
 import path from "node:path";
 import type Database from "better-sqlite3";
-import { loadOptional } from "./optional-module.js";
+import { loadOptional, nativeModuleError } from "./optional-module.js";
 import type { SqliteOptions } from "./sqlite-options.js";
 import { schemaTooNewError, toStoreError } from "./store-errors.js";
 import { prepareStoreFile, tightenStoreFiles } from "./store-files.js";
@@ -62,6 +62,9 @@ export function openSqlite(
     return db;
   } catch (error) {
     db?.close();
-    throw toStoreError(store, "opening the database", error);
+    throw (
+      nativeModuleError("better-sqlite3", "sqlite: stores and sinks", error) ??
+      toStoreError(store, "opening the database", error)
+    );
   }
 }

@@ -48,7 +48,7 @@ describe("toolgate audit head and verify --key --expect-head/--expect-count", ()
       saved.hash,
     ]);
     expect(ok.stdout).toBe(
-      `${file}: 3 line(s), keyed chain intact (every MAC matches the key), anchor found\n`,
+      `${file}: 3 lines, keyed chain intact (every MAC matches the key), anchor found\n`,
     );
     expect(ok.code).toBe(0);
 
@@ -60,7 +60,7 @@ describe("toolgate audit head and verify --key --expect-head/--expect-count", ()
     expect(cut.stdout).toContain("no anchor checked (lines cut from the end would not show)");
     const caught = await runCli(["audit", "verify", file, "--key", keyFile, "--expect-count", "3"]);
     expect(caught.code).toBe(1);
-    expect(caught.stderr).toContain("the log has 2 line(s) but the anchor says 3");
+    expect(caught.stderr).toContain("the log has 2 lines but the anchor says 3");
   });
 
   it("refuses a keyed log without its key (exit 2), names a wrong key, and rejects a malformed anchor", async () => {
@@ -99,7 +99,7 @@ describe("toolgate audit head and verify --key --expect-head/--expect-count", ()
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const result = await runCli(["audit", "head", "--config", join(dir, "toolgate.config.yaml")]);
     expect(result.stderr).toBe("");
-    expect(result.stdout).toMatch(/audit\.jsonl: 1 line\(s\), head hmac-sha256:[0-9a-f]{64} \(keyed\)/);
+    expect(result.stdout).toMatch(/audit\.jsonl: 1 line, head hmac-sha256:[0-9a-f]{64} \(keyed\)/);
     expect(result.code).toBe(0);
   });
 });

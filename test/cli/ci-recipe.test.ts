@@ -5,9 +5,9 @@
  * text, and fails naming the cause once the policy changes without a new compile.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { assertBuilt, BIN, ROOT } from "./cli-helpers.js";
@@ -42,8 +42,8 @@ describe("scripts/toolgate-ci.sh on a sample repository", () => {
       config,
       `${readFileSync(config, "utf8")}codegen: { out: generated/toolgate.ts }\ncompile: { out: generated/toolgate.controller.mjs }\n`,
     );
-    // What the repository commits: the generated files.
-    for (const command of ["codegen", "compile"]) {
+    // What the repository commits: its YAML laid out by toolgate fmt, and the generated files.
+    for (const command of ["fmt", "codegen", "compile"]) {
       const run = spawnSync(process.execPath, [BIN, command], { cwd: dir, encoding: "utf8" });
       expect(run.status, run.stderr).toBe(0);
     }
@@ -94,7 +94,9 @@ describe("scripts/toolgate-ci.sh on a sample repository", () => {
         /== toolgate codegen --check\ntoolgate: generated\/toolgate\.ts is up to date/,
       );
       expect(run.stdout).toMatch(/the policy changed: the file was compiled from sha256:[0-9a-f]{64}/);
-      expect(run.stdout).toMatch(/^::group::policy\.yaml \(2 problems\)$/m);
+      // The fixture's one warning: one unbounded-string naming both tools whose schemas leave "to" unbounded.
+      expect(run.stdout).toMatch(/^::group::policy\.yaml \(1 problem\)$/m);
+      expect(run.stdout).toMatch(/title=unbounded-string::.*tools "schedule" and "notify"/);
     } finally {
       writeFileSync(policy, original);
     }
@@ -105,10 +107,16 @@ describe("scripts/toolgate-ci.sh on a sample repository", () => {
     try {
       cpSync(join(ROOT, "test", "fixtures", "compile", "case-insensitive"), bare, { recursive: true });
       writeFileSync(join(bare, "package.json"), "{}\n");
+      expect(spawnSync(process.execPath, [BIN, "fmt"], { cwd: bare }).status).toBe(0);
       const run = recipe(bare);
       expect(run.status, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toContain("skipped: the configuration sets no codegen.out");
-      expect(run.stdout).toContain("skipped: the configuration sets no compile.out");
+      for (const command of ["codegen", "compile"]) {
+        expect(run.stdout).toMatch(
+          new RegExp(
+            `== toolgate ${command} --check\ntoolgate: ${command} works for this policy \\(\\d+ tools?; sha256:[0-9a-f]{64}\\); the configuration names no ${command}\\.out, so there is no file to compare\n`,
+          ),
+        );
+      }
       rmSync(join(bare, "toolgate.config.yaml"));
       const none = recipe(bare);
       expect(none.status).toBe(2);
@@ -160,9 +168,14 @@ describe("scripts/toolgate-ci.sh on a repository started with toolgate init", ()
     reason: queries do not carry secrets
 `,
       );
+      // The policy changed, so the team compiles again (and commits), as compile --check would tell them.
+      expect(spawnSync(process.execPath, [BIN, "compile"], { cwd: dir }).status).toBe(0);
       const run = recipe(dir);
       expect(run.status, run.stdout + run.stderr).toBe(0);
-      expect(run.stdout).toContain("skipped: the configuration sets no codegen.out");
+      expect(run.stdout).toMatch(/== toolgate fmt --check\ntoolgate: 4 files are formatted\n/);
+      expect(run.stdout).toMatch(
+        /== toolgate codegen --check\ntoolgate: generated\/toolgate\.ts is up to date/,
+      );
       const sarif = JSON.parse(readFileSync(join(dir, "toolgate.sarif"), "utf8"));
       const rules = sarif.runs[0].tool.driver.rules as SarifRule[];
       expect(rules.map((r) => r.id)).toEqual(["unbounded-string"]);
@@ -171,6 +184,98 @@ describe("scripts/toolgate-ci.sh on a repository started with toolgate init", ()
         uri: "policies/policy.yaml",
         uriBaseId: "%SRCROOT%",
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A fresh clone of this repository as it stands: every file git tracks (with its working-tree contents), no build. */
+function freshClone(): string {
+  const dir = mkdtempSync(join(tmpdir(), "toolgate-ci-clone-"));
+  const tracked = spawnSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" });
+  expect(tracked.status, tracked.stderr).toBe(0);
+  for (const file of tracked.stdout.split("\0").filter((f) => f !== "" && existsSync(join(ROOT, f)))) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  return dir;
+}
+
+describe("scripts/toolgate-ci.sh runs green on a fresh clone, with no warning allowed", () => {
+  beforeAll(assertBuilt);
+  const steps = ["lint", "test", "fmt --check", "codegen --check", "compile --check"];
+
+  it("of this repository: the reference policy, its committed types and compiled controller", () => {
+    const dir = freshClone();
+    try {
+      const run = recipe(dir, { TOOLGATE_MAX_WARNINGS: "0" });
+      expect(run.stderr).toBe("");
+      expect(run.status, run.stdout).toBe(0);
+      for (const step of steps) expect(run.stdout).toContain(`== toolgate ${step}\n`);
+      expect(run.stdout).toMatch(
+        /== toolgate compile --check\ntoolgate: generated\/toolgate\.controller\.mjs and generated\/toolgate\.controller\.d\.mts are up to date/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    "examples/app/toolgate.config.yaml",
+    "examples/coding-agent/toolgate.config.yaml",
+    "examples/coding-agent/mcp/toolgate.config.yaml",
+    "examples/notes-agent/toolgate.config.yaml",
+    "policies/packs/agents/toolgate.config.yaml",
+    "policies/packs/claude-code/toolgate.config.yaml",
+    "policies/packs/gemini-cli/toolgate.config.yaml",
+  ])("of this repository, for %s", (config) => {
+    const dir = freshClone();
+    try {
+      const run = recipe(dir, { TOOLGATE_MAX_WARNINGS: "0", TOOLGATE_CONFIG: config });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      for (const step of steps) expect(run.stdout).toContain(`== toolgate ${step}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("compile --check and codegen --check agree whichever folder they run from", () => {
+    const dir = freshClone();
+    try {
+      for (const check of ["compile", "codegen"]) {
+        const inside = spawnSync(process.execPath, [BIN, check, "--check"], {
+          cwd: join(dir, "examples", "app"),
+          encoding: "utf8",
+        });
+        expect(inside.status, inside.stdout).toBe(0);
+        const above = spawnSync(
+          process.execPath,
+          [BIN, check, "--check", "--config", "examples/app/toolgate.config.yaml"],
+          {
+            cwd: dir,
+            encoding: "utf8",
+          },
+        );
+        expect(above.status, above.stdout).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("of a project made with toolgate init in an empty folder", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-ci-init-"));
+    try {
+      const init = spawnSync(process.execPath, [BIN, "init"], { cwd: dir, encoding: "utf8" });
+      expect(init.status, init.stdout + init.stderr).toBe(0);
+      const clone = mkdtempSync(join(tmpdir(), "toolgate-ci-init-clone-"));
+      cpSync(dir, clone, { recursive: true });
+      const run = recipe(clone, { TOOLGATE_MAX_WARNINGS: "0" });
+      rmSync(clone, { recursive: true, force: true });
+      expect(run.stderr).toBe("");
+      expect(run.status, run.stdout).toBe(0);
+      for (const step of steps) expect(run.stdout).toContain(`== toolgate ${step}\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -90,7 +90,7 @@ describe("toolgate diff", () => {
     expect(run.stdout).toMatch(
       /ask \(otherwise:transfer_funds\) → allow \(small-transfers\) {2}\[generated\]/,
     );
-    expect(run.stdout).toMatch(/^\d+ loosened, 0 tightened; 1 statement change\(s\)$/m);
+    expect(run.stdout).toMatch(/^\d+ loosened, 0 tightened; 1 statement change$/m);
   });
 
   it("markdown puts loosenings first, grouped by tool, then the statement changes", () => {
@@ -270,7 +270,7 @@ describe("toolgate diff", () => {
         ROOT,
       );
       expect(run.code).toBe(0);
-      expect(run.stderr).toBe("toolgate: 1 recorded call(s) with redacted arguments were not replayed\n");
+      expect(run.stderr).toBe("toolgate: 1 recorded call with redacted arguments was not replayed\n");
       const recorded = JSON.parse(run.stdout).decisions.filter(
         (d: { source: string }) => d.source === "recorded",
       );

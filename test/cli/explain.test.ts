@@ -44,7 +44,7 @@ describe("toolgate explain on the repository's policies/", () => {
     const lines = run.stdout.split("\n");
     const at = lines.findIndex((l) => l.startsWith("  may match") && l.includes("shell-no-recursive-delete"));
     expect(lines.slice(at, at + 5)).toEqual([
-      "  may match  deny   shell-no-recursive-delete  policies/policy.yaml:50",
+      "  may match  deny   shell-no-recursive-delete  policies/policy.yaml:63",
       '             when command: command ["rm -rf","rm -fr","rm -r","rm -R","rm --recursive","find -delete"] → maybe',
       "               as read: `git status` → no prefix",
       '               as read: `rm -rf build` → "rm -rf" (match), "rm -fr" (may match), "rm -r" (may match), "rm -R" (may match)',

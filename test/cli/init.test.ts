@@ -75,7 +75,7 @@ describe("toolgate init (no source)", () => {
     expect(policy).toEqual({
       version: 1,
       ask: ["read_file"],
-      reasons: { read_file: expect.stringMatching(/^placeholder: /) },
+      reasons: { read_file: "a person approves each read_file call until this policy decides more" },
     });
     expect(parse(read(dir, "policies/tests/tools.yaml")).tests).toEqual([
       {
@@ -88,6 +88,44 @@ describe("toolgate init (no source)", () => {
     // Deny by default: a tool the policy does not name is refused.
     const explain = toolgate(["explain", "read_file", "--args", '{"path":"a"}', "--format", "json"], dir);
     expect(JSON.parse(explain.stdout).action).toBe("ask");
+  });
+
+  it("what it writes passes fmt --check, lint with no warning, test, codegen --check and compile --check", () => {
+    const dir = emptyDir();
+    const init = toolgate(["init"], dir);
+    expect(init.code, init.stderr).toBe(0);
+    expect(parse(read(dir, "toolgate.config.yaml"))).toMatchObject({
+      codegen: { out: "generated/toolgate.ts" },
+      compile: { out: "generated/toolgate.controller.mjs" },
+    });
+    for (const file of [
+      "generated/toolgate.ts",
+      "generated/toolgate.controller.mjs",
+      "generated/toolgate.controller.d.mts",
+    ])
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    expect(toolgate(["fmt", "--check"], dir)).toMatchObject({
+      code: 0,
+      stdout: "toolgate: 4 files are formatted\n",
+    });
+    expect(lintJson(dir)).toEqual({
+      code: 0,
+      report: expect.objectContaining({ errorCount: 0, warningCount: 0 }),
+    });
+    expect(toolgate(["test"], dir)).toMatchObject({
+      code: 0,
+      stdout: "1 passed, 0 failed (1 policy test)\n",
+    });
+    expect(toolgate(["codegen", "--check"], dir)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^toolgate: generated\/toolgate\.ts is up to date \(1 tool; sha256:/),
+    });
+    expect(toolgate(["compile", "--check"], dir)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^toolgate: generated\/toolgate\.controller\.mjs and generated\/toolgate\.controller\.d\.mts are up to date \(1 tool; sha256:/,
+      ),
+    });
   });
 
   it("points each modeline at node_modules/toolgate/schemas relative to its own file", () => {

@@ -41,4 +41,25 @@ describe("a missing optional package", () => {
     expect(run.stderr).toContain('need the package "better-sqlite3"');
     expect(run.stderr).toContain("npm install better-sqlite3");
   });
+
+  it("whose native part cannot be loaded is reported as what to rebuild (exit 2), not as an internal error", () => {
+    const preload = join(dir, "hide-bindings.cjs");
+    writeFileSync(
+      preload,
+      HIDE.replace('request === "better-sqlite3"', 'request === "bindings"').replace(
+        '"Cannot find module \'" + request + "\'"',
+        '"Could not locate the bindings file. Tried:\\n → build/better_sqlite3.node"',
+      ),
+    );
+    const run = spawnSync(
+      process.execPath,
+      ["--require", preload, BIN, "approvals", "list", "--store", `sqlite:${join(dir, "native.db")}`],
+      { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).not.toContain("internal error");
+    expect(run.stderr).toBe(
+      `toolgate: sqlite: stores and sinks need the native module of the package "better-sqlite3", which could not be loaded for Node ${process.version} (Could not locate the bindings file. Tried:); build it again with: npm rebuild better-sqlite3 (or reinstall: npm install better-sqlite3)\n`,
+    );
+  });
 });

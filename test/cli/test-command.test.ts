@@ -202,6 +202,33 @@ describe("toolgate test", () => {
     `);
   });
 
+  it("a statement that only may match a case (a maybe) does not count as covered", async () => {
+    // "config/.ENV" may be config/.env on a case-insensitive file system: the deny rule takes the maybe and
+    // denies, yet no case shows the rule deciding a call it was written for.
+    const { config, clean } = project(
+      [
+        "tests:",
+        "  - name: a source file is readable",
+        "    call: { tool: read_file, arguments: { path: src/a.ts } }",
+        "    expect: allow",
+        "  - name: a dotenv in capitals is refused too",
+        "    call: { tool: read_file, arguments: { path: config/.ENV } }",
+        "    expect: deny",
+        "    rule: no-dotenv",
+        "",
+      ].join("\n"),
+    );
+    const run = await runCli(["test", "--config", config, "--no-color", "--coverage"]);
+    expect(run.code).toBe(0);
+    expect(clean(run.stdout)).toMatchInlineSnapshot(`
+      "2 passed, 0 failed (2 policy tests)
+      coverage: 33.3% of 3 statements
+        not exercised: ask:delete_file (set) DIR/policy.yaml:3
+        not exercised: no-dotenv (rule) DIR/policy.yaml:5
+      "
+    `);
+  });
+
   it("a --min-coverage that is no percentage is a usage error (exit 2)", async () => {
     const { config } = project(PASSING);
     const run = await runCli(["test", "--config", config, "--min-coverage", "most"]);
@@ -222,6 +249,8 @@ describe("toolgate test", () => {
       "
       DIR/tests.yaml
         5:11  error  the policy has no rule or entry with id "no-such-rule"; check the id  unknown-rule
+          5 |     rule: no-such-rule
+            |           ^^^^^^^^^^^^
 
       ✖ 1 problem (1 error, 0 warnings)
       toolgate: the configuration has errors; fix them (toolgate lint) before running policy tests

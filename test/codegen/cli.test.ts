@@ -64,6 +64,8 @@ describe("toolgate codegen and compile (built CLI)", () => {
         "",
         `${rel}/generated/toolgate.ts`,
         "  5:1  error  the generated file is out of date (no declaration changed, only the text around them (another toolgate version, or an edit by hand); first difference at line 5); run `toolgate codegen` and commit the result  codegen-stale",
+        "    5 | // edited by hand",
+        "      | ^",
         "",
         "✖ 1 problem (1 error, 0 warnings)",
         "",
@@ -176,6 +178,28 @@ describe("toolgate codegen and compile (built CLI)", () => {
       expect(stale.stdout).toMatch(
         /toolgate\.controller\.d\.mts\n +\d+:1 +error +the generated file is out of date \(the policy changed/,
       );
+    } finally {
+      writeFileSync(policy, original);
+      rmSync(join(dir, "generated"), { recursive: true, force: true });
+    }
+  });
+
+  it("compile --check after a change of layout only: the policy is the same, its statements moved", () => {
+    expect(toolgate(["compile", "--config", config]).status).toBe(0);
+    const policy = join(dir, "policy.yaml");
+    const original = readFileSync(policy, "utf8");
+    try {
+      // The same policy, its sets written as block sequences: every statement below moves down.
+      writeFileSync(policy, original.replace("allow: [legacy07]", "allow:\n  - legacy07"));
+      const moved = toolgate(["compile", "--config", config, "--check"]);
+      expect(moved.status).toBe(1);
+      expect(moved.stdout).toMatch(
+        /toolgate\.controller\.mjs\n +\d+:1 +error +the generated file is out of date \(the policy is the same \(sha256:[0-9a-f]{64}\), but its statements are on other lines of its files, as after a change of layout such as toolgate fmt; the module records where each one is; first difference at line \d+\); run `toolgate compile`/,
+      );
+      // The declarations hold no source lines: they are current.
+      expect(moved.stdout).not.toContain("toolgate.controller.d.mts");
+      expect(toolgate(["compile", "--config", config]).status).toBe(0);
+      expect(toolgate(["compile", "--config", config, "--check"]).status).toBe(0);
     } finally {
       writeFileSync(policy, original);
       rmSync(join(dir, "generated"), { recursive: true, force: true });

@@ -355,7 +355,7 @@ describe("the mode in durable audit logs", () => {
     expect(events.every((e) => e.mode === "observe")).toBe(true);
     const verified = await runCli(["audit", "verify", file, "--key", keyFile]);
     expect(verified.stderr).toBe("");
-    expect(verified.stdout).toContain("6 line(s), keyed chain intact");
+    expect(verified.stdout).toContain("6 lines, keyed chain intact");
     expect(verified.code).toBe(0);
     // Editing the mode of one line breaks the chain.
     const lines = readFileSync(file, "utf8").split("\n");

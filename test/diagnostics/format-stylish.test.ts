@@ -115,3 +115,110 @@ describe("formatStylish", () => {
     expect(input).toEqual(SAMPLE);
   });
 });
+
+describe("formatStylish with the source in view (readSource)", () => {
+  const source: Record<string, string> = {
+    "policy.yaml": "version: 1\nallow: [read_file]\ndeny: [read_file]\nreasons:\n\tread_file: TODO\n",
+  };
+  const readSource = (file: string) => source[file];
+  const diagnostics: Diagnostic[] = [
+    {
+      code: "overlap",
+      severity: "error",
+      message: 'tool "read_file" is in both allow (line 2) and deny (line 3); keep it in one',
+      file: "policy.yaml",
+      line: 3,
+      column: 8,
+      endLine: 3,
+      endColumn: 17,
+    },
+    { ...warning("policy.yaml", 5, 1, "a tab indents this line"), endLine: 5, endColumn: 2 },
+    warning("policy.yaml", 40, 1, "past the end of the file: no excerpt"),
+    warning("gone.yaml", 1, 1, "a file that cannot be read: no excerpt"),
+  ];
+
+  it("shows each line with a caret under the column (a span underlined), as ESLint's codeframe does", () => {
+    expect(formatStylish(diagnostics, { color: false, readSource })).toBe(
+      [
+        "",
+        "gone.yaml",
+        "  1:1  warning  a file that cannot be read: no excerpt  unreachable-rule",
+        "",
+        "policy.yaml",
+        '   3:8  error    tool "read_file" is in both allow (line 2) and deny (line 3); keep it in one  overlap',
+        "     3 | deny: [read_file]",
+        "       |        ^^^^^^^^^",
+        "   5:1  warning  a tab indents this line                                                       unreachable-rule",
+        "     5 |     read_file: TODO",
+        "       | ^^^^",
+        "  40:1  warning  past the end of the file: no excerpt                                          unreachable-rule",
+        "",
+        "✖ 4 problems (1 error, 3 warnings)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("colours the gutter dim and the carets as the severity; --no-color leaves no escape", () => {
+    const one = diagnostics.slice(0, 1);
+    expect(formatStylish(one, { color: true, readSource })).toBe(
+      [
+        "",
+        "\u001b[4mpolicy.yaml\u001b[24m",
+        '  \u001b[2m3:8\u001b[22m  \u001b[31merror\u001b[39m  tool "read_file" is in both allow (line 2) and deny (line 3); keep it in one  \u001b[2moverlap\u001b[22m',
+        "\u001b[2m    3 |\u001b[22m deny: [read_file]",
+        "\u001b[2m      |\u001b[22m        \u001b[31m^^^^^^^^^\u001b[39m",
+        "",
+        "\u001b[1m\u001b[31m✖ 1 problem (1 error, 0 warnings)\u001b[39m\u001b[22m",
+        "",
+      ].join("\n"),
+    );
+    expect(formatStylish(one, { color: false, readSource })).not.toContain("\u001b");
+  });
+
+  it("keeps the caret under its character after a tab, a wide character, an accent and an escaped control", () => {
+    // Columns count UTF-16 code units: 日 and é are one each (three and two bytes in the file), 🔒 is two.
+    const text = "reasons: {\t日本: café 🔒, \u001b[2J: x}\n";
+    const at = (column: number, endColumn?: number): Diagnostic => ({
+      ...warning("p.yaml", 1, column, "m"),
+      ...(endColumn === undefined ? {} : { endLine: 1, endColumn }),
+    });
+    const frames = (d: Diagnostic) =>
+      formatStylish([d], { color: false, readSource: () => text })
+        .split("\n")
+        .slice(3, 5);
+    const line = "    1 | reasons: {    日本: café 🔒, \\u001b[2J: x}";
+    // The caret line: `width` carets after `at` terminal columns of the line as shown.
+    const carets = (at: number, width = 1) => `      | ${" ".repeat(at)}${"^".repeat(width)}`;
+    // "café" (columns 16 to 19) shows at 20: "reasons: {" (10), the tab (4), 日本 (2 each), ": " (2).
+    expect(frames(at(16, 20))).toEqual([line, carets(20, 4)]);
+    // 🔒 (columns 21 and 22) is two columns wide, and so is the caret under it.
+    expect(frames(at(21, 23))).toEqual([line, carets(25, 2)]);
+    // "[2J" (columns 26 to 28), after ESC shown as the six characters \u001b.
+    expect(frames(at(26, 29))).toEqual([line, carets(35, 3)]);
+    // The tab itself, then 本.
+    expect(frames(at(11))).toEqual([line, carets(10)]);
+    expect(frames(at(13))).toEqual([line, carets(16)]);
+    expect(frames(at(11))[1]).toBe("      |           ^");
+  });
+
+  it("counts columns after a byte order mark and before a CRLF, and marks the end of a line", () => {
+    const text = "\ufeffversion: 1\r\nallow: [a\r\n";
+    const output = formatStylish([warning("p.yaml", 1, 10, "m"), warning("p.yaml", 2, 10, "m")], {
+      color: false,
+      readSource: () => text,
+    });
+    expect(output.split("\n").slice(2, 8)).toEqual([
+      "  1:10  warning  m  unreachable-rule",
+      "    1 | version: 1",
+      "      |          ^",
+      "  2:10  warning  m  unreachable-rule",
+      "    2 | allow: [a",
+      "      |          ^",
+    ]);
+  });
+
+  it("without readSource, no excerpt (the programmatic default)", () => {
+    expect(formatStylish(diagnostics.slice(0, 1), { color: false })).not.toContain(" | ");
+  });
+});

@@ -42,6 +42,26 @@ describe("formatDiagnostics", () => {
     expect(formatDiagnostics("junit", input)).toBe(formatJunit(diagnosticsToJunit(SAMPLE)));
   });
 
+  it("hands readSource to stylish only: json, sarif, github and junit print no source", () => {
+    const input = {
+      diagnostics: SAMPLE,
+      fingerprint: "sha256:ab",
+      color: false,
+      toolVersion: "1.2.3",
+      table: DIAGNOSTICS,
+    };
+    const readSource = () => "version: 1\n".repeat(20);
+    expect(formatDiagnostics("stylish", { ...input, readSource })).toBe(
+      formatStylish(SAMPLE, { color: false, readSource }),
+    );
+    expect(formatDiagnostics("stylish", { ...input, readSource })).toContain("| version: 1");
+    for (const format of ["json", "sarif", "github", "junit"] as const) {
+      expect(formatDiagnostics(format, { ...input, readSource }), format).toBe(
+        formatDiagnostics(format, input),
+      );
+    }
+  });
+
   it("as exported by toolgate, fills in toolgate's own table when none is given", async () => {
     const { formatDiagnostics: publicFormat } = await import("toolgate");
     const input = { diagnostics: SAMPLE, fingerprint: null, color: false, toolVersion: "1.2.3" };

@@ -104,7 +104,7 @@ describe("formatPolicyDiff", () => {
   it("github: one escaped annotation per group, on the head line of the statement that explains it", () => {
     const text = formatPolicyDiff(diffOf([loosened("a,b:c\nd"), loosened("ls")]), "github");
     expect(text).toBe(
-      '::warning file=policy.yaml,line=5,title=toolgate diff%3A loosened::loosened: run_shell was ask (otherwise:run_shell), is now allow (shell-safe); for example {"command":"a,b:c\\nd"} (generated), and 1 more call(s) like it\n',
+      '::warning file=policy.yaml,line=5,title=toolgate diff%3A loosened::loosened: run_shell was ask (otherwise:run_shell), is now allow (shell-safe); for example {"command":"a,b:c\\nd"} (generated), and 1 more call like it\n',
     );
   });
 
@@ -120,7 +120,7 @@ describe("formatPolicyDiff", () => {
         '  loosened   run_shell {"command":"ls"}',
         "             ask (otherwise:run_shell) → allow (shell-safe)  [generated]",
         "",
-        "1 loosened, 0 tightened; 1 statement change(s)",
+        "1 loosened, 0 tightened; 1 statement change",
         "",
       ].join("\n"),
     );

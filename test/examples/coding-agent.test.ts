@@ -40,7 +40,7 @@ describe("examples/coding-agent", () => {
         "tools offered to the model: read_file, list_dir, search_text, write_file, apply_patch, run_shell, http_fetch, git_commit",
       );
       expect(out).not.toMatch(/offered.*delete_path/);
-      expect(out).toContain('→ read_file {"path":"src/greet.ts"}\n  allow → ran: 4 line(s) returned');
+      expect(out).toContain('→ read_file {"path":"src/greet.ts"}\n  allow → ran: 4 lines returned');
       expect(out).toContain(
         '→ read_file {"path":"./src/../.env"}\n  deny: denied by policy: secret files (environment files, private keys, credentials) are never read or written by the agent (rule: no-secret-files)',
       );
@@ -89,7 +89,7 @@ describe("examples/coding-agent", () => {
     expect(out).toContain(
       "tools offered to the model: read_text_file, write_file, edit_file, create_directory, list_directory, search_files, get_file_info, list_allowed_directories",
     );
-    expect(out).toContain('→ read_text_file {"path":"src/greet.ts"}\n  allow → ran: 4 line(s) returned');
+    expect(out).toContain('→ read_text_file {"path":"src/greet.ts"}\n  allow → ran: 4 lines returned');
     expect(out).toContain(
       '→ read_text_file {"path":".env"}\n  deny: denied by policy: secret files (environment files) are never read or written by the agent (rule: no-secret-files)',
     );

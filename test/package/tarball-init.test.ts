@@ -11,6 +11,7 @@
  */
 import { spawnSync } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -69,13 +70,33 @@ function run(project: string, args: readonly string[], nodeOptions: readonly str
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * A copy of the repository's tracked files with its node_modules linked: `npm pack` runs its scripts there
+ * (prepack builds dist/ and strips `prepare`, postpack restores), never in this checkout whose dist/ other
+ * tests are reading.
+ */
+function packingCopy(): string {
+  const copy = mkdtempSync(join(work, "repository-"));
+  const tracked = spawnSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" });
+  expect(tracked.status, tracked.stderr).toBe(0);
+  for (const file of tracked.stdout.split("\0").filter((f) => f !== "" && existsSync(join(ROOT, f)))) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(copy, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  return copy;
+}
+
+let repository: string;
+
 beforeAll(() => {
   assertBuilt();
   work = mkdtempSync(join(tmpdir(), "toolgate-tarball-"));
-  const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
-    cwd: ROOT,
+  repository = packingCopy();
+  const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", work], {
+    cwd: repository,
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: 170_000,
   });
   expect(pack.status, pack.stderr).toBe(0);
   const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
@@ -90,6 +111,25 @@ beforeAll(() => {
     expect(shipped.has(needed), needed).toBe(true);
   }
 }, 180_000);
+
+describe("the packed package", () => {
+  it("publishes no prepare script (an install script to npm), while the repository keeps it so that npm ci builds", () => {
+    const manifest = JSON.parse(
+      spawnSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }).stdout,
+    ) as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepare).toBeUndefined();
+    expect(manifest.scripts.build).toBe("tsc -p tsconfig.build.json");
+    // postpack put the repository's own manifest back, prepare and all.
+    const own = JSON.parse(readFileSync(join(repository, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(own.scripts.prepare).toBe("npm run build");
+    expect(readFileSync(join(repository, "package.json"), "utf8")).toBe(
+      readFileSync(join(ROOT, "package.json"), "utf8"),
+    );
+    expect(existsSync(join(repository, "package.json.packing"))).toBe(false);
+  });
+});
 
 describe("toolgate in your own project, installed from the packed tarball", () => {
   it("init, then lint, succeed; the modelines reach the installed schemas; the API loads the policy", () => {
@@ -116,7 +156,7 @@ describe("toolgate in your own project, installed from the packed tarball", () =
     expect(lint.stderr).toBe("");
     expect(lint.code).toBe(0);
     expect(lint.stdout).toMatch(
-      /^toolgate: no problems \(1 tools, 1 policy test\(s\) passed; sha256:[0-9a-f]{64}\)\n$/,
+      /^toolgate: no problems \(1 tool, 1 policy test passed; sha256:[0-9a-f]{64}\)\n$/,
     );
 
     writeFileSync(
@@ -146,9 +186,11 @@ describe("toolgate in your own project, installed from the packed tarball", () =
     expect(init.stdout).toMatch(/policies\/tools\/tools\.yaml {2}\(\d+ tools\)/);
     const lint = run(project, ["lint"]);
     expect(lint.code).toBe(0);
-    expect(lint.stdout).toMatch(/^toolgate: no problems \((\d+) tools, \1 policy test\(s\) passed; /);
+    expect(lint.stdout).toMatch(/^toolgate: no problems \((\d+) tools, \1 policy tests passed; /);
     const explain = run(project, ["explain", "write_file", "--args", '{"path":"a","content":"b"}']);
-    expect(explain.stdout.split("\n")[0]).toMatch(/^write_file: ASK — placeholder: /);
+    expect(explain.stdout.split("\n")[0]).toBe(
+      "write_file: ASK — a person approves each write_file call until this policy decides more",
+    );
   });
 
   it('loads the MCP SDK only for an MCP import: never for `import "toolgate"` or `toolgate lint`', () => {

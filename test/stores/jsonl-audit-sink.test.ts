@@ -385,7 +385,7 @@ describe("a keyed JSONL audit log", () => {
         ok: false,
         line: 2,
         message:
-          "the log has 2 line(s) but the anchor says 4: lines were removed from its end, or the log was replaced",
+          "the log has 2 lines but the anchor says 4: lines were removed from its end, or the log was replaced",
       });
       expect(verifyAuditLog(file, { ...options, expect: head })).toMatchObject({ ok: false });
       expect(verifyAuditLog(file, { ...options, expect: { hash: head.hash } })).toMatchObject({ ok: false });
@@ -428,7 +428,7 @@ describe("a keyed JSONL audit log", () => {
     expect(() => readAuditKey({ keyEnv: "TOOLGATE_TEST_NO_SUCH_KEY" })).toThrow(/is not set; set it/);
     process.env.TOOLGATE_TEST_AUDIT_KEY = "short";
     expect(() => readAuditKey({ keyEnv: "TOOLGATE_TEST_AUDIT_KEY" })).toThrow(
-      /holds 5 byte\(s\); an audit key needs at least 32/,
+      /holds 5 bytes; an audit key needs at least 32/,
     );
     delete process.env.TOOLGATE_TEST_AUDIT_KEY;
     chmodSync(keyFile, 0o644);

@@ -7,6 +7,7 @@ import { duplicateRuleIdCheck } from "./duplicate-rule-id.js";
 import { operatorTypeCheck } from "./operator-type.js";
 import { operatorValueCheck } from "./operator-value.js";
 import { overlapCheck } from "./overlap.js";
+import { placeholderReasonCheck } from "./placeholder-reason.js";
 import { prefixOnPathCheck } from "./prefix-on-path.js";
 import { reasonWithoutEntryCheck } from "./reason-without-entry.js";
 import { unboundedStringCheck } from "./unbounded-string.js";
@@ -34,6 +35,7 @@ export const POLICY_CHECKS = Object.freeze([
   unreachableRuleCheck,
   unreachableFallbackCheck,
   unlistedToolCheck,
+  placeholderReasonCheck,
 ] as const);
 
 /** A code a policy check reports. */

@@ -32,6 +32,16 @@ export interface PolicyCheckOptions {
   readonly toolsComplete?: boolean;
   /** False when a policy file could not be loaded: a tool with no statement may have one there. */
   readonly policyComplete?: boolean;
+  /**
+   * Filled with the ids of the set entries that make no statement because of an error (the later entry of an
+   * overlap): they are written in the file, so a policy test naming one is not an `unknown-rule`.
+   */
+  readonly droppedIds?: Set<string>;
+  /**
+   * Names a tool file declares with an invalid name: the `invalid-tool-name` there is the one diagnostic of
+   * that mistake, so the policy naming them is not also an `unknown-tool`.
+   */
+  readonly invalidNames?: ReadonlySet<string>;
 }
 
 /** A rule as the policy file writes it (the schema has checked its shape). */
@@ -241,6 +251,7 @@ export function collectPolicyFacts(
       }
       overlapping.add(pointer);
       overlaps.push({ parsed, pointer, tool, action, line: span.line, earlier });
+      options.droppedIds?.add(setStatement(tool, action, { idPrefix }).id);
     }
     listedInFile.set(entry, new Set(inFile.keys()));
     for (const action of ACTIONS) {

@@ -34,22 +34,46 @@ export const unboundedStringCheck = definePolicyCheck({
     description:
       "A command, glob, path_prefix or regex rule reads a string field whose schema sets no maxLength.",
     meaning:
-      "A `command`, `glob`, `path_prefix` or `regex` operator reads a string field (an argument, an array's items, or a `context_schema` fact) whose schema sets no `maxLength`, `enum` or `const`. Reported once per field of a rule and tool, at the first such operator.",
+      "A `command`, `glob`, `path_prefix` or `regex` operator reads a string field (an argument, an array's items, or a `context_schema` fact) whose schema sets no `maxLength`, `enum` or `const`. Reported once per operator and field of a rule, naming every tool that leaves the field unbounded.",
     fix: "Add `maxLength` to the field in the `input_schema` (for example `maxLength: 4096`; a command line or a URL rarely needs more).",
   },
   name: "string operators read bounded strings",
   run: (facts, report) => {
+    // One operator reading one field is one mistake, however many of the rule's tools leave the field unbounded.
+    const groups = new Map<
+      string,
+      { node: (typeof facts.operatorNodes)[number]; operator: string; owners: string[] }
+    >();
     for (const node of facts.operatorNodes) {
       const operator = lengthOperator(node.spec);
       if (operator === undefined || !unboundedString(node.schema)) continue;
       if (node.negatedIn.some((outer) => lengthOperator(outer) !== undefined)) continue;
-      const where = node.owner === "" ? "its schema" : `the schema of ${node.owner}`;
+      const key = [
+        node.parsed.file,
+        node.pointer,
+        operator,
+        node.field,
+        node.owner === "" ? "" : "tool",
+      ].join("\0");
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { node, operator, owners: [node.owner] });
+      else if (!group.owners.includes(node.owner)) group.owners.push(node.owner);
+    }
+    for (const { node, operator, owners } of groups.values()) {
       report.at(
         node.parsed,
         childPointer(node.pointer, operator),
-        `"${operator}" reads string field "${node.field}", whose length ${where} does not bound: a call with a very long value makes every check on it slow; add maxLength (for example maxLength: 4096) to "${node.field}"`,
+        `"${operator}" reads string field "${node.field}", whose length ${whose(owners)} bound: a call with a very long value makes every check on it slow; add maxLength (for example maxLength: 4096) to "${node.field}"`,
         "key",
       );
     }
   },
 });
+
+/** "its schema does not", "the schema of tool "a" does not", "the schemas of tools "a" and "b" do not". */
+function whose(owners: readonly string[]): string {
+  if (owners.length === 1)
+    return owners[0] === "" ? "its schema does not" : `the schema of ${owners[0]} does not`;
+  const names = owners.map((owner) => owner.replace(/^tool /, ""));
+  return `the schemas of tools ${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} do not`;
+}

@@ -20,7 +20,7 @@ export const unknownToolCheck = definePolicyCheck({
     for (const layer of facts.layers) {
       const policy = rawPolicy(layer);
       const check = (pointer: string, name: string, prefer: "key" | "value" = "value") => {
-        if (facts.declared.has(name)) return;
+        if (facts.declared.has(name) || facts.options.invalidNames?.has(name)) return;
         const near = nearest(name, facts.declared);
         report.at(
           layer.parsed,
