@@ -79,12 +79,15 @@ export function runPolicyTests(
       actual = explained.decision.action;
       reason = explained.decision.reason;
       ruleIds = explained.decision.ruleIds;
-      // A statement covers a case when it decided it for certain: one that only may match (a maybe, which a
-      // deny or ask rule takes) decided nothing that the test shows the rule was written for.
-      const certain = new Set(
-        explained.evaluations.filter((e) => e.match === "certain").map((e) => e.statement.id),
-      );
-      for (const id of ruleIds) if (certain.has(id)) covered.add(id);
+      // A statement covers a case when it decided it for certain (for a compound command: some part of it), or
+      // when the case names it as the rule that decides (`rule:`) and it did: one that only may match (a maybe,
+      // which a deny or ask rule takes) shows nothing the rule was written for unless the test says so. (A rule
+      // on absolute or home paths is never certain: the test naming it is what covers it.)
+      const certain = new Set<string>();
+      for (const { evaluations } of [explained, ...(explained.parts ?? [])]) {
+        for (const e of evaluations) if (e.match === "certain") certain.add(e.statement.id);
+      }
+      for (const id of ruleIds) if (certain.has(id) || testCase.rule === id) covered.add(id);
     }
     const failures: string[] = [];
     if (actual !== testCase.expect) failures.push(`expected ${testCase.expect}, got ${actual} (${reason})`);

@@ -27,7 +27,10 @@ describe("toolgate explain on the repository's policies/", () => {
       ["explain", "run_shell", "--format", "json", "--args", '{"command":"git status && make"}'],
       ROOT,
     );
-    const parsed = JSON.parse(json.stdout) as { action: string; parts: { command: string; action: string }[] };
+    const parsed = JSON.parse(json.stdout) as {
+      action: string;
+      parts: { command: string; action: string }[];
+    };
     expect(parsed.action).toBe("ask");
     expect(parsed.parts.map((p) => [p.command, p.action])).toEqual([
       ["git status", "allow"],

@@ -214,7 +214,6 @@ describe("toolgate test", () => {
         "  - name: a dotenv in capitals is refused too",
         "    call: { tool: read_file, arguments: { path: config/.ENV } }",
         "    expect: deny",
-        "    rule: no-dotenv",
         "",
       ].join("\n"),
     );
