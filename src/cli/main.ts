@@ -289,6 +289,11 @@ export function buildProgram(state: { code: number }): Command {
       "--token-file <file>",
       "with --listen: the bearer token clients must send (default: $TOOLGATE_MCP_TOKEN, else .toolgate/mcp-proxy.token, made if absent)",
     )
+    .option(
+      "--root <dir>",
+      "a directory the agent works in: an absolute path argument under it is decided relative to it; repeatable",
+      collect,
+    )
     .action(async (command: string[], options) => {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);
@@ -313,6 +318,11 @@ export function buildProgram(state: { code: number }): Command {
         projectVariable === undefined
           ? "the project directory paths are read against (default: the payload's cwd)"
           : `the project directory paths are read against (default: $${projectVariable}, else cwd)`,
+      )
+      .option(
+        "--root <dir>",
+        "another directory the agent works in: an absolute path under it is decided relative to it; repeatable",
+        collect,
       )
       .action(async (options) => {
         const project: string | undefined =
