@@ -12,9 +12,11 @@ import { copyJsonObject, findDuplicateKey, type JsonObject, quoteValue } from ".
 /**
  * Where an absolute path leads once every symbolic link on it is followed: the real path of the path, or of its
  * longest existing parent with the rest of the path after it (a file about to be written does not exist yet,
- * but the directory it goes into may be a link). `undefined` when nothing on it resolves.
+ * but the directory it goes into may be a link). `undefined` when nothing on it resolves, and for a path that is
+ * not an absolute POSIX path (a Windows path names nothing on this machine).
  */
 export function linkTarget(path: string): string | undefined {
+  if (!isAbsolutePosix(path)) return undefined;
   let head = path;
   let rest = "";
   for (;;) {
