@@ -57,6 +57,11 @@ export function buildProgram(state: { code: number }): Command {
       "--trace",
       "for each rule, which condition was true, false or a maybe (and for command, which prefix)",
     )
+    .option(
+      "--root <dir>",
+      "read absolute path arguments under this directory relative to it, as mcp-proxy --root does; repeatable",
+      collect,
+    )
     .addOption(formatOption(["stylish", "json"]))
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {

@@ -30,7 +30,6 @@ import { hashCanonical } from "../runtime/canonical-json.js";
 import { redactArguments, type ToolController } from "../runtime/controller.js";
 import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import { ACTION_RANK } from "../runtime/statements.js";
 import type {
   ApprovalRequest,
   ApprovalResponse,
@@ -40,7 +39,13 @@ import type {
 } from "../runtime/types.js";
 import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
-import { argumentReadings, type FieldStep, gatewayPathReadings, pathFields } from "./path-arguments.js";
+import {
+  decideWithRoots,
+  type FieldStep,
+  pathFields,
+  type RootedDecision,
+  withRealPaths,
+} from "./path-arguments.js";
 
 /** Default time a `tools/call` waits for a person before answering how to approve: five minutes. */
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
@@ -172,7 +177,10 @@ export class McpGateway {
     this.check = checkServerTools(options.serverTools, options.bundle);
     this.#pathFields = pathFields(options.bundle);
     this.#resolveLink = options.resolveLink ?? linkTarget;
-    this.#roots = this.#withRealPaths([...(options.roots ?? []), ...(options.bundle.settings.roots ?? [])]);
+    this.#roots = withRealPaths(
+      [...(options.roots ?? []), ...(options.bundle.settings.roots ?? [])],
+      this.#resolveLink,
+    );
     this.#redact = options.bundle.settings.audit?.redact ?? {};
     const handlers: Record<string, HandlerMap[string]> = {};
     for (const tool of options.bundle.tools) {
@@ -286,62 +294,16 @@ export class McpGateway {
     }
   }
 
-  /**
-   * The call the policy decides, and its decision: with no roots, or no path argument under one, the call as
-   * sent. Otherwise every reading of its path arguments (relative to the root that holds them; where their links
-   * lead) is decided and the strictest holds; and a rule that matches the call as sent (an absolute `glob`, a
-   * `prefix` or `regex` on the absolute text) still holds — when it is stricter, the call is decided as sent. A
-   * reading the tool's schema refuses leaves the call as sent too.
-   */
-  async #decide(
-    sent: ToolCall,
-    extra: CallExtra,
-  ): Promise<{
-    call: ToolCall;
-    explained: ReturnType<ToolController["explain"]>;
-    changed: readonly { at: string; value: string; readings: readonly string[] }[];
-  }> {
-    const asSent = () => ({ call: sent, explained: this.controller.explain(sent), changed: [] });
+  /** The call the policy decides (see {@link decideWithRoots}), with the client's roots when it has any. */
+  async #decide(sent: ToolCall, extra: CallExtra): Promise<RootedDecision> {
     const fields = this.#pathFields.get(sent.toolName);
-    if (fields === undefined) return asSent();
+    if (fields === undefined) return { call: sent, explained: this.controller.explain(sent), changed: [] };
     const clientRoots = extra.roots === undefined ? [] : await extra.roots();
     const roots =
-      clientRoots.length === 0 ? this.#roots : [...this.#roots, ...this.#withRealPaths(clientRoots)];
-    if (roots.length === 0) return asSent();
-    const read = argumentReadings(sent.arguments, fields, (value) =>
-      gatewayPathReadings(value, roots, this.#resolveLink),
-    );
-    if (read.changed.length === 0) return asSent();
-    const original = this.controller.explain(sent);
-    if (!("decision" in original)) return { call: sent, explained: original, changed: [] };
-    let best: { call: ToolCall; explained: ReturnType<ToolController["explain"]>; rank: number } | undefined;
-    for (const args of read.variants) {
-      const call = { ...sent, arguments: args };
-      const explained = this.controller.explain(call);
-      if (!("decision" in explained)) return { call: sent, explained: original, changed: [] };
-      const rank = ACTION_RANK[explained.decision.action];
-      if (best === undefined || rank > best.rank) best = { call, explained, rank };
-    }
-    if (best === undefined) return { call: sent, explained: original, changed: [] };
-    let sentRank = -1;
-    for (const evaluation of original.evaluations) {
-      if (evaluation.statement.kind === "rule" && evaluation.match !== "no")
-        sentRank = Math.max(sentRank, ACTION_RANK[evaluation.statement.action]);
-    }
-    if (sentRank > best.rank) return { call: sent, explained: original, changed: [] };
-    return { call: best.call, explained: best.explained, changed: read.changed };
-  }
-
-  /** The roots and, where it differs, the real path of each (a link's target is a real path). */
-  #withRealPaths(roots: readonly string[]): readonly string[] {
-    const out = new Set<string>();
-    for (const root of roots) {
-      if (!root.startsWith("/")) continue;
-      out.add(root);
-      const real = this.#resolveLink(root);
-      if (real !== undefined) out.add(real);
-    }
-    return [...out];
+      clientRoots.length === 0
+        ? this.#roots
+        : [...this.#roots, ...withRealPaths(clientRoots, this.#resolveLink)];
+    return decideWithRoots(this.controller, sent, fields, roots, this.#resolveLink);
   }
 
   /**

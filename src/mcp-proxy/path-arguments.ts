@@ -8,8 +8,11 @@
  */
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import type { ConditionSpec, OperatorSpec } from "../runtime/condition.js";
+import type { ToolController } from "../runtime/controller.js";
 import { normalizePath } from "../runtime/match/path.js";
 import { rootReadings } from "../runtime/match/roots.js";
+import { ACTION_RANK } from "../runtime/statements.js";
+import type { ToolCall } from "../runtime/types.js";
 
 /** One step of a field path: a property name, or `ITEMS` for each element of an array. */
 export type FieldStep = string | typeof ITEMS;
@@ -163,4 +166,67 @@ export function gatewayPathReadings(
   if (target !== undefined && !(normal.ok && normal.path === target))
     for (const reading of rootReadings(target, roots)) readings.add(reading);
   return [...readings];
+}
+
+/** What {@link decideWithRoots} decided: the call the policy decides, its decision, and what was read otherwise. */
+export interface RootedDecision {
+  /** The call as sent, or one of its readings (a new object: never `sent` itself). */
+  readonly call: ToolCall;
+  readonly explained: ReturnType<ToolController["explain"]>;
+  readonly changed: ArgumentReadings["changed"];
+}
+
+/**
+ * The call the policy decides, and its decision: with no roots, or no path argument under one, the call as
+ * sent. Otherwise every reading of its path arguments (relative to the root that holds them; where their links
+ * lead) is decided and the strictest holds; and a rule that matches the call as sent (an absolute `glob`, a
+ * `prefix` or `regex` on the absolute text) still holds — when it is stricter, the call is decided as sent. A
+ * reading the tool's schema refuses leaves the call as sent too.
+ */
+export function decideWithRoots(
+  controller: Pick<ToolController, "explain">,
+  sent: ToolCall,
+  fields: readonly (readonly FieldStep[])[] | undefined,
+  roots: readonly string[],
+  resolveLink: (absolutePath: string) => string | undefined,
+): RootedDecision {
+  const asSent = (): RootedDecision => ({ call: sent, explained: controller.explain(sent), changed: [] });
+  if (fields === undefined || roots.length === 0) return asSent();
+  const read = argumentReadings(sent.arguments, fields, (value) =>
+    gatewayPathReadings(value, roots, resolveLink),
+  );
+  if (read.changed.length === 0) return asSent();
+  const original = controller.explain(sent);
+  if (!("decision" in original)) return { call: sent, explained: original, changed: [] };
+  let best: { call: ToolCall; explained: RootedDecision["explained"]; rank: number } | undefined;
+  for (const args of read.variants) {
+    const call = { ...sent, arguments: args };
+    const explained = controller.explain(call);
+    if (!("decision" in explained)) return { call: sent, explained: original, changed: [] };
+    const rank = ACTION_RANK[explained.decision.action];
+    if (best === undefined || rank > best.rank) best = { call, explained, rank };
+  }
+  if (best === undefined) return { call: sent, explained: original, changed: [] };
+  let sentRank = -1;
+  for (const evaluation of original.evaluations) {
+    if (evaluation.statement.kind === "rule" && evaluation.match !== "no")
+      sentRank = Math.max(sentRank, ACTION_RANK[evaluation.statement.action]);
+  }
+  if (sentRank > best.rank) return { call: sent, explained: original, changed: [] };
+  return { call: best.call, explained: best.explained, changed: read.changed };
+}
+
+/** The roots and, where it differs, the real path of each (a link's target is a real path). */
+export function withRealPaths(
+  roots: readonly string[],
+  resolveLink: (absolutePath: string) => string | undefined,
+): readonly string[] {
+  const out = new Set<string>();
+  for (const root of roots) {
+    if (!root.startsWith("/")) continue;
+    out.add(root);
+    const real = resolveLink(root);
+    if (real !== undefined) out.add(real);
+  }
+  return [...out];
 }
