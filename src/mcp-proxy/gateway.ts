@@ -267,7 +267,10 @@ export class McpGateway {
     const read =
       changed.length === 0
         ? ""
-        : ` (decided with ${changed.map((c) => `${c.at} ${JSON.stringify(c.value)} read as ${c.readings.map((r) => JSON.stringify(r)).join(" and ")}`).join(", ")})`;
+        : // Escaped: the paths come from the model, and no control character may hide part of them.
+          escapeControl(
+            ` (decided with ${changed.map((c) => `${c.at} ${JSON.stringify(c.value)} read as ${c.readings.map((r) => JSON.stringify(r)).join(" and ")}`).join(", ")})`,
+          );
     if (rewritten) this.#sent.set(call.callId, sent.arguments);
     try {
       // A retry of a call that waited for a person: take up the request already in the store.

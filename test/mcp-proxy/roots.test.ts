@@ -36,8 +36,11 @@ const upstream = {
 const gateways: McpGateway[] = [];
 afterEach(async () => {
   forwarded = [];
+  logged = [];
   for (const gateway of gateways.splice(0)) await gateway.close();
 });
+
+let logged: string[] = [];
 
 function gateway(roots: readonly string[], links: Readonly<Record<string, string>> = {}): McpGateway {
   const made = new McpGateway({
@@ -47,7 +50,9 @@ function gateway(roots: readonly string[], links: Readonly<Record<string, string
     askTimeoutMs: 20,
     pollIntervalMs: 5,
     cwd: dir,
-    log: () => undefined,
+    log: (line) => {
+      logged.push(line);
+    },
     roots,
     resolveLink: (path) => links[path],
   });
@@ -195,5 +200,20 @@ describe("mcp-proxy roots", () => {
         sentArguments: { path: `${ROOT_DIR}/src/a.txt` },
       });
     }
+  });
+
+  it("an approved ask forwards the path as sent; the form and the log show it with the path as decided", async () => {
+    const g = gateway([ROOT_DIR]);
+    const messages: string[] = [];
+    const result = await read(g, `${ROOT_DIR}/README.md`, {
+      elicit: async (params) => {
+        messages.push(params.message);
+        return { action: "accept", content: { approve: true } };
+      },
+    });
+    expect(result.isError).not.toBe(true);
+    expect(forwarded).toEqual([{ name: "read_text_file", arguments: { path: `${ROOT_DIR}/README.md` } }]);
+    expect(messages[0]).toContain(`with {"path":"${ROOT_DIR}/README.md"} (decided as {"path":"README.md"}`);
+    expect(logged.join("\n")).toContain(`(decided with path "${ROOT_DIR}/README.md" read as "README.md")`);
   });
 });
