@@ -1,3 +1,5 @@
+import { posix } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../../src/runtime/condition.js";
 import { normalizeRoots, relativeToRoots, rootReadings } from "../../../src/runtime/match/roots.js";
@@ -105,5 +107,27 @@ describe("rootReadings", () => {
     expect(decide("/work/src/../x").every((t) => t !== TRUE)).toBe(true);
     expect(decide("/etc/passwd").every((t) => t !== TRUE)).toBe(true);
     expect(decide("/work2/src/a.txt").every((t) => t !== TRUE)).toBe(true);
+  });
+});
+
+describe("relativeToRoots against node:path's posix normalize and relative", () => {
+  const segment = fc.constantFrom("src", "src2", "sr", "a.txt", ".", "..", "", "work", ".env", "x y");
+  const path = fc.array(segment, { minLength: 0, maxLength: 7 }).map((s) => `/${s.join("/")}`);
+  const root = fc.constantFrom("/work", "/work/src", "/work/src/", "/", "//work//src", "/work/./src");
+
+  it("property: inside exactly when node's relative path from the root does not climb out, and equal to it", () => {
+    fc.assert(
+      fc.property(path, root, (p, r) => {
+        const normalRoot = posix.normalize(r).replace(/(.)\/+$/, "$1");
+        const relative = posix.relative(normalRoot, posix.normalize(p));
+        const inside = relative !== ".." && !relative.startsWith("../") && !posix.isAbsolute(relative);
+        expect(relativeToRoots(p, [r])).toEqual(
+          inside
+            ? { inside: true, root: normalRoot, relative: relative === "" ? "." : relative }
+            : { inside: false },
+        );
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
