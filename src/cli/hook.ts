@@ -126,6 +126,11 @@ interface HookAgent<P extends { readonly cwd: string }> {
     declared: (name: string) => boolean,
     roots: readonly string[],
   ) => readonly ToolCall[];
+  /**
+   * The call as the agent sent it, when its paths may have been read relative to a root: a rule that matches it
+   * (an absolute glob, a regex on the absolute text) still holds when it is stricter than the decision.
+   */
+  readonly sent?: (payload: P) => ToolCall | undefined;
   /** The caller context the policy may match, given the configuration's context_schema. */
   readonly context: (payload: P, schema: unknown) => { readonly [key: string]: unknown };
   /** The answer (exit code 0) for the strictest decision and its reason. */
@@ -214,6 +219,19 @@ function runAgentHook<P extends { readonly cwd: string }>(
     }
     if (decided.action === action && !reasons.includes(decided.reason)) reasons.push(decided.reason);
   }
+  // A rule on the path as sent (absolute) still holds where it is stricter than every reading's decision.
+  const sent = agent.sent?.(parsed.payload);
+  const asSent = sent === undefined ? undefined : controller.explain(sent, context);
+  if (asSent !== undefined && "decision" in asSent) {
+    for (const evaluation of asSent.evaluations) {
+      const statement = evaluation.statement;
+      if (statement.kind !== "rule" || evaluation.match === "no") continue;
+      if (STRICTNESS[statement.action] <= STRICTNESS[action]) continue;
+      action = statement.action;
+      reasons.length = 0;
+      reasons.push(`${statement.reason} [${statement.id}] (on the path as sent)`);
+    }
+  }
   return agent.answer(action, `toolgate: ${reasons.join("; ")}`);
 }
 
@@ -223,6 +241,10 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
     {
       parse: parseHookPayload,
       calls: (payload, declared, roots) => hookCalls(payload, declared, roots, linkTarget),
+      sent: (payload) =>
+        payload.tool_name.startsWith("mcp__")
+          ? undefined
+          : { callId: "claude-code", toolName: payload.tool_name, arguments: payload.tool_input },
       context: hookContext,
       answer: (action, reason) => {
         const answer: ClaudeCodePreToolUseOutput = hookAnswer(action, reason);
@@ -259,6 +281,10 @@ export function runHookGeminiCli(options: GeminiHookCommandOptions, io: HookIo):
     {
       parse: parseGeminiCliPayload,
       calls: (payload, declared, roots) => geminiCliCalls(payload, declared, roots, linkTarget),
+      sent: (payload) =>
+        payload.mcp_context === undefined
+          ? { callId: "gemini-cli", toolName: payload.tool_name, arguments: payload.tool_input }
+          : undefined,
       context: () => ({}),
       answer: (action, reason) => {
         const answer: GeminiCliBeforeToolOutput =

@@ -15,6 +15,7 @@ let project: string;
 let shared: string;
 let config: string;
 let configWithRoots: string;
+let configAbsoluteDeny: string;
 
 const POLICY = `version: 1
 rules:
@@ -45,6 +46,18 @@ beforeAll(() => {
   writeFileSync(config, "tools: [tools.yaml]\npolicy: policy.yaml\n");
   configWithRoots = join(configDir, "with-roots.yaml");
   writeFileSync(configWithRoots, "tools: [tools.yaml]\npolicy: policy.yaml\nroots: [../shared]\n");
+  writeFileSync(
+    join(configDir, "policy-absolute.yaml"),
+    `${POLICY}  - id: no-shared-keys
+    tools: [Read]
+    decision: deny
+    when: { file_path: { glob: "${shared}/src/keys/**" } }
+    reason: the shared keys are never read
+`.replace("otherwise:\n  Read: { decision: ask, reason: other reads need a person }\n", "") +
+      "otherwise:\n  Read: { decision: ask, reason: other reads need a person }\n",
+  );
+  configAbsoluteDeny = join(configDir, "absolute-deny.yaml");
+  writeFileSync(configAbsoluteDeny, "tools: [tools.yaml]\npolicy: policy-absolute.yaml\n");
 });
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
@@ -114,6 +127,18 @@ describe("toolgate hook claude-code with roots", () => {
     ]) {
       expect(claudeRead(path, { root: [shared] }).decision, path).toBe("ask");
     }
+  });
+
+  it("keeps a rule on the absolute path as sent (an absolute glob) where it is stricter", () => {
+    expect(
+      claudeRead(join(shared, "src/keys/id_ed25519"), { config: configAbsoluteDeny, root: [shared] }),
+    ).toEqual({
+      decision: "deny",
+      reason: "toolgate: the shared keys are never read [no-shared-keys] (on the path as sent)",
+    });
+    expect(
+      claudeRead(join(shared, "src/util.ts"), { config: configAbsoluteDeny, root: [shared] }).decision,
+    ).toBe("allow");
   });
 
   it("never allows a link whose target leaves every root", () => {
