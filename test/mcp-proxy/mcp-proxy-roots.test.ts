@@ -1,7 +1,7 @@
 // End to end: the real @modelcontextprotocol/server-filesystem behind the built `toolgate mcp-proxy`, gated by a
 // path-scoped policy (`path: { glob: "src/**" }`) with the workspace as a root — from `--root`, and from the
 // client's own roots (MCP roots/list, asked again after notifications/roots/list_changed).
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, BIN, ROOT } from "../cli/cli-helpers.js";
+import { assertBuilt, BIN, ROOT, toolgate } from "../cli/cli-helpers.js";
 import { writeRootsConfig } from "./roots-fixture.js";
 
 const SERVER = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -137,6 +137,23 @@ describe("toolgate mcp-proxy --root in front of @modelcontextprotocol/server-fil
       expect(textOf(result), path).not.toContain(README);
       expect(textOf(result), path).not.toContain(OUTSIDE);
     }
+  });
+
+  it("audits the path as decided beside the path as sent, in a log that still verifies", () => {
+    const log = join(configDir, ".toolgate/audit.jsonl");
+    const events = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        toolName: "read_text_file",
+        arguments: { path: "src/a.txt" },
+        sentArguments: { path: join(workspace, "src/a.txt") },
+      }),
+    );
+    const verified = toolgate(["audit", "verify", log, "--config", config], configDir);
+    expect(verified.code, verified.stderr + verified.stdout).toBe(0);
   });
 });
 
