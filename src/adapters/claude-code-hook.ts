@@ -78,19 +78,21 @@ export function parseHookPayload(text: string): HookPayloadResult {
 }
 
 /**
- * The calls that stand for one hook payload: one call, or two when the path could be read two ways (inside
- * the project only when case is ignored). Paths are read against `projectDir` — not the payload's `cwd`,
- * which follows Claude's `cd` — and against `cwd` only when no project directory is known. The hook decides
- * each and keeps the strictest answer.
+ * The calls that stand for one hook payload: one call, or more when the path could be read several ways
+ * (inside the project only when case is ignored; a symbolic link and its target). Paths are read against
+ * `roots`: the project directory first — not the payload's `cwd`, which follows Claude's `cd`, and `cwd` only
+ * when no project directory is known — then any other roots (`--root`, the config's `roots:`); the longest
+ * root that holds a path wins. The hook decides each and keeps the strictest answer.
  * `declared` says whether the configuration declares a tool of that exact name (an MCP tool declared by
  * name is decided as itself, not through the `MCP` stand-in).
  */
 export function hookCalls(
   payload: ClaudeCodePreToolUseInput,
   declared: (name: string) => boolean,
-  projectDir: string = payload.cwd,
+  roots: string | readonly string[] = payload.cwd,
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
+  const projectDir = typeof roots === "string" ? roots : (roots[0] ?? payload.cwd);
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "claude-code";
   const name = payload.tool_name;
   const input = searchDefaults(name, payload.tool_input as JsonObject, payload.cwd, projectDir);
@@ -99,7 +101,7 @@ export function hookCalls(
       mcpStandInCall(callId, MCP_TOOL, { name, server, tool, input }),
     );
   }
-  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), projectDir, resolveLink);
+  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), roots, resolveLink);
 }
 
 /**

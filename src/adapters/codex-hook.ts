@@ -14,7 +14,7 @@
  * ask is a deny that tells the model a person is needed, and everything this hook cannot read blocks.
  */
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { projectReadings, readHookObject } from "./hook-payload.js";
+import { linkedReadings, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
 /** The events toolgate answers. */
@@ -113,7 +113,8 @@ export function patchTargets(body: string): readonly PatchTarget[] | undefined {
 export function codexCalls(
   payload: CodexHookInput,
   declared: (name: string) => boolean,
-  projectDir: string = payload.cwd,
+  roots: string | readonly string[] = payload.cwd,
+  resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "codex";
   const input = payload.tool_input as JsonObject;
@@ -126,7 +127,7 @@ export function codexCalls(
     if (targets === undefined)
       return [{ callId, toolName: "write_file", arguments: { patch: body ?? null } }];
     return targets.flatMap((target) =>
-      projectReadings(resolveAgainst(target.path, payload.cwd), projectDir).map((path) => ({
+      linkedReadings(resolveAgainst(target.path, payload.cwd), roots, resolveLink).map((path) => ({
         callId,
         toolName: "write_file",
         arguments: { path, operation: target.operation },

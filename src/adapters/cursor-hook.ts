@@ -12,7 +12,7 @@
  * `failClosed: true`; exit code 2 blocks.
  */
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { isAbsolutePath, projectReadings, readJsonPayload } from "./hook-payload.js";
+import { isAbsolutePath, linkedReadings, readJsonPayload } from "./hook-payload.js";
 import { copyJsonObject, type JsonObject, quoteValue } from "./json-data.js";
 
 /** The events toolgate answers. */
@@ -117,10 +117,15 @@ function readToolInput(value: unknown): JsonObject | undefined {
 /**
  * The calls of the canonical tools that stand for one payload: a `shell` call, a `mcp_call`, or a
  * `read_file` call (two when the path could be read two ways); the hook decides each and keeps the strictest
- * answer. A file path is read relative to the workspace root it lies in; outside every root it stays
- * absolute, and so is never certain for an allow rule.
+ * answer. A file path is read relative to the workspace root (or other root: `roots`, from `--root` and the
+ * config) it lies in, the longest that holds it; outside every root it stays absolute, and so is never certain
+ * for an allow rule. Where a symbolic link on it leads (`resolveLink`) is read the same way.
  */
-export function cursorCalls(payload: CursorHookInput): readonly ToolCall[] {
+export function cursorCalls(
+  payload: CursorHookInput,
+  roots: readonly string[] = [],
+  resolveLink: (absolutePath: string) => string | undefined = () => undefined,
+): readonly ToolCall[] {
   const callId = payload.generation_id ?? "cursor";
   if (payload.hook_event_name === "beforeShellExecution") {
     return [{ callId, toolName: "shell", arguments: { command: payload.command ?? null } }];
@@ -136,8 +141,8 @@ export function cursorCalls(payload: CursorHookInput): readonly ToolCall[] {
     ];
   }
   const path = payload.file_path ?? "";
-  const root = payload.workspace_roots.find((r) => projectReadings(path, r)[0] !== path);
-  return projectReadings(path, root ?? payload.workspace_roots[0] ?? payload.cwd).map((reading) => ({
+  const workspace = payload.workspace_roots.length > 0 ? payload.workspace_roots : [payload.cwd];
+  return linkedReadings(path, [...workspace, ...roots], resolveLink).map((reading) => ({
     callId,
     toolName: "read_file",
     arguments: { path: reading },

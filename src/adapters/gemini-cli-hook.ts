@@ -101,12 +101,15 @@ export function parseGeminiCliPayload(text: string): GeminiCliPayloadResult {
  * project only when case is ignored); the hook decides each and keeps the strictest answer. An MCP tool call
  * (one with `mcp_context`, or named `mcp_…` or `…__…`) becomes a call of the pack's `MCP` stand-in, unless
  * `declared` says the configuration declares a tool of that exact name. Absolute paths are read against
- * `projectDir`; relative ones, which Gemini CLI resolves against the project, stay as they are.
+ * `roots` (the project directory, then any other roots; the longest that holds a path wins), and where a
+ * symbolic link on them leads (`resolveLink`); relative ones, which Gemini CLI resolves against the project,
+ * stay as they are.
  */
 export function geminiCliCalls(
   payload: GeminiCliBeforeToolInput,
   declared: (name: string) => boolean,
-  projectDir: string = payload.cwd,
+  roots: string | readonly string[] = payload.cwd,
+  resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
   const callId = "gemini-cli";
   const input = payload.tool_input as JsonObject;
@@ -115,7 +118,7 @@ export function geminiCliCalls(
   if (mcp !== undefined && !declared(name)) {
     return [mcpStandInCall(callId, GEMINI_MCP_TOOL, { name, ...mcp, input })];
   }
-  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), projectDir);
+  return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), roots, resolveLink);
 }
 
 /** The server and tool of an MCP call, or undefined for a call that does not look like one. */

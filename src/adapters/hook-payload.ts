@@ -4,15 +4,32 @@
  * for an MCP tool. Each agent's own module reads its fields and writes its answer.
  */
 import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { normalizePath } from "../runtime/match/path.js";
 import type { ToolCall } from "../runtime/types.js";
 import { copyJsonObject, findDuplicateKey, type JsonObject, quoteValue } from "./json-data.js";
 
-/** Where a path leads once every symbolic link on it is followed, or `undefined` when it does not resolve. */
+/**
+ * Where an absolute path leads once every symbolic link on it is followed: the real path of the path, or of its
+ * longest existing parent with the rest of the path after it (a file about to be written does not exist yet,
+ * but the directory it goes into may be a link). `undefined` when nothing on it resolves, and for a path that is
+ * not an absolute POSIX path (a Windows path names nothing on this machine).
+ */
 export function linkTarget(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
+  if (!isAbsolutePosix(path)) return undefined;
+  let head = path;
+  let rest = "";
+  for (;;) {
+    try {
+      const real = realpathSync(head);
+      return rest === "" ? real : `${real === "/" ? "" : real}/${rest}`;
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return undefined;
+      const name = head.slice(parent.length).replace(/^\/+/, "");
+      rest = rest === "" ? name : name === "" ? rest : `${name}/${rest}`;
+      head = parent;
+    }
   }
 }
 
@@ -80,23 +97,21 @@ export function readJsonPayload(text: string): HookObjectResult {
 
 /**
  * The calls that stand for one call of `toolName` whose argument `field` may hold a file path: one call, or
- * two when the path could be read two ways (inside the project only when case is ignored). The hook decides
- * each and keeps the strictest answer.
+ * more when the path could be read several ways (inside a root only when case is ignored; a symbolic link and
+ * its target). `roots` are the project directory and any other roots (`--root`, the config's `roots:`); see
+ * {@link projectReadings}. The hook decides each and keeps the strictest answer.
  */
 export function pathReadingCalls(
   callId: string,
   toolName: string,
   input: JsonObject,
   field: string | undefined,
-  projectDir: string,
+  roots: string | readonly string[],
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
 ): readonly ToolCall[] {
   const path = field === undefined ? undefined : input[field];
   if (field === undefined || typeof path !== "string") return [{ callId, toolName, arguments: input }];
-  // A symbolic link is read as itself and as its target, as the agent checks both: a rule on either holds.
-  const target = isAbsolutePath(path) ? resolveLink(path) : undefined;
-  const paths = target === undefined || target === path ? [path] : [path, target];
-  const readings = [...new Set(paths.flatMap((p) => projectReadings(p, projectDir)))];
+  const readings = linkedReadings(path, roots, resolveLink);
   return readings.map((reading) => ({
     callId,
     toolName,
@@ -123,23 +138,50 @@ export function mcpStandInCall(
 }
 
 /**
- * The readings of an absolute path against the project directory: relative to it when the path is inside it
- * (a plain text prefix: `.` and `..` segments stay, for the policy's path matching to treat conservatively),
- * unchanged when outside, and both when only a case-insensitive or Unicode-normalising file system would put
- * it inside. A relative path, or a Windows path, stays as it is.
+ * The readings of a path and of where it leads: a symbolic link is read as itself and as its target, as the
+ * agent checks both and the file system follows the link — a rule on either holds, and a target outside every
+ * root stays absolute, so a link out of the roots is never a certain allow.
  */
-export function projectReadings(path: string, cwd: string): readonly string[] {
-  if (!isAbsolutePosix(path) || !isAbsolutePosix(cwd)) return [path];
-  const root = cwd.replace(/\/+$/, "");
-  if (root === "") return [path];
-  const inside = relativeTo(path, root);
-  if (inside !== undefined) return [inside];
-  const folded = relativeTo(fold(path), fold(root));
-  if (folded === undefined) return [path];
-  // Same length after folding only if the folding kept every character's length; otherwise the
-  // relative part is cut from the folded text, which is still a reading a deny rule must see.
-  const tail = fold(path).length === path.length ? path.slice(path.length - folded.length) : folded;
-  return [path, tail === "" ? "." : tail];
+export function linkedReadings(
+  path: string,
+  roots: string | readonly string[],
+  resolveLink: (absolutePath: string) => string | undefined,
+): readonly string[] {
+  const target = isAbsolutePath(path) ? resolveLink(path) : undefined;
+  const paths = target === undefined || target === path ? [path] : [path, target];
+  return [...new Set(paths.flatMap((p) => projectReadings(p, roots)))];
+}
+
+/**
+ * The readings of an absolute path against the roots (the project directory, and any others): relative to the
+ * longest root it is inside (a plain text prefix after the root: `.` and `..` segments stay, for the policy's
+ * path matching to treat conservatively — one that climbs out reads as any file), unchanged when outside every
+ * root, and both when only a case-insensitive or Unicode-normalising file system would put it inside one. A
+ * relative path, or a Windows path, stays as it is. The roots themselves are normalised (`/a/./b/` is `/a/b`);
+ * a root `/` holds nothing here.
+ */
+export function projectReadings(path: string, roots: string | readonly string[]): readonly string[] {
+  if (!isAbsolutePosix(path)) return [path];
+  const dirs: string[] = [];
+  for (const root of typeof roots === "string" ? [roots] : roots) {
+    const normal = normalizePath(root);
+    if (normal.ok && normal.absolute && normal.path !== "/") dirs.push(normal.path);
+  }
+  // The first (longest) root that holds the path wins.
+  dirs.sort((a, b) => b.length - a.length);
+  for (const root of dirs) {
+    const inside = relativeTo(path, root);
+    if (inside !== undefined) return [inside];
+  }
+  for (const root of dirs) {
+    const folded = relativeTo(fold(path), fold(root));
+    if (folded === undefined) continue;
+    // Same length after folding only if the folding kept every character's length; otherwise the
+    // relative part is cut from the folded text, which is still a reading a deny rule must see.
+    const tail = fold(path).length === path.length ? path.slice(path.length - folded.length) : folded;
+    return [path, tail === "" ? "." : tail];
+  }
+  return [path];
 }
 
 function relativeTo(path: string, root: string): string | undefined {

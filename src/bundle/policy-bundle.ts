@@ -65,6 +65,11 @@ export interface BundleSettings {
     /** Also report to OpenTelemetry, after the sink. */
     readonly otel?: boolean;
   };
+  /**
+   * The config's `roots`, absolute (relative ones resolved against the config file's directory): directories
+   * the agent works in, under which `mcp-proxy` and the hooks decide absolute paths relative to the root.
+   */
+  readonly roots?: readonly string[];
 }
 
 /** The loaded policy. Deep-frozen: nothing downstream changes it. */

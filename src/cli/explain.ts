@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { linkTarget } from "../adapters/hook-payload.js";
 import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { decideWithRoots, pathFields, withRealPaths } from "../mcp-proxy/path-arguments.js";
 import { type OperatorTrace, traceCondition } from "../runtime/condition-trace.js";
 import type { CommandTrace } from "../runtime/match/shell.js";
 import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
@@ -18,6 +21,8 @@ export interface ExplainCommandOptions {
   readonly format: string;
   readonly color?: boolean;
   readonly trace?: boolean;
+  /** `--root`: directories absolute path arguments are read against, as `toolgate mcp-proxy --root` reads them. */
+  readonly root?: readonly string[];
 }
 
 /** Reads a JSON flag value: inline JSON, or `@path` to a JSON file. */
@@ -59,10 +64,24 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
       `tool "${escapeControl(tool)}" is not declared in any tool file${near === undefined ? `; declared: ${names.join(", ") || "none"}` : `; did you mean "${near}"?`}`,
     );
   }
-  const explained = controller.explain(
-    { callId: "explain", toolName: tool, arguments: args },
-    context as { [key: string]: unknown },
+  // Roots (--root and the config's roots:) read path arguments as toolgate mcp-proxy reads them.
+  const roots = withRealPaths(
+    [...(options.root ?? []).map((root) => resolve(root)), ...(loaded.bundle.settings.roots ?? [])],
+    linkTarget,
   );
+  const withContext = {
+    explain: (call: Parameters<typeof controller.explain>[0]) =>
+      controller.explain(call, context as { [key: string]: unknown }),
+  };
+  const rooted = decideWithRoots(
+    withContext,
+    { callId: "explain", toolName: tool, arguments: args },
+    pathFields(loaded.bundle).get(tool),
+    roots,
+    linkTarget,
+  );
+  const explained = rooted.explained;
+  const decidedArgs = rooted.call.arguments;
   const specs = new Map(
     loaded.bundle.statements.filter((st) => st.kind === "rule").map((st) => [st.id, st] as const),
   );
@@ -88,7 +107,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
               }),
           statements: explained.evaluations.map((e) => ({
             ...(options.trace === true
-              ? { trace: traceStatement(specs.get(e.statement.id), args, context) }
+              ? { trace: traceStatement(specs.get(e.statement.id), decidedArgs, context) }
               : {}),
             id: e.statement.id,
             kind: e.statement.kind,
@@ -109,13 +128,20 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   // What the controller does with this decision in the configured mode (observe runs it, ci denies an ask).
   const outcome = output.action === "invalid" ? "invalid" : modeOutcomeAction(output.action, mode);
   if (format === "json") {
-    print(JSON.stringify({ ...output, mode, outcome, fingerprint: loaded.bundle.fingerprint }, null, 2));
+    const read = rooted.changed.length === 0 ? {} : { arguments: decidedArgs, sentArguments: args };
+    print(
+      JSON.stringify({ ...output, ...read, mode, outcome, fingerprint: loaded.bundle.fingerprint }, null, 2),
+    );
     return EXIT.ok;
   }
   // The tool name, reasons, ids and file names are shown escaped: none of them may drive the terminal.
   const e = (text: string): string => escapeControl(text);
   print(`${e(tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
   if (mode !== "enforce") print(modeLine(mode, output.action));
+  for (const change of rooted.changed)
+    print(
+      `read: ${e(change.at)} ${e(JSON.stringify(change.value))} as ${change.readings.map((r) => e(JSON.stringify(r))).join(" and ")} (against the roots; the strictest reading decides)`,
+    );
   if (output.ruleIds.length > 0) {
     // A fallback decides only when nothing else matched: say so, since that is what a reader wonders.
     const fallback = output.statements.some((s) => s.kind === "otherwise" && s.matched);

@@ -10,6 +10,7 @@
  * either command cannot read is ever allowed.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   type ClaudeCodePreToolUseInput,
   type ClaudeCodePreToolUseOutput,
@@ -51,6 +52,8 @@ export interface HookCommandOptions {
   readonly unreadable: string;
   /** The project directory paths are read against (default: the agent's project variable, else the payload's cwd). */
   readonly project?: string;
+  /** `--root`: other directories the agent works in (relative ones against the working directory). */
+  readonly root?: readonly string[];
 }
 
 /** Where the command reads and writes; the CLI passes the process's streams. */
@@ -87,6 +90,24 @@ function hookContext(
   return context;
 }
 
+/**
+ * The roots a hook reads absolute paths against: the project directory, then `--root` (relative to the working
+ * directory) and the config's `roots:`, each also as its real path (so that a link's target, which is a real
+ * path, is compared with the real directory: `/tmp` may be `/private/tmp`).
+ */
+export function hookRoots(
+  project: string,
+  flags: readonly string[] | undefined,
+  configured: readonly string[] | undefined,
+): readonly string[] {
+  const given = [project, ...(flags ?? []).map((root) => resolve(root)), ...(configured ?? [])];
+  const real = given.flatMap((root) => {
+    const target = linkTarget(root);
+    return target === undefined ? [] : [target];
+  });
+  return [...new Set([...given, ...real])];
+}
+
 /** Reads all of stdin (file descriptor 0). */
 export function readStdin(): Buffer {
   return readFileSync(0);
@@ -96,8 +117,20 @@ export function readStdin(): Buffer {
 interface HookAgent<P extends { readonly cwd: string }> {
   /** Reads stdin text as the agent's payload, or says why it cannot. */
   readonly parse: (text: string) => { ok: true; payload: P } | { ok: false; reason: string };
-  /** The toolgate calls that stand for one payload (see hookCalls). */
-  readonly calls: (payload: P, declared: (name: string) => boolean, project: string) => readonly ToolCall[];
+  /**
+   * The toolgate calls that stand for one payload (see hookCalls); `roots` are the project directory first,
+   * then the other roots.
+   */
+  readonly calls: (
+    payload: P,
+    declared: (name: string) => boolean,
+    roots: readonly string[],
+  ) => readonly ToolCall[];
+  /**
+   * The call as the agent sent it, when its paths may have been read relative to a root: a rule that matches it
+   * (an absolute glob, a regex on the absolute text) still holds when it is stricter than the decision.
+   */
+  readonly sent?: (payload: P) => ToolCall | undefined;
   /** The caller context the policy may match, given the configuration's context_schema. */
   readonly context: (payload: P, schema: unknown) => { readonly [key: string]: unknown };
   /** The answer (exit code 0) for the strictest decision and its reason. */
@@ -158,7 +191,11 @@ function runAgentHook<P extends { readonly cwd: string }>(
   const project = options.project ?? parsed.payload.cwd;
   if (!isAbsolutePath(project))
     return agent.block(`the project directory ${JSON.stringify(project)} is not absolute`);
-  const calls = agent.calls(parsed.payload, (name) => names.has(name), project);
+  const calls = agent.calls(
+    parsed.payload,
+    (name) => names.has(name),
+    hookRoots(project, options.root, bundle.settings.roots),
+  );
 
   const context = agent.context(parsed.payload, bundle.contextSchema);
   let action: PolicyAction = "allow";
@@ -184,6 +221,19 @@ function runAgentHook<P extends { readonly cwd: string }>(
     }
     if (decided.action === action && !reasons.includes(decided.reason)) reasons.push(decided.reason);
   }
+  // A rule on the path as sent (absolute) still holds where it is stricter than every reading's decision.
+  const sent = agent.sent?.(parsed.payload);
+  const asSent = sent === undefined ? undefined : controller.explain(sent, context);
+  if (asSent !== undefined && "decision" in asSent) {
+    for (const evaluation of asSent.evaluations) {
+      const statement = evaluation.statement;
+      if (statement.kind !== "rule" || evaluation.match === "no") continue;
+      if (STRICTNESS[statement.action] <= STRICTNESS[action]) continue;
+      action = statement.action;
+      reasons.length = 0;
+      reasons.push(`${statement.reason} [${statement.id}] (on the path as sent)`);
+    }
+  }
   return agent.answer(action, `toolgate: ${reasons.join("; ")}`);
 }
 
@@ -192,7 +242,11 @@ export function runHookClaudeCode(options: HookCommandOptions, io: HookIo): numb
   return runAgentHook(
     {
       parse: parseHookPayload,
-      calls: (payload, declared, project) => hookCalls(payload, declared, project, linkTarget),
+      calls: (payload, declared, roots) => hookCalls(payload, declared, roots, linkTarget),
+      sent: (payload) =>
+        payload.tool_name.startsWith("mcp__")
+          ? undefined
+          : { callId: "claude-code", toolName: payload.tool_name, arguments: payload.tool_input },
       context: hookContext,
       answer: (action, reason) => {
         const answer: ClaudeCodePreToolUseOutput = hookAnswer(action, reason);
@@ -228,7 +282,11 @@ export function runHookGeminiCli(options: GeminiHookCommandOptions, io: HookIo):
   return runAgentHook<GeminiCliBeforeToolInput>(
     {
       parse: parseGeminiCliPayload,
-      calls: geminiCliCalls,
+      calls: (payload, declared, roots) => geminiCliCalls(payload, declared, roots, linkTarget),
+      sent: (payload) =>
+        payload.mcp_context === undefined
+          ? { callId: "gemini-cli", toolName: payload.tool_name, arguments: payload.tool_input }
+          : undefined,
       context: () => ({}),
       answer: (action, reason) => {
         const answer: GeminiCliBeforeToolOutput =
@@ -273,7 +331,7 @@ export function runHookCodex(options: CodexHookCommandOptions, io: HookIo): numb
   return runAgentHook<CodexHookInput>(
     {
       parse: (text) => parseCodexPayload(text, event),
-      calls: codexCalls,
+      calls: (payload, declared, roots) => codexCalls(payload, declared, roots, linkTarget),
       context: () => ({}),
       answer: (action, reason) => {
         const answer = codexAnswer(event, action, reason);
@@ -301,7 +359,8 @@ export function runHookCursor(options: HookCommandOptions, io: HookIo): number {
         if (parsed.ok) event = parsed.payload.hook_event_name;
         return parsed;
       },
-      calls: (payload) => cursorCalls(payload),
+      // Cursor's workspace roots come first; the project directory is the payload's cwd among them.
+      calls: (payload, _declared, roots) => cursorCalls(payload, roots.slice(1), linkTarget),
       context: () => ({}),
       answer: (action, reason) => {
         io.write(`${JSON.stringify(cursorAnswer(event, action, reason))}\n`);

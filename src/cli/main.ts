@@ -57,6 +57,11 @@ export function buildProgram(state: { code: number }): Command {
       "--trace",
       "for each rule, which condition was true, false or a maybe (and for command, which prefix)",
     )
+    .option(
+      "--root <dir>",
+      "read absolute path arguments under this directory relative to it, as mcp-proxy --root does; repeatable",
+      collect,
+    )
     .addOption(formatOption(["stylish", "json"]))
     .option("--no-color", "no ANSI colours")
     .action(async (tool: string, options) => {
@@ -290,6 +295,11 @@ export function buildProgram(state: { code: number }): Command {
       "--token-file <file>",
       "with --listen: the bearer token clients must send (default: $TOOLGATE_MCP_TOKEN, else .toolgate/mcp-proxy.token, made if absent)",
     )
+    .option(
+      "--root <dir>",
+      "a directory the agent works in: an absolute path argument under it is decided relative to it; repeatable",
+      collect,
+    )
     .action(async (command: string[], options) => {
       const { runMcpProxy } = await import("./mcp-proxy.js");
       state.code = await runMcpProxy(command, options);
@@ -314,6 +324,11 @@ export function buildProgram(state: { code: number }): Command {
         projectVariable === undefined
           ? "the project directory paths are read against (default: the payload's cwd)"
           : `the project directory paths are read against (default: $${projectVariable}, else cwd)`,
+      )
+      .option(
+        "--root <dir>",
+        "another directory the agent works in: an absolute path under it is decided relative to it; repeatable",
+        collect,
       )
       .action(async (options) => {
         const project: string | undefined =

@@ -22,6 +22,8 @@ export interface McpProxyOptions {
   readonly listen?: string;
   /** The bearer token's file (default: `TOOLGATE_MCP_TOKEN`, else `.toolgate/mcp-proxy.token`, made if absent). */
   readonly tokenFile?: string;
+  /** `--root`: directories the agent works in (relative ones against the working directory); repeatable. */
+  readonly root?: readonly string[];
 }
 
 /** Where `--listen` keeps its generated bearer token when none is given. */
@@ -92,6 +94,13 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
       "give the command that starts the MCP server after --, as in: toolgate mcp-proxy -- npx @modelcontextprotocol/server-filesystem .",
     );
   const askTimeoutMs = parseAskTimeout(options.askTimeout);
+  const roots = (options.root ?? []).map((root) => {
+    if (root === "" || root.includes("\0") || root.startsWith("~"))
+      throw new UsageError(
+        `--root needs a directory (absolute, or relative to the working directory), got ${JSON.stringify(root)}`,
+      );
+    return resolve(root);
+  });
   const listen = options.listen === undefined ? undefined : parseListen(options.listen);
   const loaded = loadPolicyResultSync(options.config === undefined ? {} : { config: options.config });
   if (loaded.bundle === undefined) {
@@ -153,19 +162,25 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
     askTimeoutMs,
     approveCommand: `toolgate approvals approve${configFlag}`,
     log,
+    roots,
   });
   for (const refused of gateway.check.refused) log(`refused tool "${refused.name}": ${refused.reason}`);
   const offered = gateway.listTools().map((tool) => tool.name);
   log(
     `offering ${offered.length} of the server's ${serverTools.length} tools: ${offered.join(", ") || "(none)"}; policy ${bundle.fingerprint}`,
   );
+  const allRoots = [...roots, ...(bundle.settings.roots ?? [])];
+  if (allRoots.length > 0)
+    log(
+      `roots: an absolute path argument under ${allRoots.join(", ")} is decided relative to the root that holds it (the client's roots are added when it declares them)`,
+    );
   if (gateway.controller.approvals.store.name === "memory")
     log(
       "the configuration sets no approvals store: an ask can be approved only by a client that supports elicitation; set approvals: sqlite:.toolgate/state.db to approve from a terminal",
     );
 
   const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
-  const { CallToolRequestSchema, ListToolsRequestSchema } = await import(
+  const { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema } = await import(
     "@modelcontextprotocol/sdk/types.js"
   );
   const instructions = upstream.getInstructions();
@@ -174,7 +189,11 @@ export async function runMcpProxy(command: readonly string[], options: McpProxyO
       { name: "toolgate-mcp-proxy", version: toolVersion() },
       { capabilities: { tools: {} }, ...(instructions === undefined ? {} : { instructions }) },
     );
-    serveGateway(server, gateway, { CallToolRequestSchema, ListToolsRequestSchema });
+    serveGateway(server, gateway, {
+      CallToolRequestSchema,
+      ListToolsRequestSchema,
+      RootsListChangedNotificationSchema,
+    });
     return server;
   };
 

@@ -336,6 +336,7 @@ interface RawConfig {
   readonly mode?: ControllerMode;
   readonly approval_ttl_ms?: number;
   readonly notify?: readonly RawNotifier[];
+  readonly roots?: readonly string[];
 }
 
 type RawNotifier =
@@ -371,6 +372,36 @@ function checkNotifierSecrets(config: ParsedFile, notify: unknown): Diagnostic[]
         ]
       : [],
   );
+}
+
+/**
+ * The config's `roots` (the schema has checked they are non-empty strings): a root is a directory named as it
+ * is, so a `~` (which no shell expands here), a NUL byte or a Windows path is refused at its own position,
+ * saying what to write instead.
+ */
+function checkRoots(config: ParsedFile, roots: unknown): Diagnostic[] {
+  if (!Array.isArray(roots)) return [];
+  const problems: Diagnostic[] = [];
+  roots.forEach((root: unknown, index) => {
+    if (typeof root !== "string" || root === "") return;
+    const why = root.includes("\0")
+      ? "holds a NUL byte, which no directory name may hold"
+      : root.startsWith("~")
+        ? "starts with ~, which is not expanded here; write the absolute path of the directory"
+        : /^[A-Za-z]:[\\/]|\\/.test(root)
+          ? "is a Windows path (or holds a backslash); roots are POSIX directories, absolute or relative to this file"
+          : undefined;
+    if (why === undefined) return;
+    problems.push(
+      diagnosticAt(
+        config,
+        `/roots/${index}`,
+        "config-schema",
+        `roots[${index}] ${JSON.stringify(root)} ${why}`,
+      ),
+    );
+  });
+  return problems;
 }
 
 /** The `notify` list as the bundle holds it (camelCase keys, absent keys left out). */
@@ -596,6 +627,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
   const base = dirname(location.path);
   const severity = reader.take(readSeveritySettings(config, raw.severity)) ?? new Map();
   reader.diagnostics.push(...checkNotifierSecrets(config, raw.notify));
+  reader.diagnostics.push(...checkRoots(config, raw.roots));
 
   const toolPatterns = reader.expand(base, raw.tools, config, "tools");
   let toolsComplete = toolPatterns.complete;
@@ -695,6 +727,8 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     ...(raw.approval_ttl_ms === undefined ? {} : { approvalTtlMs: raw.approval_ttl_ms }),
     ...(raw.notify === undefined ? {} : { notify: notifierSettings(raw.notify) }),
     ...(raw.grants === undefined ? {} : { grants: readGrantSettings(raw.grants) }),
+    // Relative roots are relative to the config file, like every other path in it.
+    ...(raw.roots === undefined ? {} : { roots: raw.roots.map((root) => resolve(base, root)) }),
   };
   const bundle = createBundle({
     tools: checked.tools,

@@ -9,6 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type {
@@ -19,18 +20,32 @@ import type {
   ServerNotification,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { linkTarget } from "../adapters/hook-payload.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { createController } from "../composition/create-controller.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
 import type { StoredApproval } from "../runtime/approval-store.js";
-import type { AuditSink } from "../runtime/audit.js";
+import type { AuditEvent, AuditSink } from "../runtime/audit.js";
 import { hashCanonical } from "../runtime/canonical-json.js";
-import type { ToolController } from "../runtime/controller.js";
+import { redactArguments, type ToolController } from "../runtime/controller.js";
 import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import type { ApprovalRequest, ApprovalResponse, ArgumentValidator, ToolResult } from "../runtime/types.js";
+import type {
+  ApprovalRequest,
+  ApprovalResponse,
+  ArgumentValidator,
+  ToolCall,
+  ToolResult,
+} from "../runtime/types.js";
 import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { checkServerTools, type ServerTool, type ServerToolCheck } from "./check-server-tools.js";
+import {
+  decideWithRoots,
+  type FieldStep,
+  pathFields,
+  type RootedDecision,
+  withRealPaths,
+} from "./path-arguments.js";
 
 /** Default time a `tools/call` waits for a person before answering how to approve: five minutes. */
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
@@ -56,6 +71,13 @@ export interface McpGatewayOptions {
   readonly log?: (line: string) => void;
   /** Working directory the bundle was loaded from (default `process.cwd()`). */
   readonly cwd?: string;
+  /**
+   * Directories the agent works in (`--root`; the config's `roots:` are added): an absolute path argument under
+   * one is decided relative to it. Absolute; the client's own roots (MCP `roots/list`) come per session.
+   */
+  readonly roots?: readonly string[];
+  /** Where a path leads once its symbolic links are followed (default: the real path on this machine). */
+  readonly resolveLink?: (absolutePath: string) => string | undefined;
 }
 
 /** What a `tools/call` handler knows about its request. */
@@ -69,12 +91,16 @@ export interface CallExtra {
   readonly clientName?: string;
   /** The HTTP session the call came in (absent on stdio, where the proxy has one client). */
   readonly sessionId?: string;
+  /** The roots the client declared (MCP `roots/list`, when it has the roots capability), as absolute paths. */
+  readonly roots?: () => Promise<readonly string[]>;
 }
 
 /** The forwarded call's raw result, kept beside the controller so that the client gets every content item. */
 interface CallSlot {
   raw?: CallToolResult;
   readonly signal: AbortSignal;
+  /** The arguments as the client sent them, when a path in them was decided as read against a root. */
+  readonly sent?: unknown;
   /** Passes the server's progress on to the client, when the client asked for progress. */
   readonly onprogress?: (progress: Progress) => void;
 }
@@ -125,6 +151,16 @@ export class McpGateway {
   readonly #approveCommand: string;
   readonly #log: (line: string) => void;
   readonly #audit: AuditSink | undefined;
+  /** The path arguments of each tool (those its policy reads with `glob` or `path_prefix`). */
+  readonly #pathFields: ReadonlyMap<string, readonly (readonly FieldStep[])[]>;
+  /** `--root` and the config's `roots:`, each also as its real path. */
+  readonly #roots: readonly string[];
+  readonly #resolveLink: (absolutePath: string) => string | undefined;
+  /** Per call id whose paths were read against a root: the arguments as sent, for the audit. */
+  readonly #sent = new Map<string, unknown>();
+  /** Per approval id made for a call whose paths were read against a root: the hash of the arguments as sent. */
+  readonly #sentHashes = new Map<string, string>();
+  readonly #redact: { readonly [tool: string]: "all" | readonly string[] };
   #callCount = 0;
 
   /**
@@ -139,6 +175,13 @@ export class McpGateway {
     this.#approveCommand = options.approveCommand ?? "toolgate approvals approve";
     this.#log = options.log ?? ((line) => process.stderr.write(`toolgate mcp-proxy: ${line}\n`));
     this.check = checkServerTools(options.serverTools, options.bundle);
+    this.#pathFields = pathFields(options.bundle);
+    this.#resolveLink = options.resolveLink ?? linkTarget;
+    this.#roots = withRealPaths(
+      [...(options.roots ?? []), ...(options.bundle.settings.roots ?? [])],
+      this.#resolveLink,
+    );
+    this.#redact = options.bundle.settings.audit?.redact ?? {};
     const handlers: Record<string, HandlerMap[string]> = {};
     for (const tool of options.bundle.tools) {
       handlers[tool.name] = this.check.offered.has(tool.name)
@@ -150,7 +193,7 @@ export class McpGateway {
     // The gateway opens the configured store and sink itself, so that it can close them when the session ends.
     const base = resolve(options.cwd ?? process.cwd(), options.bundle.configDir);
     const { approvals, audit } = options.bundle.settings;
-    this.#audit = audit === undefined ? undefined : openAuditSink(audit.sink, { cwd: base });
+    this.#audit = audit === undefined ? undefined : this.#keepSent(openAuditSink(audit.sink, { cwd: base }));
     this.controller = createController({
       bundle: options.bundle,
       handlers,
@@ -189,15 +232,20 @@ export class McpGateway {
       // Not listed: the start-up check refused it, or nobody declared it. It never reaches the server.
       return text(`unknown tool: ${name}`);
     }
-    const call = {
+    const sent: ToolCall = {
       // Calls of an HTTP session carry its id: a retry takes up only that session's own waiting request.
       callId: `mcp_${extra.sessionId === undefined ? process.pid : `s${extra.sessionId}`}_${++this.#callCount}`,
       toolName: name,
       arguments: params.arguments ?? {},
     };
+    // Path arguments under a root are decided relative to it; the server gets the arguments as sent.
+    const { call, explained, changed } = await this.#decide(sent, extra);
+    const rewritten = call !== sent;
+    const sentHash = rewritten ? hashCanonical(sent.arguments) : undefined;
     const token = extra.progressToken;
     const slot: CallSlot = {
       signal: extra.signal,
+      ...(rewritten ? { sent: sent.arguments } : {}),
       ...(token === undefined
         ? {}
         : {
@@ -216,18 +264,72 @@ export class McpGateway {
             },
           }),
     };
-    // A retry of a call that waited for a person: take up the request already in the store.
-    const explained = this.controller.explain(call);
-    if ("decision" in explained && explained.decision.action === "ask") {
-      const open = await this.#findOpenRequest(name, call.arguments, extra.sessionId);
-      if (open !== undefined) return this.#awaitApproval(open.request, extra, slot);
+    const read =
+      changed.length === 0
+        ? ""
+        : // Escaped: the paths come from the model, and no control character may hide part of them.
+          escapeControl(
+            ` (decided with ${changed.map((c) => `${c.at} ${JSON.stringify(c.value)} read as ${c.readings.map((r) => JSON.stringify(r)).join(" and ")}`).join(", ")})`,
+          );
+    if (rewritten) this.#sent.set(call.callId, sent.arguments);
+    try {
+      // A retry of a call that waited for a person: take up the request already in the store.
+      if ("decision" in explained && explained.decision.action === "ask") {
+        const open = await this.#findOpenRequest(name, call.arguments, extra.sessionId, sentHash);
+        if (open !== undefined) {
+          if (rewritten) this.#sent.set(open.request.call.callId, sent.arguments);
+          try {
+            return await this.#awaitApproval(open.request, extra, slot);
+          } finally {
+            this.#sent.delete(open.request.call.callId);
+          }
+        }
+      }
+      const outcome = await this.#slots.run(slot, () => this.controller.handle(call));
+      if (!isApprovalRequest(outcome)) return this.#toMcp(outcome, slot);
+      if (sentHash !== undefined) this.#sentHashes.set(outcome.approvalId, sentHash);
+      this.#log(
+        `${name} needs a person's approval (${outcome.reason})${read}; approval ${outcome.approvalId} is waiting: ${this.#approveCommand} ${outcome.approvalId}`,
+      );
+      return await this.#awaitApproval(outcome, extra, slot);
+    } finally {
+      this.#sent.delete(call.callId);
     }
-    const outcome = await this.#slots.run(slot, () => this.controller.handle(call));
-    if (!isApprovalRequest(outcome)) return this.#toMcp(outcome, slot);
-    this.#log(
-      `${name} needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting: ${this.#approveCommand} ${outcome.approvalId}`,
-    );
-    return this.#awaitApproval(outcome, extra, slot);
+  }
+
+  /** The call the policy decides (see {@link decideWithRoots}), with the client's roots when it has any. */
+  async #decide(sent: ToolCall, extra: CallExtra): Promise<RootedDecision> {
+    const fields = this.#pathFields.get(sent.toolName);
+    if (fields === undefined) return { call: sent, explained: this.controller.explain(sent), changed: [] };
+    const clientRoots = extra.roots === undefined ? [] : await extra.roots();
+    const roots =
+      clientRoots.length === 0
+        ? this.#roots
+        : [...this.#roots, ...withRealPaths(clientRoots, this.#resolveLink)];
+    return decideWithRoots(this.controller, sent, fields, roots, this.#resolveLink);
+  }
+
+  /**
+   * The audit sink, with the arguments as sent (redacted like the decided ones) on each event of a call whose
+   * paths were read against a root: `arguments` are the ones decided, `sentArguments` the client's.
+   */
+  #keepSent(sink: AuditSink): AuditSink {
+    const sent = this.#sent;
+    const redact = () => this.#redact;
+    const wrapped: AuditSink = {
+      name: sink.name,
+      record(event: AuditEvent): Promise<void> {
+        const original = sent.get(event.callId);
+        if (original === undefined || !("arguments" in event)) return sink.record(event);
+        return sink.record({ ...event, sentArguments: redactArguments(original, redact()[event.toolName]) });
+      },
+      close: () => sink.close(),
+    };
+    if (sink.head !== undefined) {
+      const head = sink.head.bind(sink);
+      return { ...wrapped, head };
+    }
+    return wrapped;
   }
 
   /** Closes the approval store and the audit sink. */
@@ -240,7 +342,9 @@ export class McpGateway {
     const slot = this.#slots.getStore();
     let raw: CallToolResult;
     try {
-      raw = (await this.#upstream.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+      // The server gets the arguments as the client sent them, never the readings the policy decided.
+      const forwarded = (slot?.sent ?? args) as Record<string, unknown>;
+      raw = (await this.#upstream.callTool({ name, arguments: forwarded }, undefined, {
         timeout: UPSTREAM_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         ...(slot === undefined ? {} : { signal: slot.signal }),
@@ -271,6 +375,7 @@ export class McpGateway {
     tool: string,
     args: unknown,
     sessionId: string | undefined,
+    sentHash: string | undefined,
   ): Promise<StoredApproval | undefined> {
     const hash = hashCanonical(args ?? null);
     const now = Date.now();
@@ -283,7 +388,10 @@ export class McpGateway {
         entry.request.call.toolName === tool &&
         entry.request.argumentsHash === hash &&
         entry.request.context === undefined &&
-        entry.request.expiresAt > now,
+        entry.request.expiresAt > now &&
+        // Paths read against a root: the same decided arguments may come from other arguments as sent (one
+        // relative path under two roots), so only a request made here for the very same ones is taken up.
+        this.#sentHashes.get(entry.request.approvalId) === sentHash,
     );
   }
 
@@ -311,7 +419,7 @@ export class McpGateway {
       decided ??
       (extra.elicit === undefined
         ? await this.#pollStore(request, extra)
-        : await this.#elicit(request, extra));
+        : await this.#elicit(request, extra, slot));
     if (response === "aborted")
       return text("the call was cancelled while it waited for approval; nothing ran");
     if (response === "timeout") return text(this.#howToApprove(request));
@@ -386,6 +494,7 @@ export class McpGateway {
   async #elicit(
     request: ApprovalRequest,
     extra: CallExtra,
+    slot: CallSlot,
   ): Promise<ApprovalResponse | "timeout" | "aborted" | "used"> {
     const elicit = extra.elicit as NonNullable<CallExtra["elicit"]>;
     // The approver is the client (a session of it), not a person's name: the name a client gives itself is its
@@ -399,7 +508,7 @@ export class McpGateway {
         mode: "form",
         message:
           // Escaped: arguments come from the model, and no control character may hide part of them.
-          `toolgate: the model calls ${escapeControl(request.call.toolName)} with ${escapeControl(JSON.stringify(request.call.arguments) ?? "{}")}. ` +
+          `toolgate: the model calls ${escapeControl(request.call.toolName)} with ${escapeControl(JSON.stringify(slot.sent ?? request.call.arguments) ?? "{}")}${slot.sent === undefined ? "" : ` (decided as ${escapeControl(JSON.stringify(request.call.arguments) ?? "{}")}, its paths relative to their roots)`}. ` +
           `It needs your approval: ${escapeControl(request.reason)}. Approve this one call?`,
         requestedSchema: {
           type: "object",
@@ -436,9 +545,31 @@ export class McpGateway {
   }
 }
 
+/** How long the gateway waits for the client's `roots/list` answer before deciding without its roots. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
+/**
+ * The directories of a client's roots: each `file://` URI as an absolute path. Other URIs name no directory
+ * on this machine and are left out.
+ */
+export function clientRootPaths(roots: readonly { readonly uri: string }[]): readonly string[] {
+  const paths: string[] = [];
+  for (const root of roots) {
+    if (!root.uri.startsWith("file://")) continue;
+    try {
+      const path = fileURLToPath(root.uri);
+      if (path.startsWith("/")) paths.push(path);
+    } catch {
+      // A file URI with a host or an encoded slash names no local directory.
+    }
+  }
+  return paths;
+}
+
 /**
  * Serves a gateway on one MCP `Server` (one client session): `tools/list` and `tools/call` handlers, with
- * elicitation when the client declares it.
+ * elicitation when the client declares it, and the client's roots (`roots/list`, asked once and again after
+ * `notifications/roots/list_changed`) when it declares the roots capability.
  * @param types the SDK's request schemas (passed in so that this file loads the SDK only by type).
  */
 export function serveGateway(
@@ -447,8 +578,31 @@ export function serveGateway(
   types: {
     readonly ListToolsRequestSchema: Parameters<Server["setRequestHandler"]>[0];
     readonly CallToolRequestSchema: Parameters<Server["setRequestHandler"]>[0];
+    readonly RootsListChangedNotificationSchema?: Parameters<Server["setNotificationHandler"]>[0];
   },
 ): void {
+  // The client's roots, asked for on the first call that needs them; forgotten when the client says they
+  // changed, or when asking failed (the call is then decided without them: never looser).
+  let clientRoots: Promise<readonly string[]> | undefined;
+  const rootsOf = (relatedRequestId: string | number): Promise<readonly string[]> => {
+    if (server.getClientCapabilities()?.roots === undefined) return Promise.resolve([]);
+    if (clientRoots === undefined) {
+      const asked = server
+        .listRoots(undefined, { relatedRequestId, timeout: ROOTS_TIMEOUT_MS })
+        .then((result) => clientRootPaths(result.roots))
+        .catch(() => {
+          if (clientRoots === asked) clientRoots = undefined;
+          return [] as readonly string[];
+        });
+      clientRoots = asked;
+    }
+    return clientRoots;
+  };
+  if (types.RootsListChangedNotificationSchema !== undefined) {
+    server.setNotificationHandler(types.RootsListChangedNotificationSchema, async () => {
+      clientRoots = undefined;
+    });
+  }
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const params = (request as CallToolRequest).params;
@@ -474,6 +628,7 @@ export function serveGateway(
         : {}),
       ...(clientName === undefined ? {} : { clientName }),
       ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      roots: () => rootsOf(extra.requestId),
     });
   });
 }

@@ -47,6 +47,11 @@ export interface AuditEvent {
   readonly reason?: string;
   /** The call's arguments, after redaction (absent when the tool's arguments are redacted whole). */
   readonly arguments?: unknown;
+  /**
+   * When `toolgate mcp-proxy` decided a path argument relative to a root: the arguments as the client sent them
+   * (and as the server got them), after the same redaction; `arguments` are then the ones the policy decided.
+   */
+  readonly sentArguments?: unknown;
 }
 
 /**
