@@ -139,7 +139,10 @@ export function buildProgram(state: { code: number }): Command {
     .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
     .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
-    .option("--agent <host>", "set up a coding agent over the canonical tools: codex, cursor or opencode")
+    .option(
+      "--agent <host>",
+      "set up a coding agent: codex, cursor or opencode (the canonical tools), claude-code or gemini-cli (their own packs)",
+    )
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {
       const { runInit } = await import("./init.js");
