@@ -15,6 +15,7 @@ export interface ImportCommandOptions {
   readonly force?: boolean;
   readonly project?: string;
   readonly home?: string;
+  readonly unreadableDeny?: boolean;
   readonly format: string;
 }
 
@@ -30,6 +31,7 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
   });
   const result = importClaudeCodeSettings(sources, {
     home: options.home ?? homedir(),
+    unreadableDeny: options.unreadableDeny === true,
     ...(options.project === undefined ? {} : { project: options.project }),
   });
   if (!result.ok) throw new UsageError(result.message);
@@ -43,7 +45,7 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
     options.out === undefined ? process.stderr.write(`${text}\n`) : print(text);
   if (options.out === undefined) process.stdout.write(result.yaml);
   if (format === "json") {
-    report(JSON.stringify({ findings: result.findings, notes: result.notes }, null, 2));
+    report(JSON.stringify({ findings: result.findings, modes: result.modes, notes: result.notes }, null, 2));
     return EXIT.ok;
   }
   const e = (text: string) => escapeControl(text);
@@ -55,6 +57,9 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
     report(
       `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
     );
+  }
+  for (const m of result.modes) {
+    report(`  mode   defaultMode ${e(JSON.stringify(m.mode))} (${e(m.file)})  ${m.carried}: ${e(m.note)}`);
   }
   for (const note of result.notes) report(`  note: ${e(note)}`);
   return EXIT.ok;

@@ -374,6 +374,10 @@ export function buildProgram(state: { code: number }): Command {
     .option("--force", "overwrite --out when it exists")
     .option("--project <dir>", "the project directory (default: the directory holding .claude/)")
     .option("--home <dir>", "the home directory that ~/ rules name (default: yours)")
+    .option(
+      "--unreadable-deny",
+      "the hook runs with --unreadable deny: carry denies of tools outside the pack (Skill, PowerShell, *) by it",
+    )
     .addOption(formatOption(["stylish", "json"]))
     .action(async (files: string[], options) => {
       const { runImportClaudeCode } = await import("./import.js");
