@@ -769,7 +769,15 @@ function convertParam(tool: string, field: string, raw: string, type: string, li
 const BASH_ALLOW_NOTE =
   "allowed only where every shell reads the command alike (toolgate's safe subset: no $, globs, ~, other redirections): stricter; " +
   "composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with this one rule's prefix, where Claude Code allows it when each part matches some allow rule: stricter; " +
-  "the safe subset lets the redirections >/dev/null, 2>/dev/null, </dev/null, 2>&1 and >&2 follow the command (they only discard or merge output)";
+  "no redirection at all (not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Claude Code prompts for a command with one: the same or stricter";
+
+/**
+ * The `command` operators of a Bash rule: an allow also refuses any `<` or `>` in the command (a redirection, or
+ * one quoted: stricter), since toolgate's safe subset allows `>/dev/null` and `2>&1` where Claude Code prompts.
+ */
+function bashCommand(prefix: string, list: RuleList): Record<string, unknown> {
+  return list === "allow" ? { command: [prefix], not: { regex: "[<>]" } } : { command: [prefix] };
+}
 
 /** What every carried Bash deny or ask differs in from Claude Code's. */
 const BASH_DENY_NOTE =
@@ -790,7 +798,7 @@ function convertBash(spec: string, list: RuleList): Converted {
     const carried = commandPrefix(words, exact);
     if (carried !== undefined) {
       return {
-        rules: [{ tools: ["Bash"], when: { command: { command: [carried] } } }],
+        rules: [{ tools: ["Bash"], when: { command: bashCommand(carried, list) } }],
         carried: "stricter",
         note: list === "allow" ? BASH_ALLOW_NOTE : BASH_DENY_NOTE,
       };
@@ -806,7 +814,7 @@ function convertBash(spec: string, list: RuleList): Converted {
       bare === null ? undefined : commandPrefix((bare[1] as string).trim().split(/\s+/), false);
     if (narrowed !== undefined && !/\s$/.test(bare?.[1] as string)) {
       return {
-        rules: [{ tools: ["Bash"], when: { command: { command: [narrowed] } } }],
+        rules: [{ tools: ["Bash"], when: { command: bashCommand(narrowed, list) } }],
         carried: "stricter",
         note: `carried as the word-bounded prefix "${narrowed}" (Claude Code would also allow longer first words): stricter; ${BASH_ALLOW_NOTE}`,
       };

@@ -38,6 +38,7 @@ const mcp = (name: string) => {
 const TABLE: readonly Row[] = [
   { call: "a prefix allow", tool: "Bash", args: { command: "npm run test unit" }, claude: "allow", toolgate: "allow" },
   { call: "a compound with a denied part", tool: "Bash", args: { command: "npm run test && curl https://x.example" }, claude: "deny", toolgate: "deny" },
+  { call: "a redirection after an allowed prefix (Claude Code prompts; toolgate's safe subset alone would allow it)", tool: "Bash", args: { command: "npm run test unit 2>&1" }, claude: "ask", toolgate: "ask" },
   { call: "legacy :* prefix", tool: "Bash", args: { command: "git diff --stat" }, claude: "allow", toolgate: "allow" },
   { call: "a word outside the safe shell subset (~) is not certain", tool: "Bash", args: { command: "git diff HEAD~1" }, claude: "allow", toolgate: "ask" },
   { call: "an exact command", tool: "Bash", args: { command: "git status" }, claude: "allow", toolgate: "allow" },

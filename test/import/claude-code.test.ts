@@ -45,9 +45,11 @@ describe("Claude Code permission rules as toolgate rules", () => {
   it("carries Bash prefixes, exact commands and the legacy :* form", () => {
     const r = importRules({ allow: ["Bash(npm run test *)", "Bash(git diff:*)", "Bash(git status)"] });
     const w = whens(r.yaml);
-    expect(w.get("claude-allow-1")).toBe('{"command":{"command":["npm run test"]}}');
-    expect(w.get("claude-allow-2")).toBe('{"command":{"command":["git diff"]}}');
-    expect(w.get("claude-allow-3")).toBe('{"command":{"command":["git status$"]}}');
+    // An allow also refuses redirections (before: `npm run test 2>&1` was allowed, where Claude Code prompts).
+    const noRedirection = ',"not":{"regex":"[<>]"}';
+    expect(w.get("claude-allow-1")).toBe(`{"command":{"command":["npm run test"]${noRedirection}}}`);
+    expect(w.get("claude-allow-2")).toBe(`{"command":{"command":["git diff"]${noRedirection}}}`);
+    expect(w.get("claude-allow-3")).toBe(`{"command":{"command":["git status$"]${noRedirection}}}`);
   });
 
   it("narrows an allow without a word boundary, drops one it cannot read, widens a deny to the leading words", () => {
@@ -56,7 +58,7 @@ describe("Claude Code permission rules as toolgate rules", () => {
       deny: ["Bash(git * main)", "Bash(* --version)", 'Bash(git commit -m "x")'],
     });
     const w = whens(r.yaml);
-    expect(w.get("claude-allow-1")).toBe('{"command":{"command":["ls"]}}');
+    expect(w.get("claude-allow-1")).toBe('{"command":{"command":["ls"],"not":{"regex":"[<>]"}}}');
     expect(r.findings.find((f) => f.list === "allow" && f.rule === "Bash(git * main)")?.carried).toBe(
       "not-carried",
     );
@@ -333,9 +335,12 @@ describe("the report is truthful about composition and redirections", () => {
     for (const f of r.findings) {
       expect(f.carried).toBe("stricter");
       expect(f.note).toContain("composition differs");
-      expect(f.note).toContain("2>&1");
+      expect(f.note).toContain("no redirection at all");
     }
     const decide = decider(r.yaml);
+    expect(decide("Bash", { command: "npm run test" })).toBe("allow");
+    expect(decide("Bash", { command: "npm run test 2>&1" })).toBe("ask");
+    expect(decide("Bash", { command: "git status >/dev/null" })).toBe("ask");
     // Claude Code allows a compound whose parts each match an allow rule; toolgate asks (stricter).
     expect(decide("Bash", { command: "npm run test && git status" })).toBe("ask");
   });
