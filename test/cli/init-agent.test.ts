@@ -19,6 +19,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, ROOT, toolgate } from "./cli-helpers.js";
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the variable Claude Code expands in a hook's args
+const DIR = "${CLAUDE_PROJECT_DIR}";
+
 const temporary: string[] = [];
 afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
@@ -139,13 +142,13 @@ describe("toolgate init --agent", () => {
             type: "command",
             command: "node",
             args: [
-              "${CLAUDE_PROJECT_DIR}/node_modules/toolgate/bin/toolgate.js",
+              `${DIR}/node_modules/toolgate/bin/toolgate.js`,
               "hook",
               "claude-code",
               "--config",
-              "${CLAUDE_PROJECT_DIR}/toolgate.config.yaml",
+              `${DIR}/toolgate.config.yaml`,
               "--project",
-              "${CLAUDE_PROJECT_DIR}",
+              DIR,
             ],
             timeout: 30,
             onFailure: "block",
