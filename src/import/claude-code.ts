@@ -433,7 +433,11 @@ export function importClaudeCodeSettings(
       if (f.list !== "ask") continue;
       findings[i] = {
         ...f,
-        note: `${f.note === undefined ? "" : `${f.note}; `}written as deny: defaultMode "dontAsk" denies what would ask`,
+        note: `${f.note === undefined ? "" : `${f.note}; `}${
+          f.ids.length > 0
+            ? 'written as deny: defaultMode "dontAsk" denies what would ask'
+            : 'defaultMode "dontAsk" denies what would ask: run the hook with --unreadable deny so these calls are denied too'
+        }`,
       };
     }
     notes.push(
