@@ -201,6 +201,13 @@ export function importCodexRules(
     }
     for (const call of calls) {
       const where = `${source.file}:${call.line}:${call.column}`;
+      if (call.name !== "prefix_rule" && call.name !== "host_executable") {
+        // A call this import does not know may be a rule that forbids or prompts: refused, never dropped.
+        return {
+          ok: false,
+          message: `${where}: ${call.name}(…) is not a call this import reads (prefix_rule, host_executable); refused rather than dropped, since it may forbid or prompt`,
+        };
+      }
       if (call.name !== "prefix_rule") {
         findings.push({
           file: source.file,
@@ -208,7 +215,7 @@ export function importCodexRules(
           rule: `${call.name}(…)`,
           decision: "allow",
           carried: "not-carried",
-          note: `${call.name} is not a command rule; not carried`,
+          note: `${call.name} says where Codex finds a program, not what it may run; not carried`,
           ids: [],
         });
         continue;

@@ -139,6 +139,8 @@ describe("toolgate import codex", () => {
     ['prefix_rule(pattern=["x"]', 'default.rules: at the end: expected ")"'],
     ['\nprefix_rule(pattern=["x], decision="allow")', "default.rules:2:42: unterminated string"],
     ["prefix_rule(pattern=[x + y])", 'default.rules:1:24: unexpected character "+"'],
+    // Before: any other call was reported not-carried and the import went on, dropping what it might forbid.
+    ['forbid_rule(pattern=["rm"])', "default.rules:1:1: forbid_rule(…) is not a call this import reads"],
   ])("refuses %s with its place", (text, message) => {
     const bad = importCodexRules([{ file: "default.rules", text }], { tool: "Bash", field: "command" });
     expect(bad.ok).toBe(false);
