@@ -357,3 +357,55 @@ describe("the report is truthful about composition and redirections", () => {
     expect(r.findings[0]?.note).toMatch(/^denied for every spelling/);
   });
 });
+
+describe("property: a file command naming a denied path is never allowed, however it is quoted or cased", () => {
+  const names = [".env", "secrets", "id_rsa", "key.pem"] as const;
+  const deciders = new Map(
+    names.map((name) => [
+      name,
+      decider(
+        importRules({
+          allow: ["Bash(cat:*)", "Bash(head:*)", "Bash(grep:*)", "Bash(cp:*)"],
+          deny: [`Read(${name === "key.pem" ? "*.pem" : name})`],
+        }).yaml,
+      ),
+    ]),
+  );
+  /** The name with some runs of it quoted ('…' or "…") and some letters upper-cased. */
+  const spelled = (name: string) =>
+    fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()), {
+        minLength: name.length,
+        maxLength: name.length,
+      })
+      .map((marks) =>
+        [...name]
+          .map((c, i) => {
+            const [quote, upper] = marks[i] as [number, boolean];
+            const letter = upper ? c.toUpperCase() : c;
+            return quote === 0 ? letter : quote === 1 ? `'${letter}'` : `"${letter}"`;
+          })
+          .join(""),
+      );
+  it("holds", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names).chain((name) =>
+          fc.record({
+            name: fc.constant(name),
+            spelling: spelled(name),
+            dir: fc.constantFrom("", "./", "config/", "/home/dev/project/", "a/b/"),
+            command: fc.constantFrom("cat", "head -n 1", "grep -r x", "cp", "cd x && cat"),
+            after: fc.constantFrom("", "/x", " out.txt"),
+          }),
+        ),
+        ({ name, spelling, dir, command, after }) => {
+          const decide = deciders.get(name) as ReturnType<typeof decider>;
+          const line = `${command} ${dir}${spelling}${after}`;
+          expect(decide("Bash", { command: line }), line).not.toBe("allow");
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
