@@ -773,7 +773,7 @@ function convertParam(tool: string, field: string, raw: string, type: string, li
 const BASH_ALLOW_NOTE =
   "allowed only where every shell reads the command alike (toolgate's safe subset: no $, globs, ~, other redirections): stricter; " +
   "composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with this one rule's prefix, where Claude Code allows it when each part matches some allow rule: stricter; " +
-  "no redirection at all (not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Claude Code prompts for a command with one: the same or stricter";
+  "no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Claude Code prompts for a command with one: the same or stricter";
 
 /**
  * The `command` operators of a Bash rule: an allow also refuses any `<` or `>` in the command (a redirection, or
