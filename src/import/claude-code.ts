@@ -462,24 +462,24 @@ function modeCarried(mode: string): { carried: Carried; note: string } {
   switch (mode) {
     case "dontAsk":
       return {
-        carried: "exact",
-        note: "carried: every ask rule is written as deny, and calls no rule allows are denied (otherwise: deny)",
+        carried: "stricter",
+        note: "carried: every ask rule is written as deny, and calls no rule allows are denied (otherwise: deny); Claude Code still runs what needs no approval (reads inside the project, its read-only commands), which is denied here too unless a rule allows it: stricter",
       };
     case "default":
       return { carried: "exact", note: "Claude Code's standard mode: nothing to carry" };
     case "acceptEdits":
       return {
-        carried: "stricter",
+        carried: "not-carried",
         note: "not carried: edits and file-system commands that Claude Code would accept without a prompt ask (otherwise), unless a rule allows them: stricter",
       };
     case "auto":
       return {
-        carried: "stricter",
+        carried: "not-carried",
         note: "not carried: calls Claude Code would approve after its background check ask (otherwise), unless a rule allows them: stricter",
       };
     default:
       return {
-        carried: "stricter",
+        carried: "not-carried",
         note: "not carried: Claude Code would run every call without a prompt (denies aside); the policy keeps every ask rule and asks where no rule decides: stricter",
       };
   }

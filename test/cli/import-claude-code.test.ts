@@ -167,7 +167,7 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
     expect(by("Bash(git status)")?.carried).toBe("stricter");
     expect(by("WebFetch(domain:docs.python.org)")?.note).toContain("spelt plainly");
     expect(by("Read(./.env)")?.note).toContain("also carried to Bash");
-    expect(report.modes).toEqual([expect.objectContaining({ mode: "acceptEdits", carried: "stricter" })]);
+    expect(report.modes).toEqual([expect.objectContaining({ mode: "acceptEdits", carried: "not-carried" })]);
     expect(report.findings).toHaveLength(25);
   });
 

@@ -299,7 +299,7 @@ describe("permissions.defaultMode", () => {
     expect(decide("Bash", { command: "git push origin main" })).toBe("deny");
     expect(decide("Bash", { command: "npm test" })).toBe("deny");
     expect(decide("Read", { file_path: "src/a.ts" })).toBe("deny");
-    expect(r.modes).toEqual([expect.objectContaining({ mode: "dontAsk", carried: "exact" })]);
+    expect(r.modes).toEqual([expect.objectContaining({ mode: "dontAsk", carried: "stricter" })]);
     expect(r.findings.find((f) => f.list === "ask")?.note).toContain(
       'written as deny: defaultMode "dontAsk"',
     );
@@ -309,7 +309,7 @@ describe("permissions.defaultMode", () => {
     for (const mode of ["default", "acceptEdits", "auto", "bypassPermissions"]) {
       const r = importRules({ allow: ["Bash(git status)"], defaultMode: mode });
       expect(r.modes.map((m) => m.mode)).toEqual([mode]);
-      expect(r.modes[0]?.carried).toBe(mode === "default" ? "exact" : "stricter");
+      expect(r.modes[0]?.carried).toBe(mode === "default" ? "exact" : "not-carried");
       expect(decider(r.yaml)("Bash", { command: "npm test" })).toBe("ask");
     }
     expect(importRules({ defaultMode: "bypassPermissions" }).modes[0]?.note).toContain(
