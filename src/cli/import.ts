@@ -49,13 +49,12 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
     return EXIT.ok;
   }
   const e = (text: string) => escapeControl(text);
-  const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${result.findings.length} rule(s) read; ${tally(result.findings)}, each listed below${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
-  for (const f of inexact) {
+  for (const f of result.findings) {
     report(
-      `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+      `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}${f.note === undefined ? "" : `: ${e(f.note)}`}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
     );
   }
   for (const m of result.modes) {
@@ -105,14 +104,19 @@ export function runImportCodex(files: readonly string[], options: ImportCodexOpt
     return EXIT.ok;
   }
   const e = (text: string) => escapeControl(text);
-  const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${result.findings.length} rule(s) read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${result.findings.length} rule(s) read; ${tally(result.findings)}, each listed below${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
-  for (const f of inexact) {
+  for (const f of result.findings) {
     report(
-      `  ${e(f.file)}:${f.line}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+      `  ${e(f.file)}:${f.line}  ${e(f.rule)}  ${f.carried}${f.note === undefined ? "" : `: ${e(f.note)}`}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
     );
   }
   return EXIT.ok;
+}
+
+/** "N exact, N stricter, N not carried". */
+function tally(findings: readonly { readonly carried: string }[]): string {
+  const count = (c: string) => findings.filter((f) => f.carried === c).length;
+  return `${count("exact")} exact, ${count("stricter")} stricter, ${count("not-carried")} not carried`;
 }

@@ -201,6 +201,11 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
     expect(run.stdout).toMatch(/^ {2}deny {3}WebFetch\(domain:evil\.example\) {2}stricter: denied/m);
     expect(run.stdout).toMatch(/^ {2}allow {2}Bash\(git status\) {2}stricter: .*composition differs/m);
     expect(run.stdout).toContain('mode   defaultMode "acceptEdits"');
+    // Every rule is listed, the exact ones too.
+    expect(run.stdout).toMatch(
+      /^25 rule\(s\) read; \d+ exact, \d+ stricter, \d+ not carried, each listed below/m,
+    );
+    expect(run.stdout).toMatch(/^ {2}allow {2}Read\(src\/\*\*\) {2}exact/m);
   });
 
   it("refuses to overwrite --out without --force, and a file that is not JSON", () => {
