@@ -262,44 +262,56 @@ function fileCommands(tool: "Read" | "Edit"): string[] {
 }
 
 /**
- * The literal text a shell command must hold to name a path the pattern matches: the longest run of plain
- * characters in the last segment of the pattern that has one (`./.env` → `.env`, `secrets/**` → `secrets`,
- * `*.pem` → `.pem`). Undefined when no segment has any (`**`, `*`): then every file command counts.
+ * The names a shell command may use to reach a path the pattern matches: the longest run of plain characters
+ * of the last segment that has one (`./.env` → `.env`, `secrets/**` → `secrets`, `*.pem` → `.pem`), and of each
+ * directory segment above it of two or more characters (`secrets/key.txt` → `key.txt`, `secrets`: a recursive
+ * `grep -r x secrets` names only the directory). The part that is the project or home directory itself is left
+ * out. Empty when no segment has a plain character (`**`, `*`): then every file command counts.
  */
-function mentionedName(spec: string): string | undefined {
-  const segments = spec
-    .trim()
-    .replace(/\\(.)/g, "$1")
-    .split("/")
-    .filter((s) => s !== "" && s !== "." && s !== ".." && s !== "~");
-  for (const segment of segments.reverse()) {
-    const runs = segment.split(/\*+|\?|\[[^\]]*\]?/).filter((r) => r !== "");
-    if (runs.length > 0) return runs.reduce((a, b) => (b.length > a.length ? b : a));
+function mentionedNames(spec: string, anchors: Anchors): string[] {
+  let rest = spec.trim().replace(/\\(.)/g, "$1");
+  if (rest.startsWith("//")) {
+    const absolute = rest.slice(1);
+    for (const root of [anchors.project, anchors.home]) {
+      if (absolute === root || absolute.startsWith(`${root}/`)) {
+        rest = absolute.slice(root.length);
+        break;
+      }
+    }
   }
-  return undefined;
+  const segments = rest.split("/").filter((s) => s !== "" && s !== "." && s !== ".." && s !== "~");
+  const runs = segments.map((segment) => {
+    const parts = segment.split(/\*+|\?|\[[^\]]*\]?/).filter((r) => r !== "");
+    return parts.length === 0 ? undefined : parts.reduce((a, b) => (b.length > a.length ? b : a));
+  });
+  let last = runs.length - 1;
+  while (last >= 0 && runs[last] === undefined) last -= 1;
+  if (last < 0) return [];
+  const names = [runs[last] as string];
+  for (const run of runs.slice(0, last)) if (run !== undefined && run.length >= 2) names.push(run);
+  return [...new Set(names)];
 }
 
 /**
  * The `Bash` rule that carries a `Read(…)`/`Edit(…)` deny or ask to the shell: any of the file commands whose
- * command string mentions the name, ignoring case and quotes spliced into it (`'.e'nv`). A command outside the
- * safe shell subset is never allowed anyway, so within it the name must appear, letter by letter, for an allow.
+ * command string mentions one of the names, ignoring case and quotes spliced into it (`'.e'nv`). A command
+ * outside the safe shell subset is never allowed anyway, so within it a name must appear, letter by letter, for
+ * the command to reach the path by that name.
  */
-function bashFileRule(tool: "Read" | "Edit", spec: string | undefined): Converted["rules"][number] {
-  const name = spec === undefined ? undefined : mentionedName(spec);
+function bashFileRule(tool: "Read" | "Edit", names: readonly string[]): Converted["rules"][number] {
   const command: Record<string, unknown> = { command: fileCommands(tool) };
-  if (name !== undefined) {
-    command.regex = {
-      pattern: [...name].map((c) => c.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("[\"']*"),
-      flags: "i",
-    };
+  if (names.length > 0) {
+    const spelled = names.map((name) =>
+      [...name].map((c) => c.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("[\"']*"),
+    );
+    command.regex = { pattern: spelled.join("|"), flags: "i" };
   }
   return { tools: ["Bash"], when: { command } };
 }
 
 /** What the report says about the shell side of a Read or Edit deny or ask. */
-function bashFileNote(tool: "Read" | "Edit", spec: string | undefined): string {
-  const name = spec === undefined ? undefined : mentionedName(spec);
-  return `also carried to Bash: ${tool === "Read" ? "any file-reading or file-writing command (cat, head, grep, sed, cp, …" : "any file-writing command (tee, cp, mv, rm, sed, …"} — the lists in src/import/claude-code.ts)${name === undefined ? "" : ` whose command line mentions ${JSON.stringify(name)} anywhere (any case, quotes spliced in)`}, wider than the path itself: stricter. Not caught, and so possibly looser than Claude Code: a command that reaches the path without naming it — a symbolic link under another name (the hook follows links for the file tools, not inside a command line), a recursive search of a parent directory, a program outside the list such as python -c`;
+function bashFileNote(tool: "Read" | "Edit", names: readonly string[]): string {
+  return `also carried to Bash: ${tool === "Read" ? "any file-reading or file-writing command (cat, head, grep, sed, cp, …" : "any file-writing command (tee, cp, mv, rm, sed, …"} — the lists in src/import/claude-code.ts)${names.length === 0 ? "" : ` whose command line mentions ${names.map((n) => JSON.stringify(n)).join(" or ")} anywhere (any case, quotes spliced in)`}, wider than the path itself: stricter. Not caught, and so possibly looser than Claude Code: a command that reaches the path without naming it — a symbolic link under another name (the hook follows links for the file tools, not inside a command line), a recursive read of a directory above it that it does not name (grep -r x .), a program outside the list such as python -c`;
 }
 
 /** Which tools and fields a `Read(path)` or `Edit(path)` rule reaches, per list. */
@@ -558,9 +570,9 @@ function convertRule(rule: string, list: RuleList, anchors: Anchors, unreadableD
     const tools = bareTargets(tool, list);
     if (list !== "allow" && (tool === "Read" || tool === "Edit")) {
       return {
-        rules: [...whole(tools), bashFileRule(tool, undefined)],
+        rules: [...whole(tools), bashFileRule(tool, [])],
         carried: "stricter",
-        note: `carried for ${tools.join(", ")}: stricter; ${bashFileNote(tool, undefined)}`,
+        note: `carried for ${tools.join(", ")}: stricter; ${bashFileNote(tool, [])}`,
       };
     }
     return {
@@ -886,9 +898,9 @@ function convertPath(tool: "Read" | "Edit", spec: string, list: RuleList, anchor
     const widened = fallback(list, all, globs.why);
     if (list === "allow") return widened;
     return {
-      rules: [...widened.rules, bashFileRule(tool, spec)],
+      rules: [...widened.rules, bashFileRule(tool, mentionedNames(spec, anchors))],
       carried: "stricter",
-      note: `${widened.note}; ${bashFileNote(tool, spec)}`,
+      note: `${widened.note}; ${bashFileNote(tool, mentionedNames(spec, anchors))}`,
     };
   }
   const rules = targets.map((t) => ({ tools: t.tools, when: { [t.field]: { glob: globs.globs } } }));
@@ -902,13 +914,13 @@ function convertPath(tool: "Read" | "Edit", spec: string, list: RuleList, anchor
     };
   }
   return {
-    rules: [...rules, bashFileRule(tool, spec)],
+    rules: [...rules, bashFileRule(tool, mentionedNames(spec, anchors))],
     carried: "stricter",
     note: [
       globs.note,
       tool === "Read" ? "also applied to Write, Edit, MultiEdit and NotebookEdit on the path" : undefined,
       links,
-      bashFileNote(tool, spec),
+      bashFileNote(tool, mentionedNames(spec, anchors)),
     ]
       .filter((n) => n !== undefined)
       .join("; "),

@@ -284,6 +284,21 @@ describe("Read and Edit denies reach the shell's file commands", () => {
     expect(r.findings.find((f) => f.rule === "Edit(docs/**)")?.carried).toBe("stricter");
   });
 
+  it("a deny of a file under a directory also reaches a recursive read that names only the directory", () => {
+    const nested = decider(
+      importRules({
+        allow: ["Bash(grep:*)", "Bash(cp:*)", "Bash(cat:*)"],
+        deny: ["Read(secrets/key.txt)", "Read(//home/dev/project/lib/x.ts)"],
+      }).yaml,
+    );
+    expect(nested("Bash", { command: "grep -r TODO secrets" })).toBe("deny");
+    expect(nested("Bash", { command: "cp -r secrets /tmp/s" })).toBe("deny");
+    expect(nested("Bash", { command: "cat lib/x.ts" })).toBe("deny");
+    // The project directory's own path is not a name to look for.
+    expect(nested("Bash", { command: "cat project.md" })).toBe("allow");
+    expect(nested("Bash", { command: "cat notes/key.md" })).toBe("allow");
+  });
+
   it("a bare Read deny denies every file command", () => {
     const bare = decider(importRules({ allow: ["Bash(cat:*)", "Bash(npm test)"], deny: ["Read"] }).yaml);
     expect(bare("Bash", { command: "cat README.md" })).toBe("deny");
