@@ -17,6 +17,7 @@ export interface ImportCommandOptions {
   readonly force?: boolean;
   readonly project?: string;
   readonly home?: string;
+  readonly unreadableDeny?: boolean;
   readonly format: string;
 }
 
@@ -32,6 +33,7 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
   });
   const result = importClaudeCodeSettings(sources, {
     home: options.home ?? homedir(),
+    unreadableDeny: options.unreadableDeny === true,
     ...(options.project === undefined ? {} : { project: options.project }),
   });
   if (!result.ok) throw new UsageError(result.message);
@@ -45,18 +47,20 @@ export function runImportClaudeCode(files: readonly string[], options: ImportCom
     options.out === undefined ? process.stderr.write(`${text}\n`) : print(text);
   if (options.out === undefined) process.stdout.write(result.yaml);
   if (format === "json") {
-    report(JSON.stringify({ findings: result.findings, notes: result.notes }, null, 2));
+    report(JSON.stringify({ findings: result.findings, modes: result.modes, notes: result.notes }, null, 2));
     return EXIT.ok;
   }
   const e = (text: string) => escapeControl(text);
-  const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${countOf(result.findings.length, "rule")} read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${countOf(result.findings.length, "rule")} read; ${tally(result.findings)}, each listed below${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
-  for (const f of inexact) {
+  for (const f of result.findings) {
     report(
-      `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+      `  ${f.list.padEnd(5)}  ${e(f.rule)}  ${f.carried}${f.note === undefined ? "" : `: ${e(f.note)}`}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
     );
+  }
+  for (const m of result.modes) {
+    report(`  mode   defaultMode ${e(JSON.stringify(m.mode))} (${e(m.file)})  ${m.carried}: ${e(m.note)}`);
   }
   for (const note of result.notes) report(`  note: ${e(note)}`);
   return EXIT.ok;
@@ -102,14 +106,19 @@ export function runImportCodex(files: readonly string[], options: ImportCodexOpt
     return EXIT.ok;
   }
   const e = (text: string) => escapeControl(text);
-  const inexact = result.findings.filter((f) => f.carried !== "exact");
   report(
-    `${countOf(result.findings.length, "rule")} read; ${result.findings.length - inexact.length} carried exactly, ${inexact.length} not (listed below)${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
+    `${countOf(result.findings.length, "rule")} read; ${tally(result.findings)}, each listed below${options.out === undefined ? "" : `; policy written to ${e(options.out)}`}`,
   );
-  for (const f of inexact) {
+  for (const f of result.findings) {
     report(
-      `  ${e(f.file)}:${f.line}  ${e(f.rule)}  ${f.carried}: ${e(f.note ?? "")}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
+      `  ${e(f.file)}:${f.line}  ${e(f.rule)}  ${f.carried}${f.note === undefined ? "" : `: ${e(f.note)}`}${f.ids.length > 0 ? ` [${f.ids.join(", ")}]` : ""}`,
     );
   }
   return EXIT.ok;
+}
+
+/** "N exact, N stricter, N not carried". */
+function tally(findings: readonly { readonly carried: string }[]): string {
+  const count = (c: string) => findings.filter((f) => f.carried === c).length;
+  return `${count("exact")} exact, ${count("stricter")} stricter, ${count("not-carried")} not carried`;
 }

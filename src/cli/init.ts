@@ -18,7 +18,13 @@ import {
   type RejectedTool,
   type SourcedSpec,
 } from "../scaffold/accept-tools.js";
-import { buildAgentFiles, INIT_AGENTS, type InitAgent } from "../scaffold/agent-files.js";
+import {
+  type AgentFile,
+  AgentSettingsError,
+  buildAgentFiles,
+  INIT_AGENTS,
+  type InitAgent,
+} from "../scaffold/agent-files.js";
 import {
   buildInitFiles,
   EXAMPLE_TOOL,
@@ -288,8 +294,14 @@ async function runInitAgent(
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UsageError(`${show(cwd, dir)} is a file; give the folder to write into`);
   }
-  const files = await formatInitFiles(buildAgentFiles(agent as InitAgent, dir));
-  const existing = files.filter((f) => existsSync(join(dir, f.path)));
+  let files: AgentFile[];
+  try {
+    files = await formatInitFiles(buildAgentFiles(agent as InitAgent, dir));
+  } catch (error) {
+    if (error instanceof AgentSettingsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const existing = files.filter((f) => f.merged !== true && existsSync(join(dir, f.path)));
   if (existing.length > 0 && options.force !== true) {
     throw new UsageError(
       `not overwriting ${existing.map((f) => show(cwd, join(dir, f.path))).join(", ")}; pass --force to replace them`,
@@ -318,7 +330,8 @@ async function runInitAgent(
     return EXIT.findings;
   }
   print(dir === cwd ? "toolgate: wrote" : `toolgate: wrote in ${show(cwd, dir)}:`);
-  for (const file of files) print(`  ${file.path}`);
+  for (const file of files)
+    print(`  ${file.path}${file.merged === true ? "  (toolgate's hook added; the rest kept)" : ""}`);
   if (ignored) print("  .gitignore  (.toolgate/ added)");
   print(`toolgate lint: no problems (${countOf(report.tests?.passed ?? 0, "policy test")} passed)`);
   print(`\nNext: edit policies/policy.yaml; see docs/${agent}.md for how ${agent} runs the hook.`);

@@ -145,7 +145,10 @@ export function buildProgram(state: { code: number }): Command {
     .option("--from-openai <file>", "import an OpenAI tools array (JSON)", collect)
     .option("--from-anthropic <file>", "import an Anthropic tools array (JSON)", collect)
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
-    .option("--agent <host>", "set up a coding agent over the canonical tools: codex, cursor or opencode")
+    .option(
+      "--agent <host>",
+      "set up a coding agent: codex, cursor or opencode (the canonical tools), claude-code or gemini-cli (their own packs)",
+    )
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {
       const { runInit } = await import("./init.js");
@@ -387,6 +390,10 @@ export function buildProgram(state: { code: number }): Command {
     .option("--force", "overwrite --out when it exists")
     .option("--project <dir>", "the project directory (default: the directory holding .claude/)")
     .option("--home <dir>", "the home directory that ~/ rules name (default: yours)")
+    .option(
+      "--unreadable-deny",
+      "the hook runs with --unreadable deny: carry denies of tools outside the pack (Skill, PowerShell, *) by it",
+    )
     .addOption(formatOption(["stylish", "json"]))
     .action(async (files: string[], options) => {
       const { runImportClaudeCode } = await import("./import.js");

@@ -44,6 +44,29 @@ export interface ClaudeCodeImportOptions {
   readonly project?: string;
   /** The home directory that `~/` rules expand to. */
   readonly home: string;
+  /**
+   * The hook runs with `--unreadable deny`: a deny of a tool outside the pack (`Skill`, `PowerShell`, a
+   * tool-name glob such as `*`) is then carried by it. Without it such a deny is refused, never dropped.
+   */
+  readonly unreadableDeny?: boolean;
+}
+
+/** Claude Code's permission modes (`permissions.defaultMode`). */
+export const DEFAULT_MODES = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "auto",
+  "dontAsk",
+  "bypassPermissions",
+] as const;
+
+/** How `permissions.defaultMode` was carried. */
+export interface ModeFinding {
+  readonly file: string;
+  readonly mode: string;
+  readonly carried: Carried;
+  readonly note: string;
 }
 
 /** The result: the policy YAML, every finding, and notes about settings that are not rules. */
@@ -52,6 +75,8 @@ export type ClaudeCodeImport =
       readonly ok: true;
       readonly yaml: string;
       readonly findings: readonly ImportFinding[];
+      /** `permissions.defaultMode` of each file that sets one. */
+      readonly modes: readonly ModeFinding[];
       readonly notes: readonly string[];
     }
   | { readonly ok: false; readonly message: string };
@@ -110,6 +135,185 @@ const PARAM_FIELDS: Readonly<Record<string, Readonly<Record<string, "string" | "
   },
 };
 
+/**
+ * Shell commands that read files, which Claude Code checks `Read(…)` deny and ask rules against (its file
+ * commands, and more: a longer list is stricter). Interpreters (`python -c`, `node -e`) are not among them.
+ */
+export const FILE_READ_COMMANDS = [
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "most",
+  "sed",
+  "awk",
+  "gawk",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "cut",
+  "sort",
+  "uniq",
+  "wc",
+  "nl",
+  "od",
+  "xxd",
+  "hexdump",
+  "strings",
+  "diff",
+  "cmp",
+  "comm",
+  "file",
+  "stat",
+  "base64",
+  "tac",
+  "rev",
+  "fold",
+  "fmt",
+  "paste",
+  "join",
+  "column",
+  "bat",
+  "view",
+  "vi",
+  "vim",
+  "nvim",
+  "nano",
+  "emacs",
+  "jq",
+  "yq",
+  "zcat",
+  "zless",
+  "zgrep",
+  "bzcat",
+  "xzcat",
+  "gunzip",
+  "tar",
+  "zip",
+  "gzip",
+  "cp",
+  "scp",
+  "rsync",
+  "ln",
+  "mv",
+  "find",
+  "ls",
+  "source",
+  ".",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "shasum",
+  "readlink",
+] as const;
+
+/** Shell commands that write, create, move or remove files, which Claude Code checks `Edit(…)` rules against. */
+export const FILE_WRITE_COMMANDS = [
+  "tee",
+  "cp",
+  "mv",
+  "rm",
+  "touch",
+  "truncate",
+  "sed",
+  "perl",
+  "dd",
+  "install",
+  "ln",
+  "chmod",
+  "chown",
+  "chgrp",
+  "mkdir",
+  "rmdir",
+  "unlink",
+  "shred",
+  "patch",
+  "vi",
+  "vim",
+  "nvim",
+  "nano",
+  "emacs",
+  "ed",
+  "ex",
+  "rsync",
+  "scp",
+  "tar",
+  "unzip",
+  "gunzip",
+  "gzip",
+  "zip",
+  "git",
+  "awk",
+  "gawk",
+  "split",
+  "csplit",
+  "sort",
+  "yq",
+] as const;
+
+/** Which shell file commands a `Read(…)` or `Edit(…)` deny or ask reaches: a Read deny blocks edits too. */
+function fileCommands(tool: "Read" | "Edit"): string[] {
+  const list: readonly string[] =
+    tool === "Read" ? [...FILE_READ_COMMANDS, ...FILE_WRITE_COMMANDS] : FILE_WRITE_COMMANDS;
+  return [...new Set(list)].filter((c) => commandPrefix([c], false) !== undefined);
+}
+
+/**
+ * The names a shell command may use to reach a path the pattern matches: the longest run of plain characters
+ * of the last segment that has one (`./.env` → `.env`, `secrets/**` → `secrets`, `*.pem` → `.pem`), and of each
+ * directory segment above it of two or more characters (`secrets/key.txt` → `key.txt`, `secrets`: a recursive
+ * `grep -r x secrets` names only the directory). The part that is the project or home directory itself is left
+ * out. Empty when no segment has a plain character (`**`, `*`): then every file command counts.
+ */
+function mentionedNames(spec: string, anchors: Anchors): string[] {
+  let rest = spec.trim().replace(/\\(.)/g, "$1");
+  if (rest.startsWith("//")) {
+    const absolute = rest.slice(1);
+    for (const root of [anchors.project, anchors.home]) {
+      if (absolute === root || absolute.startsWith(`${root}/`)) {
+        rest = absolute.slice(root.length);
+        break;
+      }
+    }
+  }
+  const segments = rest.split("/").filter((s) => s !== "" && s !== "." && s !== ".." && s !== "~");
+  const runs = segments.map((segment) => {
+    const parts = segment.split(/\*+|\?|\[[^\]]*\]?/).filter((r) => r !== "");
+    return parts.length === 0 ? undefined : parts.reduce((a, b) => (b.length > a.length ? b : a));
+  });
+  let last = runs.length - 1;
+  while (last >= 0 && runs[last] === undefined) last -= 1;
+  if (last < 0) return [];
+  const names = [runs[last] as string];
+  for (const run of runs.slice(0, last)) if (run !== undefined && run.length >= 2) names.push(run);
+  return [...new Set(names)];
+}
+
+/**
+ * The `Bash` rule that carries a `Read(…)`/`Edit(…)` deny or ask to the shell: any of the file commands whose
+ * command string mentions one of the names, ignoring case and quotes spliced into it (`'.e'nv`). A command
+ * outside the safe shell subset is never allowed anyway, so within it a name must appear, letter by letter, for
+ * the command to reach the path by that name.
+ */
+function bashFileRule(tool: "Read" | "Edit", names: readonly string[]): Converted["rules"][number] {
+  const command: Record<string, unknown> = { command: fileCommands(tool) };
+  if (names.length > 0) {
+    const spelled = names.map((name) =>
+      [...name].map((c) => c.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")).join("[\"']*"),
+    );
+    command.regex = { pattern: spelled.join("|"), flags: "i" };
+  }
+  return { tools: ["Bash"], when: { command } };
+}
+
+/** What the report says about the shell side of a Read or Edit deny or ask. */
+function bashFileNote(tool: "Read" | "Edit", names: readonly string[]): string {
+  return `also carried to Bash: ${tool === "Read" ? "any file-reading or file-writing command (cat, head, grep, sed, cp, …" : "any file-writing command (tee, cp, mv, rm, sed, …"} — the lists in src/import/claude-code.ts)${names.length === 0 ? "" : ` whose command line mentions ${names.map((n) => JSON.stringify(n)).join(" or ")} anywhere (any case, quotes spliced in)`}, wider than the path itself: stricter. Not caught, and so possibly looser than Claude Code: a command that reaches the path without naming it — a symbolic link under another name (the hook follows links for the file tools, not inside a command line), a recursive read of a directory above it that it does not name (grep -r x .), a program outside the list such as python -c`;
+}
+
 /** Which tools and fields a `Read(path)` or `Edit(path)` rule reaches, per list. */
 function pathTargets(tool: "Read" | "Edit", list: RuleList): readonly { tools: string[]; field: string }[] {
   const files = { tools: [] as string[], field: "file_path" };
@@ -152,6 +356,7 @@ export function importClaudeCodeSettings(
   const rules: RuleOut[] = [];
   const findings: ImportFinding[] = [];
   const notes: string[] = [];
+  const modes: ModeFinding[] = [];
   const counters = { allow: 0, ask: 0, deny: 0 };
   for (const source of sources) {
     let settings: unknown;
@@ -183,7 +388,13 @@ export function importClaudeCodeSettings(
         counters[list] += 1;
         const base = `claude-${list}-${counters[list]}`;
         const reason = `Claude Code's permissions.${list} rule ${JSON.stringify(rule)} (${source.file})`;
-        const out = convertRule(rule, list, anchors);
+        const out = convertRule(rule, list, anchors, options.unreadableDeny === true);
+        if (out.refuse !== undefined) {
+          return {
+            ok: false,
+            message: `${source.file}: permissions.${list} rule ${JSON.stringify(rule)}: ${out.refuse}`,
+          };
+        }
         const written = out.rules.map((r, i) => ({
           ...r,
           id: out.rules.length === 1 ? base : `${base}-${i + 1}`,
@@ -201,17 +412,89 @@ export function importClaudeCodeSettings(
         });
       }
     }
+    if (perms.defaultMode !== undefined) {
+      const mode = perms.defaultMode;
+      if (typeof mode !== "string" || !(DEFAULT_MODES as readonly string[]).includes(mode)) {
+        return {
+          ok: false,
+          message: `${source.file}: permissions.defaultMode ${JSON.stringify(mode)} is not a mode this import knows (${DEFAULT_MODES.join(", ")}); it is not dropped silently — remove it or set a known one`,
+        };
+      }
+      if (mode === "plan") {
+        return {
+          ok: false,
+          message: `${source.file}: permissions.defaultMode "plan" cannot be carried: in plan mode Claude Code edits no files and runs no commands that change anything, and a toolgate policy has no mode to say so (its allow rules would let those run). Remove defaultMode, or set "default" or "dontAsk", and import again`,
+        };
+      }
+      modes.push({ file: source.file, mode, ...modeCarried(mode) });
+    }
     for (const key of Object.keys(perms)) {
-      if (key === "allow" || key === "ask" || key === "deny") continue;
+      if (key === "allow" || key === "ask" || key === "deny" || key === "defaultMode") continue;
       notes.push(
-        `${source.file}: permissions.${key} is not a rule list and is not carried; the toolgate policy decides without it (${key === "defaultMode" ? "no mode loosens it" : key === "additionalDirectories" ? "reads there ask instead of running" : "review it by hand"})`,
+        `${source.file}: permissions.${key} is not a rule list and is not carried; the toolgate policy decides without it (${key === "additionalDirectories" ? "reads there ask instead of running: stricter" : "review it by hand"})`,
       );
     }
   }
-  notes.push(
-    "calls no imported rule matches get the fallback ask (otherwise), where Claude Code runs some of them without a prompt (reads and searches inside the project, its read-only commands, preapproved domains): stricter",
-  );
-  return { ok: true, yaml: writePolicy(rules, sources), findings, notes };
+  const dontAsk = modes.some((m) => m.mode === "dontAsk");
+  if (dontAsk) {
+    // dontAsk: whatever would prompt is denied. Every ask rule becomes a deny, and so does the fallback.
+    for (const [i, rule] of rules.entries()) {
+      if (rule.decision === "ask") rules[i] = { ...rule, decision: "deny" };
+    }
+    for (const [i, f] of findings.entries()) {
+      if (f.list !== "ask") continue;
+      findings[i] = {
+        ...f,
+        note: `${f.note === undefined ? "" : `${f.note}; `}${
+          f.ids.length > 0
+            ? 'written as deny: defaultMode "dontAsk" denies what would ask'
+            : 'defaultMode "dontAsk" denies what would ask: run the hook with --unreadable deny so these calls are denied too'
+        }`,
+      };
+    }
+    notes.push(
+      'defaultMode "dontAsk": calls no imported rule allows are denied (otherwise: deny) and every ask rule is a deny, as Claude Code denies whatever would prompt; run the hook with --unreadable deny so that tools outside the pack are denied too',
+    );
+  } else {
+    notes.push(
+      "calls no imported rule matches get the fallback ask (otherwise), where Claude Code runs some of them without a prompt (reads and searches inside the project, its read-only commands, preapproved domains): stricter",
+    );
+  }
+  return {
+    ok: true,
+    yaml: writePolicy(rules, sources, dontAsk ? "deny" : "ask"),
+    findings,
+    modes,
+    notes,
+  };
+}
+
+/** How a mode other than plan is carried. */
+function modeCarried(mode: string): { carried: Carried; note: string } {
+  switch (mode) {
+    case "dontAsk":
+      return {
+        carried: "stricter",
+        note: "carried: every ask rule is written as deny, and calls no rule allows are denied (otherwise: deny); Claude Code still runs what needs no approval (reads inside the project, its read-only commands), which is denied here too unless a rule allows it: stricter",
+      };
+    case "default":
+      return { carried: "exact", note: "Claude Code's standard mode: nothing to carry" };
+    case "acceptEdits":
+      return {
+        carried: "not-carried",
+        note: "not carried: edits and file-system commands that Claude Code would accept without a prompt ask (otherwise), unless a rule allows them: stricter",
+      };
+    case "auto":
+      return {
+        carried: "not-carried",
+        note: "not carried: calls Claude Code would approve after its background check ask (otherwise), unless a rule allows them: stricter",
+      };
+    default:
+      return {
+        carried: "not-carried",
+        note: "not carried: Claude Code would run every call without a prompt (denies aside); the policy keeps every ask rule and asks where no rule decides: stricter",
+      };
+  }
 }
 
 interface Anchors {
@@ -243,6 +526,8 @@ interface Converted {
   readonly rules: readonly Omit<RuleOut, "id" | "decision" | "reason">[];
   readonly carried: Carried;
   readonly note?: string;
+  /** Why the import must stop: a rule that can be neither carried nor dropped. */
+  readonly refuse?: string;
 }
 
 const whole = (tools: readonly string[]): Converted["rules"] => [{ tools }];
@@ -263,7 +548,7 @@ function fallback(list: RuleList, tools: readonly string[], why: string): Conver
   };
 }
 
-function convertRule(rule: string, list: RuleList, anchors: Anchors): Converted {
+function convertRule(rule: string, list: RuleList, anchors: Anchors, unreadableDeny: boolean): Converted {
   const match = /^([^()\s]+)(?:\(([\s\S]*)\))?$/.exec(rule.trim());
   if (match === null) {
     return {
@@ -274,19 +559,22 @@ function convertRule(rule: string, list: RuleList, anchors: Anchors): Converted 
   }
   const tool = match[1] as string;
   const spec = match[2];
-  if (tool.startsWith("mcp__") || tool.includes("*")) return convertToolPattern(tool, spec, list);
-  if (!(PACK_TOOLS as readonly string[]).includes(tool) || tool === "MCP") {
-    return {
-      rules: [],
-      carried: "not-carried",
-      note: `${tool} is not in the Claude Code pack, so no toolgate rule can name it; the hook answers its calls with --unreadable (ask by default)${list === "deny" ? "; keep this deny in Claude Code's settings, or run the hook with --unreadable deny" : ""}`,
-    };
-  }
+  if (tool.startsWith("mcp__") || tool.includes("*"))
+    return convertToolPattern(tool, spec, list, unreadableDeny);
+  if (!(PACK_TOOLS as readonly string[]).includes(tool) || tool === "MCP")
+    return outsidePack(tool, list, unreadableDeny);
   if (spec === undefined || spec.trim() === "*" || spec.trim() === "") {
     if (spec?.trim() === "*" && list === "allow" && (tool === "Read" || tool === "Edit")) {
       return convertPath(tool, "*", list, anchors);
     }
     const tools = bareTargets(tool, list);
+    if (list !== "allow" && (tool === "Read" || tool === "Edit")) {
+      return {
+        rules: [...whole(tools), bashFileRule(tool, [])],
+        carried: "stricter",
+        note: `carried for ${tools.join(", ")}: stricter; ${bashFileNote(tool, [])}`,
+      };
+    }
     return {
       rules: whole(tools),
       carried: tools.length === 1 ? "exact" : "stricter",
@@ -351,8 +639,44 @@ function convertRule(rule: string, list: RuleList, anchors: Anchors): Converted 
   }
 }
 
+/** A rule on a tool the pack does not declare: the hook answers its calls with `--unreadable`. */
+function outsidePack(tool: string, list: RuleList, unreadableDeny: boolean): Converted {
+  const why = `${tool} is not in the Claude Code pack, so no toolgate rule can name it; the hook answers its calls with --unreadable`;
+  if (list === "allow") {
+    return {
+      rules: [],
+      carried: "not-carried",
+      note: `${why} (ask, or deny): not carried, so those calls ask or are denied: stricter`,
+    };
+  }
+  if (list === "ask") {
+    return {
+      rules: [],
+      carried: "stricter",
+      note: `${why}: carried by it — every call of ${tool} (and of any other tool outside the pack) asks, or is denied with --unreadable deny: stricter`,
+    };
+  }
+  if (!unreadableDeny) {
+    return {
+      rules: [],
+      carried: "not-carried",
+      refuse: `${why}, which is ask unless the hook runs with --unreadable deny, so this deny would be loosened. Run the hook with --unreadable deny and import with --unreadable-deny (every call of a tool outside the pack is then denied: stricter), or remove the rule`,
+    };
+  }
+  return {
+    rules: [],
+    carried: "stricter",
+    note: `${why}: carried by --unreadable deny (you passed --unreadable-deny: the hook must run with it) — every call of ${tool}, and of any other tool outside the pack, is denied: stricter`,
+  };
+}
+
 /** `mcp__server`, `mcp__server__tool`, `mcp__server__get_*`, and tool-name globs such as `*` or `mcp__*`. */
-function convertToolPattern(tool: string, spec: string | undefined, list: RuleList): Converted {
+function convertToolPattern(
+  tool: string,
+  spec: string | undefined,
+  list: RuleList,
+  unreadableDeny: boolean,
+): Converted {
   if (spec !== undefined && spec.trim() !== "*") {
     return fallback(
       list,
@@ -373,10 +697,17 @@ function convertToolPattern(tool: string, spec: string | undefined, list: RuleLi
     const re = new RegExp(`^${tool.split("*").map(escapeRegex).join(".*")}$`);
     const tools = PACK_TOOLS.filter((t) => t !== "MCP" && re.test(t)) as string[];
     if (re.test("mcp__x__y") || re.test("mcp__")) tools.push("MCP");
+    const outside = outsidePack(`the glob ${tool}`, list, unreadableDeny);
+    if (outside.refuse !== undefined) {
+      return {
+        ...outside,
+        refuse: `a tool-name glob may match tools outside the pack: ${outside.refuse}`,
+      };
+    }
     return {
       rules: tools.length === 0 ? [] : whole(tools),
       carried: "stricter",
-      note: `carried as a ${list} of ${tools.join(", ") || "no pack tool"}; tools outside the pack get the hook's --unreadable answer (use --unreadable deny to match a deny)`,
+      note: `carried as a ${list} of ${tools.join(", ") || "no pack tool"}; tools outside the pack that it matches get the hook's --unreadable answer (${unreadableDeny ? "deny: you passed --unreadable-deny" : "ask, or deny"}): stricter`,
     };
   }
   const rest = tool.slice("mcp__".length);
@@ -450,6 +781,24 @@ function convertParam(tool: string, field: string, raw: string, type: string, li
   return { rules: [{ tools: [tool], when: { [field]: { equals: value } } }], carried: "exact" };
 }
 
+/** What every carried Bash allow differs in from Claude Code's. */
+const BASH_ALLOW_NOTE =
+  "allowed only where every shell reads the command alike (toolgate's safe subset: no $, globs, ~, other redirections): stricter; " +
+  "composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with this one rule's prefix, where Claude Code allows it when each part matches some allow rule: stricter; " +
+  "no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Claude Code prompts for a command with one: the same or stricter";
+
+/**
+ * The `command` operators of a Bash rule: an allow also refuses any `<` or `>` in the command (a redirection, or
+ * one quoted: stricter), since toolgate's safe subset allows `>/dev/null` and `2>&1` where Claude Code prompts.
+ */
+function bashCommand(prefix: string, list: RuleList): Record<string, unknown> {
+  return list === "allow" ? { command: [prefix], not: { regex: "[<>]" } } : { command: [prefix] };
+}
+
+/** What every carried Bash deny or ask differs in from Claude Code's. */
+const BASH_DENY_NOTE =
+  "toolgate's command match for deny and ask also finds the command in every part of a compound command, behind any wrapper (timeout, env, xargs, a shell's -c) and in every shell's reading: at least as wide, so stricter";
+
 function convertBash(spec: string, list: RuleList): Converted {
   const text = spec.trim();
   // `npm run:*` and `npm run *` are the same prefix rule (word boundary); no `*` is an exact command.
@@ -465,15 +814,9 @@ function convertBash(spec: string, list: RuleList): Converted {
     const carried = commandPrefix(words, exact);
     if (carried !== undefined) {
       return {
-        rules: [{ tools: ["Bash"], when: { command: { command: [carried] } } }],
-        carried: list === "allow" ? "exact" : "stricter",
-        ...(list === "allow"
-          ? {
-              note: "allowed only where every shell reads the command alike (toolgate's safe subset): at most stricter",
-            }
-          : {
-              note: "toolgate's command match for deny and ask also finds the command behind any wrapper and in every reading: at least as wide, so stricter",
-            }),
+        rules: [{ tools: ["Bash"], when: { command: bashCommand(carried, list) } }],
+        carried: "stricter",
+        note: list === "allow" ? BASH_ALLOW_NOTE : BASH_DENY_NOTE,
       };
     }
   }
@@ -487,9 +830,9 @@ function convertBash(spec: string, list: RuleList): Converted {
       bare === null ? undefined : commandPrefix((bare[1] as string).trim().split(/\s+/), false);
     if (narrowed !== undefined && !/\s$/.test(bare?.[1] as string)) {
       return {
-        rules: [{ tools: ["Bash"], when: { command: { command: [narrowed] } } }],
+        rules: [{ tools: ["Bash"], when: { command: bashCommand(narrowed, list) } }],
         carried: "stricter",
-        note: `carried as the word-bounded prefix "${narrowed}" (Claude Code would also allow longer first words): stricter`,
+        note: `carried as the word-bounded prefix "${narrowed}" (Claude Code would also allow longer first words): stricter; ${BASH_ALLOW_NOTE}`,
       };
     }
     return fallback(list, ["Bash"], "toolgate cannot allow this command pattern with certainty");
@@ -509,7 +852,7 @@ function convertBash(spec: string, list: RuleList): Converted {
   return {
     rules: [{ tools: ["Bash"], when: { command: { command: [carried] } } }],
     carried: "stricter",
-    note: `carried as every command that may run "${carried}": wider, so stricter`,
+    note: `carried as every command that may run "${carried}": wider, so stricter; ${BASH_DENY_NOTE}`,
   };
 }
 
@@ -534,10 +877,15 @@ function convertDomain(spec: string, list: RuleList): Converted {
   }
   return {
     rules: [{ tools: ["WebFetch"], when: { url: { url: { host: [host] } } } }],
-    carried: "exact",
     ...(list === "allow"
-      ? { note: "allowed only for a URL spelt plainly (no userinfo, no look-alike host): at most stricter" }
-      : {}),
+      ? {
+          carried: "stricter",
+          note: "allowed only for a URL spelt plainly (no userinfo, no look-alike host): stricter",
+        }
+      : {
+          carried: "stricter",
+          note: `${list === "deny" ? "denied" : "asked"} for every spelling of a URL that may reach the host (userinfo, look-alike hosts): wider, so stricter; a Bash command (curl, wget) to the host is not covered, as in Claude Code, where WebFetch rules reach the WebFetch tool only`,
+        }),
   };
 }
 
@@ -545,23 +893,37 @@ function convertPath(tool: "Read" | "Edit", spec: string, list: RuleList, anchor
   const globs = pathGlobs(spec, list, anchors);
   const targets = pathTargets(tool, list);
   const all = targets.flatMap((t) => t.tools);
-  if (!globs.ok) return fallback(list, all, globs.why);
+  const links = `the hook decides a symbolic link as itself and as its target, as Claude Code checks both${list === "allow" ? " (an allow needs both)" : ""}`;
+  if (!globs.ok) {
+    const widened = fallback(list, all, globs.why);
+    if (list === "allow") return widened;
+    return {
+      rules: [...widened.rules, bashFileRule(tool, mentionedNames(spec, anchors))],
+      carried: "stricter",
+      note: `${widened.note}; ${bashFileNote(tool, mentionedNames(spec, anchors))}`,
+    };
+  }
+  const rules = targets.map((t) => ({ tools: t.tools, when: { [t.field]: { glob: globs.globs } } }));
+  if (list === "allow") {
+    return {
+      rules,
+      carried: globs.exact ? "exact" : "stricter",
+      note: [globs.note === undefined ? undefined : `${globs.note}: stricter`, links]
+        .filter((n) => n !== undefined)
+        .join("; "),
+    };
+  }
   return {
-    rules: targets.map((t) => ({ tools: t.tools, when: { [t.field]: { glob: globs.globs } } })),
-    carried: globs.exact && (list === "allow" || tool === "Edit") ? "exact" : "stricter",
-    ...(globs.exact && (list === "allow" || tool === "Edit")
-      ? {}
-      : {
-          note: [
-            globs.note,
-            list !== "allow" && tool === "Read"
-              ? "also applied to Write, Edit, MultiEdit and NotebookEdit on the path"
-              : undefined,
-          ]
-            .filter((n) => n !== undefined)
-            .join("; ")
-            .concat(": stricter"),
-        }),
+    rules: [...rules, bashFileRule(tool, mentionedNames(spec, anchors))],
+    carried: "stricter",
+    note: [
+      globs.note,
+      tool === "Read" ? "also applied to Write, Edit, MultiEdit and NotebookEdit on the path" : undefined,
+      links,
+      bashFileNote(tool, mentionedNames(spec, anchors)),
+    ]
+      .filter((n) => n !== undefined)
+      .join("; "),
   };
 }
 
@@ -653,13 +1015,17 @@ function pathGlobs(spec: string, list: RuleList, anchors: Anchors): PathGlobs {
 }
 
 /** The policy file: every rule, and an `ask` fallback for each pack tool that has no unconditional rule. */
-function writePolicy(rules: readonly RuleOut[], sources: readonly SettingsSource[]): string {
+function writePolicy(
+  rules: readonly RuleOut[],
+  sources: readonly SettingsSource[],
+  fallbackDecision: "ask" | "deny",
+): string {
   const q = (v: unknown): string => JSON.stringify(v);
   const unconditional = new Set(rules.filter((r) => r.when === undefined).flatMap((r) => r.tools));
   const lines = [
     `# Imported by \`toolgate import claude-code\` from ${sources.map((s) => s.file).join(", ")}.`,
     "# Tools: the Claude Code pack (node_modules/toolgate/policies/packs/claude-code/tools.yaml).",
-    "# Strictest wins (deny > ask > allow), as in Claude Code. A call no rule matches asks (otherwise).",
+    `# Strictest wins (deny > ask > allow), as in Claude Code. A call no rule matches ${fallbackDecision === "ask" ? "asks" : "is denied (defaultMode dontAsk)"} (otherwise).`,
     "version: 1",
   ];
   const fallbacks = PACK_TOOLS.filter((t) => !unconditional.has(t));
@@ -667,7 +1033,9 @@ function writePolicy(rules: readonly RuleOut[], sources: readonly SettingsSource
     lines.push("otherwise:");
     for (const tool of fallbacks) {
       lines.push(
-        `  ${tool}: { decision: ask, reason: ${q(`no imported Claude Code rule decides this ${tool} call, so a person confirms it`)} }`,
+        fallbackDecision === "ask"
+          ? `  ${tool}: { decision: ask, reason: ${q(`no imported Claude Code rule decides this ${tool} call, so a person confirms it`)} }`
+          : `  ${tool}: { decision: deny, reason: ${q(`no imported Claude Code rule allows this ${tool} call, and defaultMode dontAsk denies it`)} }`,
       );
     }
   }

@@ -8,7 +8,6 @@
  */
 
 import { ToolgateError } from "../runtime/errors.js";
-import { countOf } from "../runtime/plural.js";
 import { commandPrefix, isPlainWord } from "./command-prefix.js";
 
 /** What happened to one `prefix_rule`. */
@@ -203,6 +202,13 @@ export function importCodexRules(
     }
     for (const call of calls) {
       const where = `${source.file}:${call.line}:${call.column}`;
+      if (call.name !== "prefix_rule" && call.name !== "host_executable") {
+        // A call this import does not know may be a rule that forbids or prompts: refused, never dropped.
+        return {
+          ok: false,
+          message: `${where}: ${call.name}(…) is not a call this import reads (prefix_rule, host_executable); refused rather than dropped, since it may forbid or prompt`,
+        };
+      }
       if (call.name !== "prefix_rule") {
         findings.push({
           file: source.file,
@@ -210,7 +216,7 @@ export function importCodexRules(
           rule: `${call.name}(…)`,
           decision: "allow",
           carried: "not-carried",
-          note: `${call.name} is not a command rule; not carried`,
+          note: `${call.name} says where Codex finds a program, not what it may run; not carried`,
           ids: [],
         });
         continue;
@@ -261,42 +267,64 @@ export function importCodexRules(
         plainLength += 1;
       }
       const base = { file: source.file, line: call.line, rule: text, decision, ids: [id] };
-      if (plainLength === tokens.length) {
-        const words = prefixes.map((p) => commandPrefix(p, false) as string);
-        rules.push(ruleYaml(id, options, decision, words, reason));
-        findings.push({
-          ...base,
-          carried: decision === "allow" ? "exact" : "stricter",
-          note:
-            decision === "allow"
-              ? "allowed only where every shell reads the command alike (toolgate's safe subset): at most stricter"
-              : "toolgate's command match also finds the prefix behind wrappers, in every simple command and reading: wider, so stricter",
-        });
-      } else if (decision === "allow" || plainLength === 0) {
-        if (decision === "allow") {
+      const complete = plainLength === tokens.length;
+      if (decision === "allow") {
+        // An allow keeps only the prefixes toolgate can read whole; a rule it cannot read at all is dropped.
+        const words = complete
+          ? prefixes.map((p) => commandPrefix(p, false)).filter((w): w is string => w !== undefined)
+          : [];
+        if (words.length === 0) {
           findings.push({
             ...base,
             ids: [],
             carried: "not-carried",
-            note: "a token is not a plain word (or the alternatives are too many); not carried, so those commands fall to the fallback (ask): stricter",
+            note: "a token is not a plain word toolgate's command operator reads (or the alternatives are too many); not carried, so those commands fall to the fallback (ask): stricter",
           });
-        } else {
-          rules.push(ruleYaml(id, options, decision, undefined, reason));
-          findings.push({
-            ...base,
-            carried: "stricter",
-            note: `the first token is not a plain word; carried as a ${decision} of every ${options.tool} call: stricter`,
-          });
+          continue;
         }
-      } else {
-        const words = prefixes.map((p) => commandPrefix(p, false) as string);
-        rules.push(ruleYaml(id, options, decision, words, reason));
+        rules.push(ruleYaml(id, options, decision, words, reason, true));
         findings.push({
           ...base,
           carried: "stricter",
-          note: `carried on its first ${countOf(plainLength, "token")} only: wider, so stricter`,
+          note: [
+            words.length < prefixes.length
+              ? "some alternatives are not prefixes toolgate reads and are left out: stricter"
+              : undefined,
+            CODEX_ALLOW_NOTE,
+          ]
+            .filter((n) => n !== undefined)
+            .join("; "),
         });
+        continue;
       }
+      // forbidden and prompt are always carried: each prefix cut to its longest leading words toolgate reads
+      // (wider), and a rule whose first word it cannot read becomes a rule on every call (wider still).
+      const cut = prefixes.map((p) => {
+        for (let k = p.length; k > 0; k -= 1) {
+          const w = commandPrefix(p.slice(0, k), false);
+          if (w !== undefined) return { words: w, whole: k === p.length };
+        }
+        return undefined;
+      });
+      if (cut.some((c) => c === undefined) || plainLength === 0) {
+        rules.push(ruleYaml(id, options, decision, undefined, reason, false));
+        findings.push({
+          ...base,
+          carried: "stricter",
+          note: `the first token is not a plain word toolgate's command operator reads; carried as a ${decision} of every ${options.tool} call: stricter`,
+        });
+        continue;
+      }
+      const words = cut.map((c) => (c as { words: string }).words);
+      rules.push(ruleYaml(id, options, decision, words, reason, false));
+      const shortened = !complete || cut.some((c) => c?.whole === false);
+      findings.push({
+        ...base,
+        carried: "stricter",
+        note: shortened
+          ? `carried on its leading plain tokens only: wider, so stricter; ${CODEX_DENY_NOTE}`
+          : CODEX_DENY_NOTE,
+      });
     }
   }
   const yaml = [
@@ -310,16 +338,29 @@ export function importCodexRules(
   return { ok: true, yaml: `${yaml}\n`, findings };
 }
 
+/** What every carried allow differs in from Codex's. */
+const CODEX_ALLOW_NOTE =
+  "allowed only where every shell reads the command alike (toolgate's safe subset): stricter; no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Codex prompts for a command with one: the same; composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with one of this rule's prefixes, where Codex allows it when each part matches some allow rule: stricter";
+
+/** What every carried forbidden or prompt rule differs in from Codex's. */
+const CODEX_DENY_NOTE =
+  "toolgate's command match also finds the prefix behind wrappers, in every simple command and in every shell's reading: wider, so stricter";
+
 function ruleYaml(
   id: string,
   options: CodexImportOptions,
   decision: string,
   prefixes: readonly string[] | undefined,
   reason: string,
+  noRedirection: boolean,
 ): string {
   const lines = [`  - id: ${id}`, `    tools: [${options.tool}]`, `    decision: ${decision}`];
   if (prefixes !== undefined) {
-    lines.push(`    when: ${JSON.stringify({ [options.field]: { command: [...new Set(prefixes)] } })}`);
+    // An allow also refuses any `<` or `>` in the command (a redirection, or one quoted: stricter): toolgate's
+    // safe subset allows `>/dev/null` and `2>&1`, where Codex prompts.
+    const command: Record<string, unknown> = { command: [...new Set(prefixes)] };
+    if (noRedirection) command.not = { regex: "[<>]" };
+    lines.push(`    when: ${JSON.stringify({ [options.field]: command })}`);
   }
   lines.push(`    reason: ${JSON.stringify(reason)}`);
   return lines.join("\n");

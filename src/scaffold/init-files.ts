@@ -238,8 +238,8 @@ export function gitignoreWithState(existing: string | undefined): string | undef
 }
 
 /** The files in the layout `toolgate fmt` (prettier) gives them, so that `fmt --check` passes on them at once. */
-export async function formatInitFiles(files: readonly InitFile[]): Promise<InitFile[]> {
-  const out: InitFile[] = [];
+export async function formatInitFiles<T extends InitFile>(files: readonly T[]): Promise<T[]> {
+  const out: T[] = [];
   for (const file of files) {
     if (!/\.ya?ml$/.test(file.path)) {
       out.push(file);

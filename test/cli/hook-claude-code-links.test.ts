@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHook } from "./claude-code-hook-process.js";
-import { assertBuilt, ROOT } from "./cli-helpers.js";
+import { assertBuilt, ROOT, toolgate } from "./cli-helpers.js";
 
 const PACK = join(ROOT, "policies/packs/claude-code/toolgate.config.yaml");
 const dirs: string[] = [];
@@ -29,7 +29,7 @@ function project(): string {
   return join(dir, "project");
 }
 
-async function decide(cwd: string, file: string): Promise<string> {
+async function decide(cwd: string, file: string, config = PACK): Promise<string> {
   const payload = JSON.stringify({
     session_id: "s",
     transcript_path: "/tmp/t.jsonl",
@@ -39,7 +39,7 @@ async function decide(cwd: string, file: string): Promise<string> {
     tool_input: { file_path: join(cwd, file) },
     tool_use_id: "toolu_1",
   });
-  const { stdout } = await runHook(payload, ["--config", PACK], {}, ROOT, "claude-code");
+  const { stdout } = await runHook(payload, ["--config", config], {}, ROOT, "claude-code");
   return (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
     .permissionDecision;
 }
@@ -53,5 +53,28 @@ describe("toolgate hook claude-code and symbolic links", () => {
     expect(await decide(dir, "docs.txt")).toBe("ask");
     expect(await decide(dir, "intro.md")).toBe("allow");
     expect(await decide(dir, "readme.md")).toBe("allow");
+  });
+
+  it("a policy imported from Claude Code settings checks the link and its target, as its report says", async () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(
+      join(dir, ".claude/settings.json"),
+      JSON.stringify({ permissions: { allow: ["Read(*.txt)", "Read(*.md)"], deny: ["Read(./.env)"] } }),
+    );
+    writeFileSync(
+      join(dir, "toolgate.config.yaml"),
+      `tools: [${JSON.stringify(join(ROOT, "policies/packs/claude-code/tools.yaml"))}]\npolicy: policy.yaml\n`,
+    );
+    const run = toolgate(
+      ["import", "claude-code", join(dir, ".claude/settings.json"), "--out", join(dir, "policy.yaml")],
+      ROOT,
+    );
+    expect(run.code).toBe(0);
+    const config = join(dir, "toolgate.config.yaml");
+    // notes.txt is allowed by name, but leads to .env: denied. docs.txt leads out of the project: asks.
+    expect(await decide(dir, "notes.txt", config)).toBe("deny");
+    expect(await decide(dir, "docs.txt", config)).toBe("ask");
+    expect(await decide(dir, "intro.md", config)).toBe("allow");
   });
 });

@@ -38,6 +38,7 @@ const mcp = (name: string) => {
 const TABLE: readonly Row[] = [
   { call: "a prefix allow", tool: "Bash", args: { command: "npm run test unit" }, claude: "allow", toolgate: "allow" },
   { call: "a compound with a denied part", tool: "Bash", args: { command: "npm run test && curl https://x.example" }, claude: "deny", toolgate: "deny" },
+  { call: "a redirection after an allowed prefix (Claude Code prompts; toolgate's safe subset alone would allow it)", tool: "Bash", args: { command: "npm run test unit 2>&1" }, claude: "ask", toolgate: "ask" },
   { call: "legacy :* prefix", tool: "Bash", args: { command: "git diff --stat" }, claude: "allow", toolgate: "allow" },
   { call: "a word outside the safe shell subset (~) is not certain", tool: "Bash", args: { command: "git diff HEAD~1" }, claude: "allow", toolgate: "ask" },
   { call: "an exact command", tool: "Bash", args: { command: "git status" }, claude: "allow", toolgate: "allow" },
@@ -100,7 +101,11 @@ function explain(config: string, tool: string, args: unknown) {
 
 describe("toolgate import claude-code, checked call by call through toolgate explain", () => {
   let dir: string;
-  let report: { findings: { list: string; rule: string; carried: string; note?: string }[]; notes: string[] };
+  let report: {
+    findings: { list: string; rule: string; carried: string; note?: string }[];
+    modes: { mode: string; carried: string; note: string }[];
+    notes: string[];
+  };
   const decided = new Map<string, { action: string; ruleIds: string[] }>();
 
   beforeAll(async () => {
@@ -119,6 +124,7 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
         join(dir, "policy.yaml"),
         "--home",
         "/home/dev",
+        "--unreadable-deny",
         "--format",
         "json",
       ],
@@ -156,9 +162,12 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
     expect(by("Write(build/**)")?.carried).toBe("not-carried");
     expect(by("Bash(npm publish)")?.carried).toBe("stricter");
     expect(by("PowerShell")?.note).toContain("--unreadable deny");
+    expect(by("PowerShell")?.carried).toBe("stricter");
     expect(by("Read(src/**)")?.carried).toBe("exact");
+    expect(by("Bash(git status)")?.carried).toBe("stricter");
     expect(by("WebFetch(domain:docs.python.org)")?.note).toContain("spelt plainly");
-    expect(report.notes.join("\n")).toContain("permissions.defaultMode is not a rule list");
+    expect(by("Read(./.env)")?.note).toContain("also carried to Bash");
+    expect(report.modes).toEqual([expect.objectContaining({ mode: "acceptEdits", carried: "not-carried" })]);
     expect(report.findings).toHaveLength(25);
   });
 
@@ -167,8 +176,43 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
     expect(yaml).toContain(`reason: "Claude Code's permissions.deny rule \\"Bash(curl *)\\"`);
   });
 
+  it("refuses the PowerShell deny without --unreadable-deny, naming the rule (never drops it)", () => {
+    const run = toolgate(["import", "claude-code", SETTINGS, "--home", "/home/dev"], ROOT);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('permissions.deny rule "PowerShell"');
+    expect(run.stdout).toBe("");
+  });
+
+  it("the stylish report lists each rule under its own list, and the mode", () => {
+    const run = toolgate(
+      [
+        "import",
+        "claude-code",
+        SETTINGS,
+        "--home",
+        "/home/dev",
+        "--unreadable-deny",
+        "--out",
+        join(dir, "p2.yaml"),
+      ],
+      ROOT,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}deny {3}WebFetch\(domain:evil\.example\) {2}stricter: denied/m);
+    expect(run.stdout).toMatch(/^ {2}allow {2}Bash\(git status\) {2}stricter: .*composition differs/m);
+    expect(run.stdout).toContain('mode   defaultMode "acceptEdits"');
+    // Every rule is listed, the exact ones too.
+    expect(run.stdout).toMatch(
+      /^25 rule\(s\) read; \d+ exact, \d+ stricter, \d+ not carried, each listed below/m,
+    );
+    expect(run.stdout).toMatch(/^ {2}allow {2}Read\(src\/\*\*\) {2}exact/m);
+  });
+
   it("refuses to overwrite --out without --force, and a file that is not JSON", () => {
-    const again = toolgate(["import", "claude-code", SETTINGS, "--out", join(dir, "policy.yaml")], ROOT);
+    const again = toolgate(
+      ["import", "claude-code", SETTINGS, "--unreadable-deny", "--out", join(dir, "policy.yaml")],
+      ROOT,
+    );
     expect(again.code).toBe(2);
     expect(again.stderr).toContain("pass --force");
     writeFileSync(join(dir, "bad.json"), "{ not json");

@@ -1,14 +1,26 @@
 /**
- * `toolgate init --agent codex|cursor|opencode`: a project over the canonical coding-agent pack (as installed
+ * `toolgate init --agent codex|cursor|opencode|claude-code|gemini-cli`: a project over the canonical coding-agent pack
+ * (Claude Code and Gemini CLI: over their own packs) (as installed
  * under node_modules/toolgate) whose policy extends the pack's, with the host's hook registration written to
  * fail closed where the host allows; the result passes lint and its tests, and the hook it registers answers.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, ROOT, toolgate } from "./cli-helpers.js";
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the variable Claude Code expands in a hook's args
+const DIR = "${CLAUDE_PROJECT_DIR}";
 
 const temporary: string[] = [];
 afterAll(() => {
@@ -109,11 +121,123 @@ describe("toolgate init --agent", () => {
     expect(toolgate(["lint"], dir).code).toBe(0);
   });
 
+  it("claude-code: .claude/settings.json registers the documented exec-form hook with onFailure block, keeping the file's other settings", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(
+      join(dir, ".claude/settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(./.env)"] }, hooks: { Stop: [{ hooks: [] }] } }),
+    );
+    const run = toolgate(["init", "--agent", "claude-code"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, ".claude/settings.json"), "utf8"));
+    expect(settings.permissions).toEqual({ deny: ["Read(./.env)"] });
+    expect(settings.hooks.Stop).toEqual([{ hooks: [] }]);
+    expect(settings.hooks.PreToolUse).toEqual([
+      {
+        matcher: "*",
+        hooks: [
+          {
+            type: "command",
+            command: "node",
+            args: [
+              `${DIR}/node_modules/toolgate/bin/toolgate.js`,
+              "hook",
+              "claude-code",
+              "--config",
+              `${DIR}/toolgate.config.yaml`,
+              "--project",
+              DIR,
+            ],
+            timeout: 30,
+            onFailure: "block",
+          },
+        ],
+      },
+    ]);
+    expect(readFileSync(join(dir, "toolgate.config.yaml"), "utf8")).toContain(
+      "tools: [node_modules/toolgate/policies/packs/claude-code/tools.yaml]",
+    );
+    expect(toolgate(["lint"], dir).code).toBe(0);
+    expect(toolgate(["test"], dir).code).toBe(0);
+    // Again with --force: the hook is not registered twice.
+    expect(toolgate(["init", "--agent", "claude-code", "--force"], dir).code).toBe(0);
+    expect(
+      JSON.parse(readFileSync(join(dir, ".claude/settings.json"), "utf8")).hooks.PreToolUse,
+    ).toHaveLength(1);
+    // The hook it registers answers from the project's policy.
+    const answer = spawnSync(
+      process.execPath,
+      [join(ROOT, "bin/toolgate.js"), "hook", "claude-code", "--project", dir],
+      {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s",
+          transcript_path: "/t",
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Read",
+          tool_input: { file_path: join(dir, ".env") },
+          tool_use_id: "t1",
+        }),
+        encoding: "utf8",
+      },
+    );
+    expect(JSON.parse(answer.stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny" },
+    });
+  });
+
+  it("gemini-cli: .gemini/settings.json registers the documented BeforeTool hook ending in `|| exit 2`", () => {
+    const dir = project();
+    const run = toolgate(["init", "--agent", "gemini-cli"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, ".gemini/settings.json"), "utf8"));
+    expect(settings).toEqual({
+      hooks: {
+        BeforeTool: [
+          {
+            matcher: "*",
+            hooks: [
+              {
+                name: "toolgate",
+                type: "command",
+                command:
+                  "node $GEMINI_PROJECT_DIR/node_modules/toolgate/bin/toolgate.js hook gemini-cli --config $GEMINI_PROJECT_DIR/toolgate.config.yaml || exit 2",
+                timeout: 30000,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    expect(settings.hooks.BeforeTool[0].hooks[0].command).toMatch(/ \|\| exit 2$/);
+    expect(readFileSync(join(dir, "toolgate.config.yaml"), "utf8")).toContain(
+      "tools: [node_modules/toolgate/policies/packs/gemini-cli/tools.yaml]",
+    );
+    expect(toolgate(["lint"], dir).code).toBe(0);
+    expect(toolgate(["test"], dir).code).toBe(0);
+  });
+
+  it("claude-code: refuses a .claude/settings.json that is not JSON rather than overwrite it", () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude/settings.json"), "{ nope");
+    const run = toolgate(["init", "--agent", "claude-code", "--force"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(".claude/settings.json is not JSON");
+    expect(readFileSync(join(dir, ".claude/settings.json"), "utf8")).toBe("{ nope");
+  });
+
   it("refuses an unknown agent, a --from-* source, and overwriting without --force", () => {
     const dir = project();
     const unknown = toolgate(["init", "--agent", "vscode"], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("--agent must be one of codex, cursor, opencode");
+    expect(unknown.stderr).toContain(
+      "--agent must be one of codex, cursor, opencode, claude-code, gemini-cli",
+    );
     expect(existsSync(join(dir, "toolgate.config.yaml"))).toBe(false);
     expect(toolgate(["init", "--agent", "codex", "--from-openai", "tools.json"], dir).code).toBe(2);
     expect(toolgate(["init", "--agent", "codex"], dir).code).toBe(0);

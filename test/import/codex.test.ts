@@ -41,6 +41,12 @@ const TABLE: readonly { command: string; codex: Action; toolgate: Action }[] = [
   { command: "sh -c 'echo $HOME'", codex: "deny", toolgate: "deny" },
   { command: "sh -c 'ls'", codex: "ask", toolgate: "deny" },
   { command: "git log $(rm -rf /)", codex: "ask", toolgate: "deny" },
+  // Codex prompts for a command with a redirection; toolgate's safe subset would allow these, so an imported
+  // allow refuses them (before: allowed, looser than Codex).
+  { command: "git status >/dev/null", codex: "ask", toolgate: "ask" },
+  { command: "git diff 2>&1", codex: "ask", toolgate: "ask" },
+  { command: "npm test </dev/null", codex: "ask", toolgate: "ask" },
+  { command: "git status | git diff", codex: "allow", toolgate: "allow" },
 ];
 
 describe("toolgate import codex", () => {
@@ -72,13 +78,52 @@ describe("toolgate import codex", () => {
   it("reports what it could not carry exactly, keeps justifications as reasons", () => {
     expect(result.findings.map((f) => [f.line, f.carried])).toEqual([
       [2, "stricter"],
-      [14, "exact"],
+      [14, "stricter"],
       [15, "stricter"],
-      [16, "exact"],
+      [16, "stricter"],
       [17, "stricter"],
       [18, "not-carried"],
     ]);
+    // An allow is not exact: the safe subset, redirections and compound commands are said.
+    const allow = result.findings.find((f) => f.line === 14);
+    expect(allow?.note).toContain("no redirection at all");
+    expect(allow?.note).toContain("composition differs");
     expect(result.yaml).toContain('reason: "Use `trash` instead of `rm`."');
+  });
+
+  it("carries every forbidden and prompt rule, even one whose words toolgate's command operator cannot read", () => {
+    const text = [
+      'prefix_rule(pattern=["if"], decision="forbidden")',
+      'prefix_rule(pattern=["git", ["push", "then"]], decision="prompt")',
+      'prefix_rule(pattern=["case"], decision="allow")',
+    ].join("\n");
+    const r = importCodexRules([{ file: "x.rules", text }], { tool: "Bash", field: "command" });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.findings.map((f) => [f.decision, f.carried, f.ids.length])).toEqual([
+      ["deny", "stricter", 1],
+      ["ask", "stricter", 1],
+      ["allow", "not-carried", 0],
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-codex-"));
+    writeFileSync(join(dir, "policy.yaml"), r.yaml);
+    writeFileSync(
+      join(dir, "toolgate.config.yaml"),
+      `tools: [${JSON.stringify(PACK_TOOLS)}]\npolicy: policy.yaml\n`,
+    );
+    const l = loadPolicyResultSync({ config: join(dir, "toolgate.config.yaml") });
+    expect(l.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    if (l.bundle === undefined) throw new Error("no bundle");
+    const decide = (command: string) => {
+      const e = decisionController(l.bundle as NonNullable<typeof l.bundle>, l.validators).explain({
+        callId: "c",
+        toolName: "Bash",
+        arguments: { command },
+      });
+      if ("callId" in e) throw new Error(e.content);
+      return e.decision.action;
+    };
+    expect(decide("ls")).toBe("deny");
+    expect(r.yaml).toContain('{"command":{"command":["git push","git then"]}}');
   });
 
   it.each([
@@ -94,6 +139,8 @@ describe("toolgate import codex", () => {
     ['prefix_rule(pattern=["x"]', 'default.rules: at the end: expected ")"'],
     ['\nprefix_rule(pattern=["x], decision="allow")', "default.rules:2:42: unterminated string"],
     ["prefix_rule(pattern=[x + y])", 'default.rules:1:24: unexpected character "+"'],
+    // Before: any other call was reported not-carried and the import went on, dropping what it might forbid.
+    ['forbid_rule(pattern=["rm"])', "default.rules:1:1: forbid_rule(…) is not a call this import reads"],
   ])("refuses %s with its place", (text, message) => {
     const bad = importCodexRules([{ file: "default.rules", text }], { tool: "Bash", field: "command" });
     expect(bad.ok).toBe(false);

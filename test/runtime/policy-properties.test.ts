@@ -925,7 +925,7 @@ describe("policy properties: otherwise (fallbacks)", () => {
     fc.assert(
       fc.property(withFallbacksArb, ({ statements, probe, fallbacks }) => {
         const policy = policyOf([...statements, ...fallbacks]);
-        const { decision, evaluations, parts } = policy.explain(probe.call, probe.context);
+        const { decision, parts } = policy.explain(probe.call, probe.context);
         if (parts === undefined) return;
         const partRank = Math.max(...parts.map((p) => RANK[p.decision.action]));
         for (const part of parts) {
