@@ -784,7 +784,7 @@ function convertParam(tool: string, field: string, raw: string, type: string, li
 /** What every carried Bash allow differs in from Claude Code's. */
 const BASH_ALLOW_NOTE =
   "allowed only where every shell reads the command alike (toolgate's safe subset: no $, globs, ~, other redirections): stricter; " +
-  "composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with this one rule's prefix, where Claude Code allows it when each part matches some allow rule: stricter; " +
+  "compound commands (a && b, a | b, a; b): each simple command is decided on its own and the strictest decision wins, as Claude Code decides them: the same; " +
   "no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Claude Code prompts for a command with one: the same or stricter";
 
 /**

@@ -340,7 +340,7 @@ export function importCodexRules(
 
 /** What every carried allow differs in from Codex's. */
 const CODEX_ALLOW_NOTE =
-  "allowed only where every shell reads the command alike (toolgate's safe subset): stricter; no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Codex prompts for a command with one: the same; composition differs: a compound command (a && b, a | b, a; b) is allowed only when every part starts with one of this rule's prefixes, where Codex allows it when each part matches some allow rule: stricter";
+  "allowed only where every shell reads the command alike (toolgate's safe subset): stricter; no redirection at all (no < or > anywhere, even quoted: stricter; not even >/dev/null or 2>&1, which toolgate's safe subset would allow), as Codex prompts for a command with one: the same; compound commands (a && b, a | b, a; b): each simple command is decided on its own and the strictest decision wins, as Codex decides them: the same";
 
 /** What every carried forbidden or prompt rule differs in from Codex's. */
 const CODEX_DENY_NOTE =

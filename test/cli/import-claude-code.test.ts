@@ -199,11 +199,13 @@ describe("toolgate import claude-code, checked call by call through toolgate exp
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^ {2}deny {3}WebFetch\(domain:evil\.example\) {2}stricter: denied/m);
-    expect(run.stdout).toMatch(/^ {2}allow {2}Bash\(git status\) {2}stricter: .*composition differs/m);
+    expect(run.stdout).toMatch(
+      /^ {2}allow {2}Bash\(git status\) {2}stricter: .*each simple command is decided on its own/m,
+    );
     expect(run.stdout).toContain('mode   defaultMode "acceptEdits"');
     // Every rule is listed, the exact ones too.
     expect(run.stdout).toMatch(
-      /^25 rule\(s\) read; \d+ exact, \d+ stricter, \d+ not carried, each listed below/m,
+      /^25 rules read; \d+ exact, \d+ stricter, \d+ not carried, each listed below/m,
     );
     expect(run.stdout).toMatch(/^ {2}allow {2}Read\(src\/\*\*\) {2}exact/m);
   });

@@ -87,7 +87,7 @@ describe("toolgate import codex", () => {
     // An allow is not exact: the safe subset, redirections and compound commands are said.
     const allow = result.findings.find((f) => f.line === 14);
     expect(allow?.note).toContain("no redirection at all");
-    expect(allow?.note).toContain("composition differs");
+    expect(allow?.note).toContain("each simple command is decided on its own");
     expect(result.yaml).toContain('reason: "Use `trash` instead of `rm`."');
   });
 
