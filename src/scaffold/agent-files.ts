@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ToolgateError } from "../runtime/errors.js";
 
 /** The hosts `init --agent` knows. */
 export const INIT_AGENTS = ["codex", "cursor", "opencode", "claude-code", "gemini-cli"] as const;
@@ -145,7 +146,11 @@ export function buildAgentFiles(agent: InitAgent, dir: string): AgentFile[] {
 }
 
 /** Thrown when a settings file that must be merged into cannot be read. */
-export class AgentSettingsError extends Error {}
+export class AgentSettingsError extends ToolgateError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
 
 /**
  * A host settings file (JSON) with `entry` added under `hooks[event]`: the file's other keys and hooks are kept,
