@@ -37,7 +37,7 @@ export function normalizeRoots(roots: readonly string[]): readonly string[] {
 /**
  * Where an absolute POSIX path stands among `roots`: after lexical normalisation of both, inside the first
  * (longest) root it equals or lies below, as the path relative to that root; outside every root otherwise. A
- * root is a whole directory: `/work/src2` is not under `/work/src`. A relative path, an empty one or one with a
+ * root is a whole directory: `/srv/src2` is not under `/srv/src`. A relative path, an empty one or one with a
  * NUL byte is outside. `..` is resolved lexically, so `<root>/../x` is outside (callers that can read the file
  * system also check where symbolic links lead, since the kernel resolves `..` after following them).
  *

@@ -6,64 +6,64 @@ import { normalizeRoots, relativeToRoots, rootReadings } from "../../../src/runt
 import { TRUE } from "../../../src/runtime/truth.js";
 
 describe("relativeToRoots", () => {
-  const roots = ["/work/src"];
+  const roots = ["/srv/src"];
   // [path, relative or null for outside]
   const cases: [string, string | null][] = [
-    ["/work/src/a.txt", "a.txt"],
-    ["/work/src/lib/b.ts", "lib/b.ts"],
-    ["/work/src", "."],
-    ["/work/src/", "."],
-    ["/work/src/.", "."],
-    ["/work/src/lib/", "lib"],
-    ["//work//src///a.txt", "a.txt"],
-    ["/work/./src/./a.txt", "a.txt"],
-    ["/work/src/lib/../a.txt", "a.txt"],
-    ["/work/src/../x", null],
-    ["/work/src/..", null],
-    ["/work/src/a/../../x", null],
-    ["/work/src2", null],
-    ["/work/src2/a.txt", null],
-    ["/work/sr", null],
-    ["/work", null],
+    ["/srv/src/a.txt", "a.txt"],
+    ["/srv/src/lib/b.ts", "lib/b.ts"],
+    ["/srv/src", "."],
+    ["/srv/src/", "."],
+    ["/srv/src/.", "."],
+    ["/srv/src/lib/", "lib"],
+    ["//srv//src///a.txt", "a.txt"],
+    ["/srv/./src/./a.txt", "a.txt"],
+    ["/srv/src/lib/../a.txt", "a.txt"],
+    ["/srv/src/../x", null],
+    ["/srv/src/..", null],
+    ["/srv/src/a/../../x", null],
+    ["/srv/src2", null],
+    ["/srv/src2/a.txt", null],
+    ["/srv/sr", null],
+    ["/srv", null],
     ["/etc/passwd", null],
     ["src/a.txt", null],
     ["a.txt", null],
     ["", null],
-    ["/work/src/a\0b", null],
+    ["/srv/src/a\0b", null],
   ];
   for (const [path, relative] of cases) {
     it(`${JSON.stringify(path)} is ${relative === null ? "outside" : JSON.stringify(relative)}`, () => {
       const rooted = relativeToRoots(path, roots);
       expect(rooted).toEqual(
-        relative === null ? { inside: false } : { inside: true, root: "/work/src", relative },
+        relative === null ? { inside: false } : { inside: true, root: "/srv/src", relative },
       );
     });
   }
 
   it("reads a root with a trailing slash or dots as the directory it names", () => {
-    for (const root of ["/work/src/", "/work/src//", "/work/./src", "/work/lib/../src"]) {
-      expect(relativeToRoots("/work/src/a.txt", [root])).toEqual({
+    for (const root of ["/srv/src/", "/srv/src//", "/srv/./src", "/srv/lib/../src"]) {
+      expect(relativeToRoots("/srv/src/a.txt", [root])).toEqual({
         inside: true,
-        root: "/work/src",
+        root: "/srv/src",
         relative: "a.txt",
       });
-      expect(relativeToRoots("/work/src2/a.txt", [root])).toEqual({ inside: false });
+      expect(relativeToRoots("/srv/src2/a.txt", [root])).toEqual({ inside: false });
     }
   });
 
   it("takes the longest root that holds the path, whatever the order", () => {
     for (const order of [
-      ["/work", "/work/src"],
-      ["/work/src", "/work"],
+      ["/srv", "/srv/src"],
+      ["/srv/src", "/srv"],
     ]) {
-      expect(relativeToRoots("/work/src/a.txt", order)).toEqual({
+      expect(relativeToRoots("/srv/src/a.txt", order)).toEqual({
         inside: true,
-        root: "/work/src",
+        root: "/srv/src",
         relative: "a.txt",
       });
-      expect(relativeToRoots("/work/lib/a.txt", order)).toEqual({
+      expect(relativeToRoots("/srv/lib/a.txt", order)).toEqual({
         inside: true,
-        root: "/work",
+        root: "/srv",
         relative: "lib/a.txt",
       });
     }
@@ -78,8 +78,8 @@ describe("relativeToRoots", () => {
   });
 
   it("has nothing inside with no roots, and ignores relative roots", () => {
-    expect(relativeToRoots("/work/src/a.txt", [])).toEqual({ inside: false });
-    expect(relativeToRoots("/work/src/a.txt", ["work/src", ""])).toEqual({ inside: false });
+    expect(relativeToRoots("/srv/src/a.txt", [])).toEqual({ inside: false });
+    expect(relativeToRoots("/srv/src/a.txt", ["srv/src", ""])).toEqual({ inside: false });
   });
 
   it("normalises, deduplicates and orders the roots longest first", () => {
@@ -89,22 +89,22 @@ describe("relativeToRoots", () => {
 
 describe("rootReadings", () => {
   it("is the relative path inside, the path as given outside", () => {
-    expect(rootReadings("/work/src/a.txt", ["/work"])).toEqual(["src/a.txt"]);
-    expect(rootReadings("/work/../etc/passwd", ["/work"])).toEqual(["/work/../etc/passwd"]);
-    expect(rootReadings("src/a.txt", ["/work"])).toEqual(["src/a.txt"]);
+    expect(rootReadings("/srv/src/a.txt", ["/srv"])).toEqual(["src/a.txt"]);
+    expect(rootReadings("/srv/../etc/passwd", ["/srv"])).toEqual(["/srv/../etc/passwd"]);
+    expect(rootReadings("src/a.txt", ["/srv"])).toEqual(["src/a.txt"]);
   });
 
   it("reads both ways a path that is inside only when case is ignored", () => {
-    expect(rootReadings("/WORK/src/.env", ["/work"])).toEqual(["/WORK/src/.env", "src/.env"]);
+    expect(rootReadings("/SRV/src/.env", ["/srv"])).toEqual(["/SRV/src/.env", "src/.env"]);
   });
 
   it("lets a relative glob allow a path under a root for certain, and never one outside", () => {
     const compiled = compileCondition({ path: { glob: "src/**" } });
     if (!compiled.ok) throw new Error("does not compile");
     const decide = (path: string) =>
-      rootReadings(path, ["/work"]).map((reading) => compiled.condition({ path: reading }));
-    expect(decide("/work/src/a.txt")).toEqual([TRUE]);
-    expect(decide("/work/src/../x").every((t) => t !== TRUE)).toBe(true);
+      rootReadings(path, ["/srv"]).map((reading) => compiled.condition({ path: reading }));
+    expect(decide("/srv/src/a.txt")).toEqual([TRUE]);
+    expect(decide("/srv/src/../x").every((t) => t !== TRUE)).toBe(true);
     expect(decide("/etc/passwd").every((t) => t !== TRUE)).toBe(true);
     expect(decide("/work2/src/a.txt").every((t) => t !== TRUE)).toBe(true);
   });
@@ -113,7 +113,7 @@ describe("rootReadings", () => {
 describe("relativeToRoots against node:path's posix normalize and relative", () => {
   const segment = fc.constantFrom("src", "src2", "sr", "a.txt", ".", "..", "", "work", ".env", "x y");
   const path = fc.array(segment, { minLength: 0, maxLength: 7 }).map((s) => `/${s.join("/")}`);
-  const root = fc.constantFrom("/work", "/work/src", "/work/src/", "/", "//work//src", "/work/./src");
+  const root = fc.constantFrom("/srv", "/srv/src", "/srv/src/", "/", "//srv//src", "/srv/./src");
 
   it("property: inside exactly when node's relative path from the root does not climb out, and equal to it", () => {
     fc.assert(
