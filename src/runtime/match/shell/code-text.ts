@@ -107,7 +107,7 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   if (first === undefined || !first.literal) return found ?? NOTHING;
   // A command word that zsh may read as another name (`sudo~x`) may be any program.
   if (first.also !== undefined) return true;
-  const name = first.text.slice(first.text.lastIndexOf("/") + 1).toLowerCase();
+  const name = lowerBase(first.text);
   const builtin = SHELL_BUILTINS.has(name);
   // Most commands are neither a builtin nor a program that runs code: nothing more to read.
   if (!builtin && programForms(first.text) === undefined) return found ?? NOTHING;
@@ -157,6 +157,17 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   if (anything) return true;
   add(inner);
   return found ?? NOTHING;
+}
+
+/** The base name of a word in lower case; the word itself when it is one already (most are). */
+function lowerBase(word: string): string {
+  const slash = word.lastIndexOf("/");
+  const base = slash === -1 ? word : word.slice(slash + 1);
+  for (let i = 0; i < base.length; i++) {
+    const c = base.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return base.toLowerCase();
+  }
+  return base;
 }
 
 /**

@@ -430,12 +430,16 @@ export function matchCommand(
  * the prefix's words; for an exact prefix nothing follows; for a prefix with options, every later word that
  * starts with `-` is one of them (operands are not limited).
  */
-function coversWords(input: PrefixInput, words: readonly string[]): boolean {
+function coversWords(
+  input: PrefixInput,
+  words: readonly string[],
+  codeEnd: () => number = () => codeArgumentsEnd(words),
+): boolean {
   const prefix = prefixWords(input);
   if (!prefix.every((word, i) => words[i] === word)) return false;
-  if (!("words" in input)) return !runsUnlistedCode(words, prefix.length);
+  if (!("words" in input)) return codeEnd() <= prefix.length;
   if (input.exact) return words.length === prefix.length;
-  if (runsUnlistedCode(words, prefix.length)) return false;
+  if (codeEnd() > prefix.length) return false;
   const options = input.options;
   if (options === undefined) return true;
   const dashesEnd = !OPTIONS_AFTER_DASHES.has(basename(prefix[0] as string).toLowerCase());
@@ -455,16 +459,17 @@ function coversWords(input: PrefixInput, words: readonly string[]): boolean {
 const OPTIONS_AFTER_DASHES: ReadonlySet<string> = new Set(["find"]);
 
 /**
- * Whether some argument beyond the first `listed` words of a command runs code (programs.ts: make's `CC=…`,
- * vim's `+cmd`, git's `-c`): the rule did not spell it out, so it cannot certainly cover the command.
+ * Where the last argument of a command that runs code ends (programs.ts: make's `CC=…`, vim's `+cmd`, git's
+ * `-c`), or 0 when none does: a prefix of fewer words did not spell that argument out, so it cannot certainly
+ * cover the command.
  */
-function runsUnlistedCode(words: readonly string[], listed: number): boolean {
-  let found = false;
+function codeArgumentsEnd(words: readonly string[]): number {
+  let end = 0;
   forEachCodeArgument(words, (argument) => {
-    found = argument.to > listed;
-    return found;
+    end = Math.max(end, argument.to);
+    return false;
   });
-  return found;
+  return end;
 }
 
 /** One simple command of one reading, and how each prefix fared against it. */
@@ -793,8 +798,14 @@ export class CommandPrefixSet {
     if (safe === undefined) return null;
     return safe.map((command) => {
       const ids: number[] = [];
+      // Read once per command, and only when some prefix starts it.
+      let end: number | undefined;
+      const codeEnd = (): number => {
+        end ??= codeArgumentsEnd(command.words);
+        return end;
+      };
       for (const id of this.empty) {
-        if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
+        if (coversWords(this.inputs[id] as PrefixInput, command.words, codeEnd)) ids.push(id);
       }
       let node = this.exact;
       for (const word of command.words) {
@@ -802,7 +813,7 @@ export class CommandPrefixSet {
         if (child === undefined) break;
         node = child;
         for (const id of node.ends) {
-          if (coversWords(this.inputs[id] as PrefixInput, command.words)) ids.push(id);
+          if (coversWords(this.inputs[id] as PrefixInput, command.words, codeEnd)) ids.push(id);
         }
       }
       return ids;

@@ -386,8 +386,13 @@ export function forEachCodeArgument(
 export function programForms(commandWord: string): ProgramForms | undefined {
   const base = commandWord.slice(commandWord.lastIndexOf("/") + 1);
   const forms = CODE_ARGUMENT_PROGRAMS.get(base);
-  if (forms !== undefined || !/[A-Z]/.test(base)) return forms;
-  return CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
+  if (forms !== undefined) return forms;
+  // Another case of a listed name (`VIM` on a case-insensitive file system); most names are in lower case.
+  for (let i = 0; i < base.length; i++) {
+    const c = base.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
+  }
+  return undefined;
 }
 
 /** Walks the arguments from `start` with `forms`; true when `visit` asked to stop. */

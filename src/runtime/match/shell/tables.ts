@@ -71,13 +71,10 @@ export const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
 
 /** `name` without a version after it, or `name` itself. */
 function withoutVersion(name: string): string {
-  // Most names hold no digit at all (`git`, `ls`): no version to take off.
-  let digit = false;
-  for (let i = 0; i < name.length && !digit; i++) {
-    const c = name.charCodeAt(i);
-    digit = c >= 0x30 && c <= 0x39;
-  }
-  if (!digit) return name;
+  // A version ends in a digit, or in a letter right after one (`5.2a`): most names end otherwise (`git`, `ls`).
+  const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+  const n = name.length;
+  if (!isDigit(name.charCodeAt(n - 1)) && !(n > 1 && isDigit(name.charCodeAt(n - 2)))) return name;
   const match = /[-_.]?[0-9][0-9.]*[a-z]?$/.exec(name);
   return match === null || match.index === 0 ? name : name.slice(0, match.index);
 }
@@ -92,7 +89,9 @@ export function isKnownShell(name: string): boolean {
  * that ends in `sh` once a version is taken off (a shell one can install under a name toolgate does not list).
  */
 export function isShellName(name: string): boolean {
-  return isKnownShell(name) || withoutVersion(name).endsWith("sh");
+  if (SHELLS.has(name) || name.endsWith("sh")) return true;
+  const bare = withoutVersion(name);
+  return bare !== name && (SHELLS.has(bare) || bare.endsWith("sh"));
 }
 
 /**
