@@ -166,21 +166,24 @@ function restMayMatch(
   also?: readonly (string | undefined)[],
 ): boolean {
   let j = 0;
-  const seen = new Set<string>();
+  // Made only for a prefix with option letters (most have none).
+  const seen = rest.letters.length > 0 ? new Set<string>() : undefined;
+  const addLetters = (spelling: string): void => {
+    if (spelling[0] === "-" && spelling[1] !== "-") {
+      for (const letter of spelling.slice(1).toLowerCase()) seen?.add(letter);
+    }
+  };
   for (let k = from; k < words.length; k++) {
     if (!literal(k)) return true;
     const text = words[k] as string;
     const other = also?.[k];
     if (text === rest.words[j] || (other !== undefined && other === rest.words[j])) j++;
-    if (rest.letters.length > 0) {
-      for (const spelling of other === undefined ? [text] : [text, other]) {
-        if (spelling[0] === "-" && spelling[1] !== "-") {
-          for (const letter of spelling.slice(1).toLowerCase()) seen.add(letter);
-        }
-      }
+    if (seen !== undefined) {
+      addLetters(text);
+      if (other !== undefined) addLetters(other);
     }
   }
-  return j === rest.words.length && rest.letters.every((letter) => seen.has(letter));
+  return j === rest.words.length && (seen === undefined || rest.letters.every((letter) => seen.has(letter)));
 }
 
 /** Text a command may run as code, read as loose words: may the prefix appear in it anywhere? */
@@ -562,6 +565,10 @@ function forEachHead(name: string, visit: (head: string) => void): void {
     if ((c >= 0x30 && c <= 0x39) || c === 0x2e) start--;
     else break;
   }
+  // A version holds a digit: a name without one in its trailing run has no head but itself.
+  let digit = false;
+  for (let i = start; i < end && !digit; i++) digit = name.charCodeAt(i) !== 0x2e;
+  if (!digit) return;
   for (let cut = Math.max(0, start - 1); cut < end; cut++) {
     if (VERSION_SUFFIX.test(name.slice(cut))) visit(name.slice(0, cut));
   }
@@ -580,6 +587,8 @@ export class CommandPrefixSet {
   private readonly exact = exactNode();
   /** Lower-case base name of a prefix's first word → the prefixes with that head. */
   private readonly byHead = new Map<string, number[]>();
+  /** Whether some prefix's head starts with `-` or is empty (none is in practice): else an option word is no head. */
+  private dashHead = false;
   /** Prefixes without words (`matchCommandPrefix` answers `unknown` for any command). */
   private readonly empty: number[] = [];
   private lastSource: string | undefined;
@@ -606,6 +615,7 @@ export class CommandPrefixSet {
       const info = prefixInfoOf(words);
       this.rests.push(info.rest);
       const list = this.byHead.get(info.head);
+      if (info.head === "" || info.head.startsWith("-")) this.dashHead = true;
       if (list === undefined) this.byHead.set(info.head, [id]);
       else list.push(id);
       let node = this.exact;
@@ -786,7 +796,8 @@ export class CommandPrefixSet {
         out.fill(1);
         return;
       }
-      markHead(wordName, k + 1);
+      // An option word (`--stat`) is no prefix's head; it is only looked up when some head starts with `-`.
+      if (this.dashHead || wordName.charCodeAt(0) !== 0x2d) markHead(wordName, k + 1);
       if (alsoName !== undefined) markHead(alsoName, k + 1);
       if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, depth);
     }

@@ -201,9 +201,17 @@ function isWordEnd(c: string | undefined): boolean {
   );
 }
 
+/** The ASCII characters that {@link isOrdinary} refuses, by code: word ends and the special characters. */
+const NOT_ORDINARY = (() => {
+  const table = new Uint8Array(128);
+  for (const c of " \t\n;&|()<>\\'\"$`*?[{~=^#") table[c.charCodeAt(0)] = 1;
+  return table;
+})();
+
 /** Characters with no special meaning unquoted: runs of them are copied in one slice. */
 function isOrdinary(c: string): boolean {
-  return !isWordEnd(c) && !"\\'\"$`*?[{~=^#".includes(c);
+  const code = c.charCodeAt(0);
+  return code < 128 ? NOT_ORDINARY[code] === 0 : true;
 }
 
 type ListEnd = "eof" | ")" | "}";

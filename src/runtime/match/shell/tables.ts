@@ -272,5 +272,10 @@ const HIDDEN = /(?![\t\n ])[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Cs}\p{Zs}\p{Zl}\p{Zp}\p{M
 
 /** True when `source` holds a character listed at {@link HIDDEN}. */
 export function hasHiddenCharacter(source: string): boolean {
-  return HIDDEN.test(source);
+  // Printable ASCII, blank, tab and newline are never hidden: most commands hold nothing else.
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c >= 0x7f) return HIDDEN.test(source);
+  }
+  return false;
 }
