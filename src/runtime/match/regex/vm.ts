@@ -282,6 +282,8 @@ export class Machine {
   private dfaIndex = new Map<string, number>();
   private dfaSize = 0;
   private dfaRun = 0;
+  /** The index of the start state in the cache, or -1 until it is made (again, after a reset). */
+  private dfaStart = -1;
   /**
    * The keys of the states a run had counted when the memory cap dropped them in the middle of it: made again in
    * the same run, they count no second time (which would make the bound depend on when earlier runs filled
@@ -345,6 +347,7 @@ export class Machine {
       this.dfaStates.length = 0;
       this.dfaIndex.clear();
       this.dfaSize = 0;
+      this.dfaStart = -1;
     }
     const { closed, matched, steps } = this.dfaClosure(kernel, atStart, false);
     const state: DfaState = {
@@ -377,7 +380,8 @@ export class Machine {
     const anchored = this.shortcut.anchoredStart;
     const run = ++this.dfaRun;
     let spent = 0;
-    let state = this.dfaStates[this.dfaState(Int32Array.of(0), true)] as DfaState;
+    if (this.dfaStart < 0) this.dfaStart = this.dfaState(Int32Array.of(0), true);
+    let state = this.dfaStates[this.dfaStart] as DfaState;
     state.visit = run;
     spent += state.cost;
     const length = input.length;

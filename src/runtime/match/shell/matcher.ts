@@ -7,6 +7,7 @@
 //   for `python3`), or hidden in text a wrapper or builtin may run as code.
 
 import { alsoRuns, namesInString, readSetting, writtenEarlier } from "./code-text.js";
+import { readPlainLine } from "./plain-line.js";
 import { forEachCodeArgument } from "./programs.js";
 import {
   type CommandPrefix,
@@ -15,7 +16,7 @@ import {
   type ShellWord,
   type SimpleCommand,
 } from "./reader.js";
-import { readSafeSubset } from "./safe-subset.js";
+import { readSafeSubset, type SafeCommand } from "./safe-subset.js";
 import {
   HARMLESS_REDIRECTIONS,
   hasHiddenCharacter,
@@ -74,20 +75,64 @@ export class ShellReadMemo {
   #safeSource: string | undefined;
   #safe: ReturnType<typeof readSafeSubset>;
 
+  #plainSource: string | undefined;
+  #plain: ReturnType<typeof readPlainLine>;
+
+  /** {@link readPlainLine} of `source`, read once while `source` is the last one asked for. */
+  #plainLine(source: string): ReturnType<typeof readPlainLine> {
+    if (source !== this.#plainSource) {
+      this.#plain = readPlainLine(source);
+      this.#plainSource = source;
+    }
+    return this.#plain;
+  }
+
   /** {@link readShellCommand} of `source`, read once while `source` is the last one asked for. */
   read(source: string): ReturnType<typeof readShellCommand> {
-    if (this.#last?.source !== source) this.#last = { source, read: readShellCommand(source) };
+    if (this.#last?.source !== source) {
+      const plain = this.#plainLine(source);
+      this.#last = { source, read: plain === undefined ? readShellCommand(source) : plainReading(plain) };
+    }
     return this.#last.read;
   }
 
   /** {@link readSafeSubset} of `source`, read once while `source` is the last one asked for. */
   safeSubset(source: string): ReturnType<typeof readSafeSubset> {
     if (source !== this.#safeSource) {
-      this.#safe = readSafeSubset(source);
+      const plain = this.#plainLine(source);
+      this.#safe = plain === undefined ? readSafeSubset(source) : plain.map(safeCommandOf);
       this.#safeSource = source;
     }
     return this.#safe;
   }
+}
+
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+const NO_WORDS: readonly ShellWord[] = Object.freeze([]);
+
+/** What {@link readShellCommand} returns for a plain line (plain-line.ts): one reading, its words literal. */
+export function plainReading(commands: readonly (readonly string[])[]): ReturnType<typeof readShellCommand> {
+  return {
+    ok: true,
+    readings: [
+      {
+        ok: true,
+        opaque: false,
+        commands: commands.map((words) => ({
+          words: words.map((text) => ({ text, literal: true })),
+          assignments: 0,
+          names: NO_STRINGS,
+          values: NO_WORDS,
+          redirections: NO_STRINGS,
+        })),
+      },
+    ],
+  };
+}
+
+/** What {@link readSafeSubset} returns for one command of a plain line. */
+function safeCommandOf(words: readonly string[]): SafeCommand {
+  return { words, redirections: NO_STRINGS };
 }
 
 /** What {@link mayRun} reads of each word, derived once per word list. */
