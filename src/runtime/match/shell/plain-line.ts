@@ -53,13 +53,13 @@ export function readPlainLine(source: string): readonly (readonly string[])[] | 
     }
     if (i === n) break;
     const c = source.charCodeAt(i);
-    if (c < 128 && WORD[c] === 1) {
+    if (WORD[c] === 1) {
       if (c === EQUALS) return undefined;
       const start = i;
       let equals = false;
       while (i < n) {
         const d = source.charCodeAt(i);
-        if (d >= 128 || WORD[d] !== 1) break;
+        if (WORD[d] !== 1) break;
         if (d === EQUALS) equals = true;
         i++;
       }
@@ -68,7 +68,8 @@ export function readPlainLine(source: string): readonly (readonly string[])[] | 
       words.push(word);
       continue;
     }
-    // An operator ends a command that has words; `&&` and `||` are two characters, `;` and `|` one.
+    // An operator ends a command that has words (so `;;`, `|&` and `&&&` are not plain); `&&` and `||` are two
+    // characters, `;` and `|` one. A code past ASCII is no word character (`WORD` has no entry for it).
     if (words.length === 0) return undefined;
     if (c === AMPERSAND) {
       if (source.charCodeAt(i + 1) !== AMPERSAND) return undefined;
@@ -80,9 +81,6 @@ export function readPlainLine(source: string): readonly (readonly string[])[] | 
     } else {
       return undefined;
     }
-    // Another operator character right after one (`;;`, `|&`, `&&&`) is not plain.
-    const next = source.charCodeAt(i);
-    if (next === AMPERSAND || next === BAR || next === SEMICOLON) return undefined;
     commands.push(words);
     words = [];
   }
