@@ -11,14 +11,16 @@
  * either command cannot read is ever allowed.
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
-import { loadPolicyResultSync } from "../config/load-policy.js";
+import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { type HookAdapterOptions, type HookHost, UNREADABLE_OPTION } from "../hosts/hook-host.js";
 import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { type HookIo, type HookPolicyLoad, runHook } from "../hosts/run-hook.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { toolVersion, UsageError } from "./common.js";
+import type { CacheSource } from "./hook-cache.js";
 
 export { HOOK_EXIT } from "../hosts/hook-host.js";
 export { type HookIo, hookRoots } from "../hosts/run-hook.js";
@@ -76,6 +78,13 @@ export function hookAdapterOptions(host: HookHost, options: OptionValues): HookA
 
 /** The policy from the configuration's YAML, or why it cannot be used (with the lint report for stderr). */
 export function loadHookPolicy(config: string | undefined): HookPolicyLoad {
+  return loadHookBundle(config).load;
+}
+
+function loadHookBundle(config: string | undefined): {
+  readonly load: HookPolicyLoad;
+  readonly loaded: LoadResult;
+} {
   const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
   if (loaded.bundle === undefined) {
     // No source excerpts: what a hook writes may reach the agent, which needs no lines of the policy to be told
@@ -88,23 +97,58 @@ export function loadHookPolicy(config: string | undefined): HookPolicyLoad {
       table: DIAGNOSTICS,
     });
     return {
-      ok: false,
-      report: report.endsWith("\n") ? report : `${report}\n`,
-      reason: loaded.configFound
-        ? "the toolgate configuration has errors (run toolgate lint)"
-        : "no toolgate configuration found (pass --config PATH in the hook's command)",
+      loaded,
+      load: {
+        ok: false,
+        report: report.endsWith("\n") ? report : `${report}\n`,
+        reason: loaded.configFound
+          ? "the toolgate configuration has errors (run toolgate lint)"
+          : "no toolgate configuration found (pass --config PATH in the hook's command)",
+      },
     };
   }
   const bundle = loaded.bundle;
   return {
-    ok: true,
-    policy: {
-      controller: decisionController(bundle, loaded.validators),
-      toolNames: new Set(bundle.tools.map((tool) => tool.name)),
-      roots: bundle.settings.roots,
-      contextSchema: bundle.contextSchema,
+    loaded,
+    load: {
+      ok: true,
+      policy: {
+        controller: decisionController(bundle, loaded.validators),
+        toolNames: new Set(bundle.tools.map((tool) => tool.name)),
+        roots: bundle.settings.roots,
+        contextSchema: bundle.contextSchema,
+      },
     },
   };
+}
+
+/**
+ * `loadHookPolicy`, and, when `cache` is set and the policy loaded, what the hook's controller cache is written
+ * from: the compiled module and every file the load read, with the config file's absolute path.
+ */
+export async function loadHookPolicyForCache(
+  config: string | undefined,
+  cache: boolean,
+): Promise<HookPolicyLoad & { readonly cache?: CacheSource; readonly configPath?: string }> {
+  const { load, loaded } = loadHookBundle(config);
+  const bundle = loaded.bundle;
+  if (!cache || bundle === undefined) return load;
+  try {
+    const { compileControllerModule } = await import("../compile/compile-controller.js");
+    return {
+      ...load,
+      configPath: resolve(bundle.configFile),
+      cache: {
+        module: compileControllerModule(bundle),
+        files: loaded.files,
+        roots: bundle.settings.roots,
+        contextSchema: bundle.contextSchema,
+      },
+    };
+  } catch {
+    // A policy that cannot be compiled (an $id ajv cannot write standalone) is decided without a cache.
+    return load;
+  }
 }
 
 /**

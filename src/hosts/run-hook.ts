@@ -63,17 +63,20 @@ function write(io: HookIo, reply: HookReply): number {
   return reply.exitCode;
 }
 
-/**
- * Runs one hook invocation through `adapter`. `load` gets the project directory the payload names (or
- * `--project`), which may not be absolute. Returns the exit code.
- */
-export function runHook<P extends { readonly cwd: string }>(
+/** The first half of a run: the payload read from stdin, or the exit code of a run that already answered. */
+export type HookInput<P> =
+  | { readonly ok: true; readonly message: P }
+  | { readonly ok: false; readonly exitCode: number };
+
+/** Reads stdin into the host's payload; anything it cannot read fails closed the host's way. */
+export function readHookInput<P extends { readonly cwd: string }>(
   adapter: HookAdapter<P>,
-  options: HookRunOptions,
   io: HookIo,
-  load: (project: string) => HookPolicyLoad,
-): number {
-  const block = (reason: string) => write(io, adapter.failClosed.answer(reason));
+): HookInput<P> {
+  const block = (reason: string) => ({
+    ok: false as const,
+    exitCode: write(io, adapter.failClosed.answer(reason)),
+  });
   let bytes: Buffer;
   try {
     bytes = io.readInput();
@@ -85,22 +88,55 @@ export function runHook<P extends { readonly cwd: string }>(
   }
   const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(bytes);
   const read = adapter.read(text);
-  if (!read.ok) return block(read.reason);
-  const project = options.project ?? read.message.cwd;
-  const loaded = load(project);
+  return read.ok ? { ok: true, message: read.message } : block(read.reason);
+}
+
+/** The project directory a run reads paths against: `--project`, else the payload's cwd (may not be absolute). */
+export function hookProject(options: HookRunOptions, message: { readonly cwd: string }): string {
+  return options.project ?? message.cwd;
+}
+
+/**
+ * The second half of a run: with the policy loaded (or not), turns the payload into canonical calls, decides
+ * them through the policy's controller and writes the host's answer. Returns the exit code.
+ */
+export function answerHook<P extends { readonly cwd: string }>(
+  adapter: HookAdapter<P>,
+  message: P,
+  options: HookRunOptions,
+  io: HookIo,
+  loaded: HookPolicyLoad,
+): number {
+  const block = (reason: string) => write(io, adapter.failClosed.answer(reason));
   if (!loaded.ok) {
     if (loaded.report !== undefined) io.writeError(loaded.report);
     return block(loaded.reason);
   }
   const { policy } = loaded;
+  const project = hookProject(options, message);
   if (!isAbsolutePath(project))
     return block(`the project directory ${JSON.stringify(project)} is not absolute`);
-  const calls = adapter.toCalls(read.message, {
+  const calls = adapter.toCalls(message, {
     declared: (name) => policy.toolNames.has(name),
     roots: hookRoots(project, options.root, policy.roots),
     contextSchema: policy.contextSchema,
   });
   const decide = adapter.decide;
   if (decide === undefined) return block(`the ${adapter.host} adapter cannot decide`);
-  return write(io, adapter.answer(decide(policy.controller, calls), read.message));
+  return write(io, adapter.answer(decide(policy.controller, calls), message));
+}
+
+/**
+ * Runs one hook invocation through `adapter`. `load` gets the project directory the payload names (or
+ * `--project`), which may not be absolute. Returns the exit code.
+ */
+export function runHook<P extends { readonly cwd: string }>(
+  adapter: HookAdapter<P>,
+  options: HookRunOptions,
+  io: HookIo,
+  load: (project: string) => HookPolicyLoad,
+): number {
+  const input = readHookInput(adapter, io);
+  if (!input.ok) return input.exitCode;
+  return answerHook(adapter, input.message, options, io, load(hookProject(options, input.message)));
 }
