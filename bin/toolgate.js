@@ -11,11 +11,17 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const argv = process.argv.slice(2);
 // `toolgate hook <host>` runs for every tool call an agent makes: it starts with the hook's entry alone (no
-// argument parser, YAML parser or schema compiler), which hands anything it does not read back to the full CLI.
+// argument parser, YAML parser or schema compiler; one bundled module when the build wrote it), which hands
+// anything it does not read back to the full command line.
 let code;
 if (argv[0] === "hook") {
-  const { runHookEntry } = await import("../dist/cli/hook-entry.js");
-  code = await runHookEntry(argv.slice(1));
+  let start;
+  try {
+    start = await import("../dist/cli/hook-start.bundle.js");
+  } catch {
+    start = await import("../dist/cli/hook-start.js");
+  }
+  code = await start.runHook(argv.slice(1));
 }
 if (code === undefined) {
   const { main } = await import("../dist/cli/main.js");

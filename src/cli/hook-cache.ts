@@ -41,6 +41,8 @@ interface CacheIndex {
   readonly version: number;
   readonly key: string;
   readonly module: string;
+  /** The SHA-256 of the hook facts the module holds (`hookCache`, as JSON). */
+  readonly facts: string;
   readonly files: readonly (readonly [string, Token])[];
   readonly directories: readonly (readonly [string, Token])[];
 }
@@ -126,36 +128,39 @@ export function findConfigQuickly(cwd: string): string | undefined {
   }
 }
 
-const dist = new URL("../", import.meta.url);
-
-/** The toolgate this is (its version and where it is installed): another one never reads this cache. */
-function toolgateIdentity(): string {
+/**
+ * The toolgate this is (its version, and the runtime module a cached controller imports, which says where it
+ * is installed): another one never reads this cache.
+ */
+function toolgateIdentity(runtimeUrl: string): string {
   let version = "unknown";
   try {
-    version = (JSON.parse(readFileSync(new URL("../package.json", dist), "utf8")) as { version: string })
-      .version;
+    const url = new URL("../../package.json", runtimeUrl);
+    version = (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
   } catch {
     // An install without its package.json still has its path in the key.
   }
-  return `${version} ${dist.href}`;
+  return `${version} ${runtimeUrl}`;
 }
 
 /** The cache files of one configuration: its index and the directory its modules go in. */
 function slotOf(
   project: string,
   config: string,
+  runtimeUrl: string,
 ): { readonly dir: string; readonly index: string; readonly id: string } {
   const dir = join(project, HOOK_CACHE_DIR);
-  const id = sha256(JSON.stringify([CACHE_VERSION, toolgateIdentity(), config])).slice(7, 31);
+  const id = sha256(JSON.stringify([CACHE_VERSION, toolgateIdentity(runtimeUrl), config])).slice(7, 31);
   return { dir, index: join(dir, `${id}.json`), id };
 }
 
 function keyOf(
+  runtimeUrl: string,
   config: string,
   files: readonly (readonly [string, Token])[],
   directories: readonly (readonly [string, Token])[],
 ): string {
-  return sha256(JSON.stringify([CACHE_VERSION, toolgateIdentity(), config, files, directories]));
+  return sha256(JSON.stringify([CACHE_VERSION, toolgateIdentity(runtimeUrl), config, files, directories]));
 }
 
 function readIndex(path: string): CacheIndex | undefined {
@@ -168,6 +173,7 @@ function readIndex(path: string): CacheIndex | undefined {
       index.version !== CACHE_VERSION ||
       typeof index.key !== "string" ||
       typeof index.module !== "string" ||
+      typeof index.facts !== "string" ||
       !/^[0-9a-f]{24}-[0-9a-f]{16}\.mjs$/.test(index.module) ||
       !pairs(index.files) ||
       !pairs(index.directories)
@@ -188,14 +194,18 @@ const never = (): never => {
  * The policy from the cache, when every input is as it was when the cache was written and the module verifies;
  * `undefined` otherwise (the caller loads the policy and writes the cache again).
  */
-export async function readHookCache(project: string, config: string): Promise<HookPolicy | undefined> {
-  const slot = slotOf(project, config);
+export async function readHookCache(
+  project: string,
+  config: string,
+  runtimeUrl: string,
+): Promise<HookPolicy | undefined> {
+  const slot = slotOf(project, config, runtimeUrl);
   const index = readIndex(slot.index);
   if (index === undefined) return undefined;
   // Every input as it is now: one changed byte, a file added or removed next to one, and the key differs.
   if (index.files.some(([path, token]) => fileToken(path) !== token)) return undefined;
   if (index.directories.some(([path, token]) => directoryToken(path) !== token)) return undefined;
-  const key = keyOf(config, index.files, index.directories);
+  const key = keyOf(runtimeUrl, config, index.files, index.directories);
   if (key !== index.key || index.module !== `${slot.id}-${key.slice(7, 23)}.mjs`) return undefined;
   let loaded: CachedModule;
   try {
@@ -209,6 +219,7 @@ export async function readHookCache(project: string, config: string): Promise<Ho
     typeof facts !== "object" ||
     facts === null ||
     facts.inputsKey !== key ||
+    sha256(JSON.stringify(facts)) !== index.facts ||
     !Array.isArray(loaded.specs) ||
     typeof loaded.createController !== "function"
   ) {
@@ -242,7 +253,12 @@ export interface CacheSource {
  * between the load and now (the next run tries again), or when the module does not have the two imports it
  * must have. Never throws: a cache that cannot be written only makes the next run slower.
  */
-export function writeHookCache(project: string, config: string, source: CacheSource): void {
+export function writeHookCache(
+  project: string,
+  config: string,
+  runtimeUrl: string,
+  source: CacheSource,
+): void {
   try {
     const files: (readonly [string, Token])[] = [];
     for (const [path, seen] of [...source.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -255,12 +271,17 @@ export function writeHookCache(project: string, config: string, source: CacheSou
     const directories = [...new Set(files.map(([path]) => dirname(path)))]
       .sort()
       .map((path) => [path, directoryToken(path)] as const);
-    const key = keyOf(config, files, directories);
-    const runtime = new URL("runtime/index.js", dist).href;
-    const compiled = new URL("runtime/compiled.js", dist).href;
+    const key = keyOf(runtimeUrl, config, files, directories);
+    // The compiled module's two imports, from the module that started this hook (see hook-start.ts).
+    const runtimeImport = 'import { ToolPolicy } from "toolgate/runtime";';
+    const compiledImport = 'import { assembleController, verifyCompiledModule } from "toolgate/compiled";';
+    if (!source.module.includes(runtimeImport) || !source.module.includes(compiledImport)) return;
     const text = source.module
-      .replace('from "toolgate/runtime";', `from ${JSON.stringify(runtime)};`)
-      .replace('from "toolgate/compiled";', `from ${JSON.stringify(compiled)};`);
+      .replace(runtimeImport, "")
+      .replace(
+        compiledImport,
+        `import { ToolPolicy, assembleController, verifyCompiledModule } from ${JSON.stringify(runtimeUrl)};`,
+      );
     if (text.includes('"toolgate/')) return;
     const facts: HookFacts = {
       inputsKey: key,
@@ -269,12 +290,19 @@ export function writeHookCache(project: string, config: string, source: CacheSou
     };
     // Read with JSON.parse from a string literal: a `__proto__` key in the context schema stays data.
     const module = `${text}\n/** What the hook needs besides the controller. */\nexport const hookCache = JSON.parse(${JSON.stringify(JSON.stringify(facts))});\n`;
-    const slot = slotOf(project, config);
+    const slot = slotOf(project, config, runtimeUrl);
     mkdirSync(slot.dir, { recursive: true });
     const moduleName = `${slot.id}-${key.slice(7, 23)}.mjs`;
     const previous = readIndex(slot.index);
     writeAtomically(join(slot.dir, moduleName), module);
-    const index: CacheIndex = { version: CACHE_VERSION, key, module: moduleName, files, directories };
+    const index: CacheIndex = {
+      version: CACHE_VERSION,
+      key,
+      module: moduleName,
+      facts: sha256(JSON.stringify(facts)),
+      files,
+      directories,
+    };
     writeAtomically(slot.index, `${JSON.stringify(index, null, 1)}\n`);
     if (previous !== undefined && previous.module !== moduleName) {
       try {

@@ -12,7 +12,6 @@ import { resolve } from "node:path";
 import { isAbsolutePath } from "../adapters/hook-payload.js";
 import { UNREADABLE_OPTION } from "../hosts/hook-host.js";
 import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
-import { isToolgateError } from "../runtime/errors.js";
 import {
   answerHook,
   type HookIo,
@@ -20,6 +19,7 @@ import {
   hookProject,
   readHookInput,
 } from "../hosts/run-hook.js";
+import { isToolgateError } from "../runtime/errors.js";
 import { findConfigQuickly, readHookCache, writeHookCache } from "./hook-cache.js";
 
 /** A hook command's options as the full command line would parse them, or `undefined` to let it. */
@@ -90,10 +90,12 @@ function isDirectory(path: string): boolean {
 /**
  * Runs `toolgate hook ARGS` on the fast path. Returns the exit code, or `undefined` when the arguments are
  * for the full command line (help, an unknown option or host, a value outside an option's choices).
+ * @param runtimeUrl the module a cached controller imports `ToolPolicy`, `assembleController` and
+ *   `verifyCompiledModule` from (`hook-start.js`, or its bundle).
  */
-export async function runHookEntry(args: readonly string[]): Promise<number | undefined> {
+export async function runHookEntry(args: readonly string[], runtimeUrl: string): Promise<number | undefined> {
   try {
-    return await runParsed(args);
+    return await runParsed(args, runtimeUrl);
   } catch (error) {
     // As the full command line answers an error it did not expect: exit 2, which blocks in every hook host.
     const message = error instanceof Error ? error.message : String(error);
@@ -102,7 +104,7 @@ export async function runHookEntry(args: readonly string[]): Promise<number | un
   }
 }
 
-async function runParsed(args: readonly string[]): Promise<number | undefined> {
+async function runParsed(args: readonly string[], runtimeUrl: string): Promise<number | undefined> {
   const parsed = parseArgs(args);
   if (parsed === undefined) return undefined;
   const host = HOOK_HOSTS.get(parsed.host);
@@ -122,7 +124,7 @@ async function runParsed(args: readonly string[]): Promise<number | undefined> {
   const project = hookProject(options, input.message);
   const config = options.config === undefined ? findConfigQuickly(process.cwd()) : resolve(options.config);
   const cacheable = config !== undefined && isAbsolutePath(project) && isDirectory(project);
-  const cached = cacheable ? await readHookCache(project, config) : undefined;
+  const cached = cacheable ? await readHookCache(project, config, runtimeUrl) : undefined;
   if (cached !== undefined) {
     return answerHook(adapter, input.message, options, io, { ok: true, policy: cached });
   }
@@ -131,7 +133,7 @@ async function runParsed(args: readonly string[]): Promise<number | undefined> {
   const loaded = await loadHookPolicyForCache(options.config, cacheable);
   const code = answerHook(adapter, input.message, options, io, loaded);
   if (cacheable && loaded.cache !== undefined && loaded.configPath === config) {
-    writeHookCache(project, config, loaded.cache);
+    writeHookCache(project, config, runtimeUrl, loaded.cache);
   }
   return code;
 }
