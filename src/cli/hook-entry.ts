@@ -15,7 +15,6 @@ import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import {
   answerHook,
   type HookIo,
-  type HookPolicyLoad,
   hookProject,
   readHookInput,
 } from "../hosts/run-hook.js";
