@@ -154,5 +154,7 @@ describe("toolgate hook with its controller cache", () => {
     expect(tampered).not.toBe(text);
     writeFileSync(moduleFile(), tampered);
     await expectSameAsUncached();
+    // Not used: written again from the policy.
+    expect(readFileSync(moduleFile(), "utf8")).toBe(text);
   });
 });
