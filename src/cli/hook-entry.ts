@@ -12,12 +12,7 @@ import { resolve } from "node:path";
 import { isAbsolutePath } from "../adapters/hook-payload.js";
 import { UNREADABLE_OPTION } from "../hosts/hook-host.js";
 import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
-import {
-  answerHook,
-  type HookIo,
-  hookProject,
-  readHookInput,
-} from "../hosts/run-hook.js";
+import { answerHook, type HookIo, hookProject, readHookInput } from "../hosts/run-hook.js";
 import { isToolgateError } from "../runtime/errors.js";
 import { findConfigQuickly, readHookCache, writeHookCache } from "./hook-cache.js";
 
