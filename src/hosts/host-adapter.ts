@@ -66,7 +66,10 @@ export interface FailClosed<Answer> {
 export interface HostAdapter<Input, Message, Answer, Outcome = HostDecision> {
   /** The host's name (`claude-code`, `mcp-gateway`, `openai`, …). */
   readonly host: string;
-  /** `hook` and `gateway` decide; `framework` hands calls to a controller's handle; `conversion` only converts. */
+  /**
+   * `hook` adapters decide with `decide`; `gateway` and `framework` ones hand their calls to a controller's
+   * `handle` (where an ask waits for a person); `conversion` ones only convert.
+   */
   readonly role: "hook" | "gateway" | "framework" | "conversion";
   /** Reads the host's message, or says why it cannot. */
   read(input: Input): HostRead<Message>;
