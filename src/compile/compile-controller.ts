@@ -316,6 +316,15 @@ ${docComment(
  *   out of ajv's source comment).
  */
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
+  return { module: compileControllerModule(bundle), declarations: await declarationSource(bundle) };
+}
+
+/**
+ * The compiled controller's module alone, without its declarations (which need prettier): what the hook's
+ * controller cache keeps.
+ * @throws EmitError as `compileController`.
+ */
+export function compileControllerModule(bundle: PolicyBundle): string {
   const module = moduleSource(bundle).toString();
   if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
   // Policy data is read with JSON.parse; a `__proto__` anywhere outside a string literal would be an
@@ -323,7 +332,7 @@ export async function compileController(bundle: PolicyBundle): Promise<CompiledC
   if (codeOutsideStrings(module).includes("__proto__")) {
     throw new EmitError('the compiled module would write a "__proto__" key as code, not as data');
   }
-  return { module, declarations: await declarationSource(bundle) };
+  return module;
 }
 
 /** The text of generated code without its string literals and block comments. */

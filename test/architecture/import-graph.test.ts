@@ -30,12 +30,16 @@ const ALLOWED_CYCLES: readonly { readonly folders: readonly string[]; readonly r
 const LAYERS: readonly { readonly folders: readonly string[]; readonly role: string }[] = [
   { folders: ["runtime"], role: "the core: decisions, approvals, the one controller assembly, the engines" },
   {
-    folders: ["diagnostics", "validation", "stores", "adapters", "agents", "import"],
-    role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, agent integrations, reading other tools' permission settings",
+    folders: ["diagnostics", "validation", "stores", "adapters", "import"],
+    role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, reading other tools' permission settings",
   },
   {
-    folders: ["frameworks"],
-    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK), on the core and the host adapters",
+    folders: ["hosts"],
+    role: "the one host-adapter shape and its adapters (hooks, MCP gateway, OpenAI Agents, conversion shapes), on the provider adapters",
+  },
+  {
+    folders: ["frameworks", "agents"],
+    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK, OpenAI Agents), on the core and the host adapters",
   },
   {
     folders: ["bundle"],
