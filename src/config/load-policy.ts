@@ -10,7 +10,7 @@
  * (`loadPolicyResultSync`) serves the command line and `lintPolicySync`.
  *
  * This file is the load's entry and its order of steps; the steps live in `./load/`: reading and parsing
- * (`read-files.ts`), validation beyond the schemas (`validate-config.ts`), the `extends` layers
+ * (`read-protocol.ts`, `read-files.ts`, `prune-invalid.ts`), validation beyond the schemas (`validate-config.ts`), the `extends` layers
  * (`policy-layers.ts`), the test cases (`test-cases.ts`) and building the bundle (`build-bundle.ts`).
  */
 
@@ -28,15 +28,8 @@ import type { Diagnostic } from "./diagnostic-codes.js";
 import { findConfig } from "./discover.js";
 import { buildBundle } from "./load/build-bundle.js";
 import { readLayers } from "./load/policy-layers.js";
-import {
-  type LoadSteps,
-  PAUSE,
-  type ReadAnswer,
-  Reader,
-  readAsync,
-  readConfig,
-  readSync,
-} from "./load/read-files.js";
+import { Reader, readConfig } from "./load/read-files.js";
+import { type LoadSteps, PAUSE, type ReadAnswer, readAsync, readSync } from "./load/read-protocol.js";
 import { readTests } from "./load/test-cases.js";
 import {
   checkContextSchema,
@@ -49,7 +42,8 @@ import {
 import { fileDiagnostic, type ParsedFile } from "./parse-yaml.js";
 import { applySeveritySettings, readSeveritySettings } from "./severity-settings.js";
 
-export { fileToken, pruneInvalid } from "./load/read-files.js";
+export { pruneInvalid } from "./load/prune-invalid.js";
+export { fileToken } from "./load/read-protocol.js";
 export { readTestCases } from "./load/test-cases.js";
 
 /** Where to load from. */

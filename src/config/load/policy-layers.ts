@@ -6,7 +6,8 @@
 import { basename, dirname, extname, resolve } from "node:path";
 import type { PolicyLayer } from "../check-policy.js";
 import { diagnosticAt, type ParsedFile } from "../parse-yaml.js";
-import { type LoadSteps, type Reader, toDisplayPath } from "./read-files.js";
+import { type Reader, toDisplayPath } from "./read-files.js";
+import type { LoadSteps } from "./read-protocol.js";
 
 /**
  * Loads the policy layers, following `extends` depth-first; a cycle is an error. `complete` is false when a

@@ -1,60 +1,18 @@
 /**
- * Reading and parsing for the policy load: the load is a generator that asks its driver for file contents
- * (`LoadSteps`); this file holds that protocol, the two ways of answering a read (synchronous and with
- * `fs/promises`), and the `Reader` that reads, parses and schema-checks each file, keeping what it found
- * for the watcher and, for a file that failed its schema, the parts that did not.
+ * Reading and parsing for the policy load: the `Reader` reads (through the driver, `read-protocol.ts`),
+ * parses and schema-checks each file, keeping what it found for the watcher and, for a file that failed its
+ * schema, the parts that did not; and the config itself, from its file or the `toolgate` key of package.json.
  */
 
-import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
 import { stageValue } from "../../diagnostics/diagnostic.js";
 import { ToolgateError } from "../../runtime/errors.js";
 import type { Diagnostic, StageResult } from "../diagnostic-codes.js";
 import { expandPattern } from "../expand-globs.js";
-import {
-  diagnosticAt,
-  fileDiagnostic,
-  MAX_FILE_BYTES,
-  type NodePosition,
-  type ParsedFile,
-  parseYaml,
-} from "../parse-yaml.js";
+import { diagnosticAt, fileDiagnostic, MAX_FILE_BYTES, type ParsedFile, parseYaml } from "../parse-yaml.js";
 import { type FileKind, validateAgainstSchema } from "../validate-schema.js";
-
-/** What a load step asks its driver for: a file's contents, or a place where it may give the loop back. */
-export type LoadRequest = { readonly kind: "read"; readonly path: string } | { readonly kind: "pause" };
-
-/** The driver's answer to a read. `size` is set when the file was too large to read. */
-export type ReadAnswer =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly reason: "missing" | "not-a-file"; readonly error?: unknown }
-  | { readonly ok: false; readonly reason: "too-large"; readonly size: number };
-
-/** A step of the load: yields requests, receives answers (`undefined` after a pause), returns `T`. */
-export type LoadSteps<T> = Generator<LoadRequest, T, ReadAnswer | undefined>;
-
-/** A place where the load may give the event loop back. */
-export const PAUSE: LoadRequest = { kind: "pause" };
-
-function* readRequest(path: string): LoadSteps<ReadAnswer> {
-  return (yield { kind: "read", path }) as ReadAnswer;
-}
-
-/** What a read found, as a short string: `sha256:…` of the bytes, `missing`, `not-a-file` or `too-large:SIZE`. */
-function tokenOf(answer: ReadAnswer): string {
-  if (answer.ok) return `sha256:${createHash("sha256").update(answer.bytes).digest("hex")}`;
-  return answer.reason === "too-large" ? `too-large:${answer.size}` : answer.reason;
-}
-
-/**
- * What a load reading `path` now would find there, as `LoadResult.files` records it: a watcher compares the
- * two to see whether a file changed after the load read it.
- */
-export async function fileToken(path: string): Promise<string> {
-  return tokenOf(await readAsync(path));
-}
+import { pruneInvalid } from "./prune-invalid.js";
+import { type LoadSteps, PAUSE, type ReadAnswer, readRequest, tokenOf } from "./read-protocol.js";
 
 /** A path as diagnostics show it: relative to the working directory, with `/` separators. */
 export function toDisplayPath(cwd: string, absolute: string): string {
@@ -195,58 +153,6 @@ export class Reader {
     return { files, complete };
   }
 }
-
-/**
- * A parsed file without the parts its schema problems point into: the element two levels down from the
- * root (a rule, a tool, a test, a set entry, one `reasons` entry), or the top-level key when the problem is
- * at that key. Positions follow the elements that stay (list indexes are renumbered). `undefined` when a
- * problem is about the file as a whole.
- */
-export function pruneInvalid(parsed: ParsedFile, problems: readonly Diagnostic[]): ParsedFile | undefined {
-  const drop = new Set<string>();
-  for (const problem of problems) {
-    const segments = (problem.path ?? "").split("/").slice(1);
-    if (segments.length === 0) return undefined;
-    drop.add(`/${segments.slice(0, 2).join("/")}`);
-  }
-  const data = parsed.data as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  const renumber = new Map<string, string>();
-  for (const key of Object.keys(data)) {
-    const at = `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-    if (drop.has(at)) continue;
-    const value = data[key];
-    if (Array.isArray(value)) {
-      const kept: unknown[] = [];
-      value.forEach((item, index) => {
-        if (drop.has(`${at}/${index}`)) return;
-        renumber.set(`${at}/${index}`, `${at}/${kept.length}`);
-        kept.push(item);
-      });
-      Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
-    } else if (value !== null && typeof value === "object") {
-      const kept: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) {
-        const child = `${at}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-        if (drop.has(child)) continue;
-        Object.defineProperty(kept, k, { value: v, enumerable: true, writable: true, configurable: true });
-      }
-      Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
-    } else {
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  const positions = new Map<string, NodePosition>();
-  for (const [pointer, position] of parsed.positions) {
-    const segments = pointer.split("/");
-    const head = segments.slice(0, 3).join("/");
-    if (drop.has(segments.slice(0, 2).join("/")) || drop.has(head)) continue;
-    const moved = renumber.get(head);
-    positions.set(moved === undefined ? pointer : `${moved}${pointer.slice(head.length)}`, position);
-  }
-  return { file: parsed.file, data: out, positions };
-}
-
 /**
  * Reads the config file (or the `toolgate` key of package.json) into a ParsedFile.
  * @throws the read's error when a discovered package.json cannot be read (an I/O error, not a finding).
@@ -288,40 +194,4 @@ export function* readConfig(
   const schema = validateAgainstSchema(config, "config");
   reader.take(schema);
   return schema.ok ? schema.value : undefined;
-}
-
-/** Answers a read synchronously (the command line's driver). */
-export function readSync(path: string): ReadAnswer {
-  let size: number;
-  try {
-    const found = statSync(path);
-    if (!found.isFile()) return { ok: false, reason: "not-a-file" };
-    size = found.size;
-  } catch (error) {
-    return { ok: false, reason: "missing", error };
-  }
-  if (size > MAX_FILE_BYTES) return { ok: false, reason: "too-large", size };
-  try {
-    return { ok: true, bytes: readFileSync(path) };
-  } catch (error) {
-    return { ok: false, reason: "missing", error };
-  }
-}
-
-/** Answers a read with `fs/promises` (the asynchronous driver). */
-export async function readAsync(path: string): Promise<ReadAnswer> {
-  let size: number;
-  try {
-    const found = await stat(path);
-    if (!found.isFile()) return { ok: false, reason: "not-a-file" };
-    size = found.size;
-  } catch (error) {
-    return { ok: false, reason: "missing", error };
-  }
-  if (size > MAX_FILE_BYTES) return { ok: false, reason: "too-large", size };
-  try {
-    return { ok: true, bytes: await readFile(path) };
-  } catch (error) {
-    return { ok: false, reason: "missing", error };
-  }
 }

@@ -7,11 +7,20 @@ import { stageResult } from "../../diagnostics/diagnostic.js";
 import type { Diagnostic, StageResult } from "../diagnostic-codes.js";
 import { nearest } from "../nearest.js";
 import { diagnosticAt, type ParsedFile, positionOf } from "../parse-yaml.js";
-import type { LoadSteps, Reader } from "./read-files.js";
+import type { LoadSteps } from "./read-protocol.js";
+
+/**
+ * What reading test files needs of the load's `Reader` (named by its shape, so that this file's declarations,
+ * which the package exports through `readTestCases`, do not reach the reader's).
+ */
+export interface TestFileReader {
+  read(absolute: string, kind: "tests"): LoadSteps<ParsedFile | undefined>;
+  take<T>(result: StageResult<T>): T | undefined;
+}
 
 /** Reads the test files and collects their cases (see `readTestCases`). */
 export function* readTests(
-  reader: Reader,
+  reader: TestFileReader,
   files: readonly string[],
   statementIds: ReadonlySet<string> | undefined,
 ): LoadSteps<PolicyTestCase[]> {

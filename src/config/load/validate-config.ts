@@ -10,7 +10,7 @@ import { locateSchemaProblem, toolNameProblem } from "../check-tools.js";
 import type { Diagnostic } from "../diagnostic-codes.js";
 import { diagnosticAt, type ParsedFile } from "../parse-yaml.js";
 import type { SeveritySetting } from "../severity-settings.js";
-import { type LoadSteps, PAUSE } from "./read-files.js";
+import { type LoadSteps, PAUSE } from "./read-protocol.js";
 
 /** The config file's data, as its schema has checked it. */
 export interface RawConfig {
