@@ -14,9 +14,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { type FunctionTool, type RunContext, type RunToolApprovalItem, tool } from "@openai/agents";
+import { NO_SCOPE } from "../hosts/host-adapter.js";
+import { openAIAgentsAdapter } from "../hosts/openai-agents.js";
 import { hashCanonical } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
-import { ApprovalError } from "../runtime/errors.js";
+import { ApprovalError, ToolFailure } from "../runtime/errors.js";
 import type { ApprovalRequest, ToolCall, ToolContext, ToolSpec } from "../runtime/types.js";
 
 /** Options of `AgentsGate`. */
@@ -117,12 +119,19 @@ export class AgentsGate<TContext = unknown> {
     state.reject(item, { message });
   }
 
-  #call(spec: ToolSpec, input: unknown, callId: string | undefined): ToolCall {
-    return { callId: callId ?? `agents_${Date.now()}`, toolName: spec.name, arguments: input };
-  }
-
-  #context(runContext: RunContext<TContext> | undefined): ToolContext {
-    return this.#options.context === undefined ? {} : this.#options.context(runContext);
+  /** The call and its caller context, read through the host's adapter. */
+  #read(
+    spec: ToolSpec,
+    input: unknown,
+    callId: string | undefined,
+    runContext: RunContext<TContext> | undefined,
+  ): { readonly call: ToolCall; readonly context: ToolContext } {
+    const context = this.#options.context === undefined ? {} : this.#options.context(runContext);
+    const read = openAIAgentsAdapter.read({ spec, input, callId, context });
+    // The adapter reads every call the SDK hands over (the SDK parsed its arguments).
+    if (!read.ok) throw new ToolFailure(openAIAgentsAdapter.failClosed.answer(read.reason));
+    const canonical = openAIAgentsAdapter.toCalls(read.message, NO_SCOPE);
+    return { call: canonical.calls[0] as ToolCall, context: canonical.context };
   }
 
   /** The toolgate approval id behind an interruption of one of these tools, if any. */
@@ -173,8 +182,7 @@ export class AgentsGate<TContext = unknown> {
       // A defect (anything but a ToolFailure) fails the run instead of becoming a model-visible string.
       errorFunction: null,
       needsApproval: async (runContext, input, callId) => {
-        const call = this.#call(spec, input, callId);
-        const context = this.#context(runContext as RunContext<TContext>);
+        const { call, context } = this.#read(spec, input, callId, runContext as RunContext<TContext>);
         // Asked again (the SDK re-evaluates after a state is restored): the call keeps what it has.
         const known = callId === undefined ? undefined : this.#known(callId, input);
         if (known !== undefined) return known.kind === "approval";
@@ -197,8 +205,7 @@ export class AgentsGate<TContext = unknown> {
       },
       execute: async (input, runContext, details) => {
         const callId = details?.toolCall?.callId;
-        const call = this.#call(spec, input, callId);
-        const context = this.#context(runContext as RunContext<TContext>);
+        const { call, context } = this.#read(spec, input, callId, runContext as RunContext<TContext>);
         let pending = callId === undefined ? undefined : this.#known(callId, input);
         if (pending === undefined && callId !== undefined) {
           // Only an asked call can have a request in the store; other calls skip the look-up.
@@ -218,9 +225,7 @@ export class AgentsGate<TContext = unknown> {
           }
           return this.#resolveApproved(pending.approvalId);
         }
-        const outcome = await this.controller.handle(call, context);
-        if (!isApprovalRequest(outcome)) return outcome.content;
-        return `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`;
+        return openAIAgentsAdapter.answer(await this.controller.handle(call, context), { call, context });
       },
     }) as FunctionTool<TContext>;
   }

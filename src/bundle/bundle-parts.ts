@@ -7,7 +7,7 @@ import type { ControllerParts } from "../runtime/assemble.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
-import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
+import type { ControllerMode } from "../runtime/mode.js";
 import { ToolPolicy } from "../runtime/policy.js";
 import type { ArgumentValidator } from "../runtime/types.js";
 import { ValidatorFactory } from "../validation/argument-validator.js";
@@ -38,9 +38,9 @@ export function bundleContextValidator(bundle: PolicyBundle): ArgumentValidator 
   return compiled.validator;
 }
 
-/** The mode a bundle's config sets (`enforce` when it sets none). */
+/** The mode a bundle's config sets (`enforce` when it sets none), as the bundle resolved it when it was made. */
 export function bundleMode(bundle: PolicyBundle): ControllerMode {
-  return bundle.settings.mode ?? DEFAULT_MODE;
+  return bundle.mode;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { policyFingerprint } from "../runtime/fingerprint.js";
 import { deepFreeze } from "../runtime/handlers.js";
-import type { ControllerMode } from "../runtime/mode.js";
+import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, PolicyAction, StatementSource } from "../runtime/types.js";
 
@@ -49,7 +49,7 @@ export type NotifierSetting =
 
 /** Settings from the config file that are not policy (the mode is, and is also in the fingerprint). */
 export interface BundleSettings {
-  /** The enforcement mode; absent means `enforce`. */
+  /** The enforcement mode as the config file sets it; absent means `enforce` (the bundle's `mode`). */
   readonly mode?: ControllerMode;
   /** How long approval requests stay usable, in milliseconds. */
   readonly approvalTtlMs?: number;
@@ -82,29 +82,32 @@ export interface PolicyBundle {
   readonly contextSchema: JsonSchema | null;
   readonly tests: readonly PolicyTestCase[];
   readonly settings: BundleSettings;
+  /**
+   * The enforcement mode the policy is written for, resolved once when the bundle is made: the config's
+   * `mode`, else `enforce`. Everything downstream reads this, never `settings.mode` with its own default.
+   */
+  readonly mode: ControllerMode;
   /** The configuration file, relative to the working directory. */
   readonly configFile: string;
   /** The directory of the configuration file, relative to the working directory (`.` for the same). */
   readonly configDir: string;
 }
 
-/** What a bundle holds besides its kind and fingerprint, which `createBundle` adds. */
-export type BundleContents = Omit<PolicyBundle, "kind" | "fingerprint">;
+/** What a bundle holds besides its kind, mode and fingerprint, which `createBundle` adds. */
+export type BundleContents = Omit<PolicyBundle, "kind" | "mode" | "fingerprint">;
 
 /**
  * The one way a bundle is made: the contents deep-frozen (the same freeze compiled controllers use), with the
- * fingerprint of their tools, statements, context schema and the mode their settings name.
+ * mode their settings name (resolved here, once: `enforce` when they name none) and the fingerprint of their
+ * tools, statements, context schema and that mode.
  */
 export function createBundle(contents: BundleContents): PolicyBundle {
+  const mode = contents.settings.mode ?? DEFAULT_MODE;
   return deepFreeze({
     kind: "policy-bundle",
-    fingerprint: fingerprintOf(
-      contents.tools,
-      contents.statements,
-      contents.contextSchema,
-      contents.settings.mode,
-    ),
+    fingerprint: fingerprintOf(contents.tools, contents.statements, contents.contextSchema, mode),
     ...contents,
+    mode,
   });
 }
 

@@ -6,7 +6,7 @@ import { escapeControl } from "../diagnostics/escape-control.js";
 import { decideWithRoots, pathFields, withRealPaths } from "../mcp-proxy/path-arguments.js";
 import { type OperatorTrace, traceCondition } from "../runtime/condition-trace.js";
 import type { CommandTrace } from "../runtime/match/shell.js";
-import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
+import type { ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { PolicyAction } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
@@ -124,7 +124,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
                 }),
           })),
         };
-  const mode = loaded.bundle.settings.mode ?? DEFAULT_MODE;
+  const mode = loaded.bundle.mode;
   // What the controller does with this decision in the configured mode (observe runs it, ci denies an ask).
   const outcome = output.action === "invalid" ? "invalid" : modeOutcomeAction(output.action, mode);
   if (format === "json") {

@@ -4,6 +4,8 @@
  * or internal error. No stack trace is printed unless TOOLGATE_DEBUG is set.
  */
 import { Command, CommanderError, Option } from "commander";
+import { UNREADABLE_OPTION } from "../hosts/hook-host.js";
+import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { isToolgateError } from "../runtime/errors.js";
 import { EXIT, printError, toolVersion, UsageError } from "./common.js";
 
@@ -308,20 +310,21 @@ export function buildProgram(state: { code: number }): Command {
       state.code = await runMcpProxy(command, options);
     });
   const hook = program.command("hook").description("answer an agent's tool-call hook from the policy");
-  /** One agent's hook command: the options both share, and the agent's project variable as --project. */
-  const agentHook = (
-    agent: string,
-    event: string,
-    projectVariable: "CLAUDE_PROJECT_DIR" | "GEMINI_PROJECT_DIR" | undefined,
-    run: "runHookClaudeCode" | "runHookGeminiCli" | "runHookCodex" | "runHookCursor",
-  ) =>
-    hook
-      .command(agent)
+  // One command per hook host of the registry: the options every hook has, the host's own, and the agent's
+  // project variable as the default of --project.
+  for (const host of HOOK_HOSTS.values()) {
+    const projectVariable = host.projectVariable;
+    const command = hook
+      .command(host.name)
       .description(
-        `${event} hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input`,
+        `${host.events} hook: read its JSON on stdin, write the decision; exit 2 blocks on unreadable input`,
       )
       .option("--config <path>", "configuration file")
-      .option("--unreadable <decision>", "ask or deny: the answer for a call the policy cannot read", "ask")
+      .option(
+        `--${UNREADABLE_OPTION.key} <${UNREADABLE_OPTION.valueName}>`,
+        UNREADABLE_OPTION.description,
+        UNREADABLE_OPTION.default,
+      )
       .option(
         "--project <dir>",
         projectVariable === undefined
@@ -332,38 +335,26 @@ export function buildProgram(state: { code: number }): Command {
         "--root <dir>",
         "another directory the agent works in: an absolute path under it is decided relative to it; repeatable",
         collect,
-      )
-      .action(async (options) => {
-        const project: string | undefined =
-          options.project ??
-          (projectVariable === undefined ? undefined : process.env[projectVariable] || undefined);
-        const commands = await import("./hook.js");
-        state.code = commands[run](
-          { ...options, ...(project === undefined ? {} : { project }) },
-          {
-            readInput: commands.readStdin,
-            write: (text) => process.stdout.write(text),
-            writeError: (text) => process.stderr.write(text),
-          },
-        );
-      });
-  agentHook("claude-code", "Claude Code's PreToolUse", "CLAUDE_PROJECT_DIR", "runHookClaudeCode");
-  agentHook("gemini-cli", "Gemini CLI's BeforeTool", "GEMINI_PROJECT_DIR", "runHookGeminiCli").option(
-    "--ask <answer>",
-    'ask or deny: answer an ask with Gemini CLI\'s "ask" (its confirmation prompt, 0.36.0 or later) or a deny saying approval is needed',
-    "ask",
-  );
-  agentHook("codex", "Codex's PreToolUse or PermissionRequest", undefined, "runHookCodex").option(
-    "--event <name>",
-    "PreToolUse or PermissionRequest: the event this registration answers",
-    "PreToolUse",
-  );
-  agentHook(
-    "cursor",
-    "Cursor's beforeShellExecution, beforeMCPExecution and beforeReadFile",
-    undefined,
-    "runHookCursor",
-  );
+      );
+    for (const option of host.options) {
+      command.option(`--${option.key} <${option.valueName}>`, option.description, option.default);
+    }
+    command.action(async (options) => {
+      const project: string | undefined =
+        options.project ??
+        (projectVariable === undefined ? undefined : process.env[projectVariable] || undefined);
+      const commands = await import("./hook.js");
+      state.code = commands.runHookHost(
+        host.name,
+        { ...options, ...(project === undefined ? {} : { project }) },
+        {
+          readInput: commands.readStdin,
+          write: (text) => process.stdout.write(text),
+          writeError: (text) => process.stderr.write(text),
+        },
+      );
+    });
+  }
   const importCommand = program
     .command("import")
     .description("turn another tool's permission rules into a toolgate policy");

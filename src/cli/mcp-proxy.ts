@@ -10,7 +10,8 @@ import { dirname, resolve } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
-import { DEFAULT_ASK_TIMEOUT_MS, McpGateway, serveGateway } from "../mcp-proxy/gateway.js";
+import { DEFAULT_ASK_TIMEOUT_MS, McpGateway } from "../mcp-proxy/gateway.js";
+import { serveGateway } from "../mcp-proxy/serve-gateway.js";
 import { EXIT, parseListen, printError, readSourceFile, toolVersion, UsageError } from "./common.js";
 
 /** Options of `toolgate mcp-proxy`. */

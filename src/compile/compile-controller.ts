@@ -31,7 +31,6 @@ import {
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { sourceIntegrity } from "../runtime/compiled-module.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
-import { DEFAULT_MODE } from "../runtime/mode.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
 import { withJsonEqual } from "../validation/json-equal.js";
@@ -190,7 +189,7 @@ function moduleSource(bundle: PolicyBundle): Code {
   };
   // The canonical text the fingerprint hashes; the module hashes it again at import and checks that the
   // specs, statements and context schema it runs with are that data.
-  const configMode = bundle.settings.mode ?? DEFAULT_MODE;
+  const configMode = bundle.mode;
   const canonical = canonicalJson(
     fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode),
   );
@@ -281,7 +280,7 @@ ${docComment("Fingerprint of the policy bundle this module was compiled from.")}
 
 ${docComment("Fingerprint of the tools the argument types come from (see `toolgate codegen`).")}export declare const typesFingerprint: ${typesFingerprint(bundle)};
 
-${docComment("The enforcement mode of the configuration this module was compiled from.")}export declare const mode: ${bundle.settings.mode ?? DEFAULT_MODE};
+${docComment("The enforcement mode of the configuration this module was compiled from.")}export declare const mode: ${bundle.mode};
 
 ${docComment("The tools' specs, as the model sees them (frozen).")}export declare const specs: readonly ToolSpec[];
 
@@ -316,6 +315,15 @@ ${docComment(
  *   out of ajv's source comment).
  */
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
+  return { module: compileControllerModule(bundle), declarations: await declarationSource(bundle) };
+}
+
+/**
+ * The compiled controller's module alone, without its declarations (which need prettier): what the hook's
+ * controller cache keeps.
+ * @throws EmitError as `compileController`.
+ */
+export function compileControllerModule(bundle: PolicyBundle): string {
   const module = moduleSource(bundle).toString();
   if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
   // Policy data is read with JSON.parse; a `__proto__` anywhere outside a string literal would be an
@@ -323,7 +331,7 @@ export async function compileController(bundle: PolicyBundle): Promise<CompiledC
   if (codeOutsideStrings(module).includes("__proto__")) {
     throw new EmitError('the compiled module would write a "__proto__" key as code, not as data');
   }
-  return { module, declarations: await declarationSource(bundle) };
+  return module;
 }
 
 /** The text of generated code without its string literals and block comments. */

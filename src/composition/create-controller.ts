@@ -15,7 +15,7 @@ import type { AuditSink } from "../runtime/audit.js";
 import type { OnAsk, ToolController } from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import { assertControllerMode, type ControllerMode } from "../runtime/mode.js";
+import type { ControllerMode } from "../runtime/mode.js";
 import type { ArgumentValidator } from "../runtime/types.js";
 import { openApprovalStore, openAuditSink } from "../stores/open-store.js";
 import { OtelAuditSink } from "../stores/otel-audit-sink.js";
@@ -121,10 +121,11 @@ export function reloadController(
  */
 export function createController(options: CreateControllerOptions): ToolController {
   const { bundle, handlers } = options;
-  if (options.mode !== undefined) assertControllerMode(options.mode);
   const parts = bundleParts(bundle, options.validators);
-  // Handlers and mode are checked (and the policy built) before any store opens or any secret is read.
-  const state = assembleState(parts, handlers, options.mode ?? parts.mode);
+  // The assembly is built once, before any store opens or any secret is read: the mode in force (the
+  // application's, else the one the bundle resolved) is checked there, the handlers are checked and the
+  // policy is built. It is handed on as it is; nothing after this reads or checks the mode again.
+  const assembly = assembleState(parts, handlers, options.mode ?? parts.mode);
   const base = resolve(options.cwd ?? process.cwd(), bundle.configDir);
   // Notifiers are set up (secrets read) before any store opens: a missing secret stops start-up cleanly.
   const notifiers = notifiersFromSettings(bundle.settings.notify ?? [], base);
@@ -145,7 +146,6 @@ export function createController(options: CreateControllerOptions): ToolControll
       ...(approvals === undefined ? {} : { approvals }),
       ...(audit === undefined ? {} : { audit }),
       ...(options.onAsk === undefined ? {} : { onAsk: options.onAsk }),
-      ...(options.mode === undefined ? {} : { mode: options.mode }),
       ...(options.onApprovalRequested === undefined
         ? {}
         : { onApprovalRequested: options.onApprovalRequested }),
@@ -156,7 +156,7 @@ export function createController(options: CreateControllerOptions): ToolControll
       ...(options.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: options.maxArgumentBytes }),
       ...(options.handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs: options.handlerTimeoutMs }),
     },
-    state,
+    assembly,
   );
   if (options.mode !== undefined) modeOptions.set(controller, options.mode);
   storeSources.set(controller, {

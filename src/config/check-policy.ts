@@ -36,7 +36,7 @@ export function checkPolicy(
   const diagnostics: Diagnostic[] = [];
   for (const check of checks) {
     const { code, severity } = check.meta;
-    const report: CheckReport = {
+    const report: CheckReport<DiagnosticCode> = {
       at: (parsed, pointer, message, prefer = "value") =>
         diagnostics.push(diagnosticAt(parsed, pointer, code, message, { severity, prefer })),
       push: (diagnostic) => diagnostics.push(diagnostic),

@@ -1,6 +1,7 @@
 /**
  * The table of diagnostic codes, composed from the rows the stages declare (`STAGE_DIAGNOSTICS`) and the
- * `meta` every policy check declares: `DiagnosticCode` is derived from both, the SARIF formatter is handed
+ * `meta` every policy check declares (gathered by the list of checks, `policy-checks/index.ts`; no check
+ * imports this module): `DiagnosticCode` is derived from both, the SARIF formatter is handed
  * the table, and docs/policy-reference.md section 14 shows it (a test keeps the two equal). Codes are stable:
  * extend, never rename; a new code goes at the end.
  */
@@ -15,18 +16,7 @@ import {
   stageDiagnosticMeta as stage,
 } from "../diagnostics/diagnostic-table.js";
 import type { RuleHelp } from "../diagnostics/rule-help.js";
-import { duplicateRuleIdCheck } from "./policy-checks/duplicate-rule-id.js";
-import type { PolicyCheckCode } from "./policy-checks/index.js";
-import { operatorTypeCheck } from "./policy-checks/operator-type.js";
-import { OPERATOR_VALUE_DIAGNOSTICS as operatorValue } from "./policy-checks/operator-value.js";
-import { overlapCheck } from "./policy-checks/overlap.js";
-import { placeholderReasonCheck } from "./policy-checks/placeholder-reason.js";
-import { prefixOnPathCheck } from "./policy-checks/prefix-on-path.js";
-import { unboundedStringCheck } from "./policy-checks/unbounded-string.js";
-import { unknownArgumentCheck } from "./policy-checks/unknown-argument.js";
-import { unknownToolCheck } from "./policy-checks/unknown-tool.js";
-import { unlistedToolCheck } from "./policy-checks/unlisted-tool.js";
-import { unreachableRuleCheck } from "./policy-checks/unreachable-rule.js";
+import { POLICY_CHECK_DIAGNOSTICS, type PolicyCheckCode } from "./policy-checks/index.js";
 
 /** One of the stable diagnostic codes: a stage's own, or one a policy check declares. */
 export type DiagnosticCode = StageDiagnosticCode | PolicyCheckCode;
@@ -36,6 +26,11 @@ export type Diagnostic = AnyDiagnostic<DiagnosticCode>;
 
 /** The result of a stage that reports these codes. */
 export type StageResult<T> = AnyStageResult<T, DiagnosticCode>;
+
+/** The row a policy check declares for `code`. */
+function check<Code extends PolicyCheckCode>(code: Code): DiagnosticMeta<Code> {
+  return POLICY_CHECK_DIAGNOSTICS[code];
+}
 
 /** Every diagnostic code with its metadata, in code order (the order of the reference's table). */
 export const DIAGNOSTICS = Object.freeze([
@@ -50,28 +45,28 @@ export const DIAGNOSTICS = Object.freeze([
   stage("invalid-tool-name"),
   stage("duplicate-tool"),
   stage("invalid-input-schema"),
-  unknownToolCheck.meta,
-  overlapCheck.meta,
-  duplicateRuleIdCheck.meta,
-  unknownArgumentCheck.meta,
-  operatorTypeCheck.meta,
-  operatorValue["invalid-regex"],
-  operatorValue["invalid-glob"],
-  operatorValue["invalid-command"],
+  check("unknown-tool"),
+  check("overlap"),
+  check("duplicate-rule-id"),
+  check("unknown-argument"),
+  check("operator-type-mismatch"),
+  check("invalid-regex"),
+  check("invalid-glob"),
+  check("invalid-command"),
   stage("unknown-rule"),
   stage("extends-cycle"),
   stage("missing-handler"),
   stage("unknown-handler"),
   stage("reload-refused"),
   stage("identifier-collision"),
-  unlistedToolCheck.meta,
-  unreachableRuleCheck.meta,
-  prefixOnPathCheck.meta,
-  operatorValue["invalid-url"],
-  unboundedStringCheck.meta,
+  check("unlisted-tool"),
+  check("unreachable-rule"),
+  check("prefix-on-path"),
+  check("invalid-url"),
+  check("unbounded-string"),
   stage("test-failed"),
   stage("codegen-stale"),
-  placeholderReasonCheck.meta,
+  check("placeholder-reason"),
 ] as const satisfies readonly DiagnosticMeta<DiagnosticCode>[]);
 
 // The table holds every code, a stage's or a check's: a code missing from it fails to compile here.

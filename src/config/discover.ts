@@ -6,20 +6,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cosmiconfigSync } from "cosmiconfig";
+import { SEARCH_PLACES } from "./search-places.js";
 
-/** The places searched in each directory, in order. */
-export const SEARCH_PLACES: readonly string[] = [
-  "package.json",
-  ".toolgaterc",
-  ".toolgaterc.yaml",
-  ".toolgaterc.yml",
-  ".toolgaterc.json",
-  ".config/toolgaterc.yaml",
-  ".config/toolgaterc.yml",
-  "toolgate.config.yaml",
-  "toolgate.config.yml",
-  "toolgate.config.json",
-];
+export { SEARCH_PLACES } from "./search-places.js";
 
 /** A found configuration: an absolute path, and whether it is the `toolgate` key of a package.json. */
 export type ConfigLocation =

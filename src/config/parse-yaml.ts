@@ -17,55 +17,27 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
+import {
+  childPointer,
+  type NodePosition,
+  type ParsedFile,
+  positionOf,
+  type Span,
+  ZERO_SPAN,
+} from "./parsed-file.js";
 import { yamlProblemMessage } from "./yaml-messages.js";
+
+export {
+  childPointer,
+  type NodePosition,
+  type ParsedFile,
+  pointerSegment,
+  positionOf,
+  type Span,
+} from "./parsed-file.js";
 
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 1024 * 1024;
-
-/** A 1-based position range in a file. */
-export interface Span {
-  readonly line: number;
-  readonly column: number;
-  readonly endLine: number;
-  readonly endColumn: number;
-}
-
-/** Where a node and (for a map entry) its key stand. */
-export interface NodePosition {
-  readonly value: Span;
-  readonly key?: Span;
-}
-
-/** A parsed file: its data and the position of every node by JSON Pointer (`""` is the root). */
-export interface ParsedFile {
-  /** Path relative to the working directory, as diagnostics show it. */
-  readonly file: string;
-  readonly data: unknown;
-  readonly positions: ReadonlyMap<string, NodePosition>;
-}
-
-/** Escapes one JSON Pointer segment. */
-export function pointerSegment(key: string | number): string {
-  return String(key).replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** Joins a pointer and a segment. */
-export function childPointer(pointer: string, key: string | number): string {
-  return `${pointer}/${pointerSegment(key)}`;
-}
-
-const ZERO_SPAN: Span = { line: 1, column: 1, endLine: 1, endColumn: 1 };
-
-/** The position of the node at `pointer`, or of its nearest ancestor that has one. */
-export function positionOf(parsed: ParsedFile, pointer: string, prefer: "key" | "value" = "value"): Span {
-  let current = pointer;
-  for (;;) {
-    const found = parsed.positions.get(current);
-    if (found !== undefined) return prefer === "key" && found.key !== undefined ? found.key : found.value;
-    if (current === "") return ZERO_SPAN;
-    current = current.slice(0, current.lastIndexOf("/"));
-  }
-}
 
 /** A diagnostic at the node at `pointer` of a parsed file. */
 export function diagnosticAt(

@@ -9,9 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type {
   CallToolRequest,
   CallToolResult,
@@ -24,6 +22,7 @@ import { linkTarget } from "../adapters/hook-payload.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { createController } from "../composition/create-controller.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { mcpGatewayAdapter, mcpResultText, mcpText } from "../hosts/mcp-gateway.js";
 import type { StoredApproval } from "../runtime/approval-store.js";
 import type { AuditEvent, AuditSink } from "../runtime/audit.js";
 import { hashCanonical } from "../runtime/canonical-json.js";
@@ -111,11 +110,6 @@ type Progress = { progress: number; total?: number | undefined; message?: string
 /** How long one forwarded call may run at most (progress from the server restarts the clock). */
 const UPSTREAM_TIMEOUT_MS = 10 * 60 * 1000;
 
-const text = (content: string, isError = true): CallToolResult => ({
-  content: [{ type: "text", text: content }],
-  isError,
-});
-
 const isApprovalRequest = (value: ToolResult | ApprovalRequest): value is ApprovalRequest =>
   (value as ApprovalRequest).kind === "approval-request";
 
@@ -130,13 +124,6 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
-
-/** The text of a tool result's content items (non-text items are named, not inlined). */
-function resultText(result: CallToolResult): string {
-  return result.content
-    .map((item) => (item.type === "text" ? item.text : `[${item.type} content]`))
-    .join("\n");
-}
 
 /** An MCP gateway over one upstream server. */
 export class McpGateway {
@@ -227,17 +214,16 @@ export class McpGateway {
 
   /** Handles one `tools/call`. Never rejects for a call the policy or the server refuses. */
   async callTool(params: CallToolRequest["params"], extra: CallExtra): Promise<CallToolResult> {
-    const name = params.name;
-    if (!this.check.offered.has(name)) {
-      // Not listed: the start-up check refused it, or nobody declared it. It never reaches the server.
-      return text(`unknown tool: ${name}`);
-    }
-    const sent: ToolCall = {
+    const reading = mcpGatewayAdapter.read({
+      params,
       // Calls of an HTTP session carry its id: a retry takes up only that session's own waiting request.
-      callId: `mcp_${extra.sessionId === undefined ? process.pid : `s${extra.sessionId}`}_${++this.#callCount}`,
-      toolName: name,
-      arguments: params.arguments ?? {},
-    };
+      nextCallId: () =>
+        `mcp_${extra.sessionId === undefined ? process.pid : `s${extra.sessionId}`}_${++this.#callCount}`,
+      offered: (tool) => this.check.offered.has(tool),
+    });
+    if (!reading.ok) return mcpGatewayAdapter.failClosed.answer(reading.reason);
+    const sent = reading.message;
+    const name = sent.toolName;
     // Path arguments under a root are decided relative to it; the server gets the arguments as sent.
     const { call, explained, changed } = await this.#decide(sent, extra);
     const rewritten = call !== sent;
@@ -286,7 +272,7 @@ export class McpGateway {
         }
       }
       const outcome = await this.#slots.run(slot, () => this.controller.handle(call));
-      if (!isApprovalRequest(outcome)) return this.#toMcp(outcome, slot);
+      if (!isApprovalRequest(outcome)) return this.#toMcp(outcome, slot, call);
       if (sentHash !== undefined) this.#sentHashes.set(outcome.approvalId, sentHash);
       this.#log(
         `${name} needs a person's approval (${outcome.reason})${read}; approval ${outcome.approvalId} is waiting: ${this.#approveCommand} ${outcome.approvalId}`,
@@ -356,15 +342,13 @@ export class McpGateway {
       );
     }
     if (slot !== undefined) slot.raw = raw;
-    const content = resultText(raw);
+    const content = mcpResultText(raw);
     if (raw.isError === true) throw new ToolFailure(content === "" ? `${name} failed` : content);
     return content;
   }
 
-  #toMcp(result: ToolResult, slot: CallSlot): CallToolResult {
-    // The server's own answer when it ran (all its content items); toolgate's text otherwise.
-    if (slot.raw !== undefined && result.isError === (slot.raw.isError === true)) return slot.raw;
-    return text(result.content, result.isError);
+  #toMcp(result: ToolResult, slot: CallSlot, call: ToolCall): CallToolResult {
+    return mcpGatewayAdapter.answer({ result, ...(slot.raw === undefined ? {} : { raw: slot.raw }) }, call);
   }
 
   /**
@@ -411,7 +395,7 @@ export class McpGateway {
         approved: false,
         reason: `nobody can approve it: ${why}`,
       });
-      return text(
+      return mcpText(
         `this call needs a person's approval (${request.reason}), and nobody can approve it here: ${why}; nothing ran`,
       );
     }
@@ -421,15 +405,15 @@ export class McpGateway {
         ? await this.#pollStore(request, extra)
         : await this.#elicit(request, extra, slot));
     if (response === "aborted")
-      return text("the call was cancelled while it waited for approval; nothing ran");
-    if (response === "timeout") return text(this.#howToApprove(request));
+      return mcpText("the call was cancelled while it waited for approval; nothing ran");
+    if (response === "timeout") return mcpText(this.#howToApprove(request));
     if (response === "used")
-      return text(`approval ${request.approvalId} was already used by another call; nothing ran again`);
+      return mcpText(`approval ${request.approvalId} was already used by another call; nothing ran again`);
     try {
       const result = await this.#slots.run(slot, () => this.controller.resolve(response));
-      return this.#toMcp(result, slot);
+      return this.#toMcp(result, slot, request.call);
     } catch (error) {
-      if (error instanceof ApprovalError) return text(`${error.message}; nothing ran`);
+      if (error instanceof ApprovalError) return mcpText(`${error.message}; nothing ran`);
       throw error;
     }
   }
@@ -543,92 +527,4 @@ export class McpGateway {
       reason: `${answer.action === "accept" ? "not approved in the MCP client" : `the person chose ${answer.action}`}${claimed}`,
     };
   }
-}
-
-/** How long the gateway waits for the client's `roots/list` answer before deciding without its roots. */
-const ROOTS_TIMEOUT_MS = 10_000;
-
-/**
- * The directories of a client's roots: each `file://` URI as an absolute path. Other URIs name no directory
- * on this machine and are left out.
- */
-export function clientRootPaths(roots: readonly { readonly uri: string }[]): readonly string[] {
-  const paths: string[] = [];
-  for (const root of roots) {
-    if (!root.uri.startsWith("file://")) continue;
-    try {
-      const path = fileURLToPath(root.uri);
-      if (path.startsWith("/")) paths.push(path);
-    } catch {
-      // A file URI with a host or an encoded slash names no local directory.
-    }
-  }
-  return paths;
-}
-
-/**
- * Serves a gateway on one MCP `Server` (one client session): `tools/list` and `tools/call` handlers, with
- * elicitation when the client declares it, and the client's roots (`roots/list`, asked once and again after
- * `notifications/roots/list_changed`) when it declares the roots capability.
- * @param types the SDK's request schemas (passed in so that this file loads the SDK only by type).
- */
-export function serveGateway(
-  server: Server,
-  gateway: McpGateway,
-  types: {
-    readonly ListToolsRequestSchema: Parameters<Server["setRequestHandler"]>[0];
-    readonly CallToolRequestSchema: Parameters<Server["setRequestHandler"]>[0];
-    readonly RootsListChangedNotificationSchema?: Parameters<Server["setNotificationHandler"]>[0];
-  },
-): void {
-  // The client's roots, asked for on the first call that needs them; forgotten when the client says they
-  // changed, or when asking failed (the call is then decided without them: never looser).
-  let clientRoots: Promise<readonly string[]> | undefined;
-  const rootsOf = (relatedRequestId: string | number): Promise<readonly string[]> => {
-    if (server.getClientCapabilities()?.roots === undefined) return Promise.resolve([]);
-    if (clientRoots === undefined) {
-      const asked = server
-        .listRoots(undefined, { relatedRequestId, timeout: ROOTS_TIMEOUT_MS })
-        .then((result) => clientRootPaths(result.roots))
-        .catch(() => {
-          if (clientRoots === asked) clientRoots = undefined;
-          return [] as readonly string[];
-        });
-      clientRoots = asked;
-    }
-    return clientRoots;
-  };
-  if (types.RootsListChangedNotificationSchema !== undefined) {
-    server.setNotificationHandler(types.RootsListChangedNotificationSchema, async () => {
-      clientRoots = undefined;
-    });
-  }
-  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
-  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-    const params = (request as CallToolRequest).params;
-    const capabilities = server.getClientCapabilities();
-    const canElicit =
-      capabilities?.elicitation !== undefined &&
-      (capabilities.elicitation.form !== undefined || capabilities.elicitation.url === undefined);
-    const clientName = server.getClientVersion()?.name;
-    const progressToken = params._meta?.progressToken;
-    return gateway.callTool(params, {
-      signal: extra.signal,
-      sendNotification: extra.sendNotification as CallExtra["sendNotification"],
-      ...(progressToken === undefined ? {} : { progressToken }),
-      ...(canElicit
-        ? {
-            elicit: (p: ElicitRequestFormParams) =>
-              server.elicitInput(p, {
-                signal: extra.signal,
-                relatedRequestId: extra.requestId,
-                timeout: gateway.askTimeoutMs,
-              }),
-          }
-        : {}),
-      ...(clientName === undefined ? {} : { clientName }),
-      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
-      roots: () => rootsOf(extra.requestId),
-    });
-  });
 }

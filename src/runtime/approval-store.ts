@@ -1,69 +1,35 @@
+/**
+ * The default approval store, `MemoryApprovalStore`: requests and grants in `Map`s of this process, with
+ * bounded memory. The contracts it fulfils (`ApprovalStore`, `GrantStore`) and their data live in
+ * `store-contracts.ts`; the store's types are re-exported here, where the public API has always named them.
+ */
 import {
   ApprovalStoreFullError,
   InvalidOptionError,
   StoreUnavailableError,
   ToolgateError,
 } from "./errors.js";
-import type { ApprovalGrant, GrantStore, RevokeGrantResult } from "./grants.js";
+import type {
+  ApprovalGrant,
+  ApprovalState,
+  ApprovalStore,
+  GetResult,
+  GrantStore,
+  RespondResult,
+  RevokeGrantResult,
+  StoredApproval,
+  TakeResult,
+} from "./store-contracts.js";
 import type { ApprovalRequest, ApprovalResponse } from "./types.js";
 
-/** Where an approval request stands in its store. */
-export type ApprovalState = "pending" | "approved" | "rejected" | "used" | "expired";
-
-/** An approval request with its state and, once a person decided out of band, their response. */
-export interface StoredApproval {
-  readonly request: ApprovalRequest;
-  readonly state: ApprovalState;
-  readonly response?: ApprovalResponse;
-  /** Milliseconds since the epoch when the state last changed. */
-  readonly updatedAt: number;
-}
-
-/** Outcome of `ApprovalStore.take`. Only `taken` lets the controller go on. */
-export type TakeResult =
-  | { readonly status: "taken"; readonly request: ApprovalRequest; readonly response?: ApprovalResponse }
-  | { readonly status: "not-found" }
-  | { readonly status: "already-used"; readonly request: ApprovalRequest }
-  | { readonly status: "expired"; readonly request: ApprovalRequest };
-
-/** Outcome of `ApprovalStore.respond` (a person's decision recorded while the application waits). */
-export type RespondResult =
-  | { readonly status: "recorded"; readonly approval: StoredApproval }
-  | { readonly status: "not-found" }
-  | { readonly status: "already-decided"; readonly approval: StoredApproval }
-  | { readonly status: "expired"; readonly approval: StoredApproval };
-
-/** Outcome of `ApprovalStore.get`. */
-export type GetResult =
-  | { readonly found: true; readonly approval: StoredApproval }
-  | { readonly found: false };
-
-/**
- * Durable home of pending approvals. `take` is atomic: of any number of concurrent callers, across
- * processes for durable stores, exactly one gets `taken` for an id. Every method rejects with
- * `StoreUnavailableError` when the store cannot be reached, so that callers fail closed.
- */
-export interface ApprovalStore {
-  /** A name for messages, such as `memory` or `sqlite:.toolgate/state.db` (never a password). */
-  readonly name: string;
-  /** Stores a new pending request. */
-  put(request: ApprovalRequest): Promise<void>;
-  /**
-   * Consumes a request once: a pending, approved or rejected request becomes `used`. A request past its
-   * `expiresAt` at `now` becomes `expired` and is not taken.
-   */
-  take(approvalId: string, now: number): Promise<TakeResult>;
-  /** Records a person's decision on a pending request without consuming it (`toolgate approvals approve`). */
-  respond(response: ApprovalResponse, now: number): Promise<RespondResult>;
-  /** Reads one request with its state. */
-  get(approvalId: string): Promise<GetResult>;
-  /** Requests in the given states (default: pending, approved and rejected), oldest first. */
-  list(states?: readonly ApprovalState[]): Promise<readonly StoredApproval[]>;
-  /** Marks every pending request past its `expiresAt` at `now` as expired and returns those requests. */
-  expire(now: number): Promise<readonly ApprovalRequest[]>;
-  /** Releases connections and file handles. */
-  close(): Promise<void>;
-}
+export type {
+  ApprovalState,
+  ApprovalStore,
+  GetResult,
+  RespondResult,
+  StoredApproval,
+  TakeResult,
+} from "./store-contracts.js";
 
 const OPEN_STATES: readonly ApprovalState[] = ["pending", "approved", "rejected"];
 

@@ -102,9 +102,15 @@ function definitions(parts: ControllerParts, handlers: HandlerMap): ToolDefiniti
 }
 
 /**
- * Everything the parts determine for a running controller, built and checked before anything is used:
- * policy (in `mode`), runtime (tools, argument validators, handlers), context validator, redaction and mode.
- * A reload swaps exactly this.
+ * A controller's assembly: everything the parts determine for a running controller, with the mode it
+ * decides in carried as data. A reload swaps exactly this.
+ */
+export type ControllerAssembly = Required<ControllerReload>;
+
+/**
+ * Builds the assembly, checked before anything is used: policy (in `mode`), runtime (tools, argument
+ * validators, handlers), context validator, redaction and mode. The mode is checked here, once; whoever
+ * holds the assembly reads its mode from it.
  * @param mode the mode to decide in (default: the parts' mode).
  * @throws ToolgateError `invalid-option` for an unknown mode; ControllerSetupError when the handlers do not
  *   fit; ToolgateError `invalid-input-schema` when a tool has no validator.
@@ -113,7 +119,7 @@ export function assembleState(
   parts: ControllerParts,
   handlers: HandlerMap,
   mode: ControllerMode = parts.mode,
-): Required<ControllerReload> {
+): ControllerAssembly {
   assertControllerMode(mode);
   const policy = policyIn(parts, mode);
   assertHandlersFit(
@@ -162,23 +168,28 @@ function approvalHook(parts: ControllerParts, options: AssembleOptions): Approva
 /**
  * Assembles a controller from a policy's parts and the application's choices. Options come from plain
  * JavaScript too (a compiled module's caller), so their shape is checked here, failing closed.
- * @param state what `assembleState(parts, options.handlers, mode)` built already, for a caller that checks
- *   the handlers before it opens stores (built here when omitted).
+ * @param state the assembly `assembleState` built already, for a caller that checks the handlers and the
+ *   mode before it opens stores: the controller runs it as it is, in its mode (`options.handlers` and
+ *   `options.mode` are then not read again, except that a different `options.mode` is refused). Built here
+ *   from `options.handlers` and `options.mode` when omitted.
  * @throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool;
- *   ToolgateError `invalid-option` for an unknown mode or a store/sink given as a URL string.
+ *   ToolgateError `invalid-option` for an unknown mode, a mode other than the given assembly's, or a
+ *   store/sink given as a URL string.
  */
 export function assembleController(
   parts: ControllerParts,
   options: AssembleOptions,
-  state?: Required<ControllerReload>,
+  state?: ControllerAssembly,
 ): ToolController {
   const given: Partial<AssembleOptions> = options !== null && typeof options === "object" ? options : {};
-  const mode = given.mode ?? parts.mode;
-  const { runtime, policy, redact, contextValidator, grantMaxMs } =
-    state ?? assembleState(parts, given.handlers as HandlerMap, mode);
-  if (state !== undefined && state.mode !== mode) {
-    throw new ToolgateError("invalid-option", `the assembled state is for mode ${state.mode}, not ${mode}`);
+  if (state !== undefined && given.mode !== undefined && given.mode !== state.mode) {
+    throw new ToolgateError(
+      "invalid-option",
+      `the assembled state is for mode ${state.mode}, not ${given.mode}`,
+    );
   }
+  const { runtime, policy, redact, contextValidator, mode, grantMaxMs } =
+    state ?? assembleState(parts, given.handlers as HandlerMap, given.mode ?? parts.mode);
   if (typeof given.approvals === "string") refuseUrl("approvals");
   if (typeof given.audit === "string") refuseUrl("audit");
   const hook = approvalHook(parts, given as AssembleOptions);

@@ -16,15 +16,7 @@ export {
 } from "./operators/regex.js";
 export { ConditionScope } from "./operators/scope.js";
 export { FALSE, TRUE, type Truth, UNKNOWN } from "./truth.js";
-
-/** A JSON value as written in YAML. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly JsonValue[]
-  | { readonly [k: string]: JsonValue };
+export type { JsonValue } from "./types.js";
 
 /** `when:` or `context:` of a rule: field path (dots for nested properties) → operators. All must hold. */
 export type ConditionSpec = { readonly [fieldPath: string]: OperatorSpec };

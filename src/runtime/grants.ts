@@ -4,80 +4,17 @@
  * A grant is never broader than that: there is no grant for a tool whatever its arguments.
  */
 import { randomBytes } from "node:crypto";
-import type { ApprovalStore, RespondResult } from "./approval-store.js";
 import { ToolgateError } from "./errors.js";
-import type { ApprovalRequest, ApprovalResponse, PolicyDecision, ToolContext } from "./types.js";
+import type { ApprovalGrant, ApprovalStore, GrantScope, GrantStore } from "./store-contracts.js";
+import type { ApprovalRequest, PolicyDecision, ToolContext } from "./types.js";
+
+export type { ApprovalGrant, GrantScope, GrantStore, RevokeGrantResult } from "./store-contracts.js";
 
 /** The longest a grant may last: 24 hours. A stored grant that claims longer is ignored. */
 export const MAX_GRANT_MS = 24 * 60 * 60 * 1000;
 
 /** The context field that names the caller's session when the configuration names none. */
 export const DEFAULT_SESSION_KEY = "session_id";
-
-/**
- * What a grant covers besides its tool and arguments: nothing more (`arguments`), or only calls whose context
- * field `key` holds the string `value` (`session`).
- */
-export type GrantScope =
-  | { readonly kind: "arguments" }
-  | { readonly kind: "session"; readonly key: string; readonly value: string };
-
-/** A person's approval remembered for later calls of one tool with the same arguments. Plain JSON data. */
-export interface ApprovalGrant {
-  readonly kind: "approval-grant";
-  /** Unguessable id (`grt_…`), named by every audit event of a call the grant let run. */
-  readonly grantId: string;
-  readonly toolName: string;
-  /** `sha256:` hash of the canonical JSON of the arguments: the grant covers these arguments only. */
-  readonly argumentsHash: string;
-  readonly scope: GrantScope;
-  /**
-   * The statements whose ask the person approved. A later ask by any other statement (a rule added since,
-   * or one that matches another context) is not covered: a person looks again.
-   */
-  readonly ruleIds: readonly string[];
-  /** The approval request the grant was given on. */
-  readonly approvalId: string;
-  readonly approver: string;
-  readonly reason?: string;
-  /** Fingerprint of the policy that asked when the grant was given. */
-  readonly policyFingerprint: string;
-  /** Milliseconds since the epoch. */
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  /** Set once the grant was revoked. */
-  readonly revokedAt?: number;
-  readonly revokedBy?: string;
-}
-
-/** Outcome of `GrantStore.revokeGrant`. */
-export type RevokeGrantResult =
-  | { readonly status: "revoked"; readonly grant: ApprovalGrant }
-  | { readonly status: "not-found" }
-  | { readonly status: "already-revoked"; readonly grant: ApprovalGrant };
-
-/**
- * An approval store that can also keep grants. The memory, SQLite and PostgreSQL stores are; a controller
- * whose store is not simply never finds a grant.
- */
-export interface GrantStore {
-  /**
-   * Records a person's decision on a pending request (as `ApprovalStore.respond`) and, only when that
-   * decision is recorded, stores `grant` in the same atomic step. The response names the grant's id.
-   * @throws ToolgateError `grant-exists` when the approval already has a grant; StoreUnavailableError.
-   */
-  respondAndGrant(
-    response: ApprovalResponse & { readonly grantId: string },
-    grant: ApprovalGrant,
-    now: number,
-  ): Promise<RespondResult>;
-  /** The grants for this tool and arguments hash that are neither revoked nor expired at `now`. */
-  findGrants(toolName: string, argumentsHash: string, now: number): Promise<readonly ApprovalGrant[]>;
-  /** Grants, oldest first: by default those neither revoked nor expired at `now`; with `all`, every one. */
-  listGrants(options: { readonly now: number; readonly all?: boolean }): Promise<readonly ApprovalGrant[]>;
-  /** Revokes a grant: no call is let through by it afterwards. */
-  revokeGrant(grantId: string, revokedBy: string, now: number): Promise<RevokeGrantResult>;
-}
 
 /** Whether a store keeps grants. */
 export function hasGrants(store: ApprovalStore): store is ApprovalStore & GrantStore {

@@ -1,10 +1,39 @@
 /**
- * The one place that builds statements and ranks actions: a set entry, an argument rule and a fallback become a
- * `StatementSpec` here, whether the YAML loader or `new ToolPolicy({ … })` asks, so both give the same ids and
+ * What a policy statement is in plain data (`StatementSpec`, `PolicyRule`), and the one place that builds
+ * statements and ranks actions: a set entry, an argument rule and a fallback become a `StatementSpec` here, whether the YAML loader or `new ToolPolicy({ … })` asks, so both give the same ids and
  * the same default reasons.
  */
-import type { PolicyRule, StatementSpec } from "./policy.js";
+import type { ConditionSpec } from "./condition.js";
 import type { PolicyAction, StatementSource } from "./types.js";
+
+/** What a statement is: a set entry, an argument rule, or a tool's fallback for calls nothing else matched. */
+export type StatementKind = "set" | "rule" | "otherwise";
+
+/**
+ * A policy statement in plain data: a set entry (no conditions), an argument rule, or an `otherwise`
+ * fallback (no conditions; it decides a call of its tool only when no other statement matched it).
+ */
+export interface StatementSpec {
+  readonly id: string;
+  readonly kind: StatementKind;
+  readonly action: PolicyAction;
+  readonly tools: readonly string[];
+  readonly reason: string;
+  readonly when?: ConditionSpec;
+  readonly context?: ConditionSpec;
+  readonly source?: StatementSource;
+}
+
+/** An argument rule as given to `new ToolPolicy({ rules })`. */
+export interface PolicyRule {
+  readonly id: string;
+  readonly tools: readonly string[];
+  readonly decision: PolicyAction;
+  readonly when?: ConditionSpec;
+  readonly context?: ConditionSpec;
+  readonly reason: string;
+  readonly source?: StatementSource;
+}
 
 /** The actions, from the loosest to the strictest. */
 export const ACTIONS: readonly PolicyAction[] = Object.freeze(["allow", "ask", "deny"]);

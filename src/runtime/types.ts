@@ -3,6 +3,15 @@
  * (registry, runtime, policy, approvals, controller) live in their own files.
  */
 
+/** A JSON value as written in YAML. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [k: string]: JsonValue };
+
 /** A tool call as proposed by the model. `arguments` is whatever the model sent, not yet validated. */
 export interface ToolCall {
   readonly callId: string;

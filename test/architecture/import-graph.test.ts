@@ -3,9 +3,9 @@
  * controller: every folder has its place in LAYERS and imports only folders of lower layers, so no folder
  * reaches itself through others (no cycle); src/runtime/ — the core every other stage and every compiled
  * module builds on — imports nothing outside itself; and the stages that consume the bundle (codegen,
- * compile, the policy tests, the assembly) never import the YAML stage (src/config/). Every static,
- * re-export and dynamic import of every src/**\/*.ts file counts; an import that resolves to no file fails
- * the test rather than being skipped.
+ * compile, the policy tests, the assembly) never import the YAML stage (src/config/). Within folders, no file
+ * reaches itself through others either. Every static, re-export and dynamic import of every src/**\/*.ts file
+ * counts; an import that resolves to no file fails the test rather than being skipped.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -30,12 +30,16 @@ const ALLOWED_CYCLES: readonly { readonly folders: readonly string[]; readonly r
 const LAYERS: readonly { readonly folders: readonly string[]; readonly role: string }[] = [
   { folders: ["runtime"], role: "the core: decisions, approvals, the one controller assembly, the engines" },
   {
-    folders: ["diagnostics", "validation", "stores", "adapters", "agents", "import"],
-    role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, agent integrations, reading other tools' permission settings",
+    folders: ["diagnostics", "validation", "stores", "adapters", "import"],
+    role: "beside the core, each on it alone: diagnostics and their formats, argument validators, stores and sinks, provider adapters, reading other tools' permission settings",
   },
   {
-    folders: ["frameworks"],
-    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK), on the core and the host adapters",
+    folders: ["hosts"],
+    role: "the one host-adapter shape and its adapters (hooks, MCP gateway, OpenAI Agents, conversion shapes), on the provider adapters",
+  },
+  {
+    folders: ["frameworks", "agents"],
+    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK, OpenAI Agents), on the core and the host adapters",
   },
   {
     folders: ["bundle"],
@@ -140,8 +144,8 @@ function importsAgainstLayers(imports: readonly FileImport[], layers: typeof LAY
 }
 
 /**
- * The strongly connected components with more than one folder (Tarjan): each is a set of folders that
- * reach one another, i.e. one or more cycles. Sorted, for stable messages.
+ * The strongly connected components with more than one node (Tarjan): each is a set of folders (or files)
+ * that reach one another, i.e. one or more cycles. Sorted, for stable messages.
  */
 function folderCycles(graph: ReadonlyMap<string, ReadonlyMap<string, unknown>>): string[][] {
   const index = new Map<string, number>();
@@ -208,6 +212,13 @@ describe("the import graph of src/", () => {
     const present = new Set(cycles.map((c) => c.folders.join(",")));
     const stale = [...allowed].filter((key) => !present.has(key));
     expect(stale).toEqual([]);
+  });
+
+  it("has no cycle between files either, type-only imports included", () => {
+    const files = new Map<string, Map<string, string>>();
+    for (const { from, to } of imports)
+      files.set(from, (files.get(from) ?? new Map()).set(to, `${from} → ${to}`));
+    expect(folderCycles(files)).toEqual([]);
   });
 
   it("places every top-level folder of src/ in exactly one layer", () => {

@@ -20,7 +20,9 @@ import {
   SqliteAuditSink,
   ToolgateError,
 } from "toolgate";
+import { assembleController, assembleState } from "toolgate/compiled";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { bundleParts } from "../../src/bundle/bundle-parts.js";
 import { runCli, writeTree } from "../cli/cli-helpers.js";
 import { importCompiled, tempDir, writeCompiled } from "../compile/compiled-module.js";
 import { describePostgres, dropTables, uniquePrefix } from "../stores/helpers.js";
@@ -224,6 +226,27 @@ describe("the mode and the fingerprint", () => {
     expect(new Set([plain.fingerprint, observe.fingerprint, ci.fingerprint]).size).toBe(3);
     expect(observe.fingerprint).toBe(
       policyFingerprint(plain.tools, plain.statements, plain.contextSchema, "observe"),
+    );
+  });
+
+  it("the bundle carries its mode, resolved once when it is made: the config's, else enforce", async () => {
+    expect((await bundleOf(project())).mode).toBe("enforce");
+    expect((await bundleOf(project("mode: ci\n"))).mode).toBe("ci");
+    const observe = await bundleOf(project("mode: observe\n"));
+    expect(observe.mode).toBe("observe");
+    expect(createController({ bundle: observe, handlers: counting().handlers }).mode).toBe("observe");
+  });
+
+  it("an assembly built once runs in its own mode; a different mode option beside it is refused", async () => {
+    const bundle = await bundleOf(project());
+    const { handlers } = counting();
+    const parts = bundleParts(bundle);
+    const assembly = assembleState(parts, handlers, "ci");
+    const controller = assembleController(parts, { handlers }, assembly);
+    expect(controller.mode).toBe("ci");
+    expect(controller.policy).toBe(assembly.policy);
+    expect(() => assembleController(parts, { handlers, mode: "observe" }, assembly)).toThrow(
+      /the assembled state is for mode ci, not observe/,
     );
   });
 

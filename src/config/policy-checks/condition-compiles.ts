@@ -6,7 +6,7 @@
 
 import { stageDiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { compileCondition } from "../../runtime/condition.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 

@@ -1,6 +1,6 @@
 /** Rule ids are unique across all policy files of the bundle. */
 
-import { positionOf } from "../parse-yaml.js";
+import { positionOf } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 

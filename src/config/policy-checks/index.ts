@@ -1,7 +1,10 @@
 /**
- * The policy checks, in the order they run. `condition-compiles` runs after every check of a rule's conditions
- * (it stays quiet on a rule they reported on); the reachability checks run last.
+ * The policy checks, in the order they run, and the diagnostic rows they declare, gathered by code (the table
+ * of codes, `../diagnostic-codes.ts`, is composed from these above the checks). `condition-compiles` runs after
+ * every check of a rule's conditions (it stays quiet on a rule they reported on); the reachability checks run
+ * last.
  */
+import type { DiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import { conditionCompilesCheck } from "./condition-compiles.js";
 import { duplicateRuleIdCheck } from "./duplicate-rule-id.js";
 import { operatorTypeCheck } from "./operator-type.js";
@@ -40,3 +43,8 @@ export const POLICY_CHECKS = Object.freeze([
 
 /** A code a policy check reports. */
 export type PolicyCheckCode = (typeof POLICY_CHECKS)[number]["meta"]["code"];
+
+/** The row each policy check declares, by its code (checks that share a code share its row). */
+export const POLICY_CHECK_DIAGNOSTICS = Object.freeze(
+  Object.fromEntries(POLICY_CHECKS.map((check) => [check.meta.code, check.meta])),
+) as { readonly [Code in PolicyCheckCode]: DiagnosticMeta<Code> };

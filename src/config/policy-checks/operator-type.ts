@@ -4,7 +4,7 @@
  */
 
 import { jsonTypeOf } from "../../runtime/operators/operator.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { cannotRead, givenOperators } from "./policy-facts.js";
 

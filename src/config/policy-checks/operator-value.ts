@@ -7,7 +7,7 @@ import type { DiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
 import type { Operator } from "../../runtime/operators/operator.js";
 import { ConditionScope } from "../../runtime/operators/scope.js";
 import { FALSE } from "../../runtime/truth.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { givenOperators } from "./policy-facts.js";
 
@@ -15,7 +15,7 @@ import { givenOperators } from "./policy-facts.js";
 export type OperatorValueCode = NonNullable<Operator["invalidCode"]>;
 
 /** The codes of operator values that do not compile, with their rows: one per operator family. */
-export const OPERATOR_VALUE_DIAGNOSTICS = Object.freeze({
+const OPERATOR_VALUE_DIAGNOSTICS = Object.freeze({
   "invalid-regex": {
     code: "invalid-regex",
     severity: "error",

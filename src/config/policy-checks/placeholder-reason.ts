@@ -3,7 +3,7 @@
  * `reason`, `tbd`, `xxx`, `fixme`, or one with no word in it) tells them nothing.
  */
 
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 

@@ -16,7 +16,7 @@ import {
   setStatement,
 } from "../../runtime/statements.js";
 import type { JsonSchema, PolicyAction } from "../../runtime/types.js";
-import { childPointer, type ParsedFile, positionOf } from "../parse-yaml.js";
+import { childPointer, type ParsedFile, positionOf } from "../parsed-file.js";
 
 /** One loaded policy file and its place in the `extends` chain (0 = the policy file itself). */
 export interface PolicyLayer {

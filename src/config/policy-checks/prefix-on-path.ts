@@ -3,7 +3,7 @@
  * (which reads the value as a path first) was likely meant.
  */
 
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 
 /** Words of a field name that say it holds a file system path. */

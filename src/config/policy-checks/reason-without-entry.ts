@@ -1,7 +1,7 @@
 /** A `reasons` entry gives the reason of a set entry of the same file, so that tool must be listed there. */
 
 import { stageDiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 

@@ -7,7 +7,7 @@
 import type { OperatorSpec } from "../../runtime/condition.js";
 import { OPERATORS } from "../../runtime/operators/index.js";
 import type { JsonSchema } from "../../runtime/types.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { typesOf } from "./policy-facts.js";
 

@@ -1,7 +1,7 @@
 /** Every tool a policy names (in sets, `otherwise`, `reasons` and rules) is declared by a tool file. */
 
 import { nearest } from "../nearest.js";
-import { childPointer } from "../parse-yaml.js";
+import { childPointer } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 

@@ -3,7 +3,7 @@
  * its tool matches every call, so the fallback never applies.
  */
 
-import { positionOf } from "../parse-yaml.js";
+import { positionOf } from "../parsed-file.js";
 import { definePolicyCheck } from "./policy-check.js";
 import { rawPolicy } from "./policy-facts.js";
 import { unreachableRuleCheck } from "./unreachable-rule.js";

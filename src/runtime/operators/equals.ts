@@ -1,7 +1,7 @@
 /** `equals`: the field is exactly this JSON value. */
 import { canonicalJson } from "../canonical-json.js";
-import type { JsonValue } from "../condition.js";
 import { FALSE, TRUE } from "../truth.js";
+import type { JsonValue } from "../types.js";
 import { defineOperator, jsonTypeOf, present } from "./operator.js";
 
 /** Equality of JSON values: scalars by `===`, structures as canonical JSON. */

@@ -1,6 +1,7 @@
 /** `in`: the field is one of these JSON values. */
-import type { JsonValue } from "../condition.js";
+
 import { FALSE, TRUE } from "../truth.js";
+import type { JsonValue } from "../types.js";
 import { jsonEquals } from "./equals.js";
 import { defineOperator, jsonTypeOf, type OperatorProblem, present } from "./operator.js";
 
