@@ -3,15 +3,12 @@
 
 export {
   type CommandMatch,
-  CommandPrefixSet,
-  type CommandTrace,
   matchCommand,
   matchCommandPrefix,
   type PrefixInput,
-  ShellReadMemo,
-  type TracedCommand,
-  traceCommand,
 } from "./shell/matcher.js";
+export { CommandPrefixSet } from "./shell/prefix-set.js";
+export { ShellReadMemo } from "./shell/read-memo.js";
 export {
   BASH_DIALECT,
   type CommandPrefix,
@@ -30,3 +27,4 @@ export {
   splitCommandPrefix,
 } from "./shell/reader.js";
 export { readSafeSubset, type SafeCommand } from "./shell/safe-subset.js";
+export { type CommandTrace, type TracedCommand, traceCommand } from "./shell/trace.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainReading, ShellReadMemo } from "../../../src/runtime/match/shell/matcher.js";
 import { readPlainLine } from "../../../src/runtime/match/shell/plain-line.js";
+import { plainReading, ShellReadMemo } from "../../../src/runtime/match/shell/read-memo.js";
 import { readShellCommand } from "../../../src/runtime/match/shell/reader.js";
 import { readSafeSubset } from "../../../src/runtime/match/shell/safe-subset.js";
 
