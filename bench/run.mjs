@@ -490,7 +490,7 @@ if (merge) {
   merged.push(...table.filter((line) => !known.has(labelOf(line))));
   // The note goes after the earlier notes, just before the table.
   while (before.at(-1) === "") before.pop();
-  const note = `Measured again on ${new Date().toISOString().slice(0, 10)} with \`--only ${[...only].join(",")} --merge\` (the rows of those sections; the others are from the run above), on ${cpus().length} cores, load (1-minute average) ${loads.join(", ")}.`;
+  const note = `Measured again on ${new Date().toISOString().slice(0, 10)} with \`--only ${[...only].join(",")} --merge\` (the rows of those sections replace theirs; every other row is as it was), on ${cpus().length} cores, load (1-minute average) ${loads.join(", ")}.`;
   writeFileSync(
     file,
     [...before, "", note, "", ...lines.slice(header, header + 2), ...merged, ""].join("\n"),
