@@ -1,6 +1,8 @@
 // Codegen speed: `generateTypes` for a synthetic config of N tools (default 500), each run in a fresh
 // child process (so json-schema-to-typescript and prettier load cold, as in `toolgate codegen`), median
-// of `runs`. Also the whole `toolgate codegen` command's wall time. Target: 500 tools in at most 1 s.
+// of `runs`. Also the wall time of the whole `toolgate codegen` and `toolgate compile` commands (Node
+// start-up, loading and checking the YAML, generating, writing), run in turn. Target: 500 tools in at most
+// 1 s, for generateTypes and for each command.
 //
 //   node bench/codegen.mjs [--tools 500] [--runs 5]
 import { spawnSync } from "node:child_process";
@@ -24,8 +26,9 @@ const round = (ms) => Math.round(ms * 10) / 10;
  * Measures codegen of `tools` tools.
  * @param {{ tools?: number, runs?: number }} options
  * @returns {Promise<{ tools: number, runs: number, generateMs: number, generateCpuMs: number, commandMs: number,
- *   bytes: number }>} wall and CPU time of generateTypes (json-schema-to-typescript and prettier loaded cold),
- *   and the wall time of the whole command (Node start-up, loading and checking the YAML, writing the file).
+ *   compileCommandMs: number, bytes: number }>} wall and CPU time of generateTypes (json-schema-to-typescript
+ *   and prettier loaded cold), and the wall time of the whole `codegen` and `compile` commands (Node start-up,
+ *   loading and checking the YAML, writing the files).
  */
 export async function benchCodegen({ tools = 500, runs = 5 } = {}) {
   const dir = join(ROOT, "bench", "out", `codegen-${tools}`);
@@ -43,7 +46,17 @@ export async function benchCodegen({ tools = 500, runs = 5 } = {}) {
   const generate = [];
   const cpu = [];
   const command = [];
+  const compileCommand = [];
   let bytes = 0;
+  const runCommand = (name) => {
+    const started = performance.now();
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "toolgate.js"), name, "--config", config], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    if (cli.status !== 0) throw new Error(`toolgate ${name} failed: ${cli.stdout}${cli.stderr}`);
+    return performance.now() - started;
+  };
   for (let i = 0; i < runs; i++) {
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
       cwd: dir,
@@ -54,17 +67,8 @@ export async function benchCodegen({ tools = 500, runs = 5 } = {}) {
     generate.push(row.ms);
     cpu.push(row.cpuMs);
     bytes = row.bytes;
-    const started = performance.now();
-    const cli = spawnSync(
-      process.execPath,
-      [join(ROOT, "bin", "toolgate.js"), "codegen", "--config", config],
-      {
-        cwd: dir,
-        encoding: "utf8",
-      },
-    );
-    if (cli.status !== 0) throw new Error(`toolgate codegen failed: ${cli.stdout}${cli.stderr}`);
-    command.push(performance.now() - started);
+    command.push(runCommand("codegen"));
+    compileCommand.push(runCommand("compile"));
   }
   return {
     tools,
@@ -72,6 +76,7 @@ export async function benchCodegen({ tools = 500, runs = 5 } = {}) {
     generateMs: round(median(generate)),
     generateCpuMs: round(median(cpu)),
     commandMs: round(median(command)),
+    compileCommandMs: round(median(compileCommand)),
     bytes,
   };
 }

@@ -233,24 +233,27 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
   // Refuse anchors and aliases before anything expands them (billion laughs), and tags beyond the core ones.
-  visit(doc, (_key, node) => {
-    if (isAlias(node)) {
-      push(
-        "yaml-alias",
-        `aliases (*${node.source}) are not allowed in policy files; write the value out`,
-        span(node.range),
-      );
-    } else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) {
-      // The node's range starts after its properties: point at the `&name` itself, just before it.
-      const start = node.range?.[0] ?? 0;
-      const at = text.lastIndexOf(`&${node.anchor}`, start);
-      push(
-        "yaml-alias",
-        `anchors (&${node.anchor}) are not allowed in policy files; write each value out`,
-        span(at >= 0 ? [at, at + node.anchor.length + 1] : node.range),
-      );
-    }
-  });
+  // An anchor is written with `&` and an alias with `*`: a text with neither has none, and is not walked.
+  if (text.includes("&") || text.includes("*")) {
+    visit(doc, (_key, node) => {
+      if (isAlias(node)) {
+        push(
+          "yaml-alias",
+          `aliases (*${node.source}) are not allowed in policy files; write the value out`,
+          span(node.range),
+        );
+      } else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) {
+        // The node's range starts after its properties: point at the `&name` itself, just before it.
+        const start = node.range?.[0] ?? 0;
+        const at = text.lastIndexOf(`&${node.anchor}`, start);
+        push(
+          "yaml-alias",
+          `anchors (&${node.anchor}) are not allowed in policy files; write each value out`,
+          span(at >= 0 ? [at, at + node.anchor.length + 1] : node.range),
+        );
+      }
+    });
+  }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
   const positions = new Map<string, NodePosition>();

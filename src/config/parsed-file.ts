@@ -28,7 +28,9 @@ export interface ParsedFile {
 
 /** Escapes one JSON Pointer segment. */
 export function pointerSegment(key: string | number): string {
-  return String(key).replaceAll("~", "~0").replaceAll("/", "~1");
+  // Called for every node of every file: most keys need no escape.
+  if (typeof key === "number") return String(key);
+  return key.includes("~") || key.includes("/") ? key.replaceAll("~", "~0").replaceAll("/", "~1") : key;
 }
 
 /** Joins a pointer and a segment. */

@@ -21,25 +21,39 @@ const SCHEMA_FILES: Readonly<Record<FileKind, string>> = {
 /** The `schemas/` folder of this package. */
 export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
 
-let validators: Map<FileKind, ValidateFunction> | undefined;
+let ajv: Ajv2020 | undefined;
+const validators = new Map<FileKind, ValidateFunction>();
+
+/**
+ * The ajv options the file schemas are compiled with. `verbose`: errors carry their parentSchema, which
+ * lists the allowed keys for "did you mean". Start-up is most of a small command's time, so each schema is
+ * compiled when a file of its kind is first validated, without ajv's optimisation pass (the validators run
+ * once a file), and without checking the schemas themselves against the meta-schema, which would compile
+ * that too: they are this package's own files, and a test checks them against it.
+ */
+export const FILE_SCHEMA_OPTIONS = {
+  allErrors: true,
+  strict: true,
+  allowUnionTypes: true,
+  validateFormats: false,
+  verbose: true,
+  validateSchema: false,
+  code: { optimize: false },
+} as const;
+
+/** The file schema of a kind, as parsed JSON. */
+export function fileSchema(kind: FileKind): object {
+  return JSON.parse(readFileSync(new URL(SCHEMA_FILES[kind], SCHEMAS_DIR), "utf8")) as object;
+}
 
 function validatorFor(kind: FileKind): ValidateFunction {
-  if (validators === undefined) {
-    // verbose: errors carry their parentSchema, which lists the allowed keys for "did you mean".
-    const ajv = new Ajv2020({
-      allErrors: true,
-      strict: true,
-      allowUnionTypes: true,
-      validateFormats: false,
-      verbose: true,
-    });
-    validators = new Map();
-    for (const [k, file] of Object.entries(SCHEMA_FILES) as [FileKind, string][]) {
-      const schema = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), "utf8")) as object;
-      validators.set(k, ajv.compile(schema));
-    }
+  let validate = validators.get(kind);
+  if (validate === undefined) {
+    ajv ??= new Ajv2020(FILE_SCHEMA_OPTIONS);
+    validate = ajv.compile(fileSchema(kind));
+    validators.set(kind, validate);
   }
-  return validators.get(kind) as ValidateFunction;
+  return validate;
 }
 
 /** JSON Schema type names in the words of YAML. */

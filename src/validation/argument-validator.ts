@@ -52,6 +52,29 @@ export function schemaDraft(schema: JsonSchema): SchemaDraft | { unsupported: st
   return { unsupported: declared };
 }
 
+/** What `ValidatorFactory.compile` returns. */
+export type CompiledSchema =
+  | { ok: true; validator: ArgumentValidator; validate: AjvValidateFunction }
+  | { ok: false; message: string };
+
+/**
+ * The validators compiled with the default options, by the schema object they were compiled from, with that
+ * schema's JSON text at the time. A load compiles every tool's schema to check it; `createController` given
+ * the loaded bundle (whose schemas are those very objects, frozen) then finds them here instead of compiling
+ * them all again, which doubled a YAML start-up. The JSON text is compared on every use, so a schema changed
+ * after it was compiled is compiled again. A weak map: an entry lives exactly as long as its schema object.
+ */
+const compiledBySchema = new WeakMap<object, { readonly json: string; readonly result: CompiledSchema }>();
+
+/** A schema's JSON text, or `undefined` when it has none (a cycle, a BigInt): such a schema is never cached. */
+function jsonText(schema: JsonSchema): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A pair of ajv instances (one per supported draft), reused across many schemas. */
 export class ValidatorFactory {
   readonly #extra: Options;
@@ -66,11 +89,22 @@ export class ValidatorFactory {
   /** The ajv instance for a draft. */
   ajvFor(draft: SchemaDraft): Ajv {
     if (draft === "2020-12") {
-      this.#ajv2020 ??= new Ajv2020({ ...ajvOptions(), ...this.#extra });
+      this.#ajv2020 ??= new Ajv2020(this.#options());
       return this.#ajv2020;
     }
-    this.#ajv07 ??= new Ajv({ ...ajvOptions(), ...this.#extra });
+    this.#ajv07 ??= new Ajv(this.#options());
     return this.#ajv07;
+  }
+
+  /**
+   * `ajvOptions()` without ajv's optimisation pass, which takes about a quarter of the time of compiling a
+   * schema (and compiling is a large part of loading a few hundred tools). The pass only tidies the generated
+   * code (unused names, constant conditions): what a validator accepts and the errors it reports are the same.
+   * `toolgate compile` keeps the pass, so the modules it writes do not change.
+   */
+  #options(): Options {
+    const base = ajvOptions();
+    return { ...base, code: { ...base.code, optimize: false }, ...this.#extra };
   }
 
   /**
@@ -85,14 +119,25 @@ export class ValidatorFactory {
   }
 
   /**
-   * Compiles one input schema.
+   * Compiles one input schema; a schema object compiled before with the default options, and unchanged
+   * since, gives the same validator again.
    * @returns the validator, or a message saying why ajv refused the schema.
    */
-  compile(
-    schema: JsonSchema,
-  ):
-    | { ok: true; validator: ArgumentValidator; validate: AjvValidateFunction }
-    | { ok: false; message: string } {
+  compile(schema: JsonSchema): CompiledSchema {
+    // Only the default options are shared: a factory with other options compiles other validators.
+    const shared = Object.keys(this.#extra).length === 0 && typeof schema === "object" && schema !== null;
+    const json = shared ? jsonText(schema) : undefined;
+    if (json !== undefined) {
+      const cached = compiledBySchema.get(schema);
+      if (cached !== undefined && cached.json === json) return cached.result;
+    }
+    const result = this.#compile(schema);
+    // Only a schema that compiled: a refused one is compiled again for its message, as before.
+    if (json !== undefined && result.ok) compiledBySchema.set(schema, { json, result });
+    return result;
+  }
+
+  #compile(schema: JsonSchema): CompiledSchema {
     const draft = schemaDraft(schema);
     if (typeof draft === "object") {
       return {
