@@ -227,14 +227,10 @@ async function coldStart() {
       r.compiledMs,
       "ms",
     );
-    // At 500 tools the compiled module must pay off (at least 10x faster); at 50, loading the YAML must stay
-    // usable on its own (at most 3x the compiled module).
-    const [target, met] =
-      r.tools >= 500
-        ? [">= 10x slower than compiled", r.speedup >= 10]
-        : r.tools === 50
-          ? ["<= 3x compiled", r.speedup <= 3]
-          : [undefined, undefined];
+    // At 50 tools loading the YAML must stay usable on its own (at most 3x the compiled module). At 500 the
+    // ratio is shown without a target: a target of "at least 10x slower" would count every speed-up of the YAML
+    // path as a failure; the compiled module's own figure is the one row above.
+    const [target, met] = r.tools === 50 ? ["<= 3x compiled", r.speedup <= 3] : [undefined, undefined];
     row(
       "cold start",
       `loadPolicy from YAML + createController + first decision (${r.tools} tools)`,
