@@ -1,7 +1,7 @@
 // Writes dist/cli/hook-start.bundle.js: the hook's start (dist/cli/hook-start.js and everything it imports
 // statically) as one ES module, which Node loads several times faster than the hundred modules it is made of.
 // The slow path's dynamic import (./hook.js: the YAML loader and the compiler) stays a separate import.
-// Without rolldown (installed with the test tools) nothing is written, and bin/toolgate.js uses
+// Without rolldown (a development dependency) nothing is written, and bin/toolgate.js uses
 // dist/cli/hook-start.js as it is.
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -8,7 +8,7 @@
  * missing, stale, corrupt or tampered with is never used: the run loads the policy from its files, decides
  * with it, and writes the cache again (a temporary file, then a rename).
  *
- * Only node's built-ins are imported here: this file is on the fast path.
+ * Only node's built-ins and the runtime's own modules are imported here: this file is on the fast path.
  */
 import { createHash } from "node:crypto";
 import {
@@ -25,6 +25,7 @@ import { pathToFileURL } from "node:url";
 import { SEARCH_PLACES } from "../config/search-places.js";
 import type { HookPolicy } from "../hosts/run-hook.js";
 import type { ToolController } from "../runtime/controller.js";
+import { InternalError } from "../runtime/errors.js";
 import type { ToolSpec } from "../runtime/types.js";
 
 /** Where the cache lives under a project directory. */
@@ -187,7 +188,7 @@ function readIndex(path: string): CacheIndex | undefined {
 }
 
 const never = (): never => {
-  throw new Error("a hook never runs a tool's handler");
+  throw new InternalError("a hook never runs a tool's handler");
 };
 
 /**
