@@ -12,6 +12,9 @@
  *   SDK's `tool-approval-response`, the SDK asks `needsApproval` again (true only while toolgate's request is
  *   open, so a replayed approval is refused) and calls `execute`, which takes toolgate's approval once,
  *   re-checks it against the policy in force and runs the handler with the approved arguments.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/ai-sdk.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type { ModelMessage, Tool, ToolApprovalResponse, ToolExecutionOptions } from "ai";
 import { type AiSdkMessage, aiSdkAdapter, aiSdkApprovalResponses } from "../hosts/ai-sdk.js";

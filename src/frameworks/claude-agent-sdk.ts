@@ -16,6 +16,9 @@
  *
  * The controller's handlers are releases, not tool code: `releaseHandlers` gives one per tool, so that
  * toolgate's audit records each released call (`tool.executed`) while the SDK runs it.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/claude-agent-sdk.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type {
   CanUseTool,

@@ -14,6 +14,9 @@
  *   again, and the tool finds its request, takes the approval once, re-checks it against the policy in force
  *   and runs the handler with the approved arguments. An `edit` is a new call: it is decided again, and the
  *   person's edit counts as their approval of exactly the edited arguments.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/langchain.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type { DynamicStructuredTool, ToolRunnableConfig } from "@langchain/core/tools";
 import type { JsonSchema7Type } from "@langchain/core/utils/json_schema";
