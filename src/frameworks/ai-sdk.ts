@@ -12,17 +12,17 @@
  *   SDK's `tool-approval-response`, the SDK asks `needsApproval` again (true only while toolgate's request is
  *   open, so a replayed approval is refused) and calls `execute`, which takes toolgate's approval once,
  *   re-checks it against the policy in force and runs the handler with the approved arguments.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/ai-sdk.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type { ModelMessage, Tool, ToolApprovalResponse, ToolExecutionOptions } from "ai";
+import { type AiSdkMessage, aiSdkAdapter, aiSdkApprovalResponses } from "../hosts/ai-sdk.js";
+import { NO_SCOPE } from "../hosts/host-adapter.js";
 import type { ToolController } from "../runtime/controller.js";
 import { ToolgateError } from "../runtime/errors.js";
-import type { ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
-import {
-  ApprovalBridge,
-  type FrameworkDecision,
-  isApprovalRequest,
-  waitingMessage,
-} from "./approval-bridge.js";
+import type { ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+import { ApprovalBridge, type FrameworkDecision, isApprovalRequest } from "./approval-bridge.js";
 import { importPeer } from "./peer.js";
 
 const ai = await importPeer<typeof import("ai")>("ai", "toolgate/ai-sdk", "ai@6");
@@ -105,7 +105,7 @@ export class AiSdkGate<Args = Record<string, unknown>> {
    */
   async recordRejections(messages: readonly ModelMessage[]): Promise<number> {
     let recorded = 0;
-    for (const { response, call } of approvalResponses(messages)) {
+    for (const { response, call } of aiSdkApprovalResponses(messages)) {
       if (response.approved) continue;
       const open = await this.#bridge.openRequest(call);
       if (open === undefined) continue;
@@ -137,80 +137,56 @@ export class AiSdkGate<Args = Record<string, unknown>> {
     return this.#options.context === undefined ? {} : this.#options.context(experimentalContext);
   }
 
+  /** The call, its caller context and the person's answer it carries, read through the host's adapter. */
+  #read(
+    spec: ToolSpec,
+    input: unknown,
+    {
+      toolCallId,
+      messages,
+      experimental_context,
+    }: Pick<ToolExecutionOptions, "toolCallId" | "messages" | "experimental_context">,
+  ): AiSdkMessage {
+    const context = this.#context(experimental_context);
+    const read = aiSdkAdapter.read({ spec, input, toolCallId, messages, context });
+    // The adapter reads every call the SDK hands over (the SDK parsed its arguments).
+    if (!read.ok) throw new ToolgateRefusal(refusal(aiSdkAdapter.failClosed.answer(read.reason)));
+    const canonical = aiSdkAdapter.toCalls(read.message, NO_SCOPE);
+    return { ...read.message, call: canonical.calls[0] ?? read.message.call, context: canonical.context };
+  }
+
   #tool(spec: ToolSpec): Tool<unknown, string> {
-    const call = (input: unknown, toolCallId: string): ToolCall => ({
-      callId: toolCallId,
-      toolName: spec.name,
-      arguments: input,
-    });
     return ai.tool<unknown, string>({
       description: spec.description,
       // toolgate validates the arguments; the SDK only shows the schema to the model.
       inputSchema: ai.jsonSchema(spec.inputSchema as Parameters<typeof ai.jsonSchema>[0]),
-      needsApproval: async (input, { toolCallId, messages, experimental_context }) => {
-        const proposed = call(input, toolCallId);
-        if (findApproval(messages, toolCallId) !== undefined) {
+      needsApproval: async (input, options) => {
+        const { call, context, approval } = this.#read(spec, input, options);
+        if (approval !== undefined) {
           // The SDK checks an approval that came back: it stands only while toolgate's request is open.
-          return (await this.#bridge.openRequest(proposed)) !== undefined;
+          return (await this.#bridge.openRequest(call)) !== undefined;
         }
-        const step = await this.#bridge.request(proposed, this.#context(experimental_context));
+        const step = await this.#bridge.request(call, context);
         return isApprovalRequest(step);
       },
       execute: async (input: unknown, options: ToolExecutionOptions) => {
-        const { toolCallId, messages, experimental_context } = options;
-        const approval = findApproval(messages, toolCallId);
+        const message = this.#read(spec, input, options);
         const outcome = await this.#bridge.execute(
-          call(input, toolCallId),
-          this.#context(experimental_context),
-          approval?.approved === true ? { approved: true } : undefined,
+          message.call,
+          message.context,
+          message.approval?.approved === true ? { approved: true } : undefined,
         );
-        if (isApprovalRequest(outcome)) {
-          throw new ToolgateRefusal({ callId: toolCallId, content: waitingMessage(outcome), isError: true });
-        }
-        if (outcome.isError) throw new ToolgateRefusal(outcome);
-        return outcome.content;
+        const answer = aiSdkAdapter.answer(outcome, message);
+        if (answer.kind === "refused") throw new ToolgateRefusal(answer.result);
+        return answer.output;
       },
     });
   }
 }
 
-/** The SDK's answer to the approval request of a tool call, when the messages carry one. */
-function findApproval(
-  messages: readonly ModelMessage[],
-  toolCallId: string,
-): ToolApprovalResponse | undefined {
-  return approvalResponses(messages).find((entry) => entry.call.callId === toolCallId)?.response;
-}
-
-/** Every `tool-approval-response` of the messages with the tool call its request was for. */
-function approvalResponses(
-  messages: readonly ModelMessage[],
-): { response: ToolApprovalResponse; call: ToolCall }[] {
-  const calls = new Map<string, ToolCall>();
-  const requests = new Map<string, string>();
-  for (const message of messages) {
-    if (message.role !== "assistant" || typeof message.content === "string") continue;
-    for (const part of message.content) {
-      if (part.type === "tool-call") {
-        calls.set(part.toolCallId, {
-          callId: part.toolCallId,
-          toolName: part.toolName,
-          arguments: part.input,
-        });
-      } else if (part.type === "tool-approval-request") {
-        requests.set(part.approvalId, part.toolCallId);
-      }
-    }
-  }
-  const found: { response: ToolApprovalResponse; call: ToolCall }[] = [];
-  for (const message of messages) {
-    if (message.role !== "tool") continue;
-    for (const part of message.content) {
-      if (part.type !== "tool-approval-response") continue;
-      const toolCallId = requests.get(part.approvalId);
-      const call = toolCallId === undefined ? undefined : calls.get(toolCallId);
-      if (call !== undefined) found.push({ response: part, call });
-    }
-  }
-  return found;
+/** The result a refusing answer carries. */
+function refusal(answer: ReturnType<typeof aiSdkAdapter.failClosed.answer>): ToolResult {
+  return answer.kind === "refused"
+    ? answer.result
+    : { callId: "ai-sdk", content: answer.output, isError: true };
 }

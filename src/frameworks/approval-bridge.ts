@@ -14,6 +14,8 @@ import type { ApprovalNotNeeded, ToolController } from "../runtime/controller.js
 import { ApprovalError } from "../runtime/errors.js";
 import type { ApprovalRequest, ToolCall, ToolContext, ToolResult } from "../runtime/types.js";
 
+export { isApprovalRequest, waitingMessage } from "../hosts/framework-outcome.js";
+
 const OPEN_STATES: readonly ApprovalState[] = ["pending", "approved", "rejected"];
 const CLOSED_STATES: readonly ApprovalState[] = ["used", "expired"];
 
@@ -27,18 +29,6 @@ export interface FrameworkDecision {
 
 /** What the approval step found: a request waits for a person, or none is needed. */
 export type ApprovalStep = ApprovalRequest | ApprovalNotNeeded;
-
-/** True for a stored approval request (as opposed to a result or "no approval needed"). */
-export function isApprovalRequest(value: unknown): value is ApprovalRequest {
-  return (
-    typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "approval-request"
-  );
-}
-
-/** The text a model reads when a call waits for a person and did not run. */
-export function waitingMessage(request: ApprovalRequest): string {
-  return `needs a person's approval (${request.reason}); approval ${request.approvalId} is waiting, and the call did not run`;
-}
 
 /** One controller behind a framework's approval and execute steps. */
 export class ApprovalBridge {

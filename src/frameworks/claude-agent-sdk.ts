@@ -16,6 +16,9 @@
  *
  * The controller's handlers are releases, not tool code: `releaseHandlers` gives one per tool, so that
  * toolgate's audit records each released call (`tool.executed`) while the SDK runs it.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/claude-agent-sdk.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type {
   CanUseTool,
@@ -24,13 +27,17 @@ import type {
   HookEvent,
   PermissionResult,
 } from "@anthropic-ai/claude-agent-sdk";
-import { type ClaudeCodePreToolUseInput, hookCalls } from "../adapters/claude-code-hook.js";
-import { linkTarget } from "../adapters/hook-payload.js";
+import {
+  type ClaudeAgentMessage,
+  type ClaudeAgentReading,
+  claudeAgentHookOutput,
+  claudeAgentSdkAdapter,
+  decideClaudeAgentCalls,
+} from "../hosts/claude-agent-sdk.js";
+import type { FrameworkOutcome } from "../hosts/framework-outcome.js";
 import type { ToolController } from "../runtime/controller.js";
 import type { HandlerMap } from "../runtime/handlers.js";
-import { applyMode } from "../runtime/mode.js";
-import { ACTION_RANK } from "../runtime/statements.js";
-import type { ApprovalRequest, PolicyAction, ToolCall, ToolContext, ToolResult } from "../runtime/types.js";
+import type { ApprovalRequest, ToolContext, ToolResult } from "../runtime/types.js";
 import { ApprovalBridge, type FrameworkDecision, isApprovalRequest } from "./approval-bridge.js";
 import { importPeer } from "./peer.js";
 
@@ -70,14 +77,6 @@ export function releaseHandlers(toolNames: Iterable<string>): HandlerMap {
   return Object.fromEntries([...toolNames].map((name) => [name, release]));
 }
 
-/** What toolgate decided for one SDK call (the strictest over the calls that stand for it). */
-interface Reading {
-  readonly action: PolicyAction;
-  readonly reason: string;
-  /** The call that decided: the one to run or to ask about. */
-  readonly call: ToolCall;
-}
-
 /** toolgate in front of the Claude Agent SDK's tools, over one controller. */
 export class ClaudeAgentGate {
   readonly controller: ToolController;
@@ -99,39 +98,27 @@ export class ClaudeAgentGate {
   /** The in-process `PreToolUse` hook (allow, deny or ask; an ask reaches `canUseTool`). */
   readonly preToolUse: HookCallback = async (input, toolUseID) => {
     if (input.hook_event_name !== "PreToolUse") return {};
-    const reading = this.#read(input.tool_name, input.tool_input, toolUseID ?? input.tool_use_id);
-    return {
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision: reading.action,
-        permissionDecisionReason: reading.reason,
-      },
-    };
+    const read = this.#read(input.tool_name, input.tool_input, toolUseID ?? input.tool_use_id);
+    return claudeAgentHookOutput(read.ok ? read.reading : { action: "deny", reason: read.reason });
   };
 
   /** The `canUseTool` option for `query()`. */
   readonly canUseTool: CanUseTool = async (toolName, input, options) => {
-    const reading = this.#read(toolName, input, options.toolUseID);
-    const context = this.#options.context ?? {};
-    if (reading.action === "deny") return deny(reading.reason, options.toolUseID);
+    const read = this.#read(toolName, input, options.toolUseID);
+    if (!read.ok) return claudeAgentSdkAdapter.failClosed.answer(read.reason);
+    const { message, reading } = read;
+    const context = message.context;
+    if (reading.action === "deny") return this.#release(message, denied(reading.reason));
     if (reading.action === "allow") {
-      return this.#release(
-        await this.#bridge.execute(reading.call, context, undefined),
-        input,
-        options.toolUseID,
-      );
+      return this.#release(message, await this.#bridge.execute(reading.call, context, undefined));
     }
     const step = await this.#bridge.request(reading.call, context);
     if (!isApprovalRequest(step)) {
       // A remembered approval covers it, or the policy changed since the reading: handle decides now.
-      return this.#release(
-        await this.#bridge.execute(reading.call, context, undefined),
-        input,
-        options.toolUseID,
-      );
+      return this.#release(message, await this.#bridge.execute(reading.call, context, undefined));
     }
     const result = await this.#answer(step, options.signal);
-    const permission = this.#release(result, input, options.toolUseID);
+    const permission = this.#release(message, result);
     if (permission.behavior === "deny" && this.#options.interruptOnReject === true) {
       return { ...permission, interrupt: true };
     }
@@ -157,68 +144,40 @@ export class ClaudeAgentGate {
     return this.#bridge.resolve(request.approvalId, decision, this.#options.context);
   }
 
-  /** The SDK's permission for a result: allow with the exact input after a release, deny otherwise. */
-  #release(
-    outcome: ToolResult | ApprovalRequest,
-    input: Record<string, unknown>,
-    toolUseID: string,
-  ): PermissionResult {
-    if (isApprovalRequest(outcome)) {
-      return deny(
-        `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting`,
-        toolUseID,
-      );
-    }
-    if (outcome.isError) return deny(outcome.content, toolUseID);
-    return { behavior: "allow", updatedInput: structuredClone(input), toolUseID };
+  /** The SDK's permission for an outcome, written by the host's adapter: allow with the exact input, or deny. */
+  #release(message: ClaudeAgentMessage, outcome: FrameworkOutcome): PermissionResult {
+    return claudeAgentSdkAdapter.answer(outcome, message);
   }
 
-  /** The calls that stand for one SDK call, decided as `handle` would (mode applied); the strictest wins. */
-  #read(toolName: string, input: unknown, toolUseId: string | undefined): Reading {
-    const payload = {
-      session_id: "",
-      transcript_path: "",
-      cwd: this.#options.projectDir,
-      hook_event_name: "PreToolUse",
-      tool_name: toolName,
-      tool_input: input,
-      tool_use_id: toolUseId ?? `claude-agent-sdk_${this.#fallbackIds++}`,
-    } satisfies ClaudeCodePreToolUseInput;
+  /** The SDK call read through the host's adapter, and what toolgate decides for it. */
+  #read(
+    toolName: string,
+    input: unknown,
+    toolUseId: string | undefined,
+  ):
+    | { readonly ok: true; readonly message: ClaudeAgentMessage; readonly reading: ClaudeAgentReading }
+    | { readonly ok: false; readonly reason: string } {
+    const projectDir = this.#options.projectDir;
+    const read = claudeAgentSdkAdapter.read({
+      toolName,
+      input,
+      toolUseId,
+      nextCallId: () => `claude-agent-sdk_${this.#fallbackIds++}`,
+      projectDir,
+      context: this.#options.context ?? {},
+    });
+    if (!read.ok) return read;
     const registry = this.controller.runtime.registry;
-    const calls = hookCalls(
-      payload,
-      (name) => registry.resolve(name).found,
-      this.#options.projectDir,
-      linkTarget,
-    );
-    let reading: Reading | undefined;
-    for (const call of calls) {
-      const explained = this.controller.explain(call, this.#options.context ?? {});
-      const next: Reading =
-        "callId" in explained
-          ? {
-              action: "deny",
-              reason: `toolgate cannot read this call (${explained.content}), so it does not run`,
-              call,
-            }
-          : { ...describe(applyMode(explained.decision, this.controller.mode).decision), call };
-      if (reading === undefined || ACTION_RANK[next.action] > ACTION_RANK[reading.action]) reading = next;
-    }
-    return (
-      reading ?? {
-        action: "deny",
-        reason: "toolgate found no call to decide, so it does not run",
-        call: calls[0] as ToolCall,
-      }
-    );
+    const canonical = claudeAgentSdkAdapter.toCalls(read.message, {
+      declared: (name) => registry.resolve(name).found,
+      roots: [projectDir],
+      contextSchema: null,
+    });
+    return { ok: true, message: read.message, reading: decideClaudeAgentCalls(this.controller, canonical) };
   }
 }
 
-function describe(decision: { action: PolicyAction; reason: string; ruleIds: readonly string[] }) {
-  const rules = decision.ruleIds.length === 0 ? "" : ` [${decision.ruleIds.join(", ")}]`;
-  return { action: decision.action, reason: `${decision.reason}${rules}` };
-}
-
-function deny(message: string, toolUseID: string): PermissionResult {
-  return { behavior: "deny", message, toolUseID };
+/** A refusal as the controller's result, so that the adapter writes it (nothing ran). */
+function denied(reason: string): ToolResult {
+  return { callId: "claude-agent-sdk", content: reason, isError: true };
 }

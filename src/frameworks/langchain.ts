@@ -14,18 +14,28 @@
  *   again, and the tool finds its request, takes the approval once, re-checks it against the policy in force
  *   and runs the handler with the approved arguments. An `edit` is a new call: it is decided again, and the
  *   person's edit counts as their approval of exactly the edited arguments.
+ *
+ * Each call is read, turned into canonical calls and answered through the host's adapter
+ * (`hosts/langchain.ts`); it fails closed through the adapter's `failClosed`.
  */
 import type { DynamicStructuredTool, ToolRunnableConfig } from "@langchain/core/tools";
 import type { JsonSchema7Type } from "@langchain/core/utils/json_schema";
-import type { ToolController } from "../runtime/controller.js";
-import type { ApprovalRequest, ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+import type { FrameworkOutcome } from "../hosts/framework-outcome.js";
+import { NO_SCOPE } from "../hosts/host-adapter.js";
 import {
-  ApprovalBridge,
-  type FrameworkDecision,
-  isApprovalRequest,
-  waitingMessage,
-} from "./approval-bridge.js";
+  type LangChainDecision,
+  type LangChainMessage,
+  langChainAdapter,
+  langChainInterrupt,
+  readLangChainDecision,
+} from "../hosts/langchain.js";
+import type { ToolController } from "../runtime/controller.js";
+import { ToolgateError } from "../runtime/errors.js";
+import type { ToolCall, ToolContext, ToolSpec } from "../runtime/types.js";
+import { ApprovalBridge, type FrameworkDecision, isApprovalRequest } from "./approval-bridge.js";
 import { importPeer } from "./peer.js";
+
+export type { LangChainDecision, ToolgateInterrupt } from "../hosts/langchain.js";
 
 const core = await importPeer<typeof import("@langchain/core/tools")>(
   "@langchain/core/tools",
@@ -58,37 +68,6 @@ export interface LangChainGateOptions {
    * the same arguments and call id runs it).
    */
   readonly onAsk?: "interrupt" | "message";
-}
-
-/** One decision on an interrupted call, as LangChain's human-in-the-loop middleware takes it. */
-export type LangChainDecision =
-  | { readonly type: "approve"; readonly approver?: string; readonly reason?: string }
-  | {
-      readonly type: "edit";
-      readonly editedAction: { readonly name: string; readonly args: Record<string, unknown> };
-      readonly approver?: string;
-      readonly reason?: string;
-    }
-  | { readonly type: "reject"; readonly message?: string; readonly approver?: string };
-
-/** What a paused tool hands to `interrupt()`: the middleware's request shape plus toolgate's request. */
-export interface ToolgateInterrupt {
-  readonly actionRequests: readonly {
-    readonly name: string;
-    readonly args: unknown;
-    readonly description: string;
-  }[];
-  readonly reviewConfigs: readonly {
-    readonly actionName: string;
-    readonly allowedDecisions: readonly ("approve" | "edit" | "reject")[];
-  }[];
-  readonly toolgate: {
-    readonly approvalId: string;
-    readonly toolName: string;
-    readonly reason: string;
-    readonly ruleIds: readonly string[];
-    readonly expiresAt: string;
-  };
 }
 
 /** The LangChain tools of a controller, by name, typed by `toolgate codegen`'s `ToolArgs`. */
@@ -128,63 +107,56 @@ export class LangChainGate<Args = Record<string, unknown>> {
     }) as StructuredTool;
   }
 
+  /** The call and its caller context, read through the host's adapter. */
+  #read(spec: ToolSpec, input: unknown, config: ToolRunnableConfig): LangChainMessage {
+    const read = langChainAdapter.read({
+      spec,
+      input,
+      toolCallId: config.toolCall?.id,
+      nextCallId: () => `langchain_${Date.now()}_${this.#fallbackIds++}`,
+      context: this.#options.context === undefined ? {} : this.#options.context(config),
+    });
+    // The adapter reads every call LangChain hands over (LangChain parsed its arguments).
+    if (!read.ok)
+      throw new ToolgateError("tool-refused", langChainAdapter.failClosed.answer(read.reason).content);
+    const canonical = langChainAdapter.toCalls(read.message, NO_SCOPE);
+    return { call: canonical.calls[0] ?? read.message.call, context: canonical.context };
+  }
+
   async #run(spec: ToolSpec, input: unknown, config: ToolRunnableConfig): Promise<unknown> {
-    const toolCallId = config.toolCall?.id ?? `langchain_${Date.now()}_${this.#fallbackIds++}`;
-    const call: ToolCall = { callId: toolCallId, toolName: spec.name, arguments: input };
-    const context = this.#options.context === undefined ? {} : this.#options.context(config);
+    const message = this.#read(spec, input, config);
+    const { call, context } = message;
     const open = await this.#bridge.openRequest(call);
     if (open === undefined && this.#options.onAsk !== "message") {
       // A resume replayed on a step that already used its approval: the stored answer is for that request.
       const closed = await this.#bridge.closedRequest(call);
       if (closed !== undefined) {
         return this.#error(
-          spec,
-          toolCallId,
+          message,
           `this call's approval request ${closed.request.approvalId} is ${closed.state}: an answer is applied once; nothing ran`,
         );
       }
     }
     const step = open ?? (await this.#bridge.request(call, context));
     if (!isApprovalRequest(step)) {
-      return this.#answer(spec, toolCallId, await this.#bridge.execute(call, context, undefined));
+      return this.#answer(message, await this.#bridge.execute(call, context, undefined));
     }
     if (this.#options.onAsk === "message") {
       const stored = await this.controller.approvals.store.get(step.approvalId);
       if (stored.found && stored.approval.state !== "pending") {
-        return this.#answer(
-          spec,
-          toolCallId,
-          await this.#bridge.resolve(step.approvalId, { approved: false }),
-        );
+        return this.#answer(message, await this.#bridge.resolve(step.approvalId, { approved: false }));
       }
-      return this.#error(spec, toolCallId, waitingMessage(step));
+      return this.#answer(message, step);
     }
-    const payload: ToolgateInterrupt = {
-      actionRequests: [
-        {
-          name: spec.name,
-          args: input,
-          description: `${spec.name} needs a person's approval: ${step.reason}`,
-        },
-      ],
-      reviewConfigs: [{ actionName: spec.name, allowedDecisions: ["approve", "edit", "reject"] }],
-      toolgate: {
-        approvalId: step.approvalId,
-        toolName: spec.name,
-        reason: step.reason,
-        ruleIds: step.ruleIds,
-        expiresAt: new Date(step.expiresAt).toISOString(),
-      },
-    };
     // The first run stops here; when the graph resumes, the node runs again, finds the same open request
     // and `interrupt` returns the person's answer.
-    const answer = readDecision(graph.interrupt(payload));
+    const answer = readLangChainDecision(graph.interrupt(langChainInterrupt(call, step)));
     if (answer === undefined) {
       const result = await this.#bridge.resolve(step.approvalId, {
         approved: false,
         reason: "the answer to the interrupt was not a decision (approve, edit or reject)",
       });
-      return this.#answer(spec, toolCallId, result);
+      return this.#answer(message, result);
     }
     if (answer.type === "reject") {
       const decision: FrameworkDecision = {
@@ -192,7 +164,7 @@ export class LangChainGate<Args = Record<string, unknown>> {
         ...(answer.approver === undefined ? {} : { approver: answer.approver }),
         ...(answer.message === undefined ? {} : { reason: answer.message }),
       };
-      return this.#answer(spec, toolCallId, await this.#bridge.resolve(step.approvalId, decision));
+      return this.#answer(message, await this.#bridge.resolve(step.approvalId, decision));
     }
     const approver = answer.approver === undefined ? {} : { approver: answer.approver };
     const reason = answer.reason === undefined ? {} : { reason: answer.reason };
@@ -202,9 +174,9 @@ export class LangChainGate<Args = Record<string, unknown>> {
         { approved: true, ...approver, ...reason },
         context,
       );
-      return this.#answer(spec, toolCallId, result);
+      return this.#answer(message, result);
     }
-    return this.#edited(spec, toolCallId, step.approvalId, answer, context);
+    return this.#edited(message, step.approvalId, answer);
   }
 
   /**
@@ -212,82 +184,49 @@ export class LangChainGate<Args = Record<string, unknown>> {
    * the person's edit is their approval of exactly those arguments (stored, taken once, re-checked).
    */
   async #edited(
-    spec: ToolSpec,
-    toolCallId: string,
+    message: LangChainMessage,
     approvalId: string,
     answer: Extract<LangChainDecision, { type: "edit" }>,
-    context: ToolContext,
   ): Promise<unknown> {
+    const { call, context } = message;
     const approver = answer.approver === undefined ? {} : { approver: answer.approver };
     await this.#bridge.resolve(approvalId, {
       approved: false,
       ...approver,
       reason: "the person edited the call; the edited call is decided on its own",
     });
-    if (answer.editedAction.name !== spec.name) {
+    if (answer.editedAction.name !== call.toolName) {
       return this.#error(
-        spec,
-        toolCallId,
-        `an edit may change the arguments of ${spec.name}, not the tool (${answer.editedAction.name}); nothing ran`,
+        message,
+        `an edit may change the arguments of ${call.toolName}, not the tool (${answer.editedAction.name}); nothing ran`,
       );
     }
     const edited: ToolCall = {
-      callId: `${toolCallId}#edited`,
-      toolName: spec.name,
+      callId: `${call.callId}#edited`,
+      toolName: call.toolName,
       arguments: answer.editedAction.args,
     };
     const step = await this.#bridge.request(edited, context);
     if (!isApprovalRequest(step)) {
-      return this.#answer(spec, toolCallId, await this.#bridge.execute(edited, context, undefined));
+      return this.#answer(message, await this.#bridge.execute(edited, context, undefined));
     }
     const decision = { approved: true, ...approver, reason: answer.reason ?? "approved as edited" };
-    return this.#answer(spec, toolCallId, await this.#bridge.resolve(step.approvalId, decision, context));
+    return this.#answer(message, await this.#bridge.resolve(step.approvalId, decision, context));
   }
 
-  #answer(spec: ToolSpec, toolCallId: string, outcome: ToolResult | ApprovalRequest): unknown {
-    if (isApprovalRequest(outcome)) return this.#error(spec, toolCallId, waitingMessage(outcome));
-    if (outcome.isError) return this.#error(spec, toolCallId, outcome.content);
-    return outcome.content;
+  /** The tool's return value for an outcome, written by the host's adapter. */
+  #answer(message: LangChainMessage, outcome: FrameworkOutcome): unknown {
+    const answer = langChainAdapter.answer(outcome, message);
+    return answer.kind === "output" ? answer.content : this.#error(message, answer.content);
   }
 
-  #error(spec: ToolSpec, toolCallId: string, content: string): unknown {
-    return new messages.ToolMessage({ content, tool_call_id: toolCallId, name: spec.name, status: "error" });
+  /** An error tool message for the call (nothing ran). */
+  #error({ call }: LangChainMessage, content: string): unknown {
+    return new messages.ToolMessage({
+      content,
+      tool_call_id: call.callId,
+      name: call.toolName,
+      status: "error",
+    });
   }
-}
-
-/** The person's answer from a resume value: a middleware-style `{ decisions: [...] }` or one decision. */
-function readDecision(value: unknown): LangChainDecision | undefined {
-  const first =
-    typeof value === "object" && value !== null && Array.isArray((value as { decisions?: unknown }).decisions)
-      ? (value as { decisions: unknown[] }).decisions[0]
-      : value;
-  if (typeof first !== "object" || first === null) return undefined;
-  const decision = first as Record<string, unknown>;
-  const approver = typeof decision.approver === "string" ? { approver: decision.approver } : {};
-  if (decision.type === "approve") {
-    return {
-      type: "approve",
-      ...approver,
-      ...(typeof decision.reason === "string" ? { reason: decision.reason } : {}),
-    };
-  }
-  if (decision.type === "reject") {
-    return {
-      type: "reject",
-      ...approver,
-      ...(typeof decision.message === "string" ? { message: decision.message } : {}),
-    };
-  }
-  if (decision.type === "edit") {
-    const action = decision.editedAction as { name?: unknown; args?: unknown } | undefined;
-    if (typeof action?.name !== "string" || typeof action.args !== "object" || action.args === null)
-      return undefined;
-    return {
-      type: "edit",
-      editedAction: { name: action.name, args: action.args as Record<string, unknown> },
-      ...approver,
-      ...(typeof decision.reason === "string" ? { reason: decision.reason } : {}),
-    };
-  }
-  return undefined;
 }

@@ -66,14 +66,20 @@ export interface HookHost {
   readonly adapter: (options: HookAdapterOptions) => HookAdapter<{ readonly cwd: string }>;
 }
 
+/** Why a call the policy cannot read is not allowed, from the validation's text (the hook commands' wording). */
+const NOT_ALLOWED = (content: string): string =>
+  `toolgate cannot read this call (${content}), so it is not allowed`;
+
 /**
  * Decides a hook's canonical calls through one controller: the strictest decision over every call (a call the
  * policy cannot read gets `unreadable`), then any rule on the call as sent that is stricter still.
+ * @param unreadableReason the reason given for a call the policy cannot read (a host keeps its own wording).
  */
 export function decideHookCalls(
   controller: DecidingController,
   canonical: CanonicalCalls,
   unreadable: "ask" | "deny",
+  unreadableReason: (content: string) => string = NOT_ALLOWED,
 ): HostDecision {
   let action: PolicyAction = "allow";
   const reasons: string[] = [];
@@ -81,10 +87,7 @@ export function decideHookCalls(
     const explained = controller.explain(call, canonical.context);
     const decided: { action: PolicyAction; reason: string } =
       "callId" in explained
-        ? {
-            action: unreadable,
-            reason: `toolgate cannot read this call (${explained.content}), so it is not allowed`,
-          }
+        ? { action: unreadable, reason: unreadableReason(explained.content) }
         : {
             action: explained.decision.action,
             reason:

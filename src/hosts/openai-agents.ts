@@ -4,7 +4,8 @@
  * `handle` to run it), and the answer is the text the model reads as the tool's output. It fails closed with a
  * refusal text: nothing runs. The SDK is not imported here, so that the registry of hosts never loads it.
  */
-import type { ApprovalRequest, ToolCall, ToolContext, ToolResult, ToolSpec } from "../runtime/types.js";
+import type { ToolCall, ToolContext, ToolSpec } from "../runtime/types.js";
+import { type FrameworkOutcome, isApprovalRequest, waitingMessage } from "./framework-outcome.js";
 import type { HostAdapter } from "./host-adapter.js";
 
 /** An SDK tool call as `AgentsGate` receives it. */
@@ -25,10 +26,7 @@ export interface AgentsMessage {
 }
 
 /** What the controller's `handle` gave a call. */
-export type AgentsOutcome = ToolResult | ApprovalRequest;
-
-const isApprovalRequest = (value: AgentsOutcome): value is ApprovalRequest =>
-  (value as ApprovalRequest).kind === "approval-request";
+export type AgentsOutcome = FrameworkOutcome;
 
 /** The OpenAI Agents adapter. */
 export const openAIAgentsAdapter: HostAdapter<AgentsCallInput, AgentsMessage, string, AgentsOutcome> = {
@@ -42,9 +40,6 @@ export const openAIAgentsAdapter: HostAdapter<AgentsCallInput, AgentsMessage, st
     },
   }),
   toCalls: ({ call, context }) => ({ calls: [call], context }),
-  answer: (outcome) =>
-    isApprovalRequest(outcome)
-      ? `needs a person's approval (${outcome.reason}); approval ${outcome.approvalId} is waiting, and the call did not run`
-      : outcome.content,
+  answer: (outcome) => (isApprovalRequest(outcome) ? waitingMessage(outcome) : outcome.content),
   failClosed: { answer: (reason) => `${reason}; nothing ran` },
 };

@@ -35,11 +35,11 @@ const LAYERS: readonly { readonly folders: readonly string[]; readonly role: str
   },
   {
     folders: ["hosts"],
-    role: "the one host-adapter shape and its adapters (hooks, MCP gateway, OpenAI Agents, conversion shapes), on the provider adapters",
+    role: "the one host-adapter shape and its adapters (hooks, OpenCode, MCP gateway, the frameworks, conversion shapes), on the provider adapters",
   },
   {
     folders: ["frameworks", "agents"],
-    role: "framework adapters (AI SDK, LangChain/LangGraph, Claude Agent SDK, OpenAI Agents), on the core and the host adapters",
+    role: "framework integrations (AI SDK, LangChain/LangGraph, Claude Agent SDK, OpenAI Agents), each over its host adapter",
   },
   {
     folders: ["bundle"],
