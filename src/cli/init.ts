@@ -9,6 +9,7 @@ import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { generateTypes } from "../codegen/generate-types.js";
 import { compileController, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
+import { SEARCH_PLACES } from "../config/search-places.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { lintPolicy } from "../lint/lint-policy.js";
 import { countOf } from "../runtime/plural.js";
@@ -55,16 +56,9 @@ export interface InitCommandOptions {
 }
 
 /** Configuration files that discovery would find in a folder before `toolgate.config.yaml`, or beside it. */
-const OTHER_CONFIGS = [
-  ".toolgaterc",
-  ".toolgaterc.yaml",
-  ".toolgaterc.yml",
-  ".toolgaterc.json",
-  ".config/toolgaterc.yaml",
-  ".config/toolgaterc.yml",
-  "toolgate.config.yml",
-  "toolgate.config.json",
-];
+const OTHER_CONFIGS = SEARCH_PLACES.filter(
+  (place) => place !== "package.json" && place !== "toolgate.config.yaml",
+);
 
 /** `toolgate init`: see the module comment. Exit 0 when everything was imported, 1 when a tool was left out. */
 export async function runInit(dirArgument: string | undefined, options: InitCommandOptions): Promise<number> {

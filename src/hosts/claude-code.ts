@@ -10,7 +10,13 @@ import {
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
 import { linkTarget } from "../adapters/hook-payload.js";
-import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost, jsonReply } from "./hook-host.js";
+import {
+  BLOCK_WITH_REASON_ON_STDERR,
+  decideHookCalls,
+  type HookAdapter,
+  type HookHost,
+  jsonReply,
+} from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
 
 /** The payload facts a policy may match under `context:`, when the config's context_schema declares them. */
@@ -56,14 +62,7 @@ export function claudeCodeAdapter(unreadable: "ask" | "deny"): HookAdapter<Claud
     }),
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: (decision) => jsonReply(hookAnswer(decision.action, decision.reason)),
-    failClosed: {
-      exitCode: HOOK_EXIT.block,
-      // Exit 2 blocks the tool call; Claude Code shows stderr to Claude as the reason.
-      answer: (reason) => ({
-        exitCode: HOOK_EXIT.block,
-        stderr: `toolgate: ${reason}; the tool call is blocked\n`,
-      }),
-    },
+    failClosed: BLOCK_WITH_REASON_ON_STDERR,
   };
 }
 

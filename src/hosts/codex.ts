@@ -5,7 +5,13 @@
  */
 import { type CodexHookInput, codexAnswer, codexCalls, parseCodexPayload } from "../adapters/codex-hook.js";
 import { linkTarget } from "../adapters/hook-payload.js";
-import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost } from "./hook-host.js";
+import {
+  BLOCK_WITH_REASON_ON_STDERR,
+  decideHookCalls,
+  HOOK_EXIT,
+  type HookAdapter,
+  type HookHost,
+} from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
 
 /** The Codex adapter for the registration's `event`. */
@@ -32,13 +38,7 @@ export function codexAdapter(
         ...(answer === undefined ? {} : { stdout: `${JSON.stringify(answer)}\n` }),
       };
     },
-    failClosed: {
-      exitCode: HOOK_EXIT.block,
-      answer: (reason) => ({
-        exitCode: HOOK_EXIT.block,
-        stderr: `toolgate: ${reason}; the tool call is blocked\n`,
-      }),
-    },
+    failClosed: BLOCK_WITH_REASON_ON_STDERR,
   };
 }
 

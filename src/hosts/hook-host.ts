@@ -5,7 +5,13 @@
  */
 import { ACTION_RANK } from "../runtime/statements.js";
 import type { PolicyAction } from "../runtime/types.js";
-import type { CanonicalCalls, DecidingController, HostAdapter, HostDecision } from "./host-adapter.js";
+import type {
+  CanonicalCalls,
+  DecidingController,
+  FailClosed,
+  HostAdapter,
+  HostDecision,
+} from "./host-adapter.js";
 
 /**
  * Exit codes of a command hook (the same for Claude Code, Gemini CLI, Codex and Cursor): 0 with the JSON
@@ -121,3 +127,15 @@ export function decideHookCalls(
 export function jsonReply(answer: unknown): HookReply {
   return { exitCode: HOOK_EXIT.answered, stdout: `${JSON.stringify(answer)}\n` };
 }
+
+/**
+ * Failing closed by exit code 2 with the reason on stderr: Claude Code and Codex block the call and show stderr
+ * to the model as the reason.
+ */
+export const BLOCK_WITH_REASON_ON_STDERR: FailClosed<HookReply> = {
+  exitCode: HOOK_EXIT.block,
+  answer: (reason) => ({
+    exitCode: HOOK_EXIT.block,
+    stderr: `toolgate: ${reason}; the tool call is blocked\n`,
+  }),
+};
