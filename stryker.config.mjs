@@ -8,6 +8,8 @@ export default {
   coverageAnalysis: "perTest",
   mutate: [
     "src/runtime/policy.ts",
+    // Split out of policy.ts: compiling statements and the per-tool index.
+    "src/runtime/compiled-statements.ts",
     "src/runtime/condition.ts",
     "src/runtime/match/**/*.ts",
     "src/runtime/approvals.ts",
