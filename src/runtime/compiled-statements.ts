@@ -16,7 +16,8 @@ import {
   splitFieldPath,
 } from "./condition.js";
 import { PolicyDefinitionError } from "./errors.js";
-import { compileGlob, type Glob, GlobSet } from "./match/glob.js";
+import { compileGlob, type Glob } from "./match/glob.js";
+import { GlobSet } from "./match/glob-paths.js";
 import { type LinearRegex, RegexSet } from "./match/regex/index.js";
 import { ACTION_RANK, ACTIONS, ALLOW_RANK, type StatementKind, type StatementSpec } from "./statements.js";
 import type { DecidingStatement, PolicyAction, PolicyDecision } from "./types.js";

@@ -1,5 +1,6 @@
 /** `glob`: a path that, read the way every platform may read it, matches one of these globs. */
-import { compileGlob, type Glob, matchPathGlobs } from "../match/glob.js";
+import { compileGlob, type Glob } from "../match/glob.js";
+import { matchPathGlobs } from "../match/glob-paths.js";
 import { FALSE, TRUE, UNKNOWN } from "../truth.js";
 import { defineOperator, present } from "./operator.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, type Glob, GlobSet, matchPathGlobs } from "../../../src/runtime/match/glob.js";
+import { compileGlob, type Glob } from "../../../src/runtime/match/glob.js";
+import { GlobSet, matchPathGlobs } from "../../../src/runtime/match/glob-paths.js";
 import { referenceMatch } from "./glob-reference.js";
 
 function glob(pattern: string): Glob {

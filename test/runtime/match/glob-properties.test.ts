@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileGlob, matchPathGlobs } from "../../../src/runtime/match/glob.js";
+import { compileGlob } from "../../../src/runtime/match/glob.js";
+import { matchPathGlobs } from "../../../src/runtime/match/glob-paths.js";
 import { normalizePath } from "../../../src/runtime/match/path.js";
 import { referenceMatch } from "./glob-reference.js";
 

@@ -1,7 +1,8 @@
 // The property suite of GlobSet (the examples are in glob-set.test.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileGlob, type Glob, GlobSet, matchPathGlobs } from "../../../src/runtime/match/glob.js";
+import { compileGlob, type Glob } from "../../../src/runtime/match/glob.js";
+import { GlobSet, matchPathGlobs } from "../../../src/runtime/match/glob-paths.js";
 
 function glob(pattern: string): Glob {
   const compiled = compileGlob(pattern);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, matchPathGlobs } from "../../../src/runtime/match/glob.js";
+import { compileGlob } from "../../../src/runtime/match/glob.js";
+import { matchPathGlobs } from "../../../src/runtime/match/glob-paths.js";
 import { normalizePath } from "../../../src/runtime/match/path.js";
 
 function matches(pattern: string, path: string): boolean {
