@@ -94,9 +94,7 @@ export class AliasTable {
   }
 
   /** The alias a host tool name is read through, with the name parts it filled. */
-  find(
-    name: string,
-  ): { readonly alias: ToolAlias; readonly parts: ReadonlyMap<string, string> } | undefined {
+  find(name: string): { readonly alias: ToolAlias; readonly parts: ReadonlyMap<string, string> } | undefined {
     const exact = this.#exact.get(name);
     if (exact !== undefined) return { alias: exact, parts: new Map() };
     for (const alias of this.#patterns) {
