@@ -25,7 +25,7 @@ import { parse as parseYaml } from "yaml";
 import { ajvOptions } from "../dist/validation/argument-validator.js";
 import { benchCodegen } from "./codegen.mjs";
 import { benchColdStart } from "./cold-start.mjs";
-import { benchHook } from "./hook.mjs";
+import { benchHook, benchHostHooks } from "./hook.mjs";
 import { casbinEnforcer, cedarAuthorizer, toolgatePolicyYaml } from "./peers.mjs";
 import { benchRealistic } from "./realistic.mjs";
 import { benchStores } from "./stores.mjs";
@@ -265,6 +265,18 @@ function hook() {
     "<= 4x node -e 0",
     r.editedRatio <= 4,
   );
+  const hosts = benchHostHooks({ runs: sizes.hookRuns });
+  for (const { host, ms, ratio } of hosts.hosts) {
+    row(
+      "hook",
+      `toolgate hook ${host} on the canonical policy (its tools read through aliases), warm; ratio vs node -e 0`,
+      ms,
+      "ms",
+      ratio,
+      "<= 2x node -e 0",
+      ratio <= 2,
+    );
+  }
 }
 
 // 3. Lint against its baseline -----------------------------------------------------------------------------------

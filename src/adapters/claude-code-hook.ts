@@ -6,8 +6,16 @@
  * "PreToolUse input", "PreToolUse decision control") and checked against the hook types that
  * `@anthropic-ai/claude-agent-sdk` publishes (`PreToolUseHookInput`, `PreToolUseHookSpecificOutput`).
  */
+import type { AliasTable } from "../runtime/tool-aliases.js";
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { isAbsolutePath, mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
+import { type AliasedCalls, aliasCalls, partsOf } from "./alias-calls.js";
+import {
+  isAbsolutePath,
+  linkedReadings,
+  mcpStandInCall,
+  pathReadingCalls,
+  readHookObject,
+} from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
 /** What Claude Code writes to a `PreToolUse` command hook's stdin (fields this module reads or passes on). */
@@ -102,6 +110,35 @@ export function hookCalls(
     );
   }
   return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), roots, resolveLink);
+}
+
+/**
+ * The canonical calls for a payload read through the configuration's Claude Code aliases, or `undefined`
+ * when it is decided as it was sent (the configuration declares the tool by its own name — or, for an MCP
+ * tool, declares the pack's `MCP` stand-in — or has no alias of its name). Paths read as in `hookCalls`; an
+ * `mcp__…` name reads as every server and tool it can stand for.
+ */
+export function hookAliasCalls(
+  payload: ClaudeCodePreToolUseInput,
+  declared: (name: string) => boolean,
+  roots: string | readonly string[],
+  resolveLink: (absolutePath: string) => string | undefined,
+  table: AliasTable,
+): AliasedCalls | undefined {
+  const name = payload.tool_name;
+  if (table.size === 0 || table.decidesAsItself(name, declared)) return undefined;
+  const isMcp = name.startsWith("mcp__");
+  if (isMcp && declared(MCP_TOOL)) return undefined;
+  const projectDir = typeof roots === "string" ? roots : (roots[0] ?? payload.cwd);
+  const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "claude-code";
+  const input = searchDefaults(name, payload.tool_input as JsonObject, payload.cwd, projectDir);
+  const reading = { table, readPath: (path: string) => linkedReadings(path, roots, resolveLink) };
+  return aliasCalls(
+    reading,
+    { name, arguments: input },
+    callId,
+    isMcp ? mcpServerReadings(name, payload.mcp_server).map(partsOf) : undefined,
+  );
 }
 
 /**

@@ -13,7 +13,9 @@
  * well-formed deny with a reason (or exit code 2 with the reason on stderr) blocks. So under Codex a toolgate
  * ask is a deny that tells the model a person is needed, and everything this hook cannot read blocks.
  */
-import type { PolicyAction, ToolCall } from "../runtime/types.js";
+import { AliasTable } from "../runtime/tool-aliases.js";
+import type { PolicyAction } from "../runtime/types.js";
+import { type AliasedCalls, aliasCalls } from "./alias-calls.js";
 import { linkedReadings, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
@@ -104,45 +106,43 @@ export function patchTargets(body: string): readonly PatchTarget[] | undefined {
 }
 
 /**
- * The calls of the canonical coding-agent tools that stand for one payload; the hook decides each and keeps
- * the strictest answer. `Bash` is one `shell` call; `apply_patch` is one `write_file` call per file the patch
- * touches (paths inside the project relative to it; a patch toolgate cannot read is a call with no valid
- * arguments, which is never allowed); `mcp__SERVER__TOOL` is one `mcp_call`, unless `declared` says the
- * configuration declares a tool of that exact name. Any other tool keeps its own name and input.
+ * The calls that stand for one payload; the hook decides each and keeps the strictest answer. A tool the
+ * configuration declares by its own name (and that is not a canonical tool) is decided as sent. Otherwise the
+ * configuration's Codex aliases read it (`policies/packs/agents`: `Bash` → `shell`, `apply_patch` →
+ * `write_file`, `mcp__SERVER__TOOL` → `mcp_call`). `apply_patch` is read as one call per file the patch
+ * touches, each with `path` (absolute: relative paths against the session's working directory) and
+ * `operation`; a patch toolgate cannot read is one call with only `patch`, which an alias that maps `path`
+ * leaves without one (never allowed). A tool with no alias keeps its name and input: an unknown tool.
  */
 export function codexCalls(
   payload: CodexHookInput,
   declared: (name: string) => boolean,
   roots: string | readonly string[] = payload.cwd,
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
-): readonly ToolCall[] {
+  table: AliasTable = new AliasTable([], "codex"),
+): AliasedCalls {
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "codex";
   const input = payload.tool_input as JsonObject;
   const name = payload.tool_name;
-  if (declared(name)) return [{ callId, toolName: name, arguments: input }];
-  if (name === "Bash") return [{ callId, toolName: "shell", arguments: { command: input.command ?? null } }];
+  const asSent = { callId, toolName: name, arguments: input };
+  if (table.decidesAsItself(name, declared)) return { calls: [asSent], sent: asSent };
+  const reading = { table, readPath: (path: string) => linkedReadings(path, roots, resolveLink) };
   if (name === "apply_patch") {
     const body = input.command ?? input.patch ?? input.input;
     const targets = typeof body === "string" ? patchTargets(body) : undefined;
-    if (targets === undefined)
-      return [{ callId, toolName: "write_file", arguments: { patch: body ?? null } }];
-    return targets.flatMap((target) =>
-      linkedReadings(resolveAgainst(target.path, payload.cwd), roots, resolveLink).map((path) => ({
-        callId,
-        toolName: "write_file",
-        arguments: { path, operation: target.operation },
-      })),
-    );
+    const files: JsonObject[] =
+      targets === undefined
+        ? [{ patch: body ?? null }]
+        : targets.map((target) => ({
+            path: resolveAgainst(target.path, payload.cwd),
+            operation: target.operation,
+          }));
+    const read = files.map((file) => aliasCalls(reading, { name, arguments: file }, callId));
+    if (read.some((one) => one === undefined)) return { calls: [asSent], sent: asSent };
+    const each = read as AliasedCalls[];
+    return { calls: each.flatMap((one) => one.calls), sent: (each[0] as AliasedCalls).sent };
   }
-  if (name.startsWith("mcp__")) {
-    const rest = name.slice("mcp__".length);
-    const split = rest.indexOf("__");
-    // A server name containing "__" makes the split ambiguous: the call names the whole rest as the server.
-    const server = split < 0 ? rest : rest.slice(0, split);
-    const tool = split < 0 ? "" : rest.slice(split + 2);
-    return [{ callId, toolName: "mcp_call", arguments: { name, server, tool, input } }];
-  }
-  return [{ callId, toolName: name, arguments: input }];
+  return aliasCalls(reading, { name, arguments: input }, callId) ?? { calls: [asSent], sent: asSent };
 }
 
 /** A patch path as Codex reads it: relative paths against the session's working directory. */

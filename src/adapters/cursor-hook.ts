@@ -11,7 +11,9 @@
  * deny only. Cursor fails open (a crash or unreadable answer lets the call run) unless the registration sets
  * `failClosed: true`; exit code 2 blocks.
  */
-import type { PolicyAction, ToolCall } from "../runtime/types.js";
+import { AliasTable } from "../runtime/tool-aliases.js";
+import type { PolicyAction } from "../runtime/types.js";
+import { type AliasedCalls, aliasCalls } from "./alias-calls.js";
 import { isAbsolutePath, linkedReadings, readJsonPayload } from "./hook-payload.js";
 import { copyJsonObject, type JsonObject, quoteValue } from "./json-data.js";
 
@@ -115,38 +117,40 @@ function readToolInput(value: unknown): JsonObject | undefined {
 }
 
 /**
- * The calls of the canonical tools that stand for one payload: a `shell` call, a `mcp_call`, or a
- * `read_file` call (two when the path could be read two ways); the hook decides each and keeps the strictest
+ * The calls that stand for one payload, read through the configuration's Cursor aliases: the host tool is the
+ * hook event (`policies/packs/agents`: `beforeShellExecution { command }` → `shell`, `beforeReadFile
+ * { file_path }` → `read_file`, `beforeMCPExecution { tool_name, tool_input, url }` → `mcp_call`, where `url`
+ * is the server's URL or, for a local server, its command). The hook decides each and keeps the strictest
  * answer. A file path is read relative to the workspace root (or other root: `roots`, from `--root` and the
  * config) it lies in, the longest that holds it; outside every root it stays absolute, and so is never certain
- * for an allow rule. Where a symbolic link on it leads (`resolveLink`) is read the same way.
+ * for an allow rule. Where a symbolic link on it leads (`resolveLink`) is read the same way. An event with no
+ * alias is a call of an unknown tool (never allowed).
  */
 export function cursorCalls(
   payload: CursorHookInput,
   roots: readonly string[] = [],
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
-): readonly ToolCall[] {
+  table: AliasTable = new AliasTable([], "cursor"),
+): AliasedCalls {
   const callId = payload.generation_id ?? "cursor";
-  if (payload.hook_event_name === "beforeShellExecution") {
-    return [{ callId, toolName: "shell", arguments: { command: payload.command ?? null } }];
-  }
-  if (payload.hook_event_name === "beforeMCPExecution") {
-    const name = payload.tool_name ?? "";
-    return [
-      {
-        callId,
-        toolName: "mcp_call",
-        arguments: { name, server: payload.url ?? "", tool: name, input: payload.tool_input ?? {} },
-      },
-    ];
-  }
-  const path = payload.file_path ?? "";
+  const name = payload.hook_event_name;
+  const args: JsonObject =
+    name === "beforeShellExecution"
+      ? { command: payload.command ?? null }
+      : name === "beforeMCPExecution"
+        ? {
+            tool_name: payload.tool_name ?? "",
+            tool_input: payload.tool_input ?? {},
+            url: payload.url ?? "",
+          }
+        : { file_path: payload.file_path ?? "" };
   const workspace = payload.workspace_roots.length > 0 ? payload.workspace_roots : [payload.cwd];
-  return linkedReadings(path, [...workspace, ...roots], resolveLink).map((reading) => ({
-    callId,
-    toolName: "read_file",
-    arguments: { path: reading },
-  }));
+  const reading = {
+    table,
+    readPath: (path: string) => linkedReadings(path, [...workspace, ...roots], resolveLink),
+  };
+  const asSent = { callId, toolName: name, arguments: args };
+  return aliasCalls(reading, { name, arguments: args }, callId) ?? { calls: [asSent], sent: asSent };
 }
 
 /**

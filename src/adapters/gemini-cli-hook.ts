@@ -8,8 +8,10 @@
  * `HookDecision`). Its `decision: "ask"` is in `HookDecision` and honoured for `BeforeTool` since Gemini CLI
  * 0.36.0 (it forces the confirmation prompt), though the reference lists only allow and deny.
  */
+import type { AliasTable } from "../runtime/tool-aliases.js";
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
+import { type AliasedCalls, aliasCalls, partsOf } from "./alias-calls.js";
+import { linkedReadings, mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
 /** `mcp_context` of a `BeforeTool` payload: which MCP server and tool an MCP tool call goes to. */
@@ -119,6 +121,32 @@ export function geminiCliCalls(
     return [mcpStandInCall(callId, GEMINI_MCP_TOOL, { name, ...mcp, input })];
   }
   return pathReadingCalls(callId, name, input, PATH_FIELDS.get(name), roots, resolveLink);
+}
+
+/**
+ * The canonical calls for a payload read through the configuration's Gemini CLI aliases, or `undefined` when
+ * it is decided as it was sent (the configuration declares the tool by its own name and it is not a canonical
+ * tool, or — for an MCP tool — declares the pack's `MCP` stand-in, or there is no alias of its name). An MCP
+ * call keeps the server and tool the payload names (`mcp_context`), whatever its name.
+ */
+export function geminiCliAliasCalls(
+  payload: GeminiCliBeforeToolInput,
+  declared: (name: string) => boolean,
+  roots: string | readonly string[],
+  resolveLink: (absolutePath: string) => string | undefined,
+  table: AliasTable,
+): AliasedCalls | undefined {
+  const name = payload.tool_name;
+  if (table.size === 0 || table.decidesAsItself(name, declared)) return undefined;
+  const mcp = mcpParts(payload);
+  if (mcp !== undefined && declared(GEMINI_MCP_TOOL)) return undefined;
+  const reading = { table, readPath: (path: string) => linkedReadings(path, roots, resolveLink) };
+  return aliasCalls(
+    reading,
+    { name, arguments: payload.tool_input as JsonObject },
+    "gemini-cli",
+    mcp === undefined ? undefined : [partsOf(mcp)],
+  );
 }
 
 /** The server and tool of an MCP call, or undefined for a call that does not look like one. */

@@ -5,9 +5,9 @@
  * OpenCode calls a plugin's `tool.execute.before(input, output)` with `input.tool` (the tool's name) and
  * `output.args` (its arguments) before every tool call; throwing refuses the call, and the model reads the
  * error. The plugin reads each call through OpenCode's host adapter (`hosts/opencode.ts`) into the canonical
- * coding-agent tools (policies/packs/agents) — `bash` → `shell`, `read` → `read_file`, `write`/`edit`/`patch`
- * → `write_file`, `grep`/`glob`/`list` → `search`, `webfetch` → `web_fetch`, any other tool → `mcp_call`
- * (OpenCode names MCP tools `SERVER_TOOL`) — unless the configuration declares a tool of that exact name.
+ * coding-agent tools through the configuration's OpenCode aliases (policies/packs/agents: `bash` → `shell`,
+ * `read` → `read_file`, `write`/`edit`/`patch` → `write_file`, `grep`/`glob`/`list` → `search`, `webfetch` →
+ * `web_fetch`, `SERVER_TOOL` → `mcp_call`) — unless the configuration declares a tool of that exact name.
  * Allow lets the call run; deny refuses it with toolgate's reason; an ask refuses it too, saying that a
  * person's approval is needed (a plugin cannot ask). A policy that cannot be loaded refuses every call.
  */
@@ -69,6 +69,7 @@ export function toolgatePlugin(options: ToolgatePluginOptions = {}) {
       declared: (name: string) => names.has(name),
       roots: [projectDir],
       contextSchema: bundle?.contextSchema ?? null,
+      aliases: bundle?.aliases ?? [],
     };
     return {
       "tool.execute.before": async (call, output) => {

@@ -6,9 +6,11 @@
 import {
   type ClaudeCodePreToolUseInput,
   hookAnswer,
+  hookAliasCalls,
   hookCalls,
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
+import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import {
   BLOCK_WITH_REASON_ON_STDERR,
@@ -53,13 +55,19 @@ export function claudeCodeAdapter(unreadable: "ask" | "deny"): HookAdapter<Claud
       const parsed = parseHookPayload(text);
       return parsed.ok ? { ok: true, message: parsed.payload } : parsed;
     },
-    toCalls: (payload, scope) => ({
-      calls: hookCalls(payload, scope.declared, scope.roots, linkTarget),
-      context: hookContext(payload, scope.contextSchema),
-      ...(payload.tool_name.startsWith("mcp__")
-        ? {}
-        : { sent: { callId: "claude-code", toolName: payload.tool_name, arguments: payload.tool_input } }),
-    }),
+    toCalls: (payload, scope) => {
+      const context = hookContext(payload, scope.contextSchema);
+      const table = aliasTable(scope.aliases, "claude-code");
+      const aliased = hookAliasCalls(payload, scope.declared, scope.roots, linkTarget, table);
+      if (aliased !== undefined) return { calls: aliased.calls, context, sent: aliased.sent };
+      return {
+        calls: hookCalls(payload, scope.declared, scope.roots, linkTarget),
+        context,
+        ...(payload.tool_name.startsWith("mcp__")
+          ? {}
+          : { sent: { callId: "claude-code", toolName: payload.tool_name, arguments: payload.tool_input } }),
+      };
+    },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: (decision) => jsonReply(hookAnswer(decision.action, decision.reason)),
     failClosed: BLOCK_WITH_REASON_ON_STDERR,

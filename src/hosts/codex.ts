@@ -4,6 +4,7 @@
  * with exit code 2 (stderr is shown to the model as the reason).
  */
 import { type CodexHookInput, codexAnswer, codexCalls, parseCodexPayload } from "../adapters/codex-hook.js";
+import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import {
   BLOCK_WITH_REASON_ON_STDERR,
@@ -26,10 +27,11 @@ export function codexAdapter(
       const parsed = parseCodexPayload(text, event);
       return parsed.ok ? { ok: true, message: parsed.payload } : parsed;
     },
-    toCalls: (payload, scope) => ({
-      calls: codexCalls(payload, scope.declared, scope.roots, linkTarget),
-      context: {},
-    }),
+    toCalls: (payload, scope) => {
+      const table = aliasTable(scope.aliases, "codex");
+      const read = codexCalls(payload, scope.declared, scope.roots, linkTarget, table);
+      return { calls: read.calls, context: {}, sent: read.sent };
+    },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: ({ action, reason }) => {
       const answer = codexAnswer(event, action, reason);

@@ -9,6 +9,7 @@ import {
   cursorCalls,
   parseCursorPayload,
 } from "../adapters/cursor-hook.js";
+import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost, jsonReply } from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
@@ -23,10 +24,11 @@ export function cursorAdapter(unreadable: "ask" | "deny"): HookAdapter<CursorHoo
       return parsed.ok ? { ok: true, message: parsed.payload } : parsed;
     },
     // Cursor's workspace roots come first; the project directory is the payload's cwd among them.
-    toCalls: (payload, scope) => ({
-      calls: cursorCalls(payload, scope.roots.slice(1), linkTarget),
-      context: {},
-    }),
+    toCalls: (payload, scope) => {
+      const table = aliasTable(scope.aliases, "cursor");
+      const read = cursorCalls(payload, scope.roots.slice(1), linkTarget, table);
+      return { calls: read.calls, context: {}, sent: read.sent };
+    },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: ({ action, reason }, payload) => jsonReply(cursorAnswer(payload.hook_event_name, action, reason)),
     failClosed: {

@@ -6,9 +6,11 @@
 import {
   type GeminiCliBeforeToolInput,
   geminiCliAnswer,
+  geminiCliAliasCalls,
   geminiCliCalls,
   parseGeminiCliPayload,
 } from "../adapters/gemini-cli-hook.js";
+import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost, jsonReply } from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
@@ -28,13 +30,18 @@ export function geminiCliAdapter(
       const parsed = parseGeminiCliPayload(text);
       return parsed.ok ? { ok: true, message: parsed.payload } : parsed;
     },
-    toCalls: (payload, scope) => ({
-      calls: geminiCliCalls(payload, scope.declared, scope.roots, linkTarget),
-      context: {},
-      ...(payload.mcp_context === undefined
-        ? { sent: { callId: "gemini-cli", toolName: payload.tool_name, arguments: payload.tool_input } }
-        : {}),
-    }),
+    toCalls: (payload, scope) => {
+      const table = aliasTable(scope.aliases, "gemini-cli");
+      const aliased = geminiCliAliasCalls(payload, scope.declared, scope.roots, linkTarget, table);
+      if (aliased !== undefined) return { calls: aliased.calls, context: {}, sent: aliased.sent };
+      return {
+        calls: geminiCliCalls(payload, scope.declared, scope.roots, linkTarget),
+        context: {},
+        ...(payload.mcp_context === undefined
+          ? { sent: { callId: "gemini-cli", toolName: payload.tool_name, arguments: payload.tool_input } }
+          : {}),
+      };
+    },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: ({ action, reason }) =>
       jsonReply(

@@ -9,6 +9,7 @@
  * The steps are methods, so that a host's adapter (over its own message type) is one of the registry's.
  */
 import type { ToolController } from "../runtime/controller.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { PolicyAction, ToolCall, ToolContext } from "../runtime/types.js";
 
 /** A host's message as read: the message, or why it cannot be read (the host then fails closed). */
@@ -24,6 +25,8 @@ export interface HostScope {
   readonly roots: readonly string[];
   /** The configuration's `context_schema`: which caller facts a policy may match. */
   readonly contextSchema: unknown;
+  /** The configuration's tool aliases: how a host's own tools read as canonical tools (none: `[]`). */
+  readonly aliases?: readonly ToolAlias[];
 }
 
 /** The canonical calls that stand for one host message, decided together. */

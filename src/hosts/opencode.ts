@@ -1,13 +1,15 @@
 /**
  * OpenCode's plugin hook (`tool.execute.before`) as a host: the tool's name and arguments are read into the
- * canonical coding-agent tools (policies/packs/agents) — `bash` → `shell`, `read` → `read_file`,
- * `write`/`edit`/`patch` → `write_file`, `grep`/`glob`/`list` → `search`, `webfetch` → `web_fetch`, any other
- * tool → `mcp_call` (OpenCode names MCP tools `SERVER_TOOL`) — unless the configuration declares a tool of that
+ * canonical coding-agent tools through the configuration's OpenCode aliases (policies/packs/agents: `bash` →
+ * `shell`, `read` → `read_file`, `write`/`edit`/`patch` → `write_file`, `grep`/`glob`/`list` → `search`,
+ * `webfetch` → `web_fetch`, `SERVER_TOOL` → `mcp_call`), unless the configuration declares a tool of that
  * exact name. The strictest decision over the calls wins. A plugin cannot ask, so the answer lets the call run
  * on allow and refuses it otherwise; it fails closed by refusing (the plugin throws, and the model reads why).
  */
+import { type AliasedCalls, aliasCalls, aliasTable } from "../adapters/alias-calls.js";
 import { projectReadings } from "../adapters/hook-payload.js";
 import { copyJsonObject, type JsonObject } from "../adapters/json-data.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { ToolCall } from "../runtime/types.js";
 import { decideHookCalls } from "./hook-host.js";
 import type { HostAdapter, HostRead } from "./host-adapter.js";
@@ -29,64 +31,36 @@ export type OpenCodeAnswer =
   | { readonly action: "run" }
   | { readonly action: "refuse"; readonly message: string };
 
-/** OpenCode's file tools (each with its path in `filePath`): the canonical tool and operation. */
-const FILE_TOOLS: ReadonlyMap<string, { readonly tool: string; readonly operation?: string }> = new Map([
-  ["read", { tool: "read_file" }],
-  ["write", { tool: "write_file", operation: "update" }],
-  ["edit", { tool: "write_file", operation: "update" }],
-  ["patch", { tool: "write_file", operation: "update" }],
-]);
-
-/** OpenCode's search tools, read as `search` (`path`, `pattern`, `include`). */
-const SEARCH_TOOLS = new Set(["grep", "glob", "list"]);
-
 /**
- * The canonical calls that stand for one OpenCode tool call (two when a path could be read two ways); the
- * plugin decides each and keeps the strictest answer.
+ * The canonical calls that stand for one OpenCode tool call (two when a path could be read two ways), read
+ * through the configuration's OpenCode aliases (`policies/packs/agents`); the plugin decides each and keeps
+ * the strictest answer. A tool the configuration declares by its own name (and that is not a canonical tool)
+ * is decided as sent, as is a tool with no alias (an unknown tool, never allowed). Paths are read against the
+ * project directory.
  */
 export function openCodeCalls(
   tool: string,
   args: JsonObject,
   projectDir: string,
   declared: (name: string) => boolean,
+  aliases: readonly ToolAlias[] = [],
 ): readonly ToolCall[] {
+  return openCodeRead(tool, args, projectDir, declared, aliases).calls;
+}
+
+function openCodeRead(
+  tool: string,
+  args: JsonObject,
+  projectDir: string,
+  declared: (name: string) => boolean,
+  aliases: readonly ToolAlias[],
+): AliasedCalls {
   const callId = "opencode";
-  if (declared(tool)) return [{ callId, toolName: tool, arguments: args }];
-  if (tool === "bash") return [{ callId, toolName: "shell", arguments: { command: args.command ?? null } }];
-  if (tool === "webfetch") return [{ callId, toolName: "web_fetch", arguments: { url: args.url ?? null } }];
-  const file = FILE_TOOLS.get(tool);
-  if (file !== undefined) {
-    const path = args.filePath;
-    if (typeof path !== "string") return [{ callId, toolName: file.tool, arguments: { path: null } }];
-    return projectReadings(path, projectDir).map((reading) => ({
-      callId,
-      toolName: file.tool,
-      arguments: { path: reading, ...(file.operation === undefined ? {} : { operation: file.operation }) },
-    }));
-  }
-  if (SEARCH_TOOLS.has(tool)) {
-    const fields: JsonObject = {};
-    if (typeof args.pattern === "string") fields.pattern = args.pattern;
-    if (typeof args.include === "string") fields.include = args.include;
-    const path = args.path;
-    if (path === undefined) return [{ callId, toolName: "search", arguments: fields }];
-    if (typeof path !== "string")
-      return [{ callId, toolName: "search", arguments: { ...fields, path: null } }];
-    return projectReadings(path, projectDir).map((reading) => ({
-      callId,
-      toolName: "search",
-      arguments: { ...fields, path: reading },
-    }));
-  }
-  const split = tool.indexOf("_");
-  const server = split < 0 ? tool : tool.slice(0, split);
-  return [
-    {
-      callId,
-      toolName: "mcp_call",
-      arguments: { name: tool, server, tool: split < 0 ? "" : tool.slice(split + 1), input: args },
-    },
-  ];
+  const asSent = { callId, toolName: tool, arguments: args };
+  const table = aliasTable(aliases, "opencode");
+  if (table.decidesAsItself(tool, declared)) return { calls: [asSent], sent: asSent };
+  const reading = { table, readPath: (path: string) => projectReadings(path, projectDir) };
+  return aliasCalls(reading, { name: tool, arguments: args }, callId) ?? { calls: [asSent], sent: asSent };
 }
 
 /** The OpenCode adapter. Paths are read against the first root, the project directory (OpenCode's worktree). */
@@ -99,10 +73,10 @@ export const openCodeAdapter: HostAdapter<OpenCodeCallInput, OpenCodeMessage, Op
       return { ok: false, reason: `the tool's arguments are not plain JSON (${copied.reason})` };
     return { ok: true, message: { tool, args: copied.value } };
   },
-  toCalls: ({ tool, args }, scope) => ({
-    calls: openCodeCalls(tool, args, scope.roots[0] ?? ".", scope.declared),
-    context: {},
-  }),
+  toCalls: ({ tool, args }, scope) => {
+    const read = openCodeRead(tool, args, scope.roots[0] ?? ".", scope.declared, scope.aliases ?? []);
+    return { calls: read.calls, context: {}, sent: read.sent };
+  },
   // An unreadable call is an ask, which the plugin refuses (it cannot ask a person).
   decide: (controller, calls) =>
     decideHookCalls(controller, calls, "ask", (content) => `toolgate cannot read this call (${content})`),

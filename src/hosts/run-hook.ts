@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { isAbsolutePath, linkTarget, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { HookAdapter, HookReply } from "./hook-host.js";
 import type { DecidingController } from "./host-adapter.js";
 
@@ -24,6 +25,8 @@ export interface HookPolicy {
   /** The config's `roots:` (absolute). */
   readonly roots: readonly string[] | undefined;
   readonly contextSchema: unknown;
+  /** The configuration's tool aliases (`aliases:` of its tools files). */
+  readonly aliases?: readonly ToolAlias[];
 }
 
 /** The policy, or why there is none: `report` goes to stderr, `reason` into the blocking answer. */
@@ -120,6 +123,7 @@ export function answerHook<P extends { readonly cwd: string }>(
     declared: (name) => policy.toolNames.has(name),
     roots: hookRoots(project, options.root, policy.roots),
     contextSchema: policy.contextSchema,
+    aliases: policy.aliases ?? [],
   });
   const decide = adapter.decide;
   if (decide === undefined) return block(`the ${adapter.host} adapter cannot decide`);

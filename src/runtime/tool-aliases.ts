@@ -79,10 +79,12 @@ function matchName(alias: ToolAlias, name: string): ReadonlyMap<string, string> 
 export class AliasTable {
   readonly #exact = new Map<string, ToolAlias>();
   readonly #patterns: ToolAlias[] = [];
+  readonly #targets = new Set<string>();
 
   constructor(aliases: readonly ToolAlias[], host: string) {
     for (const alias of aliases) {
       if (alias.host !== host) continue;
+      this.#targets.add(alias.tool);
       if (isNamePattern(alias.name)) this.#patterns.push(alias);
       else if (!this.#exact.has(alias.name)) this.#exact.set(alias.name, alias);
     }
@@ -91,6 +93,15 @@ export class AliasTable {
   /** Whether the host has any alias. */
   get size(): number {
     return this.#exact.size + this.#patterns.length;
+  }
+
+  /**
+   * Whether a host tool of this name is decided as itself: the configuration declares a tool of that name,
+   * and it is not one of the canonical tools this host's aliases map onto (Gemini CLI's own `read_file` is
+   * read through its alias when `read_file` is the canonical tool).
+   */
+  decidesAsItself(name: string, declared: (name: string) => boolean): boolean {
+    return declared(name) && !(this.#targets.has(name) && this.find(name) !== undefined);
   }
 
   /** The alias a host tool name is read through, with the name parts it filled. */
@@ -102,6 +113,18 @@ export class AliasTable {
       if (parts !== undefined) return { alias, parts };
     }
     return undefined;
+  }
+
+  /**
+   * The alias for an MCP tool call whose name fits no alias of the host (Gemini CLI names an MCP tool by its
+   * bare name when no other tool has it, and says the server in the payload): the first name pattern with a
+   * `{server}` and a `{tool}` part.
+   */
+  findMcp(): ToolAlias | undefined {
+    return this.#patterns.find((alias) => {
+      const parts = namePatternParts(alias.name);
+      return parts.includes("server") && parts.includes("tool");
+    });
   }
 }
 
