@@ -23,6 +23,7 @@ import {
   type AgentFile,
   AgentSettingsError,
   buildAgentFiles,
+  CANONICAL_CONFIG_MARK,
   INIT_AGENTS,
   type InitAgent,
 } from "../scaffold/agent-files.js";
@@ -51,8 +52,10 @@ export interface InitCommandOptions {
   readonly fromAnthropic?: readonly string[];
   readonly timeout?: string;
   readonly color?: boolean;
-  /** A coding agent to set up over the canonical pack: codex, cursor or opencode. */
+  /** A coding agent to set up: codex, cursor or opencode (the canonical pack), claude-code or gemini-cli. */
   readonly agent?: string;
+  /** With `agent` claude-code or gemini-cli: the canonical pack instead of the agent's own. */
+  readonly canonical?: boolean;
 }
 
 /** Configuration files that discovery would find in a folder before `toolgate.config.yaml`, or beside it. */
@@ -288,9 +291,21 @@ async function runInitAgent(
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UsageError(`${show(cwd, dir)} is a file; give the folder to write into`);
   }
+  if (options.canonical === true && agent !== "claude-code" && agent !== "gemini-cli") {
+    throw new UsageError(
+      `--canonical is for claude-code and gemini-cli; ${agent} always uses the canonical tools`,
+    );
+  }
+  // A project already on the canonical tools (another agent's init): add this agent's registration only.
+  const shared = isCanonicalConfig(join(dir, "toolgate.config.yaml"));
   let files: AgentFile[];
   try {
-    files = await formatInitFiles(buildAgentFiles(agent as InitAgent, dir));
+    files = await formatInitFiles(
+      buildAgentFiles(agent as InitAgent, dir, {
+        canonical: options.canonical === true || shared,
+        registrationOnly: shared && options.force !== true,
+      }),
+    );
   } catch (error) {
     if (error instanceof AgentSettingsError) throw new UsageError(error.message);
     throw error;
@@ -327,9 +342,20 @@ async function runInitAgent(
   for (const file of files)
     print(`  ${file.path}${file.merged === true ? "  (toolgate's hook added; the rest kept)" : ""}`);
   if (ignored) print("  .gitignore  (.toolgate/ added)");
+  if (shared && options.force !== true)
+    print("  (toolgate.config.yaml and policies/ kept: the project is already on the canonical tools)");
   print(`toolgate lint: no problems (${countOf(report.tests?.passed ?? 0, "policy test")} passed)`);
   print(`\nNext: edit policies/policy.yaml; see docs/${agent}.md for how ${agent} runs the hook.`);
   return EXIT.ok;
+}
+
+/** Whether the file is a configuration `init --agent` wrote over the canonical coding-agent pack. */
+function isCanonicalConfig(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").includes(CANONICAL_CONFIG_MARK);
+  } catch {
+    return false;
+  }
 }
 
 /** Adds `.toolgate/` to the folder's `.gitignore` (made if absent); true when the file changed. */

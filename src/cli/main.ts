@@ -149,7 +149,11 @@ export function buildProgram(state: { code: number }): Command {
     .option("--timeout <seconds>", "time allowed for each MCP server to answer (default 30)")
     .option(
       "--agent <host>",
-      "set up a coding agent: codex, cursor or opencode (the canonical tools), claude-code or gemini-cli (their own packs)",
+      "set up a coding agent: codex, cursor or opencode (the canonical tools), claude-code or gemini-cli (their own packs, or the canonical tools with --canonical); in a project already set up on the canonical tools, only the agent's hook registration is added",
+    )
+    .option(
+      "--canonical",
+      "with --agent claude-code or gemini-cli: the canonical tools, one policy for every agent",
     )
     .option("--no-color", "no ANSI colours")
     .action(async (dir: string | undefined, options) => {

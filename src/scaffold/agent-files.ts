@@ -108,16 +108,31 @@ const PACK_TESTS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/** The words of the first line of a configuration written over the canonical pack (how init knows one). */
+export const CANONICAL_CONFIG_MARK = "the canonical coding-agent tools, one policy for every agent";
+
+/** How `buildAgentFiles` writes. */
+export interface AgentFilesOptions {
+  /** The canonical pack, also for Claude Code and Gemini CLI (whose default is their own pack). */
+  readonly canonical?: boolean;
+  /** Only the agent's hook registration: the project already has the shared canonical files. */
+  readonly registrationOnly?: boolean;
+}
+
 /** The files for `agent` in the project folder `dir`. */
-export function buildAgentFiles(agent: InitAgent, dir: string): AgentFile[] {
-  const { name, pack: packName } = AGENT_PACKS[agent];
+export function buildAgentFiles(agent: InitAgent, dir: string, options: AgentFilesOptions = {}): AgentFile[] {
+  if (options.registrationOnly === true) return [registration(agent, dir)];
+  const name = AGENT_PACKS[agent].name;
+  const packName = options.canonical === true ? "agents" : AGENT_PACKS[agent].pack;
   const pack = agentsPackDir(dir, packName);
   const canonical = packName === "agents";
+  // The canonical pack's aliases read each agent's own tools as the canonical ones.
+  const toolFiles = canonical ? ["tools.yaml", "aliases.yaml"] : ["tools.yaml"];
   const config = [
     canonical
-      ? `# toolgate for ${name}: the canonical coding-agent tools, one policy for every agent.`
+      ? `# toolgate for ${name}: ${CANONICAL_CONFIG_MARK}.`
       : `# toolgate for ${name}: ${name}'s own tools (the ${packName} pack).`,
-    `tools: [${reach(dir, ".", join(pack, "tools.yaml"))}]`,
+    `tools: [${toolFiles.map((file) => reach(dir, ".", join(pack, file))).join(", ")}]`,
     "policy: policies/policy.yaml",
     "tests: [policies/tests/*.yaml]",
     "",
