@@ -26,7 +26,9 @@ export type AliasSource =
   /** The host tool's name as sent. */
   | { readonly kind: "tool-name" }
   /** A `{part}` of the alias's name pattern. */
-  | { readonly kind: "name-part"; readonly part: string };
+  | { readonly kind: "name-part"; readonly part: string }
+  /** Nothing: the host has no such argument, and the canonical call never has it (said, not forgotten). */
+  | { readonly kind: "absent" };
 
 /** A host tool read as a canonical tool. */
 export interface ToolAlias {
@@ -205,6 +207,8 @@ function sourceValues(
       const part = parts.get(source.part);
       return part === undefined ? undefined : [part];
     }
+    case "absent":
+      return undefined;
   }
 }
 
@@ -228,6 +232,8 @@ function describeSource(source: AliasSource): string {
       return "the tool's name";
     case "name-part":
       return `{${source.part}}`;
+    case "absent":
+      return "nothing (the host has none)";
   }
 }
 

@@ -240,6 +240,11 @@ describe("one canonical policy gates every coding agent alike", () => {
     ).toEqual(["ask"]);
   });
 
+  it("Gemini CLI's shell directory is carried: a safe command outside the project asks", () => {
+    expect(fromGeminiCli("run_shell_command", { command: "ls", dir_path: `${PROJECT}/src` })).toBe("allow");
+    expect(fromGeminiCli("run_shell_command", { command: "ls", dir_path: "/etc" })).toBe("ask");
+  });
+
   it("a host tool with no alias is never allowed", async () => {
     expect(fromClaudeCode("TodoWrite", { todos: [] })).toBe("ask");
     expect(fromGeminiCli("read_many_files", { include: ["**/*"] })).toBe("ask");
