@@ -94,9 +94,8 @@ function fromCodex(tool: string, input: object): Decision {
   const code = runHookCodex({ config: PACK, unreadable: "ask", event: "PreToolUse" }, run.hookIo);
   expect(code, run.stderr()).toBe(0);
   if (run.stdout() === "") return "allow";
-  const reason = (
-    JSON.parse(run.stdout()) as { hookSpecificOutput: { permissionDecisionReason: string } }
-  ).hookSpecificOutput.permissionDecisionReason;
+  const reason = (JSON.parse(run.stdout()) as { hookSpecificOutput: { permissionDecisionReason: string } })
+    .hookSpecificOutput.permissionDecisionReason;
   return NEEDS_PERSON.test(reason) ? "ask" : "deny";
 }
 
