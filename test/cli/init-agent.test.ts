@@ -72,7 +72,7 @@ describe("toolgate init --agent", () => {
       },
     });
     expect(readFileSync(join(dir, "toolgate.config.yaml"), "utf8")).toContain(
-      "tools: [node_modules/toolgate/policies/packs/agents/tools.yaml]",
+      "tools:\n  [\n    node_modules/toolgate/policies/packs/agents/tools.yaml,\n    node_modules/toolgate/policies/packs/agents/aliases.yaml,\n  ]",
     );
     expect(toolgate(["lint"], dir).code).toBe(0);
     expect(toolgate(["test"], dir).code).toBe(0);
@@ -229,6 +229,84 @@ describe("toolgate init --agent", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(".claude/settings.json is not JSON");
     expect(readFileSync(join(dir, ".claude/settings.json"), "utf8")).toBe("{ nope");
+  });
+
+  it("one project, five agents: the first init writes the canonical policy, each later one adds only its registration", () => {
+    const dir = project();
+    expect(toolgate(["init", "--agent", "codex"], dir).code).toBe(0);
+    const config = readFileSync(join(dir, "toolgate.config.yaml"), "utf8");
+    const policy = readFileSync(join(dir, "policies/policy.yaml"), "utf8");
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude/settings.json"), '{ "model": "opus" }\n');
+    for (const agent of ["cursor", "opencode", "claude-code", "gemini-cli"]) {
+      const run = toolgate(["init", "--agent", agent], dir);
+      expect(run.stderr, agent).toBe("");
+      expect(run.code, agent).toBe(0);
+      expect(run.stdout).toContain("kept: the project is already on the canonical tools");
+    }
+    expect(readFileSync(join(dir, "toolgate.config.yaml"), "utf8")).toBe(config);
+    expect(readFileSync(join(dir, "policies/policy.yaml"), "utf8")).toBe(policy);
+    for (const file of [
+      ".codex/hooks.json",
+      ".cursor/hooks.json",
+      ".opencode/plugin/toolgate.ts",
+      ".gemini/settings.json",
+    ]) {
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    const claude = JSON.parse(readFileSync(join(dir, ".claude/settings.json"), "utf8"));
+    expect(claude.model).toBe("opus");
+    expect(claude.hooks.PreToolUse[0].hooks[0].args).toContain("claude-code");
+    expect(toolgate(["lint"], dir).code).toBe(0);
+    expect(toolgate(["test"], dir).code).toBe(0);
+    expect(toolgate(["fmt", "--check"], dir).code).toBe(0);
+    // Claude Code's hook decides its own Read through the canonical read_file rule.
+    const hook = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, "bin/toolgate.js"),
+        "hook",
+        "claude-code",
+        "--config",
+        join(dir, "toolgate.config.yaml"),
+        "--project",
+        dir,
+      ],
+      {
+        input: JSON.stringify({
+          session_id: "s",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Read",
+          tool_input: { file_path: join(dir, ".env") },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+      },
+    );
+    expect(hook.status, hook.stderr).toBe(0);
+    expect(JSON.parse(hook.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecisionReason).toContain(
+      "agents-no-secret-files",
+    );
+  });
+
+  it("claude-code and gemini-cli --canonical start a project on the canonical tools; --canonical is theirs alone", () => {
+    for (const agent of ["claude-code", "gemini-cli"]) {
+      const dir = project();
+      const run = toolgate(["init", "--agent", agent, "--canonical"], dir);
+      expect(run.code, run.stderr).toBe(0);
+      const config = readFileSync(join(dir, "toolgate.config.yaml"), "utf8");
+      expect(config).toContain("the canonical coding-agent tools, one policy for every agent");
+      expect(config).toContain("packs/agents/aliases.yaml");
+      expect(toolgate(["lint"], dir).code).toBe(0);
+      expect(toolgate(["fmt", "--check"], dir).code).toBe(0);
+    }
+    const dir = project();
+    const wrong = toolgate(["init", "--agent", "codex", "--canonical"], dir);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--canonical is for claude-code and gemini-cli");
   });
 
   it("refuses an unknown agent, a --from-* source, and overwriting without --force", () => {
