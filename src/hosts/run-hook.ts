@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { isAbsolutePath, linkTarget, MAX_HOOK_INPUT_BYTES } from "../adapters/hook-payload.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { HookAdapter, HookReply } from "./hook-host.js";
 import type { DecidingController } from "./host-adapter.js";
 
@@ -24,6 +25,8 @@ export interface HookPolicy {
   /** The config's `roots:` (absolute). */
   readonly roots: readonly string[] | undefined;
   readonly contextSchema: unknown;
+  /** The tool aliases of the configuration's tool files (each a host's tool read as a declared tool). */
+  readonly aliases: readonly ToolAlias[];
 }
 
 /** The policy, or why there is none: `report` goes to stderr, `reason` into the blocking answer. */
