@@ -74,7 +74,8 @@ interface ExplainedCall {
   readonly sentArgs: unknown;
 }
 
-type ExplainOutput = {
+/** A call's decision with every statement considered: the fields `--format json` has always printed. */
+interface ExplainOutput {
   readonly tool: string;
   readonly action: PolicyAction | "invalid";
   readonly reason: string;
@@ -98,7 +99,7 @@ type ExplainOutput = {
     readonly line?: number;
     readonly layer?: number;
   }[];
-};
+}
 
 /** What deciding one call needs: the loaded policy, its controller, the context and the roots. */
 interface ExplainSetup {
