@@ -160,6 +160,7 @@ export {
   type ToolPolicyOptions,
 } from "./runtime/policy.js";
 export { type ResolveResult, ToolRegistry } from "./runtime/registry.js";
+export type { AliasHost, AliasSource, HostToolCall, ToolAlias } from "./runtime/tool-aliases.js";
 export { ToolRuntime } from "./runtime/tool-runtime.js";
 export type {
   ApprovalRequest,

@@ -51,7 +51,7 @@ export function bundlePolicy(bundle: PolicyBundle, mode: ControllerMode = bundle
   const fingerprint =
     mode === bundleMode(bundle)
       ? bundle.fingerprint
-      : policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, mode);
+      : policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, mode, bundle.aliases);
   return ToolPolicy.fromStatements(bundle.statements, fingerprint);
 }
 
@@ -80,7 +80,9 @@ export function bundleParts(
     mode,
     fingerprint: bundle.fingerprint,
     canonical: () =>
-      canonicalJson(fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, mode)),
+      canonicalJson(
+        fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, mode, bundle.aliases),
+      ),
     redact: new Map(Object.entries(bundle.settings.audit?.redact ?? {})),
     ...(contextValidator === undefined ? {} : { contextValidator }),
     ...(ttlMs === undefined ? {} : { approvalTtlMs: ttlMs }),

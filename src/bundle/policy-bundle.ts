@@ -7,6 +7,7 @@ import { policyFingerprint } from "../runtime/fingerprint.js";
 import { deepFreeze } from "../runtime/handlers.js";
 import { type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { JsonSchema, PolicyAction, StatementSource } from "../runtime/types.js";
 
 /** A tool as the bundle holds it. */
@@ -81,6 +82,11 @@ export interface PolicyBundle {
   readonly statements: readonly StatementSpec[];
   readonly contextSchema: JsonSchema | null;
   readonly tests: readonly PolicyTestCase[];
+  /**
+   * The tool aliases of the tool files: each a host's tool read as a declared tool, in config order of the
+   * files and the order written in each, with where it is written. Part of the fingerprint when there are any.
+   */
+  readonly aliases: readonly ToolAlias[];
   readonly settings: BundleSettings;
   /**
    * The enforcement mode the policy is written for, resolved once when the bundle is made: the config's
@@ -105,7 +111,13 @@ export function createBundle(contents: BundleContents): PolicyBundle {
   const mode = contents.settings.mode ?? DEFAULT_MODE;
   return deepFreeze({
     kind: "policy-bundle",
-    fingerprint: fingerprintOf(contents.tools, contents.statements, contents.contextSchema, mode),
+    fingerprint: fingerprintOf(
+      contents.tools,
+      contents.statements,
+      contents.contextSchema,
+      mode,
+      contents.aliases,
+    ),
     ...contents,
     mode,
   });
@@ -113,14 +125,15 @@ export function createBundle(contents: BundleContents): PolicyBundle {
 
 /**
  * The fingerprint covers what decides calls — tools (name, description, schema), statements (without their
- * source positions), the context schema and a mode other than `enforce` — so that the same policy gives the same fingerprint on every
- * machine, and a moved comment does not change it.
+ * source positions), the context schema, a mode other than `enforce` and the tool aliases when there are any —
+ * so that the same policy gives the same fingerprint on every machine, and a moved comment does not change it.
  */
 export function fingerprintOf(
   tools: readonly BundleTool[],
   statements: readonly StatementSpec[],
   contextSchema: JsonSchema | null,
   mode?: ControllerMode,
+  aliases: readonly ToolAlias[] = [],
 ): string {
-  return policyFingerprint(tools, statements, contextSchema, mode);
+  return policyFingerprint(tools, statements, contextSchema, mode, aliases);
 }

@@ -1,14 +1,29 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { linkTarget } from "../adapters/hook-payload.js";
+import { linkTarget, projectReadings } from "../adapters/hook-payload.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
-import { decideWithRoots, pathFields, withRealPaths } from "../mcp-proxy/path-arguments.js";
+import { hookRoots } from "../hosts/run-hook.js";
+import {
+  decideWithRoots,
+  pathFields,
+  type RootedDecision,
+  withRealPaths,
+} from "../mcp-proxy/path-arguments.js";
 import { type OperatorTrace, traceCondition } from "../runtime/condition-trace.js";
 import type { CommandTrace } from "../runtime/match/shell.js";
 import type { ControllerMode } from "../runtime/mode.js";
-import type { StatementSpec } from "../runtime/policy.js";
-import type { PolicyAction } from "../runtime/types.js";
+import type { StatementKind, StatementSpec } from "../runtime/policy.js";
+import { ACTION_RANK } from "../runtime/statements.js";
+import {
+  ALIAS_HOSTS,
+  AliasTable,
+  applyAlias,
+  describeAlias,
+  type ToolAlias,
+} from "../runtime/tool-aliases.js";
+import type { JsonValue, PolicyAction } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -23,6 +38,10 @@ export interface ExplainCommandOptions {
   readonly trace?: boolean;
   /** `--root`: directories absolute path arguments are read against, as `toolgate mcp-proxy --root` reads them. */
   readonly root?: readonly string[];
+  /** `--host`: read the tool name as this host's tool, through the configuration's aliases. */
+  readonly host?: string;
+  /** `--project`: with `--host`, the project directory path arguments are read against (default: cwd). */
+  readonly project?: string;
 }
 
 /** Reads a JSON flag value: inline JSON, or `@path` to a JSON file. */
@@ -45,47 +64,71 @@ function readJsonFlag(flag: string, value: string | undefined, fallback: unknown
   }
 }
 
-/** `toolgate explain TOOL`: the decision for one call, its reason, and every statement considered. */
-export async function runExplain(tool: string, options: ExplainCommandOptions): Promise<number> {
-  const format = parseFormat(options.format, ["stylish", "json"] as const);
-  const args = readJsonFlag("--args", options.args, {});
-  const context = readJsonFlag("--context", options.context, {});
-  if (context === null || typeof context !== "object" || Array.isArray(context)) {
-    throw new UsageError("--context must be a JSON object");
-  }
-  const loaded = loadBundleOrReport(options.config, options.color, "first");
-  if ("exit" in loaded) return loaded.exit;
-  const controller = decisionController(loaded.bundle, loaded.validators);
-  const names = loaded.bundle.tools.map((t) => t.name);
-  if (!names.includes(tool)) {
-    // The decision is "invalid" either way; the name is likely a typo worth saying so about.
-    const near = nearest(tool, names);
-    printError(
-      `tool "${escapeControl(tool)}" is not declared in any tool file${near === undefined ? `; declared: ${names.join(", ") || "none"}` : `; did you mean "${near}"?`}`,
-    );
-  }
-  // Roots (--root and the config's roots:) read path arguments as toolgate mcp-proxy reads them.
-  const roots = withRealPaths(
-    [...(options.root ?? []).map((root) => resolve(root)), ...(loaded.bundle.settings.roots ?? [])],
-    linkTarget,
-  );
+/** One call as `explain` decided it, in the shape `--format json` prints (without mode and fingerprint). */
+interface ExplainedCall {
+  readonly output: ExplainOutput;
+  /** Path arguments read against the roots (`read:` lines; empty when none changed). */
+  readonly changed: RootedDecision["changed"];
+  /** The arguments as decided (after reading paths against the roots) and as given. */
+  readonly decidedArgs: unknown;
+  readonly sentArgs: unknown;
+}
+
+/** A call's decision with every statement considered: the fields `--format json` has always printed. */
+interface ExplainOutput {
+  readonly tool: string;
+  readonly action: PolicyAction | "invalid";
+  readonly reason: string;
+  readonly ruleIds: readonly string[];
+  readonly parts?: readonly {
+    readonly field: string;
+    readonly command: string;
+    readonly action: PolicyAction;
+    readonly reason: string;
+    readonly ruleIds: readonly string[];
+  }[];
+  readonly statements: readonly {
+    readonly trace?: StatementTrace;
+    readonly id: string;
+    readonly kind: StatementKind;
+    readonly action: PolicyAction;
+    readonly matched: boolean;
+    readonly match: string;
+    readonly reason: string;
+    readonly file?: string;
+    readonly line?: number;
+    readonly layer?: number;
+  }[];
+}
+
+/** What deciding one call needs: the loaded policy, its controller, the context and the roots. */
+interface ExplainSetup {
+  readonly bundle: PolicyBundle;
+  readonly controller: ReturnType<typeof decisionController>;
+  readonly context: { readonly [key: string]: unknown };
+  readonly roots: readonly string[];
+  readonly trace: boolean;
+}
+
+/** Decides one canonical call, reading its path arguments against the roots as `toolgate mcp-proxy` does. */
+function explainCall(setup: ExplainSetup, tool: string, args: unknown): ExplainedCall {
+  const { bundle, controller, context } = setup;
   const withContext = {
-    explain: (call: Parameters<typeof controller.explain>[0]) =>
-      controller.explain(call, context as { [key: string]: unknown }),
+    explain: (call: Parameters<typeof controller.explain>[0]) => controller.explain(call, context),
   };
   const rooted = decideWithRoots(
     withContext,
     { callId: "explain", toolName: tool, arguments: args },
-    pathFields(loaded.bundle).get(tool),
-    roots,
+    pathFields(bundle).get(tool),
+    setup.roots,
     linkTarget,
   );
   const explained = rooted.explained;
   const decidedArgs = rooted.call.arguments;
   const specs = new Map(
-    loaded.bundle.statements.filter((st) => st.kind === "rule").map((st) => [st.id, st] as const),
+    bundle.statements.filter((st) => st.kind === "rule").map((st) => [st.id, st] as const),
   );
-  const output =
+  const output: ExplainOutput =
     "callId" in explained
       ? { tool, action: "invalid" as const, reason: explained.content, ruleIds: [], statements: [] }
       : {
@@ -106,7 +149,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
                 })),
               }),
           statements: explained.evaluations.map((e) => ({
-            ...(options.trace === true
+            ...(setup.trace
               ? { trace: traceStatement(specs.get(e.statement.id), decidedArgs, context) }
               : {}),
             id: e.statement.id,
@@ -124,21 +167,98 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
                 }),
           })),
         };
-  const mode = loaded.bundle.mode;
+  return { output, changed: rooted.changed, decidedArgs, sentArgs: args };
+}
+
+/** How strict an outcome is among a host call's canonical calls: an invalid call is never run, so it ranks first. */
+function strictness(action: PolicyAction | "invalid"): number {
+  return action === "invalid" ? ACTION_RANK.deny + 1 : ACTION_RANK[action];
+}
+
+/** How `--host` read the name: as a declared tool itself, or through an alias into canonical calls. */
+interface HostReading {
+  readonly host: string;
+  readonly name: string;
+  readonly alias: ToolAlias | undefined;
+  readonly calls: readonly ExplainedCall[];
+  /** The index in `calls` of the call whose decision is the answer (the strictest). */
+  readonly deciding: number;
+}
+
+/** `toolgate explain TOOL`: the decision for one call, its reason, and every statement considered. */
+export async function runExplain(tool: string, options: ExplainCommandOptions): Promise<number> {
+  const format = parseFormat(options.format, ["stylish", "json"] as const);
+  const host = options.host;
+  if (host !== undefined && !(ALIAS_HOSTS as readonly string[]).includes(host)) {
+    const near = nearest(host, ALIAS_HOSTS);
+    throw new UsageError(
+      `--host ${JSON.stringify(host)} is not a host read through aliases; ${near === undefined ? `use one of ${ALIAS_HOSTS.join(", ")}` : `did you mean "${near}"?`}`,
+    );
+  }
+  if (host === undefined && options.project !== undefined) {
+    throw new UsageError("--project reads a host's path arguments: use it with --host");
+  }
+  const args = readJsonFlag("--args", options.args, {});
+  const context = readJsonFlag("--context", options.context, {});
+  if (context === null || typeof context !== "object" || Array.isArray(context)) {
+    throw new UsageError("--context must be a JSON object");
+  }
+  const loaded = loadBundleOrReport(options.config, options.color, "first");
+  if ("exit" in loaded) return loaded.exit;
+  const bundle = loaded.bundle;
+  const names = bundle.tools.map((t) => t.name);
+  // Roots (--root and the config's roots:) read path arguments as toolgate mcp-proxy reads them.
+  const roots = withRealPaths(
+    [...(options.root ?? []).map((root) => resolve(root)), ...(bundle.settings.roots ?? [])],
+    linkTarget,
+  );
+  const setup: ExplainSetup = {
+    bundle,
+    controller: decisionController(bundle, loaded.validators),
+    context: context as { [key: string]: unknown },
+    roots,
+    trace: options.trace === true,
+  };
+  let reading: HostReading | undefined;
+  if (host !== undefined && !names.includes(tool)) {
+    const found = readThroughAlias(setup, host, tool, args, options);
+    if (!found.ok) {
+      printError(found.message);
+      return EXIT.findings;
+    }
+    reading = found.reading;
+  } else if (host !== undefined) {
+    reading = { host, name: tool, alias: undefined, calls: [explainCall(setup, tool, args)], deciding: 0 };
+  } else if (!names.includes(tool)) {
+    // The decision is "invalid" either way; the name is likely a typo worth saying so about.
+    const near = nearest(tool, names);
+    printError(
+      `tool "${escapeControl(tool)}" is not declared in any tool file${near === undefined ? `; declared: ${names.join(", ") || "none"}` : `; did you mean "${near}"?`}`,
+    );
+  }
+  const decided = reading === undefined ? explainCall(setup, tool, args) : reading.calls[reading.deciding];
+  const { output, changed, decidedArgs, sentArgs } = decided as ExplainedCall;
+  const mode = bundle.mode;
   // What the controller does with this decision in the configured mode (observe runs it, ci denies an ask).
   const outcome = output.action === "invalid" ? "invalid" : modeOutcomeAction(output.action, mode);
   if (format === "json") {
-    const read = rooted.changed.length === 0 ? {} : { arguments: decidedArgs, sentArguments: args };
+    const read = changed.length === 0 ? {} : { arguments: decidedArgs, sentArguments: sentArgs };
+    const hostData = reading === undefined ? {} : { host: hostJson(reading) };
     print(
-      JSON.stringify({ ...output, ...read, mode, outcome, fingerprint: loaded.bundle.fingerprint }, null, 2),
+      JSON.stringify(
+        { ...output, ...read, ...hostData, mode, outcome, fingerprint: bundle.fingerprint },
+        null,
+        2,
+      ),
     );
     return EXIT.ok;
   }
   // The tool name, reasons, ids and file names are shown escaped: none of them may drive the terminal.
   const e = (text: string): string => escapeControl(text);
-  print(`${e(tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
+  if (reading !== undefined) for (const line of hostLines(reading)) print(e(line));
+  print(`${e(output.tool)}: ${output.action.toUpperCase()} — ${e(output.reason)}`);
   if (mode !== "enforce") print(modeLine(mode, output.action));
-  for (const change of rooted.changed)
+  for (const change of changed)
     print(
       `read: ${e(change.at)} ${e(JSON.stringify(change.value))} as ${change.readings.map((r) => e(JSON.stringify(r))).join(" and ")} (against the roots; the strictest reading decides)`,
     );
@@ -149,7 +269,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
       `decided by: ${output.ruleIds.map(e).join(", ")}${fallback ? " (no other statement matched)" : ""}`,
     );
   }
-  if ("parts" in output && output.parts !== undefined) {
+  if (output.parts !== undefined) {
     print(`decided part by part, each simple command of ${e(output.parts[0]?.field ?? "")} on its own:`);
     for (const part of output.parts) {
       const by = part.ruleIds.length > 0 ? ` (${part.ruleIds.map(e).join(", ")})` : "";
@@ -158,7 +278,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     print("the whole string, statement by statement:");
   }
   for (const s of output.statements) {
-    const where = "file" in s ? `  ${e(s.file)}:${s.line}` : "";
+    const where = s.file === undefined ? "" : `  ${e(s.file)}:${s.line}`;
     const mark =
       s.kind === "otherwise"
         ? s.matched
@@ -170,10 +290,99 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
             : "matched"
           : "no match";
     print(`  ${mark.padEnd(9)}  ${s.action.padEnd(5)}  ${e(s.id)}${where}`);
-    if ("trace" in s && s.trace !== undefined)
-      for (const line of traceLines(s.trace)) print(`             ${e(line)}`);
+    if (s.trace !== undefined) for (const line of traceLines(s.trace)) print(`             ${e(line)}`);
   }
   return EXIT.ok;
+}
+
+/**
+ * Reads a host's tool call through the host's aliases: the canonical calls it stands for (path arguments read
+ * against the project and the roots, as a hook reads them), each decided; the strictest decides.
+ */
+function readThroughAlias(
+  setup: ExplainSetup,
+  host: string,
+  name: string,
+  args: unknown,
+  options: ExplainCommandOptions,
+): { readonly ok: true; readonly reading: HostReading } | { readonly ok: false; readonly message: string } {
+  const table = new AliasTable(setup.bundle.aliases, host);
+  const found = table.find(name);
+  if (found === undefined) {
+    const aliased = setup.bundle.aliases.filter((a) => a.host === host).map((a) => a.name);
+    return {
+      ok: false,
+      message: `no tool is declared as "${escapeControl(name)}" and no alias reads the ${host} tool of that name; ${
+        aliased.length === 0
+          ? `${host} has no aliases: add one under aliases: in a tool file`
+          : `${host} tools with aliases: ${aliased.map((n) => escapeControl(n)).join(", ")}`
+      }`,
+    };
+  }
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new UsageError("--args must be a JSON object: the host tool's arguments");
+  }
+  const project = resolve(options.project ?? process.cwd());
+  const roots = hookRoots(project, options.root, setup.bundle.settings.roots);
+  const canonical = applyAlias(
+    found.alias,
+    found.parts,
+    { name, arguments: args as { [key: string]: JsonValue } },
+    "explain",
+    (path) => projectReadings(path, roots),
+  );
+  const calls = canonical.map((call) => explainCall(setup, call.toolName, call.arguments));
+  let deciding = 0;
+  calls.forEach((call, index) => {
+    const best = calls[deciding] as ExplainedCall;
+    if (strictness(call.output.action) > strictness(best.output.action)) deciding = index;
+  });
+  return { ok: true, reading: { host, name, alias: found.alias, calls, deciding } };
+}
+
+/** The lines before a host call's decision: how it was read, and each canonical call with its decision. */
+function hostLines(reading: HostReading): string[] {
+  const lines = [
+    reading.alias === undefined
+      ? `${reading.name} (${reading.host}) is a declared tool: decided as itself`
+      : describeAlias(reading.alias),
+  ];
+  const many = reading.calls.length > 1;
+  reading.calls.forEach((call, index) => {
+    const label = many ? `call ${index + 1} of ${reading.calls.length}` : "call";
+    lines.push(
+      `${label}: ${call.output.tool} ${JSON.stringify(call.sentArgs)} → ${call.output.action.toUpperCase()}`,
+    );
+  });
+  if (many) lines.push(`the strictest decides: call ${reading.deciding + 1}`);
+  return lines;
+}
+
+/** The `host` object of `--format json`: the host, its tool's name, the alias (or null) and each canonical call. */
+function hostJson(reading: HostReading): unknown {
+  return {
+    name: reading.host,
+    tool: reading.name,
+    alias:
+      reading.alias === undefined
+        ? null
+        : {
+            name: reading.alias.name,
+            tool: reading.alias.tool,
+            arguments: reading.alias.arguments.map(([target, source]) => ({ argument: target, ...source })),
+            description: describeAlias(reading.alias),
+            ...(reading.alias.source === undefined
+              ? {}
+              : { file: reading.alias.source.file, line: reading.alias.source.line }),
+          },
+    calls: reading.calls.map((call) => ({
+      tool: call.output.tool,
+      arguments: call.sentArgs,
+      action: call.output.action,
+      reason: call.output.reason,
+      ruleIds: call.output.ruleIds,
+    })),
+  };
 }
 
 /** The action a controller in `mode` takes for the policy's `action`. */

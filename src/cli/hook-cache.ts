@@ -26,13 +26,14 @@ import { SEARCH_PLACES } from "../config/search-places.js";
 import type { HookPolicy } from "../hosts/run-hook.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
+import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { ToolSpec } from "../runtime/types.js";
 
 /** Where the cache lives under a project directory. */
 export const HOOK_CACHE_DIR = join(".toolgate", "cache", "hooks");
 
 /** Changes whenever what the cache holds changes shape: older entries are then rebuilt. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /** What a file or directory holds now: `sha256:…` of a file's bytes or a directory's listing, or why none. */
 type Token = string;
@@ -58,6 +59,8 @@ interface HookFacts {
 /** What the cached module exports (a compiled controller module plus the hook's facts). */
 interface CachedModule {
   readonly specs: readonly ToolSpec[];
+  /** The tool aliases, verified against the module's fingerprint as it loaded (frozen). */
+  readonly aliases: readonly ToolAlias[];
   readonly createController: (options: { handlers: Record<string, () => never> }) => ToolController;
   readonly hookCache: HookFacts;
 }
@@ -222,6 +225,9 @@ export async function readHookCache(
     facts.inputsKey !== key ||
     sha256(JSON.stringify(facts)) !== index.facts ||
     !Array.isArray(loaded.specs) ||
+    // A module without a verified aliases export (compiled by a toolgate before aliases) is a miss.
+    !Array.isArray(loaded.aliases) ||
+    !Object.isFrozen(loaded.aliases) ||
     typeof loaded.createController !== "function"
   ) {
     return undefined;
@@ -233,6 +239,7 @@ export async function readHookCache(
       toolNames: new Set(loaded.specs.map((spec) => spec.name)),
       roots: facts.roots ?? undefined,
       contextSchema: facts.contextSchema,
+      aliases: loaded.aliases,
     };
   } catch {
     return undefined;

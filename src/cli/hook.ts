@@ -117,6 +117,7 @@ function loadHookBundle(config: string | undefined): {
         toolNames: new Set(bundle.tools.map((tool) => tool.name)),
         roots: bundle.settings.roots,
         contextSchema: bundle.contextSchema,
+        aliases: bundle.aliases,
       },
     },
   };

@@ -51,7 +51,7 @@ export function buildProgram(state: { code: number }): Command {
   program
     .command("explain")
     .description("show the decision for one call, its reason and every statement considered")
-    .argument("<tool>", "tool name")
+    .argument("<tool>", "tool name (with --host: the host's tool name)")
     .option("--config <path>", "configuration file")
     .option("--args <json>", "arguments as JSON, or @file.json")
     .option("--context <json>", "caller context as JSON, or @file.json")
@@ -63,6 +63,14 @@ export function buildProgram(state: { code: number }): Command {
       "--root <dir>",
       "read absolute path arguments under this directory relative to it, as mcp-proxy --root does; repeatable",
       collect,
+    )
+    .option(
+      "--host <host>",
+      "read the tool name as this host's tool (claude-code, gemini-cli, codex, cursor, opencode), through the aliases",
+    )
+    .option(
+      "--project <dir>",
+      "with --host: the project directory path arguments are read against (default: cwd)",
     )
     .addOption(formatOption(["stylish", "json"]))
     .option("--no-color", "no ANSI colours")

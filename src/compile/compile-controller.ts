@@ -191,10 +191,10 @@ function moduleSource(bundle: PolicyBundle): Code {
   // specs, statements and context schema it runs with are that data.
   const configMode = bundle.mode;
   const canonical = canonicalJson(
-    fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode),
+    fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases),
   );
   if (
-    policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, configMode) !==
+    policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases) !==
     bundle.fingerprint
   ) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
@@ -206,6 +206,7 @@ function moduleSource(bundle: PolicyBundle): Code {
     specs: ${parsedJson(specs)},
     statements: ${parsedJson(bundle.statements)},
     contextSchema: ${parsedJson(bundle.contextSchema)},
+    aliases: ${parsedJson(bundle.aliases)},
     canonical: ${canonical},
     settings: ${parsedJson(settings)},
   };
@@ -245,6 +246,8 @@ ${docComment("The tools' specs, as the model sees them (frozen).")}export const 
 
 ${docComment("The policy statements, as the bundle holds them (frozen).")}export const statements = verified.statements;
 
+${docComment("The tool aliases of the tool files: each a host's tool read as a declared tool (frozen; checked against the fingerprint).")}export const aliases = verified.aliases;
+
 ${docComment("The policy (immutable).")}export const policy = ToolPolicy.fromStatements(statements, fingerprint);
 
 const parts = { ...verified.parts, policy };
@@ -270,6 +273,7 @@ async function declarationSource(bundle: PolicyBundle): Promise<string> {
   OnAsk,
   PendingApprovals,
   StatementSpec,
+  ToolAlias,
   ToolContext,
   ToolController,
   ToolPolicy,
@@ -285,6 +289,8 @@ ${docComment("The enforcement mode of the configuration this module was compiled
 ${docComment("The tools' specs, as the model sees them (frozen).")}export declare const specs: readonly ToolSpec[];
 
 ${docComment("The policy statements (frozen).")}export declare const statements: readonly StatementSpec[];
+
+${docComment("The tool aliases of the tool files: each a host's tool read as a declared tool (frozen).")}export declare const aliases: readonly ToolAlias[];
 
 ${docComment("The policy (immutable).")}export declare const policy: ToolPolicy;
 

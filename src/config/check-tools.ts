@@ -245,7 +245,8 @@ export function checkTools(
   const invalidNames = new Set<string>();
   const identifiers = new Map<string, { name: string; place: string }>();
   for (const parsed of files) {
-    const list = (parsed.data as { tools: RawTool[] }).tools;
+    // A tool file may hold only aliases.
+    const list = (parsed.data as { tools?: RawTool[] }).tools ?? [];
     list.forEach((raw, index) => {
       const at = `/tools/${index}`;
       const namePointer = `${at}/name`;

@@ -67,6 +67,12 @@ export const DIAGNOSTICS = Object.freeze([
   stage("test-failed"),
   stage("codegen-stale"),
   check("placeholder-reason"),
+  stage("alias-unknown-tool"),
+  stage("alias-unknown-host"),
+  stage("alias-duplicate"),
+  stage("alias-unknown-argument"),
+  stage("alias-bad-mapping"),
+  check("alias-unmapped-argument"),
 ] as const satisfies readonly DiagnosticMeta<DiagnosticCode>[]);
 
 // The table holds every code, a stage's or a check's: a code missing from it fails to compile here.

@@ -66,8 +66,9 @@ const POLICY_KEYS = [
 ];
 const RULE_KEYS = ["id", "tools", "decision", "when", "context", "reason"];
 const OTHERWISE_KEYS = ["decision", "reason"];
-const TOOLS_KEYS = ["$schema", "tools"];
+const TOOLS_KEYS = ["$schema", "tools", "aliases"];
 const TOOL_KEYS = ["name", "description", "input_schema"];
+const ALIAS_KEYS = ["host", "name", "tool", "arguments"];
 const TESTS_KEYS = ["$schema", "tests"];
 const TEST_KEYS = ["name", "call", "context", "expect", "rule"];
 const CALL_KEYS = ["tool", "arguments"];
@@ -82,7 +83,9 @@ export function formatKindOf(data: unknown): FormatKind | "other" {
   // The configuration file names the policy.
   if (Object.hasOwn(data, "policy")) return "other";
   if (Object.hasOwn(data, "tests")) return "tests";
-  if (Object.hasOwn(data, "tools") && !Object.hasOwn(data, "version")) return "tools";
+  // A tool file may hold only aliases.
+  if ((Object.hasOwn(data, "tools") || Object.hasOwn(data, "aliases")) && !Object.hasOwn(data, "version"))
+    return "tools";
   if (Object.hasOwn(data, "version") || Object.hasOwn(data, "rules") || Object.hasOwn(data, "allow"))
     return "policy";
   return "other";
@@ -162,6 +165,8 @@ function sortDocument(root: YAMLMap, kind: FormatKind): void {
   } else if (kind === "tools") {
     orderKeys(root, TOOLS_KEYS);
     for (const tool of mapsIn(valueAt(root, "tools"))) orderKeys(tool, TOOL_KEYS);
+    // The order of aliases, and of an alias's arguments, is meaning (the first of a name wins): keys only.
+    for (const alias of mapsIn(valueAt(root, "aliases"))) orderKeys(alias, ALIAS_KEYS);
   } else {
     orderKeys(root, TESTS_KEYS);
     for (const test of mapsIn(valueAt(root, "tests"))) {

@@ -21,6 +21,7 @@ import { ToolgateError } from "../runtime/errors.js";
 import { countOf } from "../runtime/plural.js";
 import type { ArgumentValidator } from "../runtime/types.js";
 import { sharedValidatorFactory, type ValidatorFactory } from "../validation/argument-validator.js";
+import { checkAliases } from "./check-aliases.js";
 import { checkPolicy } from "./check-policy.js";
 import { checkRedact } from "./check-redact.js";
 import { checkTools } from "./check-tools.js";
@@ -93,7 +94,10 @@ export class PolicyConfigError extends ToolgateError {
   }
 }
 
-/** The load in order: config, tools, context schema, redaction, policy layers, tests, then the bundle. */
+/**
+ * The load in order: config, tools and their aliases, context schema, redaction, policy layers, tests, then
+ * the bundle.
+ */
 function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<LoadResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const reader = new Reader(cwd);
@@ -143,6 +147,15 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
     invalidNames: new Set<string>(),
   };
   yield PAUSE;
+  const aliases =
+    reader.take(
+      checkAliases(toolFiles, {
+        tools: checked.tools,
+        declared: new Set([...checked.declared, ...declaredElsewhere]),
+        invalidNames: checked.invalidNames,
+        toolsComplete,
+      }),
+    ) ?? [];
 
   const context = checkContextSchema(config, raw.context_schema, factory);
   const contextSchema = context.contextSchema;
@@ -170,6 +183,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
           policyComplete: policyFiles.complete,
           droppedIds: reader.droppedIds,
           invalidNames: checked.invalidNames,
+          aliases,
         },
       ),
     ) ?? [];
@@ -189,7 +203,7 @@ function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<
 
   const bundle = buildBundle(
     raw,
-    { tools: checked.tools, statements, contextSchema, tests },
+    { tools: checked.tools, statements, contextSchema, tests, aliases: aliases.map((a) => a.alias) },
     cwd,
     location.path,
   );

@@ -138,6 +138,17 @@ function toDiagnostic(parsed: ParsedFile, error: ErrorObject): Diagnostic {
         `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}${near === undefined ? "" : `; did you mean "${near}"?`}`,
       );
     }
+    case "maxProperties": {
+      const found = valueAt(parsed.data, at);
+      const count = found !== null && typeof found === "object" ? Object.keys(found).length : 0;
+      const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
+      return diagnosticAt(
+        parsed,
+        at,
+        "config-schema",
+        `${where} has ${count} keys but may have at most ${String(params.limit)}${typeof description === "string" ? ` (${description})` : ""}; keep one`,
+      );
+    }
     case "const":
       return diagnosticAt(
         parsed,

@@ -161,6 +161,46 @@ export const STAGE_DIAGNOSTICS = Object.freeze([
       "A generated file differs from what `toolgate codegen` or `toolgate compile` would write (`--check`); the message says which declarations changed, or that the policy did.",
     fix: "Run `toolgate codegen` (or `compile`) and commit the result.",
   },
+  {
+    code: "alias-unknown-tool",
+    severity: "error",
+    description: "A tool alias names a canonical tool that no tool spec declares.",
+    meaning: "An `aliases` entry's `tool` is not declared in any tool file.",
+    fix: "Fix the spelling, or declare the canonical tool in a tool file.",
+  },
+  {
+    code: "alias-unknown-host",
+    severity: "error",
+    description: "A tool alias names a host toolgate does not read through aliases.",
+    meaning:
+      "An `aliases` entry's `host` is not one of `claude-code`, `gemini-cli`, `codex`, `cursor`, `opencode`.",
+    fix: "Use one of those host names.",
+  },
+  {
+    code: "alias-duplicate",
+    severity: "error",
+    description: "Two tool aliases have the same host and name.",
+    meaning:
+      "The same `host` and `name` are aliased twice (in one tool file or across them); only one could apply.",
+    fix: "Keep one of them.",
+  },
+  {
+    code: "alias-unknown-argument",
+    severity: "error",
+    description: "A tool alias maps an argument that the canonical tool's input_schema does not declare.",
+    meaning:
+      "A key of an alias's `arguments` is not declared under `properties` of the canonical tool's `input_schema`.",
+    fix: "Fix the argument name, or declare the argument in the canonical tool's input_schema.",
+  },
+  {
+    code: "alias-bad-mapping",
+    severity: "error",
+    description:
+      "A tool alias's name pattern is malformed, or a mapping reads a part the pattern does not have.",
+    meaning:
+      "The `name` has a `{` or `}` that is not a `{part}`, names a part twice, or has two parts with no text between them; or a `name_part` names no `{part}` of the `name`.",
+    fix: "Write parts as `{letters_digits_and_underscores}` separated by literal text; use a part the name has.",
+  },
 ] as const satisfies readonly DiagnosticMeta[]);
 
 /** A code a stage reports itself (not one that a policy check declares). */

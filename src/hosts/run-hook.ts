@@ -25,8 +25,8 @@ export interface HookPolicy {
   /** The config's `roots:` (absolute). */
   readonly roots: readonly string[] | undefined;
   readonly contextSchema: unknown;
-  /** The configuration's tool aliases (`aliases:` of its tools files). */
-  readonly aliases?: readonly ToolAlias[];
+  /** The tool aliases of the configuration's tool files (each a host's tool read as a declared tool). */
+  readonly aliases: readonly ToolAlias[];
 }
 
 /** The policy, or why there is none: `report` goes to stderr, `reason` into the blocking answer. */
@@ -123,7 +123,7 @@ export function answerHook<P extends { readonly cwd: string }>(
     declared: (name) => policy.toolNames.has(name),
     roots: hookRoots(project, options.root, policy.roots),
     contextSchema: policy.contextSchema,
-    aliases: policy.aliases ?? [],
+    aliases: policy.aliases,
   });
   const decide = adapter.decide;
   if (decide === undefined) return block(`the ${adapter.host} adapter cannot decide`);

@@ -18,6 +18,7 @@ import { verifyCompiledPolicy } from "./fingerprint.js";
 import { deepFreeze } from "./handlers.js";
 import { type ControllerMode, DEFAULT_MODE, isControllerMode } from "./mode.js";
 import type { StatementSpec } from "./policy.js";
+import type { ToolAlias } from "./tool-aliases.js";
 import type { ToolSpec } from "./types.js";
 
 const functionText = Function.prototype.toString;
@@ -63,6 +64,8 @@ export interface CompiledModuleData {
   readonly specs: readonly ToolSpec[];
   readonly statements: readonly StatementSpec[];
   readonly contextSchema: unknown;
+  /** The tool aliases of the tool files (absent in a module compiled before aliases existed: none). */
+  readonly aliases?: readonly ToolAlias[];
   /** The canonical JSON of the fingerprinted data (see `verifyCompiledPolicy`). */
   readonly canonical: string;
   readonly settings: {
@@ -98,6 +101,8 @@ export interface VerifiedCompiledModule {
   /** The tools' specs and the statements (deeply frozen). */
   readonly specs: readonly ToolSpec[];
   readonly statements: readonly StatementSpec[];
+  /** The tool aliases, checked against the fingerprint (deeply frozen). */
+  readonly aliases: readonly ToolAlias[];
   /** Everything `assembleController` takes from the policy except the `ToolPolicy`, which the module builds. */
   readonly parts: Omit<ControllerParts, "policy">;
 }
@@ -131,7 +136,7 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
   checkIntegrity(
     source.data,
     source.integrity?.data,
-    "policy data (tool specs, statements, context schema, settings)",
+    "policy data (tool specs, statements, context schema, aliases, settings)",
   );
   checkIntegrity(source.validators, source.integrity?.validators, "validators (the ajv standalone code)");
   const data = source.data();
@@ -139,6 +144,7 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
     throw mismatch("exported typesFingerprint", "does not match its data");
   }
   const mode = source.mode ?? DEFAULT_MODE;
+  const aliases = data.aliases ?? [];
   const canonical = verifyCompiledPolicy({
     canonical: data.canonical,
     fingerprint: source.fingerprint,
@@ -146,6 +152,7 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
     statements: data.statements,
     contextSchema: data.contextSchema,
     mode,
+    aliases,
   });
   // verifyCompiledPolicy has checked the mode against the fingerprinted data.
   if (!isControllerMode(mode)) throw mismatch("mode", "is not an enforcement mode");
@@ -175,5 +182,5 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
     ...(settings.approvalTtlMs === undefined ? {} : { approvalTtlMs: settings.approvalTtlMs }),
     ...(settings.grantMaxMs === undefined ? {} : { grantMaxMs: settings.grantMaxMs }),
   };
-  return { specs: data.specs, statements: data.statements, parts };
+  return { specs: data.specs, statements: data.statements, aliases, parts };
 }

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "./canonical-json.js";
 import { ToolgateError } from "./errors.js";
 import { type ControllerMode, DEFAULT_MODE, isControllerMode } from "./mode.js";
+import { aliasFingerprintData, type ToolAlias } from "./tool-aliases.js";
 
 /** A tool as the fingerprint sees it. */
 export interface FingerprintTool {
@@ -19,13 +20,16 @@ export interface FingerprintTool {
 /**
  * The value whose canonical JSON is hashed. An enforcement mode other than `enforce` is part of it (so a
  * policy in `observe` mode never passes for the same policy enforced); `enforce` leaves it out, so that
- * fingerprints of enforced policies stay what they were before modes existed.
+ * fingerprints of enforced policies stay what they were before modes existed. Tool aliases likewise: they
+ * are part of it (`aliasFingerprintData`) only when there are any, so that a policy without aliases keeps
+ * the fingerprint it had before aliases existed.
  */
 export function fingerprintData(
   tools: readonly FingerprintTool[],
   statements: readonly { readonly source?: unknown }[],
   contextSchema: unknown,
   mode: ControllerMode = DEFAULT_MODE,
+  aliases: readonly ToolAlias[] = [],
 ): unknown {
   return {
     version: 1,
@@ -33,17 +37,21 @@ export function fingerprintData(
     statements: statements.map(({ source: _source, ...rest }) => rest),
     contextSchema,
     ...(mode === DEFAULT_MODE ? {} : { mode }),
+    ...(aliases.length === 0 ? {} : { aliases: aliasFingerprintData(aliases) }),
   };
 }
 
-/** The fingerprint of a policy (in a mode: `enforce` by default). */
+/** The fingerprint of a policy (in a mode: `enforce` by default), with its tool aliases (none by default). */
 export function policyFingerprint(
   tools: readonly FingerprintTool[],
   statements: readonly { readonly source?: unknown }[],
   contextSchema: unknown,
   mode: ControllerMode = DEFAULT_MODE,
+  aliases: readonly ToolAlias[] = [],
 ): string {
-  return fingerprintOfCanonical(canonicalJson(fingerprintData(tools, statements, contextSchema, mode)));
+  return fingerprintOfCanonical(
+    canonicalJson(fingerprintData(tools, statements, contextSchema, mode, aliases)),
+  );
 }
 
 /**
@@ -120,12 +128,15 @@ function sameData(data: CompiledPolicyData, canonical: unknown): boolean {
     statements?: unknown;
     contextSchema?: unknown;
     mode?: unknown;
+    aliases?: unknown;
   };
   // The mode is written only when it is not `enforce`, and must be the mode the module runs in.
   const mode = data.mode ?? DEFAULT_MODE;
   if (!isControllerMode(mode)) return false;
   if (c.mode !== (mode === DEFAULT_MODE ? undefined : mode)) return false;
-  if (Object.keys(c).length !== (c.mode === undefined ? 4 : 5) || c.version !== 1) return false;
+  const keys = 4 + (c.mode === undefined ? 0 : 1) + (c.aliases === undefined ? 0 : 1);
+  if (Object.keys(c).length !== keys || c.version !== 1) return false;
+  if (!sameAliases(data.aliases, c.aliases)) return false;
   if (!Array.isArray(c.tools) || !Array.isArray(c.statements)) return false;
   if (!Array.isArray(data.tools) || !Array.isArray(data.statements)) return false;
   if (!sameAndFrozen(data.tools, c.tools)) return false;
@@ -135,6 +146,20 @@ function sameData(data: CompiledPolicyData, canonical: unknown): boolean {
   }
   Object.freeze(data.statements);
   return sameAndFrozen(data.contextSchema, c.contextSchema);
+}
+
+/**
+ * The aliases a module runs with against the fingerprinted ones: none (absent or empty) where the data has
+ * none, else the same aliases in the same order, each its canonical data plus its `source`; frozen on the way.
+ */
+function sameAliases(aliases: unknown, canonical: unknown): boolean {
+  const list = aliases ?? [];
+  if (!Array.isArray(list)) return false;
+  Object.freeze(list);
+  if (canonical === undefined) return list.length === 0;
+  if (!Array.isArray(canonical) || canonical.length === 0 || list.length !== canonical.length) return false;
+  for (let i = 0; i < list.length; i++) if (!sameStatement(list[i], canonical[i])) return false;
+  return true;
 }
 
 /** What a compiled controller hands to `verifyCompiledPolicy`. */
@@ -149,6 +174,8 @@ export interface CompiledPolicyData {
   readonly contextSchema: unknown;
   /** The enforcement mode the module was compiled with (absent: `enforce`). */
   readonly mode?: unknown;
+  /** The tool aliases the module runs with (absent: none); frozen (deeply) by `verifyCompiledPolicy`. */
+  readonly aliases?: unknown;
 }
 
 /**

@@ -129,6 +129,7 @@ export {
   type ToolPolicyOptions,
 } from "./policy.js";
 export { type ResolveResult, ToolRegistry } from "./registry.js";
+export type { AliasHost, AliasSource, HostToolCall, ToolAlias } from "./tool-aliases.js";
 export {
   errorResult,
   formatArgumentIssues,

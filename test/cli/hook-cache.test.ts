@@ -125,7 +125,7 @@ describe("toolgate hook with its controller cache", () => {
     await expectSameAsUncached();
     writeFileSync(indexFile(), "{ broken");
     await expectSameAsUncached();
-    expect(JSON.parse(readFileSync(indexFile(), "utf8")).version).toBe(1);
+    expect(JSON.parse(readFileSync(indexFile(), "utf8")).version).toBe(2);
   });
 
   it("never trusts a tampered module: valid JavaScript whose policy data was edited", async () => {

@@ -98,7 +98,7 @@ function reseal(text: string): string {
 }
 
 const DATA_EDITED =
-  /policy data \(tool specs, statements, context schema, settings\) do not match the integrity hash.*re-run `toolgate compile`/;
+  /policy data \(tool specs, statements, context schema, aliases, settings\) do not match the integrity hash.*re-run `toolgate compile`/;
 const VALIDATORS_EDITED =
   /validators \(the ajv standalone code\) do not match the integrity hash.*re-run `toolgate compile`/;
 const FINGERPRINT = /does not match its fingerprint/;

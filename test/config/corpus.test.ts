@@ -174,6 +174,12 @@ describe("the config corpus", () => {
       "prefix-on-path",
       "invalid-url",
       "unbounded-string",
+      "alias-unknown-tool",
+      "alias-unknown-host",
+      "alias-duplicate",
+      "alias-unknown-argument",
+      "alias-bad-mapping",
+      "alias-unmapped-argument",
     ];
     expect(loaderCodes.filter((code) => !covered.has(code))).toEqual([]);
   });

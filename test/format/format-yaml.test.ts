@@ -120,6 +120,34 @@ rules:
     expect(again).toEqual({ ...result, reordered: false });
   });
 
+  it("sort: an alias file's keys in the documented order, the aliases and their arguments left in order", async () => {
+    const result = await formatYamlText(
+      `aliases:
+  - tool: shell
+    arguments: { command: command, cwd: { path: cwd } }
+    name: Bash
+    host: claude-code
+  - name: run_shell_command
+    host: gemini-cli
+    tool: shell
+`,
+      { sort: true },
+    );
+    expect(result).toEqual({
+      ok: true,
+      reordered: true,
+      text: `aliases:
+  - host: claude-code
+    name: Bash
+    tool: shell
+    arguments: { command: command, cwd: { path: cwd } }
+  - host: gemini-cli
+    name: run_shell_command
+    tool: shell
+`,
+    });
+  });
+
   it("sort adds and removes nothing: a repeated tool stays repeated", async () => {
     expect(await formatted("version: 1\nallow: [b, a, b]\n", { sort: true })).toBe(
       "version: 1\nallow: [a, b, b]\n",

@@ -10,6 +10,7 @@ import type {
   OnAsk,
   PendingApprovals,
   StatementSpec,
+  ToolAlias,
   ToolContext,
   ToolController,
   ToolPolicy,
@@ -40,6 +41,11 @@ export declare const specs: readonly ToolSpec[];
  * The policy statements (frozen).
  */
 export declare const statements: readonly StatementSpec[];
+
+/**
+ * The tool aliases of the tool files: each a host's tool read as a declared tool (frozen).
+ */
+export declare const aliases: readonly ToolAlias[];
 
 /**
  * The policy (immutable).

@@ -12,6 +12,7 @@ import {
   type PolicyTestCase,
 } from "../../bundle/policy-bundle.js";
 import type { StatementSpec } from "../../runtime/policy.js";
+import type { ToolAlias } from "../../runtime/tool-aliases.js";
 import type { JsonSchema } from "../../runtime/types.js";
 import { toDisplayPath } from "./read-files.js";
 import type { RawConfig, RawNotifier } from "./validate-config.js";
@@ -22,6 +23,7 @@ export interface BundleInput {
   readonly statements: readonly StatementSpec[];
   readonly contextSchema: JsonSchema | null;
   readonly tests: readonly PolicyTestCase[];
+  readonly aliases: readonly ToolAlias[];
 }
 
 /**

@@ -146,7 +146,7 @@ export function declaredNames(parsed: ParsedFile): string[] {
  */
 export function* compileInSlices(files: readonly ParsedFile[], factory: ValidatorFactory): LoadSteps<void> {
   for (const parsed of files) {
-    for (const tool of (parsed.data as { tools: readonly { input_schema?: unknown }[] }).tools) {
+    for (const tool of (parsed.data as { tools?: readonly { input_schema?: unknown }[] }).tools ?? []) {
       const schema = tool.input_schema;
       if (schema === null || typeof schema !== "object") continue;
       const draft = schemaDraft(schema as JsonSchema);

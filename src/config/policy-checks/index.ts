@@ -5,6 +5,7 @@
  * last.
  */
 import type { DiagnosticMeta } from "../../diagnostics/diagnostic-table.js";
+import { aliasUnmappedArgumentCheck } from "./alias-unmapped-argument.js";
 import { conditionCompilesCheck } from "./condition-compiles.js";
 import { duplicateRuleIdCheck } from "./duplicate-rule-id.js";
 import { operatorTypeCheck } from "./operator-type.js";
@@ -39,6 +40,7 @@ export const POLICY_CHECKS = Object.freeze([
   unreachableFallbackCheck,
   unlistedToolCheck,
   placeholderReasonCheck,
+  aliasUnmappedArgumentCheck,
 ] as const);
 
 /** A code a policy check reports. */

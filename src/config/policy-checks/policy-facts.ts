@@ -15,6 +15,7 @@ import {
   ruleStatement,
   setStatement,
 } from "../../runtime/statements.js";
+import type { ToolAlias } from "../../runtime/tool-aliases.js";
 import type { JsonSchema, PolicyAction } from "../../runtime/types.js";
 import { childPointer, type ParsedFile, positionOf } from "../parsed-file.js";
 
@@ -24,6 +25,14 @@ export interface PolicyLayer {
   readonly layer: number;
   /** A short name for statement ids of baseline layers (the file name without extension). */
   readonly label: string;
+}
+
+/** A tool alias with the file and JSON Pointer it is written at, for checks that report on it. */
+export interface WrittenAlias {
+  readonly alias: ToolAlias;
+  readonly parsed: ParsedFile;
+  /** `/aliases/INDEX`. */
+  readonly pointer: string;
 }
 
 /** What the loader could not read, so that checks which need the whole picture stay quiet. */
@@ -42,6 +51,8 @@ export interface PolicyCheckOptions {
    * that mistake, so the policy naming them is not also an `unknown-tool`.
    */
   readonly invalidNames?: ReadonlySet<string>;
+  /** The tool aliases of the tool files that passed their own checks, with where each is written. */
+  readonly aliases?: readonly WrittenAlias[];
 }
 
 /** A rule as the policy file writes it (the schema has checked its shape). */
@@ -119,6 +130,8 @@ export interface PolicyFacts {
   }[];
   readonly conditionFields: readonly ConditionField[];
   readonly operatorNodes: readonly OperatorNode[];
+  /** The tool aliases (`options.aliases`, or none). */
+  readonly aliases: readonly WrittenAlias[];
 }
 
 /** The layer's policy as written. */
@@ -341,5 +354,6 @@ export function collectPolicyFacts(
     fallbacks,
     conditionFields,
     operatorNodes: operatorNodeList,
+    aliases: options.aliases ?? [],
   };
 }
