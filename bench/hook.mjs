@@ -198,7 +198,9 @@ export function benchHostHooks({ runs = 20 } = {}) {
   const times = hosts.map(() => []);
   for (let i = 0; i < runs; i++) {
     node.push(time(["-e", "0"], "{}", undefined));
-    runsOf.forEach((run, h) => times[h].push(time(run.args, run.input, run.allowed)));
+    runsOf.forEach((run, h) => {
+      times[h].push(time(run.args, run.input, run.allowed));
+    });
   }
   return {
     runs,

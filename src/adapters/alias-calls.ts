@@ -5,14 +5,10 @@
  * host's alias of that name (exact names first, then name patterns) maps it onto the canonical tool; a call
  * with neither stays as sent, an unknown tool, which the policy cannot read (never allowed).
  */
-import type { JsonObject } from "./json-data.js";
-import {
-  AliasTable,
-  applyAlias,
-  type HostToolCall,
-  type ToolAlias,
-} from "../runtime/tool-aliases.js";
+
+import { AliasTable, applyAlias, type HostToolCall, type ToolAlias } from "../runtime/tool-aliases.js";
 import type { ToolCall } from "../runtime/types.js";
+import type { JsonObject } from "./json-data.js";
 
 /** How a host's call is read: its aliases, and how it reads a path against the project. */
 export interface AliasReading {
@@ -24,12 +20,6 @@ export interface AliasReading {
 /** The alias table of one host from the configuration's aliases. */
 export function aliasTable(aliases: readonly ToolAlias[] | undefined, host: string): AliasTable {
   return new AliasTable(aliases ?? [], host);
-}
-
-/** The canonical calls for one host call, and the call as sent (its paths unread). */
-export interface AliasedCalls {
-  readonly calls: readonly ToolCall[];
-  readonly sent: ToolCall;
 }
 
 /** An MCP call's server and tool as name parts. */
@@ -44,8 +34,9 @@ export function partsOf(parts: {
 }
 
 /**
- * The canonical calls for one host call, and the call as sent (paths unread) for rules on absolute paths; or
- * `undefined` when the host has no alias for it.
+ * The canonical calls for one host call, or `undefined` when the host has no alias for it. A path inside the
+ * project reaches the rules relative to it, as every canonical call has it (rules on canonical tools are written
+ * on project-relative paths; an absolute path is outside the project).
  * @param partReadings the name parts where the host knows better than the pattern (an MCP call's server, from
  * the payload's provenance, or every way an ambiguous name splits): one set of calls per reading.
  */
@@ -54,7 +45,7 @@ export function aliasCalls(
   call: { readonly name: string; readonly arguments: JsonObject },
   callId: string,
   partReadings?: readonly ReadonlyMap<string, string>[],
-): AliasedCalls | undefined {
+): readonly ToolCall[] | undefined {
   let found = reading.table.find(call.name);
   if (found === undefined && partReadings !== undefined && partReadings.length > 0) {
     // An MCP call under a name no pattern fits: the host named its server and tool.
@@ -65,10 +56,7 @@ export function aliasCalls(
   const host: HostToolCall = call;
   const readings = partReadings === undefined || partReadings.length === 0 ? [found.parts] : partReadings;
   const calls = readings.flatMap((parts) => applyAlias(found.alias, parts, host, callId, reading.readPath));
-  const sent = applyAlias(found.alias, readings[0] as ReadonlyMap<string, string>, host, callId, (path) => [
-    path,
-  ])[0] as ToolCall;
-  return { calls: dedupe(calls), sent };
+  return dedupe(calls);
 }
 
 /** The calls without repeats (two readings that map to the same canonical call are decided once). */

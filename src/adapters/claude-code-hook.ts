@@ -8,7 +8,7 @@
  */
 import type { AliasTable } from "../runtime/tool-aliases.js";
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { type AliasedCalls, aliasCalls, partsOf } from "./alias-calls.js";
+import { aliasCalls, partsOf } from "./alias-calls.js";
 import {
   isAbsolutePath,
   linkedReadings,
@@ -124,7 +124,7 @@ export function hookAliasCalls(
   roots: string | readonly string[],
   resolveLink: (absolutePath: string) => string | undefined,
   table: AliasTable,
-): AliasedCalls | undefined {
+): readonly ToolCall[] | undefined {
   const name = payload.tool_name;
   if (table.size === 0 || table.decidesAsItself(name, declared)) return undefined;
   const isMcp = name.startsWith("mcp__");

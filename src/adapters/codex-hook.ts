@@ -14,8 +14,8 @@
  * ask is a deny that tells the model a person is needed, and everything this hook cannot read blocks.
  */
 import { AliasTable } from "../runtime/tool-aliases.js";
-import type { PolicyAction } from "../runtime/types.js";
-import { type AliasedCalls, aliasCalls } from "./alias-calls.js";
+import type { PolicyAction, ToolCall } from "../runtime/types.js";
+import { aliasCalls } from "./alias-calls.js";
 import { linkedReadings, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
@@ -120,12 +120,12 @@ export function codexCalls(
   roots: string | readonly string[] = payload.cwd,
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
   table: AliasTable = new AliasTable([], "codex"),
-): AliasedCalls {
+): readonly ToolCall[] {
   const callId = typeof payload.tool_use_id === "string" ? payload.tool_use_id : "codex";
   const input = payload.tool_input as JsonObject;
   const name = payload.tool_name;
   const asSent = { callId, toolName: name, arguments: input };
-  if (table.decidesAsItself(name, declared)) return { calls: [asSent], sent: asSent };
+  if (table.decidesAsItself(name, declared)) return [asSent];
   const reading = { table, readPath: (path: string) => linkedReadings(path, roots, resolveLink) };
   if (name === "apply_patch") {
     const body = input.command ?? input.patch ?? input.input;
@@ -138,11 +138,10 @@ export function codexCalls(
             operation: target.operation,
           }));
     const read = files.map((file) => aliasCalls(reading, { name, arguments: file }, callId));
-    if (read.some((one) => one === undefined)) return { calls: [asSent], sent: asSent };
-    const each = read as AliasedCalls[];
-    return { calls: each.flatMap((one) => one.calls), sent: (each[0] as AliasedCalls).sent };
+    if (read.some((one) => one === undefined)) return [asSent];
+    return (read as (readonly ToolCall[])[]).flat();
   }
-  return aliasCalls(reading, { name, arguments: input }, callId) ?? { calls: [asSent], sent: asSent };
+  return aliasCalls(reading, { name, arguments: input }, callId) ?? [asSent];
 }
 
 /** A patch path as Codex reads it: relative paths against the session's working directory. */

@@ -12,8 +12,8 @@
  * `failClosed: true`; exit code 2 blocks.
  */
 import { AliasTable } from "../runtime/tool-aliases.js";
-import type { PolicyAction } from "../runtime/types.js";
-import { type AliasedCalls, aliasCalls } from "./alias-calls.js";
+import type { PolicyAction, ToolCall } from "../runtime/types.js";
+import { aliasCalls } from "./alias-calls.js";
 import { isAbsolutePath, linkedReadings, readJsonPayload } from "./hook-payload.js";
 import { copyJsonObject, type JsonObject, quoteValue } from "./json-data.js";
 
@@ -131,7 +131,7 @@ export function cursorCalls(
   roots: readonly string[] = [],
   resolveLink: (absolutePath: string) => string | undefined = () => undefined,
   table: AliasTable = new AliasTable([], "cursor"),
-): AliasedCalls {
+): readonly ToolCall[] {
   const callId = payload.generation_id ?? "cursor";
   const name = payload.hook_event_name;
   const args: JsonObject =
@@ -150,7 +150,7 @@ export function cursorCalls(
     readPath: (path: string) => linkedReadings(path, [...workspace, ...roots], resolveLink),
   };
   const asSent = { callId, toolName: name, arguments: args };
-  return aliasCalls(reading, { name, arguments: args }, callId) ?? { calls: [asSent], sent: asSent };
+  return aliasCalls(reading, { name, arguments: args }, callId) ?? [asSent];
 }
 
 /**

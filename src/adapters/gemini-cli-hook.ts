@@ -10,7 +10,7 @@
  */
 import type { AliasTable } from "../runtime/tool-aliases.js";
 import type { PolicyAction, ToolCall } from "../runtime/types.js";
-import { type AliasedCalls, aliasCalls, partsOf } from "./alias-calls.js";
+import { aliasCalls, partsOf } from "./alias-calls.js";
 import { linkedReadings, mcpStandInCall, pathReadingCalls, readHookObject } from "./hook-payload.js";
 import type { JsonObject } from "./json-data.js";
 
@@ -135,7 +135,7 @@ export function geminiCliAliasCalls(
   roots: string | readonly string[],
   resolveLink: (absolutePath: string) => string | undefined,
   table: AliasTable,
-): AliasedCalls | undefined {
+): readonly ToolCall[] | undefined {
   const name = payload.tool_name;
   if (table.size === 0 || table.decidesAsItself(name, declared)) return undefined;
   const mcp = mcpParts(payload);

@@ -3,14 +3,15 @@
  * `hookCalls`), and `hookSpecificOutput.permissionDecision` on stdout. It fails closed with exit code 2, which
  * blocks the tool call and shows stderr to Claude as the reason.
  */
+
+import { aliasTable } from "../adapters/alias-calls.js";
 import {
   type ClaudeCodePreToolUseInput,
-  hookAnswer,
   hookAliasCalls,
+  hookAnswer,
   hookCalls,
   parseHookPayload,
 } from "../adapters/claude-code-hook.js";
-import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import {
   BLOCK_WITH_REASON_ON_STDERR,
@@ -59,7 +60,8 @@ export function claudeCodeAdapter(unreadable: "ask" | "deny"): HookAdapter<Claud
       const context = hookContext(payload, scope.contextSchema);
       const table = aliasTable(scope.aliases, "claude-code");
       const aliased = hookAliasCalls(payload, scope.declared, scope.roots, linkTarget, table);
-      if (aliased !== undefined) return { calls: aliased.calls, context, sent: aliased.sent };
+      // Canonical calls carry project paths relative to it, as the canonical rules are written.
+      if (aliased !== undefined) return { calls: aliased, context };
       return {
         calls: hookCalls(payload, scope.declared, scope.roots, linkTarget),
         context,

@@ -3,8 +3,9 @@
  * a well-formed deny or exit code 2, so an ask is answered as a deny under `PreToolUse`, and it fails closed
  * with exit code 2 (stderr is shown to the model as the reason).
  */
-import { type CodexHookInput, codexAnswer, codexCalls, parseCodexPayload } from "../adapters/codex-hook.js";
+
 import { aliasTable } from "../adapters/alias-calls.js";
+import { type CodexHookInput, codexAnswer, codexCalls, parseCodexPayload } from "../adapters/codex-hook.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import {
   BLOCK_WITH_REASON_ON_STDERR,
@@ -29,8 +30,7 @@ export function codexAdapter(
     },
     toCalls: (payload, scope) => {
       const table = aliasTable(scope.aliases, "codex");
-      const read = codexCalls(payload, scope.declared, scope.roots, linkTarget, table);
-      return { calls: read.calls, context: {}, sent: read.sent };
+      return { calls: codexCalls(payload, scope.declared, scope.roots, linkTarget, table), context: {} };
     },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: ({ action, reason }) => {

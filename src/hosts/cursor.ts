@@ -3,13 +3,14 @@
  * event, `permission` on stdout. It fails closed with exit code 2 and the same refusal on stdout, so either
  * reading blocks.
  */
+
+import { aliasTable } from "../adapters/alias-calls.js";
 import {
   type CursorHookInput,
   cursorAnswer,
   cursorCalls,
   parseCursorPayload,
 } from "../adapters/cursor-hook.js";
-import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost, jsonReply } from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
@@ -26,8 +27,7 @@ export function cursorAdapter(unreadable: "ask" | "deny"): HookAdapter<CursorHoo
     // Cursor's workspace roots come first; the project directory is the payload's cwd among them.
     toCalls: (payload, scope) => {
       const table = aliasTable(scope.aliases, "cursor");
-      const read = cursorCalls(payload, scope.roots.slice(1), linkTarget, table);
-      return { calls: read.calls, context: {}, sent: read.sent };
+      return { calls: cursorCalls(payload, scope.roots.slice(1), linkTarget, table), context: {} };
     },
     decide: (controller, calls) => decideHookCalls(controller, calls, unreadable),
     answer: ({ action, reason }, payload) => jsonReply(cursorAnswer(payload.hook_event_name, action, reason)),

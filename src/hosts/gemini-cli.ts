@@ -3,14 +3,15 @@
  * `geminiCliCalls`), and `decision` on stdout. It fails closed with exit code 2 and, because Gemini CLI parses
  * stdout first whatever the exit code, a deny on stdout as well: either reading blocks.
  */
+
+import { aliasTable } from "../adapters/alias-calls.js";
 import {
   type GeminiCliBeforeToolInput,
-  geminiCliAnswer,
   geminiCliAliasCalls,
+  geminiCliAnswer,
   geminiCliCalls,
   parseGeminiCliPayload,
 } from "../adapters/gemini-cli-hook.js";
-import { aliasTable } from "../adapters/alias-calls.js";
 import { linkTarget } from "../adapters/hook-payload.js";
 import { decideHookCalls, HOOK_EXIT, type HookAdapter, type HookHost, jsonReply } from "./hook-host.js";
 import type { HostRead } from "./host-adapter.js";
@@ -33,7 +34,8 @@ export function geminiCliAdapter(
     toCalls: (payload, scope) => {
       const table = aliasTable(scope.aliases, "gemini-cli");
       const aliased = geminiCliAliasCalls(payload, scope.declared, scope.roots, linkTarget, table);
-      if (aliased !== undefined) return { calls: aliased.calls, context: {}, sent: aliased.sent };
+      // Canonical calls carry project paths relative to it, as the canonical rules are written.
+      if (aliased !== undefined) return { calls: aliased, context: {} };
       return {
         calls: geminiCliCalls(payload, scope.declared, scope.roots, linkTarget),
         context: {},

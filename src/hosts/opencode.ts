@@ -6,7 +6,7 @@
  * exact name. The strictest decision over the calls wins. A plugin cannot ask, so the answer lets the call run
  * on allow and refuses it otherwise; it fails closed by refusing (the plugin throws, and the model reads why).
  */
-import { type AliasedCalls, aliasCalls, aliasTable } from "../adapters/alias-calls.js";
+import { aliasCalls, aliasTable } from "../adapters/alias-calls.js";
 import { projectReadings } from "../adapters/hook-payload.js";
 import { copyJsonObject, type JsonObject } from "../adapters/json-data.js";
 import type { ToolAlias } from "../runtime/tool-aliases.js";
@@ -45,22 +45,12 @@ export function openCodeCalls(
   declared: (name: string) => boolean,
   aliases: readonly ToolAlias[] = [],
 ): readonly ToolCall[] {
-  return openCodeRead(tool, args, projectDir, declared, aliases).calls;
-}
-
-function openCodeRead(
-  tool: string,
-  args: JsonObject,
-  projectDir: string,
-  declared: (name: string) => boolean,
-  aliases: readonly ToolAlias[],
-): AliasedCalls {
   const callId = "opencode";
   const asSent = { callId, toolName: tool, arguments: args };
   const table = aliasTable(aliases, "opencode");
-  if (table.decidesAsItself(tool, declared)) return { calls: [asSent], sent: asSent };
+  if (table.decidesAsItself(tool, declared)) return [asSent];
   const reading = { table, readPath: (path: string) => projectReadings(path, projectDir) };
-  return aliasCalls(reading, { name: tool, arguments: args }, callId) ?? { calls: [asSent], sent: asSent };
+  return aliasCalls(reading, { name: tool, arguments: args }, callId) ?? [asSent];
 }
 
 /** The OpenCode adapter. Paths are read against the first root, the project directory (OpenCode's worktree). */
@@ -74,8 +64,8 @@ export const openCodeAdapter: HostAdapter<OpenCodeCallInput, OpenCodeMessage, Op
     return { ok: true, message: { tool, args: copied.value } };
   },
   toCalls: ({ tool, args }, scope) => {
-    const read = openCodeRead(tool, args, scope.roots[0] ?? ".", scope.declared, scope.aliases ?? []);
-    return { calls: read.calls, context: {}, sent: read.sent };
+    const calls = openCodeCalls(tool, args, scope.roots[0] ?? ".", scope.declared, scope.aliases ?? []);
+    return { calls, context: {} };
   },
   // An unreadable call is an ask, which the plugin refuses (it cannot ask a person).
   decide: (controller, calls) =>
