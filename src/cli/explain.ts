@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { linkTarget, projectReadings } from "../adapters/hook-payload.js";
+import { linkTarget } from "../adapters/hook-payload.js";
+import type { JsonObject } from "../adapters/json-data.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { nearest } from "../config/nearest.js";
 import { escapeControl } from "../diagnostics/escape-control.js";
+import { hostToolCalls } from "../hosts/host-tool-calls.js";
 import { hookRoots } from "../hosts/run-hook.js";
 import {
   decideWithRoots,
@@ -18,12 +20,12 @@ import type { StatementKind, StatementSpec } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";
 import {
   ALIAS_HOSTS,
+  type AliasHost,
   AliasTable,
-  applyAlias,
   describeAlias,
   type ToolAlias,
 } from "../runtime/tool-aliases.js";
-import type { JsonValue, PolicyAction } from "../runtime/types.js";
+import type { PolicyAction } from "../runtime/types.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 import { EXIT, parseFormat, print, printError, UsageError } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -179,6 +181,9 @@ function strictness(action: PolicyAction | "invalid"): number {
 interface HostReading {
   readonly host: string;
   readonly name: string;
+  /** The configuration declares the host's tool by its own name: decided as itself. */
+  readonly asItself: boolean;
+  /** The alias that read it (none: decided as itself, or read by the host's own stand-in). */
   readonly alias: ToolAlias | undefined;
   readonly calls: readonly ExplainedCall[];
   /** The index in `calls` of the call whose decision is the answer (the strictest). */
@@ -220,15 +225,13 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
     trace: options.trace === true,
   };
   let reading: HostReading | undefined;
-  if (host !== undefined && !names.includes(tool)) {
-    const found = readThroughAlias(setup, host, tool, args, options);
+  if (host !== undefined) {
+    const found = readThroughHost(setup, host as AliasHost, tool, args, options);
     if (!found.ok) {
       printError(found.message);
       return EXIT.findings;
     }
     reading = found.reading;
-  } else if (host !== undefined) {
-    reading = { host, name: tool, alias: undefined, calls: [explainCall(setup, tool, args)], deciding: 0 };
   } else if (!names.includes(tool)) {
     // The decision is "invalid" either way; the name is likely a typo worth saying so about.
     const near = nearest(tool, names);
@@ -296,56 +299,64 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
 }
 
 /**
- * Reads a host's tool call through the host's aliases: the canonical calls it stands for (path arguments read
- * against the project and the roots, as a hook reads them), each decided; the strictest decides.
+ * Reads a host's tool call as that host's hook reads it (`hostToolCalls`: the declared-name rule, the aliases,
+ * the host's own readings, paths against the project and the roots): the canonical calls it stands for, each
+ * decided; the strictest decides. A name the hook reads as an unknown tool is an error that lists the host's
+ * aliased tools.
  */
-function readThroughAlias(
+function readThroughHost(
   setup: ExplainSetup,
-  host: string,
+  host: AliasHost,
   name: string,
   args: unknown,
   options: ExplainCommandOptions,
 ): { readonly ok: true; readonly reading: HostReading } | { readonly ok: false; readonly message: string } {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new UsageError("--args must be a JSON object: the host tool's arguments");
+  }
+  const names = new Set(setup.bundle.tools.map((t) => t.name));
+  const declared = (tool: string) => names.has(tool);
   const table = new AliasTable(setup.bundle.aliases, host);
-  const found = table.find(name);
-  if (found === undefined) {
+  const asItself = table.decidesAsItself(name, declared);
+  const alias = asItself ? undefined : table.find(name)?.alias;
+  const project = resolve(options.project ?? process.cwd());
+  const read = hostToolCalls(host, name, args as JsonObject, {
+    declared,
+    roots: hookRoots(project, options.root, setup.bundle.settings.roots),
+    contextSchema: setup.bundle.contextSchema,
+    aliases: setup.bundle.aliases,
+  });
+  if (!read.ok) {
+    return { ok: false, message: `the ${host} hook cannot read this call: ${escapeControl(read.reason)}` };
+  }
+  if (read.calls.every((call) => !names.has(call.toolName))) {
     const aliased = setup.bundle.aliases.filter((a) => a.host === host).map((a) => a.name);
     return {
       ok: false,
-      message: `no tool is declared as "${escapeControl(name)}" and no alias reads the ${host} tool of that name; ${
+      message: `no tool is declared as "${escapeControl(name)}" and no alias reads the ${host} tool of that name, so the hook cannot read it (never allowed); ${
         aliased.length === 0
           ? `${host} has no aliases: add one under aliases: in a tool file`
           : `${host} tools with aliases: ${aliased.map((n) => escapeControl(n)).join(", ")}`
       }`,
     };
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) {
-    throw new UsageError("--args must be a JSON object: the host tool's arguments");
-  }
-  const project = resolve(options.project ?? process.cwd());
-  const roots = hookRoots(project, options.root, setup.bundle.settings.roots);
-  const canonical = applyAlias(
-    found.alias,
-    found.parts,
-    { name, arguments: args as { [key: string]: JsonValue } },
-    "explain",
-    (path) => projectReadings(path, roots),
-  );
-  const calls = canonical.map((call) => explainCall(setup, call.toolName, call.arguments));
+  const calls = read.calls.map((call) => explainCall(setup, call.toolName, call.arguments));
   let deciding = 0;
   calls.forEach((call, index) => {
     const best = calls[deciding] as ExplainedCall;
     if (strictness(call.output.action) > strictness(best.output.action)) deciding = index;
   });
-  return { ok: true, reading: { host, name, alias: found.alias, calls, deciding } };
+  return { ok: true, reading: { host, name, asItself, alias, calls, deciding } };
 }
 
 /** The lines before a host call's decision: how it was read, and each canonical call with its decision. */
 function hostLines(reading: HostReading): string[] {
   const lines = [
-    reading.alias === undefined
+    reading.asItself
       ? `${reading.name} (${reading.host}) is a declared tool: decided as itself`
-      : describeAlias(reading.alias),
+      : reading.alias === undefined
+        ? `${reading.name} (${reading.host}) → ${[...new Set(reading.calls.map((call) => call.output.tool))].join(", ")}: read by the ${reading.host} hook (no alias)`
+        : describeAlias(reading.alias),
   ];
   const many = reading.calls.length > 1;
   reading.calls.forEach((call, index) => {

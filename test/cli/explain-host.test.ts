@@ -135,7 +135,7 @@ describe("toolgate explain --host", () => {
     const other = explain("--host", "gemini-cli", "Bash", "--args", '{"command":"git status"}');
     expect(other.code).toBe(1);
     expect(other.stderr).toContain(
-      'no tool is declared as "Bash" and no alias reads the gemini-cli tool of that name; gemini-cli tools with aliases: run_shell_command',
+      'no tool is declared as "Bash" and no alias reads the gemini-cli tool of that name, so the hook cannot read it (never allowed); gemini-cli tools with aliases: run_shell_command',
     );
   });
 
@@ -158,9 +158,13 @@ describe("toolgate explain --host", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("claude-code tools with aliases: Bash, Write, mcp__{server}__{tool}");
-    const none = explain("--host", "cursor", "beforeReadFile", "--args", "{}");
+    const none = explain("--host", "cursor", "beforeReadFile", "--args", '{"file_path":"/srv/x"}');
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("cursor has no aliases: add one under aliases: in a tool file");
+    // What the host's hook cannot read, explain cannot either: Cursor's read names its file.
+    const unreadable = explain("--host", "cursor", "beforeReadFile", "--args", "{}");
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toContain("the cursor hook cannot read this call: file_path is");
   });
 
   it("refuses an unknown host, --project without --host, and arguments that are not an object", () => {
@@ -173,5 +177,64 @@ describe("toolgate explain --host", () => {
     const args = explain("--host", "claude-code", "Bash", "--args", "[1]");
     expect(args.code).toBe(2);
     expect(args.stderr).toContain("--args must be a JSON object");
+  });
+});
+
+describe("toolgate explain --host on the canonical pack: what the hook decides", () => {
+  beforeAll(assertBuilt);
+  const PACK = join(ROOT, "policies/packs/agents/toolgate.config.yaml");
+  const run = (...args: string[]) => toolgate(["explain", "--config", PACK, ...args], ROOT);
+
+  it("Codex's apply_patch is read per file, as the hook reads it: the secret file decides", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/a.ts",
+      "+x",
+      "*** Add File: .env",
+      "+y",
+      "*** End Patch",
+    ];
+    const result = run(
+      "--host",
+      "codex",
+      "apply_patch",
+      "--args",
+      JSON.stringify({ command: patch.join("\n") }),
+      "--project",
+      "/srv/p",
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe("apply_patch (codex) → write_file { path ← path (a path), operation ← operation }");
+    expect(lines[1]).toBe('call 1 of 2: write_file {"path":"src/a.ts","operation":"update"} → ASK');
+    expect(lines[2]).toBe('call 2 of 2: write_file {"path":".env","operation":"add"} → DENY');
+    expect(lines[3]).toBe("the strictest decides: call 2");
+  });
+
+  it("Gemini CLI's own read_file is read through its alias, although read_file is a declared (canonical) tool", () => {
+    const result = run(
+      "--host",
+      "gemini-cli",
+      "read_file",
+      "--args",
+      '{"file_path":"/srv/p/.env"}',
+      "--project",
+      "/srv/p",
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split("\n").slice(0, 2)).toEqual([
+      "read_file (gemini-cli) → read_file { path ← file_path (a path) }",
+      'call: read_file {"path":".env"} → DENY',
+    ]);
+  });
+
+  it("an MCP name that splits several ways is read every way Claude Code's hook reads it", () => {
+    const result = run("--host", "claude-code", "mcp__a__b__c", "--args", "{}", "--format", "json");
+    expect(result.code, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.host.calls.map((call: { arguments: { server: string } }) => call.arguments.server)).toEqual([
+      "a",
+      "a__b",
+    ]);
   });
 });
