@@ -13,6 +13,7 @@
  */
 import { loadPolicyResult } from "../config/load-policy.js";
 import { type OpenCodeAnswer, openCodeAdapter } from "../hosts/opencode.js";
+import { hookRoots } from "../hosts/run-hook.js";
 import { ToolgateError } from "../runtime/errors.js";
 import { decisionController } from "../testing/run-policy-tests.js";
 
@@ -67,7 +68,7 @@ export function toolgatePlugin(options: ToolgatePluginOptions = {}) {
     const names = new Set(bundle?.tools.map((t) => t.name) ?? []);
     const scope = {
       declared: (name: string) => names.has(name),
-      roots: [projectDir],
+      roots: hookRoots(projectDir, undefined, bundle?.settings.roots),
       contextSchema: bundle?.contextSchema ?? null,
       aliases: bundle?.aliases ?? [],
     };

@@ -7,7 +7,7 @@
  * on allow and refuses it otherwise; it fails closed by refusing (the plugin throws, and the model reads why).
  */
 import { aliasCalls, aliasTable } from "../adapters/alias-calls.js";
-import { projectReadings } from "../adapters/hook-payload.js";
+import { linkedReadings, linkTarget } from "../adapters/hook-payload.js";
 import { copyJsonObject, type JsonObject } from "../adapters/json-data.js";
 import type { ToolAlias } from "../runtime/tool-aliases.js";
 import type { ToolCall } from "../runtime/types.js";
@@ -36,12 +36,12 @@ export type OpenCodeAnswer =
  * through the configuration's OpenCode aliases (`policies/packs/agents`); the plugin decides each and keeps
  * the strictest answer. A tool the configuration declares by its own name (and that is not a canonical tool)
  * is decided as sent, as is a tool with no alias (an unknown tool, never allowed). Paths are read against the
- * project directory.
+ * roots (the project directory first), and a symbolic link also as its target, as the hooks read them.
  */
 export function openCodeCalls(
   tool: string,
   args: JsonObject,
-  projectDir: string,
+  roots: string | readonly string[],
   declared: (name: string) => boolean,
   aliases: readonly ToolAlias[] = [],
 ): readonly ToolCall[] {
@@ -49,11 +49,11 @@ export function openCodeCalls(
   const asSent = { callId, toolName: tool, arguments: args };
   const table = aliasTable(aliases, "opencode");
   if (table.decidesAsItself(tool, declared)) return [asSent];
-  const reading = { table, readPath: (path: string) => projectReadings(path, projectDir) };
+  const reading = { table, readPath: (path: string) => linkedReadings(path, roots, linkTarget) };
   return aliasCalls(reading, { name: tool, arguments: args }, callId) ?? [asSent];
 }
 
-/** The OpenCode adapter. Paths are read against the first root, the project directory (OpenCode's worktree). */
+/** The OpenCode adapter. Paths are read against the roots, the project directory (OpenCode's worktree) first. */
 export const openCodeAdapter: HostAdapter<OpenCodeCallInput, OpenCodeMessage, OpenCodeAnswer> = {
   host: "opencode",
   role: "hook",
@@ -64,7 +64,7 @@ export const openCodeAdapter: HostAdapter<OpenCodeCallInput, OpenCodeMessage, Op
     return { ok: true, message: { tool, args: copied.value } };
   },
   toCalls: ({ tool, args }, scope) => {
-    const calls = openCodeCalls(tool, args, scope.roots[0] ?? ".", scope.declared, scope.aliases ?? []);
+    const calls = openCodeCalls(tool, args, scope.roots, scope.declared, scope.aliases ?? []);
     return { calls, context: {} };
   },
   // An unreadable call is an ask, which the plugin refuses (it cannot ask a person).

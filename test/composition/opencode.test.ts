@@ -1,6 +1,8 @@
 // toolgate/opencode: the plugin OpenCode loads, fed tool calls in OpenCode's shapes (`tool.execute.before`
 // with `input.tool` and `output.args`), against the canonical coding-agent pack: allow returns, deny and ask
 // throw with toolgate's reason, unreadable and hostile calls throw, and a policy that cannot load refuses all.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolgatePlugin } from "toolgate/opencode";
 import { describe, expect, it } from "vitest";
@@ -57,5 +59,31 @@ describe("toolgate/opencode", () => {
   it("refuses every call when the policy cannot be loaded", async () => {
     const decide = await plugin(join(ROOT, "test/fixtures/none/toolgate.config.yaml"));
     expect(await decide("bash", { command: "git status" })).toContain("cannot be loaded");
+  });
+});
+
+describe("toolgatePlugin: symbolic links", () => {
+  it("a file reached through a link out of the project is decided with its target too, as the hooks decide it", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "toolgate-opencode-link-")));
+    try {
+      const project = join(base, "project");
+      const outside = join(base, "outside");
+      mkdirSync(project);
+      mkdirSync(outside);
+      writeFileSync(join(outside, "notes.txt"), "x");
+      symlinkSync(outside, join(project, "docs"));
+      writeFileSync(join(project, "real.txt"), "x");
+      const hooks = await toolgatePlugin({ config: PACK })({ directory: project });
+      const decide = (filePath: string) =>
+        hooks["tool.execute.before"]({ tool: "read" }, { args: { filePath } }).then(
+          () => "runs",
+          (error: Error) => error.message,
+        );
+      expect(await decide(join(project, "real.txt"))).toBe("runs");
+      // Inside the project by name, outside by target: the target's reading asks, which the plugin refuses.
+      expect(await decide(join(project, "docs", "notes.txt"))).toContain("needs a person's approval");
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
