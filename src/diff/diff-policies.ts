@@ -14,7 +14,7 @@ import { ACTION_RANK } from "../runtime/statements.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolContext } from "../runtime/types.js";
 import { sharedValidatorFactory } from "../validation/argument-validator.js";
 import type { RecordedCall } from "./recorded-calls.js";
-import { compareSettings, type SettingChange } from "./setting-changes.js";
+import { compareAliases, compareSettings, type SettingChange } from "./setting-changes.js";
 import { compareStatements, type StatementChanges, type StatementPair } from "./statement-changes.js";
 import { generateWitnesses } from "./witnesses.js";
 
@@ -211,7 +211,11 @@ function affectedTools(base: PolicyBundle, head: PolicyBundle, pairs: readonly S
  */
 export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOptions = {}): PolicyDiff {
   const { changes, pairs } = compareStatements(base.bundle.statements, head.bundle.statements);
-  const settings = compareSettings(base.bundle.settings, head.bundle.settings);
+  const order: Readonly<Record<string, number>> = { loosened: 0, tightened: 1, changed: 2 };
+  const settings = [
+    ...compareSettings(base.bundle.settings, head.bundle.settings),
+    ...compareAliases(base.bundle.aliases, head.bundle.aliases),
+  ].sort((x, y) => (order[x.change] ?? 2) - (order[y.change] ?? 2));
   // Another mode moves the decisions of every tool, not only those of changed statements.
   const modeChanged = settings.some((c) => c.setting === "mode");
   const before = new Judge(base);

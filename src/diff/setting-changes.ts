@@ -8,6 +8,7 @@
 import type { BundleSettings } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { DEFAULT_MODE } from "../runtime/mode.js";
+import { describeAlias, isNamePattern, type ToolAlias } from "../runtime/tool-aliases.js";
 
 /** How a setting moved: as for decisions, `loosened` lets more through or hides more. */
 export type SettingChangeKind = "loosened" | "tightened" | "changed";
@@ -123,4 +124,50 @@ function redactLooser(before: unknown, after: unknown): boolean | undefined {
   const added = [...a].some((f) => !b.has(f));
   const removed = [...b].some((f) => !a.has(f));
   return added ? true : removed ? false : undefined;
+}
+
+/**
+ * The tool aliases that differ, as setting changes keyed `aliases.HOST.NAME`. An alias added reads a host tool
+ * that was unknown (never allowed) as a canonical call the policy may allow: loosened. An alias removed makes a
+ * host tool unknown again: tightened. An alias whose canonical tool or mapping changed may let through calls
+ * the old mapping did not, and which way it moves cannot be told from the mapping alone: reported as loosened,
+ * so that `--fail-on loosened` asks a person to look. The order of patterns matters too (the first that fits
+ * wins), so a host whose patterns were reordered is reported the same way.
+ */
+export function compareAliases(base: readonly ToolAlias[], head: readonly ToolAlias[]): SettingChange[] {
+  const key = (alias: ToolAlias) => `aliases.${alias.host}.${alias.name}`;
+  const shown = (alias: ToolAlias | undefined) => (alias === undefined ? null : describeAlias(alias));
+  const before = new Map(base.map((alias) => [key(alias), alias]));
+  const after = new Map(head.map((alias) => [key(alias), alias]));
+  const changes: SettingChange[] = [];
+  for (const setting of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const b = before.get(setting);
+    const a = after.get(setting);
+    if (b !== undefined && a !== undefined && shown(b) === shown(a)) continue;
+    const change: SettingChangeKind = a === undefined ? "tightened" : "loosened";
+    const reason =
+      b === undefined
+        ? "a host tool that was unknown (never allowed) is now read as a canonical call the policy may allow"
+        : a === undefined
+          ? "the host tool is unknown again: never allowed"
+          : "the host tool maps differently; the new mapping may let through calls the old one did not";
+    changes.push({ setting, before: shown(b), after: shown(a), change, reason });
+  }
+  for (const host of new Set(head.map((alias) => alias.host))) {
+    const order = (aliases: readonly ToolAlias[]) =>
+      aliases.filter((alias) => alias.host === host && isNamePattern(alias.name)).map((alias) => alias.name);
+    const was = order(base);
+    const now = order(head);
+    const common = now.filter((name) => was.includes(name));
+    if (common.join("\n") !== was.filter((name) => now.includes(name)).join("\n")) {
+      changes.push({
+        setting: `aliases.${host}`,
+        before: was,
+        after: now,
+        change: "loosened",
+        reason: "the host's name patterns are tried in another order, so a tool name may map through another alias",
+      });
+    }
+  }
+  return changes;
 }

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { BundleSettings } from "../../src/bundle/policy-bundle.js";
 import { diffPolicies } from "../../src/diff/diff-policies.js";
-import { compareSettings } from "../../src/diff/setting-changes.js";
+import { compareAliases, compareSettings } from "../../src/diff/setting-changes.js";
+import type { ToolAlias } from "../../src/runtime/tool-aliases.js";
 import { loadSide } from "./diff-helpers.js";
 
 const kinds = (base: BundleSettings, head: BundleSettings) =>
@@ -55,5 +56,54 @@ describe("diff with settings", () => {
     expect(diff.decisions.length).toBeGreaterThan(0);
     expect(diff.decisions.every((d) => d.before.action === "deny" && d.after.action === "allow")).toBe(true);
     expect(diff.summary.loosened).toBe(diff.decisions.length + 3);
+  });
+});
+
+describe("compareAliases", () => {
+  const alias = (host: ToolAlias["host"], name: string, from: string, tool = "read_file"): ToolAlias => ({
+    host,
+    name,
+    tool,
+    arguments: [["path", { kind: "path", name: from }]],
+  });
+  const kindsOf = (base: readonly ToolAlias[], head: readonly ToolAlias[]) =>
+    compareAliases(base, head).map((c) => [c.setting, c.change]);
+
+  it("an alias added loosens, one removed tightens, one mapped differently is reported as loosened", () => {
+    const read = alias("claude-code", "Read", "file_path");
+    expect(kindsOf([], [read])).toEqual([["aliases.claude-code.Read", "loosened"]]);
+    expect(kindsOf([read], [])).toEqual([["aliases.claude-code.Read", "tightened"]]);
+    expect(kindsOf([read], [alias("claude-code", "Read", "other")])).toEqual([
+      ["aliases.claude-code.Read", "loosened"],
+    ]);
+    expect(kindsOf([read], [alias("claude-code", "Read", "file_path", "write_file")])).toEqual([
+      ["aliases.claude-code.Read", "loosened"],
+    ]);
+    // The same mapping written again, with another source position: no change.
+    expect(kindsOf([read], [{ ...read, source: { file: "b.yaml", line: 9, column: 5 } }])).toEqual([]);
+    // Same name, another host: its own alias.
+    expect(kindsOf([read], [read, alias("codex", "Read", "file_path")])).toEqual([
+      ["aliases.codex.Read", "loosened"],
+    ]);
+  });
+
+  it("name patterns tried in another order are reported: another alias may now read a name", () => {
+    const a = alias("opencode", "{server}_{tool}", "x", "mcp_call");
+    const b = alias("opencode", "db_{tool}", "y", "db");
+    expect(kindsOf([a, b], [b, a])).toEqual([["aliases.opencode", "loosened"]]);
+    expect(kindsOf([a, b], [a, b])).toEqual([]);
+  });
+
+  it("diff reports an alias change of the canonical pack with the setting changes", () => {
+    const dir = join(import.meta.dirname, "..", "..", "policies", "packs", "agents");
+    const base = loadSide(dir);
+    const headBundle = { ...base.bundle, aliases: base.bundle.aliases.filter((a) => a.name !== "Bash") };
+    const diff = diffPolicies(base, { ...base, bundle: headBundle });
+    expect(diff.settings.map((c) => [c.setting, c.change])).toEqual([
+      ["aliases.claude-code.Bash", "tightened"],
+      ["aliases.codex.Bash", "tightened"],
+    ]);
+    const back = diffPolicies({ ...base, bundle: headBundle }, base);
+    expect(back.summary.loosened).toBe(2);
   });
 });
