@@ -10,7 +10,8 @@
 // absolute path or changes PATH, deny-listed commands only ever name a relative target, and HOME and the
 // working directory are fresh temporary directories. Each shell reads one batch script that runs every case
 // as `( eval "$case" )` with stdin from /dev/null (eval reads its string as `sh -c` does: one complete command
-// at a time, with the same parser), after writing a case marker to the log.
+// at a time, with the same parser), with the case's number exported in $TGC: every command run logs its argv
+// with that number (see "The log" below).
 
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -379,7 +380,7 @@ export function generateCase(rand: () => number): string {
 type Match = ReturnType<typeof matchCommand>;
 
 /** What one case did in one shell: each command's argv. */
-type Runs = string[][];
+export type Runs = string[][];
 
 interface Sandbox {
   readonly root: string;
@@ -389,33 +390,191 @@ interface Sandbox {
   readonly bins: Map<string, { bin: string; log: string }>;
 }
 
+// The log. Every command run — by a stub executable or a stub function — appends one record, in ONE write(2)
+// to a file opened with O_APPEND, so that records from commands running side by side (a pipeline, a
+// background job) never mix:
+//
+//   START case-id SEP field-count (SEP field)* END
+//
+// The case id is $TGC, which each case exports, so a record names its own case whenever it is written (even by
+// a background job that outlives its case). Inside the id and the fields, ESC, START, END, SEP and newline are
+// written as ESC and a letter. Newline is among them because bash's printf writes a line-buffered stdout: a
+// newline in its output flushes, and a record holding one reached the log in two writes, with the other side
+// of a pipeline's record between them (`npm test 'a \<newline>b' "" | npm test -rf`): one record then held the
+// other, and the tail (`b`, no case id) was counted for every case of the batch. Any record that is not whole
+// — no START, two STARTs, a bad escape, a raw newline, a wrong field count, an id that is not a case of the
+// batch — fails the run as a harness error (`readBatchLog`), so nothing is ever silently dropped or
+// misattributed.
+const ESC = "\x1c";
+const START = "\x1d";
+const END = "\x1e";
+const SEP = "\x1f";
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  [ESC, "e"],
+  [START, "s"],
+  [END, "r"],
+  [SEP, "u"],
+  ["\n", "n"],
+]);
+const UNESCAPES: ReadonlyMap<string, string> = new Map([...ESCAPES].map(([c, letter]) => [letter, c]));
+
+/** A run's fault in the oracle itself (not in the matcher): the run fails with it. */
+export class OracleHarnessError extends Error {
+  constructor(
+    message: string,
+    /** The case ids named near the fault (for the message: their sources). */
+    readonly caseIds: readonly number[] = [],
+  ) {
+    super(message);
+    this.name = "OracleHarnessError";
+  }
+}
+
+/** One record as `readBatchLog` expects it (for the tests of the reader and the shell writer). */
+export function formatRecord(caseId: string, argv: readonly string[]): string {
+  const escaped = (text: string) =>
+    [...text].map((c) => (ESCAPES.has(c) ? ESC + ESCAPES.get(c) : c)).join("");
+  return `${START}${[escaped(caseId), String(argv.length), ...argv.map(escaped)].join(SEP)}${END}`;
+}
+
+/**
+ * Reads one batch's log: each case's commands, by the case id each record carries. Throws an
+ * OracleHarnessError on any record that is not one whole record of a case of the batch.
+ */
+export function readBatchLog(text: string, first: number, count: number): Runs[] {
+  const runs: Runs[] = Array.from({ length: count }, () => []);
+  if (text === "") return runs;
+  const records = text.split(END);
+  const tail = records.pop();
+  const show = (record: string | undefined) => (record === undefined ? "none" : JSON.stringify(record));
+  const idsNear = (n: number) =>
+    [records[n - 1], records[n], records[n + 1], tail]
+      .flatMap((r) => (r ?? "").split(START).slice(1))
+      .map((piece) => piece.split(SEP)[0] as string)
+      .filter((id) => /^[0-9]+$/.test(id))
+      .map(Number)
+      .filter((id, i, all) => all.indexOf(id) === i);
+  const fail = (n: number, why: string): never => {
+    throw new OracleHarnessError(
+      `the log of cases ${first}..${first + count - 1}: record ${n} ${why}: ${show(records[n] ?? tail)} ` +
+        `(the record before: ${show(records[n - 1])}; after: ${show(records[n + 1])})`,
+      idsNear(n),
+    );
+  };
+  if (tail !== "") fail(records.length, "has no end (the log ends inside a record)");
+  records.forEach((record, n) => {
+    if (!record.startsWith(START) || record.includes(START, 1))
+      fail(n, "is not one whole record (a write was split, or another write landed inside it)");
+    if (record.includes("\n")) fail(n, "holds a raw newline (not written by a stub)");
+    const fields = record.slice(1).split(SEP);
+    const decoded = fields.map((field) => {
+      const [head, ...escapes] = field.split(ESC);
+      return (
+        head +
+        escapes
+          .map((piece) => (UNESCAPES.get(piece.charAt(0)) ?? fail(n, "has a bad escape")) + piece.slice(1))
+          .join("")
+      );
+    });
+    const [id, size, ...argv] = decoded as [string, string | undefined, ...string[]];
+    if (!/^(0|[1-9][0-9]*)$/.test(id)) fail(n, "has no case id ($TGC was unset or empty where it ran)");
+    const index = Number(id) - first;
+    if (index < 0 || index >= count) fail(n, `names case ${id}, which is not in this batch`);
+    if (size === undefined || !/^[0-9]+$/.test(size) || Number(size) !== argv.length || argv.length === 0)
+      fail(n, `holds ${argv.length} argv fields where it says ${size ?? "nothing"}`);
+    (runs[index] as Runs).push(argv);
+  });
+  return runs;
+}
+
 const C_STUB = `#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-static char buf[1 << 16];
-int main(int argc, char **argv) {
+/* Appends one record to the log in one write (see the log's format in harness.ts). */
+static size_t put(char *out, const char *s) {
   size_t n = 0;
-  const char *c = getenv("TGC");
-  if (c == 0) c = "?";
-  for (int i = -1; i < argc; i++) {
-    const char *s = i < 0 ? c : argv[i];
-    size_t len = strlen(s);
-    if (n + len + 2 >= sizeof buf) break;
-    memcpy(buf + n, s, len);
-    n += len;
-    buf[n++] = 0x1f;
+  for (; *s; s++) {
+    char e = 0;
+    switch (*s) {
+      case 0x1c: e = 'e'; break;
+      case 0x1d: e = 's'; break;
+      case 0x1e: e = 'r'; break;
+      case 0x1f: e = 'u'; break;
+      case '\\n': e = 'n'; break;
+    }
+    if (e) { if (out) { out[n] = 0x1c; out[n + 1] = e; } n += 2; }
+    else { if (out) out[n] = *s; n++; }
   }
-  buf[n++] = 0x1e;
+  return n;
+}
+static void failed(void) {
+  int fd = open(LOG_PATH ".failed", O_WRONLY | O_CREAT, 0600);
+  if (fd >= 0) close(fd);
+}
+int main(int argc, char **argv) {
+  const char *c = getenv("TGC");
+  if (c == 0) c = "";
+  char size[24];
+  snprintf(size, sizeof size, "%d", argc);
+  size_t n = 1 + put(0, c) + 1 + strlen(size) + 1;
+  for (int i = 0; i < argc; i++) n += 1 + put(0, argv[i]);
+  char *buf = malloc(n);
+  if (buf == 0) { failed(); return 1; }
+  size_t k = 0;
+  buf[k++] = 0x1d;
+  k += put(buf + k, c);
+  buf[k++] = 0x1f;
+  memcpy(buf + k, size, strlen(size));
+  k += strlen(size);
+  for (int i = 0; i < argc; i++) { buf[k++] = 0x1f; k += put(buf + k, argv[i]); }
+  buf[k++] = 0x1e;
   int fd = open(LOG_PATH, O_WRONLY | O_APPEND | O_CREAT, 0600);
-  if (fd >= 0) { ssize_t w = write(fd, buf, n); (void)w; close(fd); }
+  if (fd < 0 || write(fd, buf, k) != (ssize_t)k) { failed(); return 1; }
+  close(fd);
   return 0;
 }
 `;
 
-function shellStub(log: string): string {
-  // Fallback when no C compiler is present: dash runs it (the shebang), with only printf, a builtin.
-  return `#!/usr/bin/dash\nprintf '%s\\037' "\${TGC:-?}" "$0" "$@" >>'${log}'; printf '\\036' >>'${log}'\n`;
+/**
+ * The shell side of the log: \`tg_log name args...\` appends a record for the command, in one printf (no
+ * newline in it, so one write even from bash) to $TGL. Shared by the batch scripts and the fallback stub.
+ */
+export function shellLogger(log: string): string[] {
+  return [
+    `TGL=${quote(log)}`,
+    `tg_s='${ESC}${START}${END}${SEP}\n'`,
+    "tg_e() {",
+    "  tg_i=$1; tg_o=",
+    "  while :; do",
+    "    case $tg_i in",
+    "      *[$tg_s]*) ;;",
+    "      *) tg_o=$tg_o$tg_i; return 0 ;;",
+    "    esac",
+    '    tg_p=${tg_i%%[$tg_s]*}; tg_i=${tg_i#"$tg_p"}; tg_t=${tg_i#?}',
+    '    case ${tg_i%"$tg_t"} in',
+    ...[...ESCAPES].filter(([c]) => c !== "\n").map(([c, letter]) => `      '${c}') tg_c=${letter} ;;`),
+    `      *) tg_c=${ESCAPES.get("\n")} ;;`,
+    "    esac",
+    `    tg_o=$tg_o$tg_p'${ESC}'$tg_c; tg_i=$tg_t`,
+    "  done",
+    "}",
+    // (tg_e is called only for the rare argument that needs it: a function call per argument cost bash and zsh
+    // three times as much.)
+    "tg_log() {",
+    `  case \${TGC-} in *[$tg_s]*) tg_e "\${TGC-}" ;; *) tg_o=\${TGC-} ;; esac; tg_r='${START}'$tg_o'${SEP}'$#`,
+    `  for tg_a in "$@"; do`,
+    `    case $tg_a in *[$tg_s]*) tg_e "$tg_a" ;; *) tg_o=$tg_a ;; esac; tg_r=$tg_r'${SEP}'$tg_o`,
+    "  done",
+    `  printf %s "$tg_r${END}" >>"$TGL" || : >"$TGL.failed"`,
+    "}",
+  ];
+}
+
+export function shellStub(log: string): string {
+  // Fallback when no C compiler is present: dash runs it (the shebang), with only builtins.
+  return `#!/usr/bin/dash\n${shellLogger(log).join("\n")}\ntg_log "$0" "$@"\n`;
 }
 
 /** Builds the sandbox: stub executables (C if `cc` works, else a dash script), temp HOME and cwd. */
@@ -458,12 +617,12 @@ export function removeSandbox(sandbox: Sandbox): void {
   rmSync(sandbox.root, { recursive: true, force: true });
 }
 
-function quote(text: string): string {
+export function quote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** Runs one batch of cases in one shell; returns each case's commands. */
-async function runBatch(
+export async function runBatch(
   sandbox: Sandbox,
   shell: OracleShell,
   cases: readonly string[],
@@ -472,13 +631,13 @@ async function runBatch(
 ): Promise<Runs[]> {
   const { bin, log } = sandbox.bins.get(shell.name) as { bin: string; log: string };
   rmSync(log, { force: true });
+  rmSync(`${log}.failed`, { force: true });
   // Plain command names are also shell functions that log the same way: a function call costs no process,
   // which keeps the oracle inside its time budget. `exec`, `command`, paths (`./rm`) and names that are not
   // valid function names (`python3.12`) still reach the stub executables through PATH.
   const lines = [
     "unset x y",
-    `TGL=${quote(log)}`,
-    'tg_log() { tg_r="${TGC:-?}"; for tg_a in "$@"; do tg_r="$tg_r\x1f$tg_a"; done; printf %s "$tg_r\x1f\x1e" >>"$TGL"; }',
+    ...shellLogger(log),
     ...STUBS.filter((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)).map(
       (name) => `${name}() { tg_log ${name} "$@"; }`,
     ),
@@ -496,34 +655,40 @@ async function runBatch(
   // `./rm` and `./RM` run this shell's stub.
   for (const name of ["rm", "RM"]) symlinkSync(join(bin, "stub"), join(work, name));
   await new Promise<void>((resolve, reject) => {
+    // fd 3 is a pipe that every process of the batch inherits (no case closes it): it reaches end of file when
+    // the last of them has exited — the shell, and any background job that outlived its case — so the log is
+    // read only when nothing can write to it any more (and no late record lands in the next batch's log).
     const child = spawn(command, [...args, script], {
       cwd: work,
       env: { PATH: bin, HOME: sandbox.home, LC_ALL: "C" },
-      stdio: ["ignore", "ignore", "ignore"],
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`${shell.name} did not finish a batch of ${cases.length} cases in ${timeoutMs} ms`));
     }, timeoutMs);
+    child.stdio[3]?.on("data", () => {});
     child.on("error", reject);
-    child.on("exit", () => {
+    child.on("close", () => {
       clearTimeout(timer);
       resolve();
     });
   });
-  const runs: Runs[] = cases.map(() => []);
+  if (existsSync(`${log}.failed`))
+    throw new OracleHarnessError(`${shell.name}: a stub could not write its record to the log`);
   const text = existsSync(log) ? readFileSync(log, "latin1") : "";
-  for (const record of text.split("\x1e")) {
-    if (record === "") continue;
-    const fields = record.split("\x1f");
-    fields.pop();
-    const [id, ...argv] = fields;
-    const index = Number(id) - first;
-    // A command with no case id (its environment was cleared) counts for every case of the batch.
-    if (Number.isInteger(index) && index >= 0 && index < cases.length) runs[index]?.push(argv);
-    else for (const r of runs) r.push(argv);
+  try {
+    return readBatchLog(text, first, cases.length);
+  } catch (error) {
+    if (!(error instanceof OracleHarnessError)) throw error;
+    // The cases named around the fault, and those between them (a record with no case id names none).
+    const ids = error.caseIds.filter((id) => id >= first && id < first + cases.length);
+    const low = Math.min(...ids);
+    const high = Math.min(Math.max(...ids), low + 20);
+    const sources: string[] = [];
+    for (let id = low; id <= high; id++) sources.push(`\n  case ${id}: ${JSON.stringify(cases[id - first])}`);
+    throw new OracleHarnessError(`${shell.name}: ${error.message}${sources.join("")}`, error.caseIds);
   }
-  return runs;
 }
 
 /** A case on which a property failed, with what each shell ran. */
