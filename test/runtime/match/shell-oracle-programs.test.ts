@@ -110,7 +110,12 @@ beforeAll(() => {
   work = join(root, "work");
   for (const dir of [bin, work, join(root, "home"), join(root, "zsh-as")]) mkdirSync(dir);
   const stub = join(bin, "stub");
-  writeFileSync(stub, `#!/usr/bin/dash\nprintf '%s\\037' "$0" "$@" >>'${log}'; printf '\\036' >>'${log}'\n`);
+  // One write per record (the fields built first, then one printf of one string), so that two stubs of a
+  // pipeline that run at once never interleave their records in the log.
+  writeFileSync(
+    stub,
+    `#!/usr/bin/dash\nr="$(printf '%s\\037' "$0" "$@")"\nprintf '%s\\036' "$r" >>'${log}'\n`,
+  );
   chmodSync(stub, 0o755);
   for (const name of ["rm", "RM", "curl", "ls", "true", "x", "cat"]) symlinkSync(stub, join(bin, name));
   for (const program of [...PROGRAMS, "/usr/bin/env", "/usr/bin/dash"]) {
