@@ -15,6 +15,7 @@ import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { answerHook, type HookIo, hookProject, readHookInput } from "../hosts/run-hook.js";
 import { isToolgateError } from "../runtime/errors.js";
 import { findConfigQuickly, readHookCache, writeHookCache } from "./hook-cache.js";
+import { importSlowPath } from "./hook-slow-path.js";
 
 /** A hook command's options as the full command line would parse them, or `undefined` to let it. */
 interface EntryOptions {
@@ -123,7 +124,7 @@ async function runParsed(args: readonly string[], runtimeUrl: string): Promise<n
     return answerHook(adapter, input.message, options, io, { ok: true, policy: cached });
   }
   // The slow path, loaded only now: the policy from its files, as the full command loads it.
-  const { loadHookPolicyForCache } = await import("./hook.js");
+  const { loadHookPolicyForCache } = await importSlowPath();
   const loaded = await loadHookPolicyForCache(options.config, cacheable);
   const code = answerHook(adapter, input.message, options, io, loaded);
   if (cacheable && loaded.cache !== undefined && loaded.configPath === config) {
