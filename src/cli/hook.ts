@@ -13,12 +13,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
-import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
+import { type LoadResult, loadPolicyResultSync, loadPolicyResultSyncWith } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { type HookAdapterOptions, type HookHost, UNREADABLE_OPTION } from "../hosts/hook-host.js";
 import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { type HookIo, type HookPolicyLoad, runHook } from "../hosts/run-hook.js";
 import { decisionController } from "../testing/run-policy-tests.js";
+import { ValidatorFactory } from "../validation/argument-validator.js";
 import { toolVersion, UsageError } from "./common.js";
 import type { CacheSource } from "./hook-cache.js";
 
@@ -81,11 +82,16 @@ export function loadHookPolicy(config: string | undefined): HookPolicyLoad {
   return loadHookBundle(config).load;
 }
 
-function loadHookBundle(config: string | undefined): {
+function loadHookBundle(
+  config: string | undefined,
+  factory?: ValidatorFactory,
+): {
   readonly load: HookPolicyLoad;
   readonly loaded: LoadResult;
 } {
-  const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
+  const options = config === undefined ? {} : { config };
+  const loaded =
+    factory === undefined ? loadPolicyResultSync(options) : loadPolicyResultSyncWith(options, factory);
   if (loaded.bundle === undefined) {
     // No source excerpts: what a hook writes may reach the agent, which needs no lines of the policy to be told
     // that it has errors; `toolgate lint` shows them to the person who fixes it.
@@ -130,16 +136,18 @@ export async function loadHookPolicyForCache(
   config: string | undefined,
   cache: boolean,
 ): Promise<HookPolicyLoad & { readonly cache?: CacheSource; readonly configPath?: string }> {
-  const { load, loaded } = loadHookBundle(config);
+  // Validators that keep their source: the cache's module is written from the ones the load compiled.
+  const factory = cache ? new ValidatorFactory({ code: { source: true } }) : undefined;
+  const { load, loaded } = loadHookBundle(config, factory);
   const bundle = loaded.bundle;
-  if (!cache || bundle === undefined) return load;
+  if (factory === undefined || bundle === undefined) return load;
   try {
     const { compileControllerModule } = await import("../compile/compile-controller.js");
     return {
       ...load,
       configPath: resolve(bundle.configFile),
       cache: {
-        module: compileControllerModule(bundle),
+        module: compileControllerModule(bundle, { ajvFor: (draft) => factory.ajvFor(draft) }),
         files: loaded.files,
         roots: bundle.settings.roots,
         contextSchema: bundle.contextSchema,

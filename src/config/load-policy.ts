@@ -253,16 +253,25 @@ export function loadPolicyResult(options: LoadOptions = {}): Promise<LoadResult>
  */
 export function loadPolicyResultSync(options: LoadOptions = {}): LoadResult {
   const factory = sharedValidatorFactory();
-  const steps = loadSteps(options, factory);
   try {
-    let answer: ReadAnswer | undefined;
-    for (;;) {
-      const next = steps.next(answer);
-      if (next.done) return next.value;
-      answer = next.value.kind === "read" ? readSync(next.value.path) : undefined;
-    }
+    return loadPolicyResultSyncWith(options, factory);
   } finally {
     factory.reset();
+  }
+}
+
+/**
+ * `loadPolicyResultSync` with the caller's validator factory, which the load leaves as it is: the hook writes
+ * its controller cache from the very validators the load compiled (ajv keeps them by schema object), instead
+ * of compiling every schema again.
+ */
+export function loadPolicyResultSyncWith(options: LoadOptions, factory: ValidatorFactory): LoadResult {
+  const steps = loadSteps(options, factory);
+  let answer: ReadAnswer | undefined;
+  for (;;) {
+    const next = steps.next(answer);
+    if (next.done) return next.value;
+    answer = next.value.kind === "read" ? readSync(next.value.path) : undefined;
   }
 }
 

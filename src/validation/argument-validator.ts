@@ -104,7 +104,13 @@ export class ValidatorFactory {
    */
   #options(): Options {
     const base = ajvOptions();
-    return { ...base, code: { ...base.code, optimize: false }, ...this.#extra };
+    // `code` options given to the factory join the defaults (a `{ code: { source: true } }` keeps the pattern
+    // engine); any other option replaces its default.
+    return {
+      ...base,
+      ...this.#extra,
+      code: { ...base.code, optimize: false, ...this.#extra.code },
+    };
   }
 
   /**
