@@ -125,10 +125,12 @@ async function runParsed(args: readonly string[], runtimeUrl: string): Promise<n
   }
   // The slow path, loaded only now: the policy from its files, as the full command loads it.
   const { loadHookPolicyForCache } = await importSlowPath();
-  const loaded = await loadHookPolicyForCache(options.config, cacheable);
+  const loaded = await loadHookPolicyForCache(options.config, cacheable ? project : undefined);
   const code = answerHook(adapter, input.message, options, io, loaded);
+  // Answered: now the caches, for the next run.
   if (cacheable && loaded.cache !== undefined && loaded.configPath === config) {
     writeHookCache(project, config, runtimeUrl, loaded.cache);
   }
+  loaded.parses?.save();
   return code;
 }
