@@ -5,7 +5,8 @@
  * (`--config`, `--unreadable`, `--project`, `--root` and the host's own), and hands anything else — help, an
  * unknown option, a value outside an option's choices — back to the full command line, which answers it as
  * it always has. When the cache cannot be used, the policy is loaded from its files exactly as the full
- * command loads it, and the cache is written again after the answer.
+ * command loads it (the files nobody changed read back from the parse cache, `hook-parse-cache.ts`), and the
+ * caches are written again after the answer.
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
