@@ -5,7 +5,8 @@
  * (`--config`, `--unreadable`, `--project`, `--root` and the host's own), and hands anything else — help, an
  * unknown option, a value outside an option's choices — back to the full command line, which answers it as
  * it always has. When the cache cannot be used, the policy is loaded from its files exactly as the full
- * command loads it, and the cache is written again after the answer.
+ * command loads it (the files nobody changed read back from the parse cache, `hook-parse-cache.ts`), and the
+ * caches are written again after the answer.
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -15,6 +16,7 @@ import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { answerHook, type HookIo, hookProject, readHookInput } from "../hosts/run-hook.js";
 import { isToolgateError } from "../runtime/errors.js";
 import { findConfigQuickly, readHookCache, writeHookCache } from "./hook-cache.js";
+import { importSlowPath } from "./hook-slow-path.js";
 
 /** A hook command's options as the full command line would parse them, or `undefined` to let it. */
 interface EntryOptions {
@@ -123,11 +125,13 @@ async function runParsed(args: readonly string[], runtimeUrl: string): Promise<n
     return answerHook(adapter, input.message, options, io, { ok: true, policy: cached });
   }
   // The slow path, loaded only now: the policy from its files, as the full command loads it.
-  const { loadHookPolicyForCache } = await import("./hook.js");
-  const loaded = await loadHookPolicyForCache(options.config, cacheable);
+  const { loadHookPolicyForCache } = await importSlowPath();
+  const loaded = await loadHookPolicyForCache(options.config, cacheable ? project : undefined);
   const code = answerHook(adapter, input.message, options, io, loaded);
+  // Answered: now the caches, for the next run.
   if (cacheable && loaded.cache !== undefined && loaded.configPath === config) {
     writeHookCache(project, config, runtimeUrl, loaded.cache);
   }
+  loaded.parses?.save();
   return code;
 }

@@ -13,14 +13,17 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
-import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
+import type { YamlParser } from "../config/load/read-files.js";
+import { type LoadResult, loadPolicyResultSync, loadPolicyResultSyncWith } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { type HookAdapterOptions, type HookHost, UNREADABLE_OPTION } from "../hosts/hook-host.js";
 import { HOOK_HOSTS } from "../hosts/hook-hosts.js";
 import { type HookIo, type HookPolicyLoad, runHook } from "../hosts/run-hook.js";
 import { decisionController } from "../testing/run-policy-tests.js";
+import { ValidatorFactory } from "../validation/argument-validator.js";
 import { toolVersion, UsageError } from "./common.js";
 import type { CacheSource } from "./hook-cache.js";
+import { HookParseCache } from "./hook-parse-cache.js";
 
 export { HOOK_EXIT } from "../hosts/hook-host.js";
 export { type HookIo, hookRoots } from "../hosts/run-hook.js";
@@ -81,11 +84,17 @@ export function loadHookPolicy(config: string | undefined): HookPolicyLoad {
   return loadHookBundle(config).load;
 }
 
-function loadHookBundle(config: string | undefined): {
+function loadHookBundle(
+  config: string | undefined,
+  factory?: ValidatorFactory,
+  parse?: YamlParser,
+): {
   readonly load: HookPolicyLoad;
   readonly loaded: LoadResult;
 } {
-  const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
+  const options = config === undefined ? {} : { config };
+  const loaded =
+    factory === undefined ? loadPolicyResultSync(options) : loadPolicyResultSyncWith(options, factory, parse);
   if (loaded.bundle === undefined) {
     // No source excerpts: what a hook writes may reach the agent, which needs no lines of the policy to be told
     // that it has errors; `toolgate lint` shows them to the person who fixes it.
@@ -124,23 +133,36 @@ function loadHookBundle(config: string | undefined): {
 }
 
 /**
- * `loadHookPolicy`, and, when `cache` is set and the policy loaded, what the hook's controller cache is written
- * from: the compiled module and every file the load read, with the config file's absolute path.
+ * `loadHookPolicy`, and, when `project` is given (its hook cache is used) and the policy loaded, what the hook's
+ * controller cache is written from: the compiled module and every file the load read, with the config file's
+ * absolute path. With a project, the policy files are parsed through its parse cache (`hook-parse-cache.ts`),
+ * whose `save()` the caller calls once it has answered.
  */
 export async function loadHookPolicyForCache(
   config: string | undefined,
-  cache: boolean,
-): Promise<HookPolicyLoad & { readonly cache?: CacheSource; readonly configPath?: string }> {
-  const { load, loaded } = loadHookBundle(config);
+  project: string | undefined,
+): Promise<
+  HookPolicyLoad & {
+    readonly cache?: CacheSource;
+    readonly configPath?: string;
+    readonly parses?: HookParseCache;
+  }
+> {
+  if (project === undefined) return loadHookBundle(config).load;
+  // Validators that keep their source: the cache's module is written from the ones the load compiled.
+  const factory = new ValidatorFactory({ code: { source: true } });
+  const parses = new HookParseCache(project);
+  const { load, loaded } = loadHookBundle(config, factory, parses.parse);
   const bundle = loaded.bundle;
-  if (!cache || bundle === undefined) return load;
+  if (bundle === undefined) return { ...load, parses };
   try {
     const { compileControllerModule } = await import("../compile/compile-controller.js");
     return {
       ...load,
+      parses,
       configPath: resolve(bundle.configFile),
       cache: {
-        module: compileControllerModule(bundle),
+        module: compileControllerModule(bundle, { ajvFor: (draft) => factory.ajvFor(draft) }),
         files: loaded.files,
         roots: bundle.settings.roots,
         contextSchema: bundle.contextSchema,
@@ -148,7 +170,7 @@ export async function loadHookPolicyForCache(
     };
   } catch {
     // A policy that cannot be compiled (an $id ajv cannot write standalone) is decided without a cache.
-    return load;
+    return { ...load, parses };
   }
 }
 

@@ -100,10 +100,12 @@ function standaloneGroup(
   draft: SchemaDraft,
   entries: readonly SchemaEntry[],
   helpers: Set<RuntimeHelper>,
+  ajvFor: CompileModuleOptions["ajvFor"],
 ): ValidatorGroup {
   const base = ajvOptions();
   const options = { ...base, code: { ...base.code, source: true, esm: true } };
-  const ajv: Ajv | Ajv2020 = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  const ajv: Ajv | Ajv2020 =
+    ajvFor?.(draft) ?? (draft === "2020-12" ? new Ajv2020(options) : new Ajv(options));
   const validators = new Map<string, SourcedValidate>();
   for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
@@ -139,7 +141,7 @@ return { ${joinCode(fields, ", ")} };
  * next to them; `verifyCompiledModule` hashes the text again at import and checks the data against the
  * fingerprint, so an edit anywhere in either makes the import fail.
  */
-function moduleSource(bundle: PolicyBundle): Code {
+function moduleSource(bundle: PolicyBundle, options: CompileModuleOptions): Code {
   const byDraft = new Map<SchemaDraft, SchemaEntry[]>();
   const validatorRefs: Code[] = [];
   const groupNames = new Map<SchemaDraft, string>();
@@ -162,7 +164,7 @@ function moduleSource(bundle: PolicyBundle): Code {
   for (const draft of ["2020-12", "draft-07"] as const) {
     const tools = byDraft.get(draft);
     if (tools === undefined) continue;
-    const group = standaloneGroup(draft, tools, helpers);
+    const group = standaloneGroup(draft, tools, helpers, options.ajvFor);
     groupNames.set(draft, group.name);
     groups.push(group.code);
   }
@@ -324,13 +326,24 @@ export async function compileController(bundle: PolicyBundle): Promise<CompiledC
   return { module: compileControllerModule(bundle), declarations: await declarationSource(bundle) };
 }
 
+/** Options of `compileControllerModule`. */
+export interface CompileModuleOptions {
+  /**
+   * The ajv instance to compile each draft's schemas with, made with `ajvOptions()` and `code.source` (the
+   * hook's load: `loadPolicyResultSyncWith`). ajv keeps what it compiled by schema object, so a schema the
+   * load compiled is written from the validator the load decides with, not compiled again. Default: a new
+   * instance per draft, with ajv's optimisation pass (what `toolgate compile` writes).
+   */
+  readonly ajvFor?: (draft: SchemaDraft) => Ajv;
+}
+
 /**
  * The compiled controller's module alone, without its declarations (which need prettier): what the hook's
  * controller cache keeps.
  * @throws EmitError as `compileController`.
  */
-export function compileControllerModule(bundle: PolicyBundle): string {
-  const module = moduleSource(bundle).toString();
+export function compileControllerModule(bundle: PolicyBundle, options: CompileModuleOptions = {}): string {
+  const module = moduleSource(bundle, options).toString();
   if (module.includes("require(")) throw new EmitError("the compiled module would contain require(");
   // Policy data is read with JSON.parse; a `__proto__` anywhere outside a string literal would be an
   // object-literal key that sets a prototype instead of holding data.

@@ -4,9 +4,19 @@
  * cosmiconfig only finds the file; toolgate parses it itself, with positions and its safe YAML rules.
  */
 import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { cosmiconfigSync } from "cosmiconfig";
 import { SEARCH_PLACES } from "./search-places.js";
+
+/**
+ * cosmiconfig, loaded when a search needs it: a load given `--config` (as a hook command usually is) never
+ * does, and loading it took a noticeable part of a short command's start. It is CommonJS, so loading it is
+ * synchronous, as the search is.
+ */
+function cosmiconfigSync(...args: Parameters<typeof import("cosmiconfig").cosmiconfigSync>) {
+  const cosmiconfig = createRequire(import.meta.url)("cosmiconfig") as typeof import("cosmiconfig");
+  return cosmiconfig.cosmiconfigSync(...args);
+}
 
 export { SEARCH_PLACES } from "./search-places.js";
 

@@ -29,7 +29,7 @@ import type { Diagnostic } from "./diagnostic-codes.js";
 import { findConfig } from "./discover.js";
 import { buildBundle } from "./load/build-bundle.js";
 import { readLayers } from "./load/policy-layers.js";
-import { Reader, readConfig } from "./load/read-files.js";
+import { Reader, readConfig, type YamlParser } from "./load/read-files.js";
 import { type LoadSteps, PAUSE, type ReadAnswer, readAsync, readSync } from "./load/read-protocol.js";
 import { readTests } from "./load/test-cases.js";
 import {
@@ -98,9 +98,13 @@ export class PolicyConfigError extends ToolgateError {
  * The load in order: config, tools and their aliases, context schema, redaction, policy layers, tests, then
  * the bundle.
  */
-function* loadSteps(options: LoadOptions, factory: ValidatorFactory): LoadSteps<LoadResult> {
+function* loadSteps(
+  options: LoadOptions,
+  factory: ValidatorFactory,
+  parse?: YamlParser,
+): LoadSteps<LoadResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const reader = new Reader(cwd);
+  const reader = new Reader(cwd, parse);
   const location = findConfig({ cwd, ...(options.config === undefined ? {} : { config: options.config }) });
   if (!location.found) {
     return {
@@ -267,16 +271,30 @@ export function loadPolicyResult(options: LoadOptions = {}): Promise<LoadResult>
  */
 export function loadPolicyResultSync(options: LoadOptions = {}): LoadResult {
   const factory = sharedValidatorFactory();
-  const steps = loadSteps(options, factory);
   try {
-    let answer: ReadAnswer | undefined;
-    for (;;) {
-      const next = steps.next(answer);
-      if (next.done) return next.value;
-      answer = next.value.kind === "read" ? readSync(next.value.path) : undefined;
-    }
+    return loadPolicyResultSyncWith(options, factory);
   } finally {
     factory.reset();
+  }
+}
+
+/**
+ * `loadPolicyResultSync` with the caller's validator factory, which the load leaves as it is: the hook writes
+ * its controller cache from the very validators the load compiled (ajv keeps them by schema object), instead
+ * of compiling every schema again. `parse`, when given, parses the policy files in place of `parseYaml`, and
+ * must answer exactly as it does (the hook's parse cache).
+ */
+export function loadPolicyResultSyncWith(
+  options: LoadOptions,
+  factory: ValidatorFactory,
+  parse?: YamlParser,
+): LoadResult {
+  const steps = loadSteps(options, factory, parse);
+  let answer: ReadAnswer | undefined;
+  for (;;) {
+    const next = steps.next(answer);
+    if (next.done) return next.value;
+    answer = next.value.kind === "read" ? readSync(next.value.path) : undefined;
   }
 }
 

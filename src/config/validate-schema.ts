@@ -2,7 +2,10 @@
  * Validates parsed files against the JSON Schemas in `schemas/` — exactly those files, which editors also
  * use — and turns ajv's errors into Diagnostics at the YAML node they concern.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
@@ -11,7 +14,8 @@ import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
 /** The file formats, each with its schema file. */
 export type FileKind = "config" | "tools" | "policy" | "tests";
 
-const SCHEMA_FILES: Readonly<Record<FileKind, string>> = {
+/** The schema file of each file kind, in `SCHEMAS_DIR`. */
+export const FILE_SCHEMA_FILES: Readonly<Record<FileKind, string>> = {
   config: "config.schema.json",
   tools: "tools.schema.json",
   policy: "policy.schema.json",
@@ -29,7 +33,8 @@ const validators = new Map<FileKind, ValidateFunction>();
  * lists the allowed keys for "did you mean". Start-up is most of a small command's time, so each schema is
  * compiled when a file of its kind is first validated, without ajv's optimisation pass (the validators run
  * once a file), and without checking the schemas themselves against the meta-schema, which would compile
- * that too: they are this package's own files, and a test checks them against it.
+ * that too: they are this package's own files, and a test checks them against it. The build compiles them
+ * with these options too, ahead of time (`scripts/compile-file-schemas.mjs`); a load then compiles none.
  */
 export const FILE_SCHEMA_OPTIONS = {
   allErrors: true,
@@ -43,14 +48,51 @@ export const FILE_SCHEMA_OPTIONS = {
 
 /** The file schema of a kind, as parsed JSON. */
 export function fileSchema(kind: FileKind): object {
-  return JSON.parse(readFileSync(new URL(SCHEMA_FILES[kind], SCHEMAS_DIR), "utf8")) as object;
+  return JSON.parse(readFileSync(new URL(FILE_SCHEMA_FILES[kind], SCHEMAS_DIR), "utf8")) as object;
 }
 
+/** What the build writes next to this module (`scripts/compile-file-schemas.mjs`). */
+interface PrecompiledValidators {
+  readonly sources: Readonly<Record<FileKind, string>>;
+  readonly [kind: string]: unknown;
+}
+
+/**
+ * The validators the build compiled from the schema files (ajv standalone code, with `FILE_SCHEMA_OPTIONS`),
+ * `null` when there are none (a build without them, or the sources run as they are). Read once.
+ */
+let precompiled: PrecompiledValidators | null | undefined;
+
+function precompiledValidator(kind: FileKind, text: string): ValidateFunction | undefined {
+  if (precompiled === undefined) {
+    try {
+      const url = new URL("../config/file-schema-validators.cjs", import.meta.url);
+      precompiled = createRequire(import.meta.url)(fileURLToPath(url)) as PrecompiledValidators;
+    } catch {
+      precompiled = null;
+    }
+  }
+  const validate = precompiled?.[kind];
+  // Only a validator built from the very text of the schema file read now.
+  if (typeof validate !== "function" || precompiled?.sources?.[kind] !== sha256(text)) return undefined;
+  return validate as ValidateFunction;
+}
+
+const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+/**
+ * The validator of a file kind: the build's precompiled one when it was compiled from the schema file as it
+ * is (it reports exactly what ajv's compile of that file reports), else the file's schema compiled now.
+ */
 function validatorFor(kind: FileKind): ValidateFunction {
   let validate = validators.get(kind);
   if (validate === undefined) {
-    ajv ??= new Ajv2020(FILE_SCHEMA_OPTIONS);
-    validate = ajv.compile(fileSchema(kind));
+    const text = readFileSync(new URL(FILE_SCHEMA_FILES[kind], SCHEMAS_DIR), "utf8");
+    validate = precompiledValidator(kind, text);
+    if (validate === undefined) {
+      ajv ??= new Ajv2020(FILE_SCHEMA_OPTIONS);
+      validate = ajv.compile(JSON.parse(text) as object);
+    }
     validators.set(kind, validate);
   }
   return validate;

@@ -12,6 +12,7 @@ import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
 import { ToolgateError } from "../runtime/errors.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { withJsonEqual } from "./json-equal.js";
+import { usePrecompiledMetaSchema } from "./meta-schema.js";
 
 /** The `format` names input schemas may use (ajv-formats' full formats), sorted. */
 export const SUPPORTED_FORMATS: readonly string[] = Object.freeze(Object.keys(fullFormats).sort());
@@ -89,11 +90,20 @@ export class ValidatorFactory {
   /** The ajv instance for a draft. */
   ajvFor(draft: SchemaDraft): Ajv {
     if (draft === "2020-12") {
-      this.#ajv2020 ??= new Ajv2020(this.#options());
+      if (this.#ajv2020 === undefined) {
+        this.#ajv2020 = new Ajv2020(this.#options());
+        if (this.#compilesAsDefault()) usePrecompiledMetaSchema(this.#ajv2020);
+      }
       return this.#ajv2020;
     }
     this.#ajv07 ??= new Ajv(this.#options());
     return this.#ajv07;
+  }
+
+  /** Whether this factory's validators are the default ones: no options but `code.source`, which keeps their text. */
+  #compilesAsDefault(): boolean {
+    const { code, ...rest } = this.#extra;
+    return Object.keys(rest).length === 0 && Object.keys(code ?? {}).every((key) => key === "source");
   }
 
   /**
@@ -104,7 +114,13 @@ export class ValidatorFactory {
    */
   #options(): Options {
     const base = ajvOptions();
-    return { ...base, code: { ...base.code, optimize: false }, ...this.#extra };
+    // `code` options given to the factory join the defaults (a `{ code: { source: true } }` keeps the pattern
+    // engine); any other option replaces its default.
+    return {
+      ...base,
+      ...this.#extra,
+      code: { ...base.code, optimize: false, ...this.#extra.code },
+    };
   }
 
   /**

@@ -2,8 +2,10 @@
  * The hook's controller cache (.toolgate/cache/hooks under the project): a run of the built command with a warm
  * cache, a stale one (the policy edited), a corrupt one and a tampered one (valid JavaScript whose data was
  * edited) each answers exactly as a run that loads the policy from its files, on an allow, a deny, an ask and
- * an unreadable call. A cache that cannot be trusted is written again from the policy.
+ * an unreadable call; so does a load through a tampered parse-cache entry. A cache that cannot be trusted is
+ * written again from the policy.
  */
+import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,7 +67,12 @@ async function expectSameAsUncached(): Promise<Record<string, string>> {
   return seen;
 }
 
-const cacheFiles = () => readdirSync(cacheDir).sort();
+/** The controller cache's files (its index and module), without the parse cache's folder. */
+const cacheFiles = () =>
+  readdirSync(cacheDir)
+    .filter((name) => name !== "parsed")
+    .sort();
+const parsedDir = () => join(cacheDir, "parsed");
 const moduleFile = () => join(cacheDir, cacheFiles().find((name) => name.endsWith(".mjs")) as string);
 const indexFile = () => join(cacheDir, cacheFiles().find((name) => name.endsWith(".json")) as string);
 
@@ -138,6 +145,24 @@ describe("toolgate hook with its controller cache", () => {
     const seen = await expectSameAsUncached();
     expect(seen.deny).toBe("deny");
     expect(readFileSync(moduleFile(), "utf8")).toBe(text);
+  });
+
+  it("never trusts a tampered parse-cache entry (the policy's data, edited, read back on the next load)", async () => {
+    await expectSameAsUncached();
+    const policy = readFileSync(join(project, "pack/policy.yaml"));
+    const name = `${createHash("sha256").update(policy).digest("hex").slice(0, 32)}.json`;
+    const path = join(parsedDir(), name);
+    const text = readFileSync(path, "utf8");
+    const entry = JSON.parse(text) as { payload: string };
+    // Every deny of the policy becomes an allow; the entry is still JSON, with its old integrity hash.
+    const tampered = JSON.stringify({ ...entry, payload: entry.payload.replaceAll('"deny"', '"allow"') });
+    expect(tampered).not.toBe(text);
+    writeFileSync(path, tampered);
+    // The controller cache gone: the next run loads the policy, through the parse cache.
+    rmSync(indexFile());
+    const seen = await expectSameAsUncached();
+    expect(seen.deny).toBe("deny");
+    expect(readFileSync(path, "utf8")).toBe(text);
   });
 
   it("never trusts tampered hook facts (the roots and context schema written beside the controller)", async () => {

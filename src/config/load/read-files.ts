@@ -20,12 +20,22 @@ export function toDisplayPath(cwd: string, absolute: string): string {
   return (rel === "" ? "." : rel).split(sep).join("/");
 }
 
+/** What parses a policy file's bytes: `parseYaml`, or what answers exactly as it does. */
+export type YamlParser = (bytes: Uint8Array, file: string) => StageResult<ParsedFile>;
+
 /** Reads the files of one load and collects what they are found to hold wrong. */
 export class Reader {
   readonly diagnostics: Diagnostic[] = [];
   /** Every file read or tried, in order (absolute paths), with what was found (`tokenOf`). */
   readonly files = new Map<string, string>();
-  constructor(readonly cwd: string) {}
+  /**
+   * @param parse parses a file's bytes (`parseYaml`, or a parser that answers as it does from a cache of its
+   *   results: the hook's, see `hook-parse-cache.ts`)
+   */
+  constructor(
+    readonly cwd: string,
+    readonly parse: YamlParser = parseYaml,
+  ) {}
 
   /**
    * Takes a stage's result into the load: its diagnostics join the others, and what it hands on (its value,
@@ -73,7 +83,7 @@ export class Reader {
       }
       return undefined;
     }
-    const parsed = this.take(parseYaml(answer.bytes, file));
+    const parsed = this.take(this.parse(answer.bytes, file));
     // Parsing a large file is the longest step that cannot be split: let the loop run before the next one.
     yield PAUSE;
     if (parsed === undefined) return undefined;
