@@ -28,7 +28,7 @@ function newProject(): { project: string; config: string } {
 
 /** Loads the policy from YAML and writes the hook cache from that load. */
 async function loadAndCache(project: string, config: string) {
-  const loaded = await loadHookPolicyForCache(config, true);
+  const loaded = await loadHookPolicyForCache(config, project);
   if (!loaded.ok || loaded.cache === undefined) throw new Error("the fixture must load and compile");
   writeHookCache(project, config, RUNTIME_URL, loaded.cache);
   return loaded.policy;
