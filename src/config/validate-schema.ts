@@ -23,7 +23,7 @@ export const FILE_SCHEMA_FILES: Readonly<Record<FileKind, string>> = {
 };
 
 /** The `schemas/` folder of this package. */
-export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
+export const SCHEMAS_DIR: string = new URL("../../schemas/", import.meta.url).href;
 
 let ajv: Ajv2020 | undefined;
 const validators = new Map<FileKind, ValidateFunction>();
