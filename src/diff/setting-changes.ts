@@ -165,7 +165,8 @@ export function compareAliases(base: readonly ToolAlias[], head: readonly ToolAl
         before: was,
         after: now,
         change: "loosened",
-        reason: "the host's name patterns are tried in another order, so a tool name may map through another alias",
+        reason:
+          "the host's name patterns are tried in another order, so a tool name may map through another alias",
       });
     }
   }
