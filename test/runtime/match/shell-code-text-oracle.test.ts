@@ -100,13 +100,16 @@ describe("code inside code is read to a bounded depth", () => {
     expect(denyMay(nest("true", 1), "reboot")).toBe(false);
     expect(denyMay(nest("reboot", 1), "reboot")).toBe(true);
     expect(denyMay(nest("true", 4), "reboot")).toBe(false);
+    expect(denyMay(nest("true", 7), "reboot")).toBe(false);
+    expect(denyMay(nest("true", 8), "reboot")).toBe(true);
     expect(denyMay(nest("true", 12), "reboot")).toBe(true);
   });
 
   it("a command inside a command (find -exec) is read to a bounded depth too", () => {
     const finds = (levels: number) => `${"find . -exec ".repeat(levels)}true`;
     expect(denyMay(finds(3), "reboot")).toBe(false);
-    expect(denyMay(finds(80), "reboot")).toBe(true);
+    expect(denyMay(finds(64), "reboot")).toBe(false);
+    expect(denyMay(finds(65), "reboot")).toBe(true);
   });
 });
 
