@@ -3,6 +3,7 @@
 // a changed entry changes the decision, not the expectation. `reboot` stands for a command a deny rule names;
 // no input here is run.
 import { describe, expect, it } from "vitest";
+import { forEachCodeArgument } from "../../../src/runtime/match/shell/programs.js";
 import { allowCertain, denyMay } from "./shell-decide.js";
 
 describe("an argument a program runs as code makes an allow of the program's name uncertain", () => {
@@ -406,5 +407,132 @@ describe("environment variables: data, code that locates programs, or shell text
     expect(denyMay("XPATH=x ls", "reboot")).toBe(false);
     expect(denyMay("export PAGER=reboot", "reboot")).toBe(true);
     expect(denyMay("export PAGER=true", "reboot")).toBe(false);
+  });
+});
+
+describe("each option whose value is shell text is read as that text, not as anything", () => {
+  it.each([
+    "git fetch --upload-pack true origin",
+    "git pull --upload-pack true origin",
+    "git fetch-pack --upload-pack true origin",
+    "git ls-remote --upload-pack true origin",
+    "git clone -u true origin",
+    "git clone --upload-pack true origin",
+    "git push --receive-pack true origin",
+    "git push --exec true origin",
+    "git send-pack --receive-pack true origin",
+    "git send-pack --exec true origin",
+    "git rebase --exec true main",
+    "git difftool -x true",
+    "git difftool --extcmd true",
+    "git archive --exec true HEAD",
+    "git grep --open-files-in-pager=true x",
+    "git filter-branch --env-filter true",
+    "git filter-branch --tree-filter true",
+    "git filter-branch --index-filter true",
+    "git filter-branch --parent-filter true",
+    "git filter-branch --msg-filter true",
+    "git filter-branch --commit-filter true",
+    "git filter-branch --tag-name-filter true",
+    "git send-email --sendmail-cmd true x.patch",
+    "git send-email --to-cmd true x.patch",
+    "git send-email --cc-cmd true x.patch",
+    "git send-email --header-cmd true x.patch",
+    "git send-email --smtp-server true x.patch",
+    "git instaweb -d true",
+    "git instaweb --httpd true",
+    "git instaweb -b true",
+    "git instaweb --browser true",
+    "man -P true ls",
+    "man --pager true ls",
+    "man -H true ls",
+    "man --html true ls",
+    "tar -xf a.tar --to-command true",
+    "tar -I true -xf a.tar",
+    "tar --use-compress-program true -xf a.tar",
+    "tar --checkpoint-action true -xf a.tar",
+    "tar -F true -xf a.tar",
+    "tar --info-script true -xf a.tar",
+    "tar --new-volume-script true -xf a.tar",
+    "tar --rsh-command true -xf a.tar",
+    "rsync -e true a b",
+    "rsync --rsh true a b",
+    "rsync --rsync-path true a b",
+    "scp -o ProxyCommand=true a h:b",
+    "sftp -o ProxyCommand=true h",
+    "sftp -S true h",
+    "find . -execdir true ';'",
+    "find . -ok true ';'",
+  ])("%s runs no reboot", (source) => {
+    expect(denyMay(source, "reboot")).toBe(false);
+  });
+});
+
+describe("how a program's command line is walked", () => {
+  it.each([
+    // after `--` a word starting with `-` is an operand
+    ["make -- -Ex all", "make"],
+    // a lone `-` is an operand (the first), so the next word is no subcommand
+    ["git - rebase -xtrue", "git"],
+    // a word holding `=` or starting with `+` is code only for the programs that read it so
+    ["git log a=b", "git log"],
+    ["make +x", "make"],
+    ["git log +x", "git log"],
+    ["find . +x", "find"],
+    // a long option that only starts like a listed one is another option
+    ["vim --cmdx f", "vim"],
+    ["make --evalx", "make"],
+    ["make --jobs=4 all", "make"],
+    ["git rebase --execx main", "git rebase"],
+    // words starting like git's ext:: remote but not it
+    ["make Sall", "make"],
+    ["vim Sfile", "vim"],
+    ["git log ext:x", "git log"],
+    ["git log xext::y", "git log"],
+    // vim's +N and +/text, but only those
+    ["vim +12 f", "vim"],
+  ])("%s is certain for an allow of %s", (source, allow) => {
+    expect(allowCertain(source, allow)).toBe(true);
+  });
+
+  it.each([
+    ["vim +q+1 f", "vim"],
+    ["vim +12q f", "vim"],
+    ["vim +x/y f", "vim"],
+    ["less +GG f", "less"],
+  ])("%s is uncertain for an allow of %s", (source, allow) => {
+    expect(allowCertain(source, allow)).toBe(false);
+  });
+
+  it("find's action ends after its `;`, which an allow must spell out", () => {
+    expect(allowCertain("find . -exec true ';'", ["find", ".", "-exec", "true"])).toBe(false);
+    expect(allowCertain("find . -exec true ';'", ["find", ".", "-exec", "true", ";"])).toBe(true);
+  });
+
+  it("lists each code argument with where it starts and ends and its text", () => {
+    const list = (words: string[]) => {
+      const found: string[] = [];
+      forEachCodeArgument(words, (argument) => {
+        found.push(`${argument.kind} ${argument.from} ${argument.valueFrom} ${argument.to} ${argument.text}`);
+        return false;
+      });
+      return found;
+    };
+    expect(list(["find", ".", "-exec", "rm", "{}", ";", "-print"])).toEqual(["argv 2 3 6 rm {} ;"]);
+    expect(list(["find", ".", "-exec", "rm", "{}"])).toEqual(["argv 2 3 5 rm {}"]);
+    expect(list(["git", "rebase", "--exec=make test", "main"])).toEqual(["shell 2 2 3 make test"]);
+    expect(list(["git", "rebase", "-xmake", "main"])).toEqual(["shell 2 2 3 make"]);
+    expect(list(["git", "rebase", "-x"])).toEqual(["shell 2 3 3 "]);
+    expect(list(["git", "-c", "a=b", "clone", "ext::sh x", "d"])).toEqual([
+      "shell 1 2 3 a=b",
+      "opaque 4 4 5 sh x",
+    ]);
+    expect(list(["vim", "+q", "-c", "wq", "f"])).toEqual(["opaque 1 1 2 q", "opaque 2 3 4 wq"]);
+    expect(list(["make", "-f", "x.mk", "CC=gcc", "all"])).toEqual(["file 1 2 3 x.mk", "shell 3 3 4 CC=gcc"]);
+    expect(list(["git", "submodule", "foreach", "echo", "x"])).toEqual(["shell 3 3 5 echo x"]);
+    expect(list(["git", "bisect", "run", "make", "test"])).toEqual(["argv 3 3 5 make test"]);
+    expect(list(["git", "grep", "-Oless", "x"])).toEqual(["shell 2 2 3 less"]);
+    expect(list(["ls", "-c", "x"])).toEqual([]);
+    expect(list([])).toEqual([]);
   });
 });

@@ -385,14 +385,8 @@ export function forEachCodeArgument(
 /** The code-argument forms of the program a command word names, if it is in {@link CODE_ARGUMENT_PROGRAMS}. */
 export function programForms(commandWord: string): ProgramForms | undefined {
   const base = commandWord.slice(commandWord.lastIndexOf("/") + 1);
-  const forms = CODE_ARGUMENT_PROGRAMS.get(base);
-  if (forms !== undefined) return forms;
-  // Another case of a listed name (`VIM` on a case-insensitive file system); most names are in lower case.
-  for (let i = 0; i < base.length; i++) {
-    const c = base.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) return CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
-  }
-  return undefined;
+  // Another case of a listed name (`VIM` on a case-insensitive file system) is the same program.
+  return CODE_ARGUMENT_PROGRAMS.get(base) ?? CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
 }
 
 /** Walks the arguments from `start` with `forms`; true when `visit` asked to stop. */
