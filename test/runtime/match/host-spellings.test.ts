@@ -101,6 +101,7 @@ describe("IPv6 addresses, and the IPv4 address each family embeds", () => {
     // IPv4-translated ::ffff:0:0:0/96
     ["[::ffff:0:7f00:1]", "[::ffff:0:7f00:1]", ["127.0.0.1"]],
     ["[::ffff:1:7f00:1]", "[::ffff:1:7f00:1]", []],
+    ["[::1:0:7f00:1]", "[::1:0:7f00:1]", []],
     ["[0:0:0:1:ffff:0:7f00:1]", "[::1:ffff:0:7f00:1]", []],
     // NAT64: 64:ff9b::/96 and the local-use 64:ff9b:1::/48
     ["[64:ff9b::7f00:1]", "[64:ff9b::7f00:1]", ["127.0.0.1"]],
@@ -228,6 +229,8 @@ describe("ipv6Pieces: the eight pieces of an address as written", () => {
     "::ffff:1.2.3.256",
     "::ffff:01.2.3.4",
     "12345::",
+    "1g::",
+    "::12g",
     "::g",
     ":1::",
     "1:::2",
