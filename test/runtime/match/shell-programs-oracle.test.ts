@@ -533,6 +533,31 @@ describe("how a program's command line is walked", () => {
     expect(list(["git", "bisect", "run", "make", "test"])).toEqual(["argv 3 3 5 make test"]);
     expect(list(["git", "grep", "-Oless", "x"])).toEqual(["shell 2 2 3 less"]);
     expect(list(["ls", "-c", "x"])).toEqual([]);
+    expect(list(["make", "--jobs=4", "-f", "x.mk"])).toEqual(["file 2 3 4 x.mk"]);
+    expect(list(["make", "-sf", "x.mk"])).toEqual(["file 1 2 3 x.mk"]);
+    expect(list(["make", "-sC", "d", "-f", "x.mk"])).toEqual(["file 3 4 5 x.mk"]);
     expect(list([])).toEqual([]);
+  });
+});
+
+describe("forEachCodeArgument stops when the visitor asks it to", () => {
+  const first = (words: string[]) => {
+    const found: string[] = [];
+    forEachCodeArgument(words, (argument) => {
+      found.push(argument.text);
+      return true;
+    });
+    return found;
+  };
+
+  it.each([
+    [["git", "clone", "ext::a", "ext::b"], ["a"]],
+    [["vim", "-c", "a", "-c", "b"], ["a"]],
+    [["make", "A=1", "B=2"], ["A=1"]],
+    [["vim", "+a", "+b"], ["a"]],
+    [["git", "rebase", "-xa", "-xb"], ["a"]],
+    [["git", "-c", "a=1", "-c", "b=2", "submodule", "foreach", "c"], ["a=1"]],
+  ])("%j", (words, texts) => {
+    expect(first(words)).toEqual(texts);
   });
 });
