@@ -215,6 +215,129 @@ describe("line continuations: a backslash-newline is removed outside single quot
     expect(denyMay(source, "reboot")).toBe(true);
   });
 
+  // Each case puts a quote, a `#` or a bracket where only the right frame (double quotes, backquotes, `$(…)`,
+  // `${…}`, a comment) reads it right, and a backslash-newline after it; the reader refuses a joining that does
+  // not match its parse (null: no reading). Every reading is listed, one per shell dialect that reads alike.
+  it.each([
+    ['echo "a\'b"\\\nc', [[["echo", "a'bc"]]]],
+    ['echo "#"\\\nc', [[["echo", "#c"]]]],
+    [
+      "echo `echo a` 'x\\\ny'",
+      [
+        [
+          ["echo", "`echo a`", "x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    [
+      'echo "`echo a`\'"\\\ny',
+      [
+        [
+          ["echo", "`echo a`'y"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    [
+      "echo \"$(echo 'a\\\nb')\"",
+      [
+        [
+          ["echo", "$(echo 'a\\\nb')"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    ["echo \"${x:-'a\\\nb'}\"", [[["echo", "${x:-'ab'}"]], [["echo", "${x:-'ab'}"]]]],
+    ["echo \"${x}\"'a\\\nb'", [[["echo", "${x}a\\\nb"]], [["echo", "${x}a\\\nb"]]]],
+    ['echo "${x:-"\'"}"\'a\\\nb\'', [[["echo", '${x:-"\'"}a\\\nb']], [["echo", '${x:-"\'"}a\\\nb']]]],
+    ["echo ${x:-'a\\\nb'}", [[["echo", "${x:-'a\\\nb'}"]], [["echo", "${x:-'a\\\nb'}"]]]],
+    ["echo ${x}'a\\\nb'", [[["echo", "${x}a\\\nb"]], [["echo", "${x}a\\\nb"]]]],
+    [
+      "echo $(echo a)'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo a)x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    [
+      "echo $( (echo a) )'x\\\ny'",
+      [
+        [
+          ["echo", "$( (echo a) )x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    [
+      "echo $(echo '(')'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo '(')x\\\ny"],
+          ["echo", "("],
+        ],
+      ],
+    ],
+    ["echo x #a'\\\nb", null],
+    ["echo a#'\\\nb'", [[["echo", "a#\\\nb"]]]],
+    ["echo a;#x\\\nb", null],
+    ["echo a&#x\\\nb", null],
+    ["echo a|#x\\\nb", null],
+    ["echo a\t#x\\\nb", null],
+    ["(#x\\\necho b)", null],
+    ["echo $'a\\\nb'", [[["echo", "$'a\\\nb'"]], [["echo", "$a\\\nb"]]]],
+    ["echo $'a\\'b\\\nc'", null],
+    ["echo 'a\\\nb", null],
+    ["echo $'a\\\nb", null],
+    ["echo \\\\\\\nb", [[["echo", "\\b"]]]],
+    ["echo a\\\n#b", [[["echo", "a#b"]]]],
+    ["echo a \\\n#b", [[["echo", "a"]]]],
+    ['echo "$(echo ")"\\\na")"', null],
+    [
+      "echo ${x:-$(echo 'a\\\nb')}",
+      [
+        [
+          ["echo", "${x:-$(echo 'a\\\nb')}"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "${x:-$(echo 'a\\\nb')}"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo \"${x:-$(echo 'a\\\nb')}\"",
+      [
+        [
+          ["echo", "${x:-$(echo 'a\\\nb')}"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "${x:-$(echo 'a\\\nb')}"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo `echo 'a\\\nb'`",
+      [
+        [
+          ["echo", "`echo 'ab'`"],
+          ["echo", "ab"],
+        ],
+      ],
+    ],
+    ["echo \"${x:-}\"'a\\\nb'", [[["echo", "${x:-}a\\\nb"]], [["echo", "${x:-}a\\\nb"]]]],
+  ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
+    const trace = traceCommand(source, [["x"]]);
+    const got =
+      trace.unreadable === undefined ? trace.readings.map((r) => r.commands.map((c) => [...c.words])) : null;
+    expect(got).toEqual(readings);
+  });
+
   it("where the shells may disagree (a comment, $'…' against $ and '…') the string has no trusted reading", () => {
     expect(wordsRead("echo x # a\\\necho y")).toBeUndefined();
     expect(denyMay("echo x # re\\\nboot", "reboot")).toBe(true);
