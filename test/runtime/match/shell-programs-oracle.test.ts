@@ -533,6 +533,37 @@ describe("how a program's command line is walked", () => {
     expect(list(["git", "bisect", "run", "make", "test"])).toEqual(["argv 3 3 5 make test"]);
     expect(list(["git", "grep", "-Oless", "x"])).toEqual(["shell 2 2 3 less"]);
     expect(list(["ls", "-c", "x"])).toEqual([]);
+    // the kind of each code argument: another language's code, a file of code, shell text
+    expect(list(["vim", "--cmd", "a", "-S", "b", "-u", "c", "-U", "d", "-s", "e", "-l", "f"])).toEqual([
+      "opaque 1 2 3 a",
+      "opaque 3 4 5 b",
+      "opaque 5 6 7 c",
+      "opaque 7 8 9 d",
+      "opaque 9 10 11 e",
+      "opaque 11 12 13 f",
+    ]);
+    expect(list(["vim", "--remote-send", "a", "--remote-expr", "b"])).toEqual([
+      "opaque 1 2 3 a",
+      "opaque 3 4 5 b",
+    ]);
+    expect(list(["less", "-k", "a", "--lesskey-file", "b", "+c"])).toEqual([
+      "opaque 1 2 3 a",
+      "opaque 3 4 5 b",
+      "opaque 5 5 6 c",
+    ]);
+    expect(list(["make", "-E", "a", "--eval", "b", "--file", "c", "--makefile", "d"])).toEqual([
+      "opaque 1 2 3 a",
+      "opaque 3 4 5 b",
+      "file 5 6 7 c",
+      "file 7 8 9 d",
+    ]);
+    expect(list(["git", "--config-env", "a=B", "--exec-path=/x", "log"])).toEqual([
+      "opaque 1 2 3 a=B",
+      "opaque 3 3 4 /x",
+    ]);
+    expect(list(["ssh", "-o", "a=b", "-F", "c", "h"])).toEqual(["shell 1 2 3 a=b", "file 3 4 5 c"]);
+    expect(list(["scp", "-F", "c", "a", "h:b"])).toEqual(["file 1 2 3 c"]);
+    expect(list(["sftp", "-F", "c", "-D", "d", "h"])).toEqual(["file 1 2 3 c", "shell 3 4 5 d"]);
     expect(list(["make", "--jobs=4", "-f", "x.mk"])).toEqual(["file 2 3 4 x.mk"]);
     expect(list(["make", "-sf", "x.mk"])).toEqual(["file 1 2 3 x.mk"]);
     expect(list(["make", "-sC", "d", "-f", "x.mk"])).toEqual(["file 3 4 5 x.mk"]);
