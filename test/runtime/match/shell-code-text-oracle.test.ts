@@ -334,6 +334,95 @@ describe("line continuations: a backslash-newline is removed outside single quot
       ],
     ],
     ["echo \"${x:-}\"'a\\\nb'", [[["echo", "${x:-}a\\\nb"]], [["echo", "${x:-}a\\\nb"]]]],
+    ["echo ${x:- #a}\\\nb", [[["echo", "${x:- #a}b"]], [["echo", "${x:- #a}b"]]]],
+    ['echo "${x:- #a}"\\\nb', [[["echo", "${x:- #a}b"]], [["echo", "${x:- #a}b"]]]],
+    ["echo $(echo a #b\\\n)", null],
+    ["echo $( (echo a) #b\\\n)", null],
+    [
+      'echo $(echo "#"\\\na)',
+      [
+        [
+          ["echo", '$(echo "#"a)'],
+          ["echo", "#a"],
+        ],
+      ],
+    ],
+    ["echo `echo #a`\\\nb", [[["echo", "`echo #a`b"], ["echo"]]]],
+    [
+      "echo ${x:-$(echo ')')}'a\\\nb'",
+      [
+        [
+          ["echo", "${x:-$(echo ')')}a\\\nb"],
+          ["echo", ")"],
+        ],
+        [
+          ["echo", "${x:-$(echo ')')}a\\\nb"],
+          ["echo", ")"],
+        ],
+      ],
+    ],
+    [
+      "echo \"${x:-$(echo ')')}\"'a\\\nb'",
+      [
+        [
+          ["echo", "${x:-$(echo ')')}a\\\nb"],
+          ["echo", ")"],
+        ],
+        [
+          ["echo", "${x:-$(echo ')')}a\\\nb"],
+          ["echo", ")"],
+        ],
+      ],
+    ],
+    [
+      "echo \"${x:-`echo '}'`}\"'a\\\nb'",
+      [
+        [
+          ["echo", "${x:-`echo '}'`}a\\\nb"],
+          ["echo", "}"],
+        ],
+        [
+          ["echo", "${x:-`echo '}'`}a\\\nb"],
+          ["echo", "}"],
+        ],
+      ],
+    ],
+    [
+      'echo "`echo "\'"`"\'a\\\nb\'',
+      [
+        [
+          ["echo", '`echo "\'"`a\\\nb'],
+          ["echo", "'"],
+        ],
+      ],
+    ],
+    ["echo $'\\\\'\\\na", [[["echo", "$'\\\\'a"]], [["echo", "$\\\\a"]]]],
+    ["echo $'a\\\\\\'b'\\\nc", null],
+    ["echo a \\\n\\\n#b", [[["echo", "a"]]]],
+    ["echo 'a'#\\\nb", [[["echo", "a#b"]]]],
+    ["echo a;\\\n#b", [[["echo", "a"]]]],
+    [
+      "echo $(echo a)\\\n#b",
+      [
+        [
+          ["echo", "$(echo a)#b"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    ['echo "$(echo a)" #b\\\nc', null],
+    ["echo ${x}#\\\nb", [[["echo", "${x}#b"]], [["echo", "${x}#b"]]]],
+    [
+      "echo $( echo a; echo '(' )'x\\\ny'",
+      [
+        [
+          ["echo", "$( echo a; echo '(' )x\\\ny"],
+          ["echo", "a"],
+          ["echo", "("],
+        ],
+      ],
+    ],
+    ["(echo a) #b\\\nc", null],
   ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
     const trace = traceCommand(source, [["x"]]);
     const got =
