@@ -423,6 +423,170 @@ describe("line continuations: a backslash-newline is removed outside single quot
       ],
     ],
     ["(echo a) #b\\\nc", null],
+    // a quote inside a comment is text: only a comment read as one keeps the next line's quote whole
+    [
+      "echo x # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    ["echo x#it's\necho 'a\\\nb'", null],
+    [
+      "echo x;# it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo x&# it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo x\t# it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    ["(# it's\necho 'a\\\nb')", [[["echo", "a\\\nb"]]]],
+    [
+      "echo \\\\ # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "\\"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    ["echo \\\n# it's\necho 'a\\\nb'", [[["echo"], ["echo", "a\\\nb"]]]],
+    [
+      "echo ${x} # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "${x}"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "${x}"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo $(echo a) # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "$(echo a)"],
+          ["echo", "a"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo \"a\" # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "a"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo `echo a` # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "`echo a`"],
+          ["echo", "a"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo \"$( (echo a); echo 'x\\\ny')\"",
+      [
+        [
+          ["echo", "$( (echo a); echo 'x\\\ny')"],
+          ["echo", "a"],
+          ["echo", "x\\\ny"],
+        ],
+      ],
+    ],
+    [
+      "echo $( (echo a); echo 'x\\\ny')",
+      [
+        [
+          ["echo", "$( (echo a); echo 'x\\\ny')"],
+          ["echo", "a"],
+          ["echo", "x\\\ny"],
+        ],
+      ],
+    ],
+    ["echo $'it\\'s'\necho 'a\\\nb'", null],
+    [
+      "echo $'x'\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "$'x'"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "$x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo $'x' # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "$'x'"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "$x"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo \"${x}\" # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "${x}"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "${x}"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    [
+      "echo ${x:-a} # it's\necho 'a\\\nb'",
+      [
+        [
+          ["echo", "${x:-a}"],
+          ["echo", "a\\\nb"],
+        ],
+        [
+          ["echo", "${x:-a}"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
   ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
     const trace = traceCommand(source, [["x"]]);
     const got =
