@@ -32,11 +32,8 @@ export const DOTTED_IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]
  */
 export function readHost(host: string): HostReading | undefined {
   if (host === "" || /[\s/\\?#@%]/.test(host)) return undefined;
-  // A `:` is only the IPv6 address's own, inside its brackets.
-  if (
-    host.startsWith("[") ? !host.endsWith("]") || host.indexOf("]") !== host.length - 1 : /[:[\]]/.test(host)
-  )
-    return undefined;
+  // A `:` is only the IPv6 address's own, inside its brackets (the first `]` is the last character).
+  if (host.startsWith("[") ? host.indexOf("]") !== host.length - 1 : /[:[\]]/.test(host)) return undefined;
   let ascii: string;
   try {
     ascii = new URL(`http://${host}/`).hostname;
@@ -63,8 +60,9 @@ export function ipv6Pieces(text: string): number[] | undefined {
     if (!DOTTED_IPV4.test(v4)) return undefined;
     const octets = v4.split(".").map(Number) as [number, number, number, number];
     tail.push(octets[0] * 256 + octets[1], octets[2] * 256 + octets[3]);
+    // The pieces before the IPv4 tail, without the `:` that separates them from it (but a `::`).
     body = body.slice(0, lastColon + 1);
-    if (body.endsWith(":") && !body.endsWith("::")) body = body.slice(0, -1);
+    if (!body.endsWith("::")) body = body.slice(0, -1);
   }
   const parse = (part: string): number[] | undefined => {
     if (part === "") return [];
@@ -79,7 +77,6 @@ export function ipv6Pieces(text: string): number[] | undefined {
   const double = body.indexOf("::");
   let pieces: number[];
   if (double >= 0) {
-    if (body.indexOf("::", double + 1) >= 0) return undefined;
     const head = parse(body.slice(0, double));
     const rest = parse(body.slice(double + 2));
     if (head === undefined || rest === undefined || head.length + rest.length >= width) return undefined;

@@ -143,14 +143,16 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
         return true;
       }
     }
-    if (argument.kind === "opaque" || argument.kind === "file") anything = true;
-    else if (argument.kind === "argv") {
-      const argv = texts.slice(argument.valueFrom, argument.to);
-      if (argv.length > 0) inner.push(commandOf(argv));
-    } else {
+    if (argument.kind === "shell") {
       const read = readSetting(argument.text, depth + 1);
       if (read === true) anything = true;
       else inner.push(...read);
+    } else if (argument.kind === "argv") {
+      const argv = texts.slice(argument.valueFrom, argument.to);
+      if (argv.length > 0) inner.push(commandOf(argv));
+    } else {
+      // `opaque` and `file` (another language's code, a file of code), and any kind not read here: anything.
+      anything = true;
     }
     return anything;
   });

@@ -379,62 +379,59 @@ export function forEachCodeArgument(
   const name = words[0];
   if (name === undefined) return;
   const forms = programForms(name);
-  if (forms !== undefined) walkForms(forms, words, 1, visit);
+  if (forms !== undefined) walkForms(forms, forms.anywhere, words, 1, visit);
 }
 
 /** The code-argument forms of the program a command word names, if it is in {@link CODE_ARGUMENT_PROGRAMS}. */
 export function programForms(commandWord: string): ProgramForms | undefined {
   const base = commandWord.slice(commandWord.lastIndexOf("/") + 1);
-  const forms = CODE_ARGUMENT_PROGRAMS.get(base);
-  if (forms !== undefined) return forms;
-  // Another case of a listed name (`VIM` on a case-insensitive file system); most names are in lower case.
-  for (let i = 0; i < base.length; i++) {
-    const c = base.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) return CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
-  }
-  return undefined;
+  // Another case of a listed name (`VIM` on a case-insensitive file system) is the same program.
+  return CODE_ARGUMENT_PROGRAMS.get(base) ?? CODE_ARGUMENT_PROGRAMS.get(base.toLowerCase());
 }
 
-/** Walks the arguments from `start` with `forms`; true when `visit` asked to stop. */
+/**
+ * Walks the arguments from `start` with `forms`, and the program's `anywhere` forms (which still apply after its
+ * subcommand); returns when `visit` asks to stop.
+ */
 function walkForms(
   forms: ProgramForms,
+  anywhere: ProgramForms["anywhere"],
   words: readonly string[],
   start: number,
   visit: (argument: CodeArgument) => boolean,
-): boolean {
+): void {
   let options = true;
-  let operands = 0;
+  let firstOperand = true;
   for (let i = start; i < words.length; i++) {
     const word = words[i] as string;
-    for (const [begin, kind] of forms.anywhere ?? []) {
-      if (word.startsWith(begin) && visit(single(kind, i, word.slice(begin.length)))) return true;
+    for (const [begin, kind] of anywhere ?? []) {
+      if (word.startsWith(begin) && visit(single(kind, i, word.slice(begin.length)))) return;
     }
     if (options && word === "--") {
       options = false;
     } else if (options && word.length > 1 && word[0] === "-") {
       const option = readOption(forms, words, i);
       if (option === undefined) continue;
-      if (option.kind !== undefined && visit(option as CodeArgument)) return true;
+      if (option.kind !== undefined && visit(option as CodeArgument)) return;
       i = option.to - 1;
     } else if (forms.assignments !== undefined && word.includes("=")) {
-      if (visit(single(forms.assignments, i, word))) return true;
+      if (visit(single(forms.assignments, i, word))) return;
     } else if (forms.plus !== undefined && word[0] === "+" && !inertPlus(word, forms.plus.inertLetters)) {
-      if (visit(single(forms.plus.kind, i, word.slice(1)))) return true;
+      if (visit(single(forms.plus.kind, i, word.slice(1)))) return;
     } else if (forms.operands !== undefined) {
       const text = words.slice(i).join(" ");
-      return visit({ kind: forms.operands, from: i, valueFrom: i, to: words.length, text });
-    } else if (operands++ === 0 && forms.subcommands?.has(word) === true) {
-      const sub = forms.subcommands.get(word) as ProgramForms;
-      // The program's own `anywhere` forms still apply after its subcommand.
-      return walkForms(
-        forms.anywhere === undefined ? sub : { ...sub, anywhere: forms.anywhere },
-        words,
-        i + 1,
-        visit,
-      );
+      visit({ kind: forms.operands, from: i, valueFrom: i, to: words.length, text });
+      return;
+    } else if (firstOperand) {
+      // Only the first operand names a subcommand.
+      firstOperand = false;
+      const sub = forms.subcommands?.get(word);
+      if (sub !== undefined) {
+        walkForms(sub, anywhere, words, i + 1, visit);
+        return;
+      }
     }
   }
-  return false;
 }
 
 function single(kind: CodeKind, i: number, text: string): CodeArgument {
@@ -469,17 +466,15 @@ function readOption(
     const equals = word.indexOf("=");
     if (equals === -1) return undefined;
     const name = word.slice(0, equals);
+    // An option not listed (`--jobs=4`) ends at this word as well: no kind.
     const kind = forms.valued?.get(name) ?? forms.attachedOnly?.get(name);
-    return kind === undefined
-      ? undefined
-      : { kind, from: i, valueFrom: i, to: i + 1, text: word.slice(equals + 1) };
+    return { kind, from: i, valueFrom: i, to: i + 1, text: word.slice(equals + 1) };
   }
   for (let j = 1; j < word.length; j++) {
     const option = `-${word[j]}`;
     const kind =
       forms.valued?.get(option) ?? (j + 1 < word.length ? forms.attachedOnly?.get(option) : undefined);
-    const data = kind === undefined && forms.data?.includes(option) === true;
-    if (kind === undefined && !data) continue;
+    if (kind === undefined && forms.data?.includes(option) !== true) continue;
     if (j + 1 < word.length) return { kind, from: i, valueFrom: i, to: i + 1, text: word.slice(j + 1) };
     return next(kind);
   }

@@ -66,10 +66,7 @@ export const SHELLS: ReadonlySet<string> = new Set([
   "brush",
 ]);
 
-/** A version after a name: `bash5.2`, `ksh93`, `python3.12` (see the matcher, which shares it). */
-export const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
-
-/** `name` without a version after it, or `name` itself. */
+/** `name` without a version after it (`bash5.2`, `ksh93`, `zsh-5.9`), or `name` itself. */
 function withoutVersion(name: string): string {
   // A version ends in a digit, or in a letter right after one (`5.2a`): most names end otherwise (`git`, `ls`).
   const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
