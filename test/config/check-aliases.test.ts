@@ -40,5 +40,6 @@ describe("aliasSource", () => {
     expect(aliasSource({ tool_name: true })).toEqual({ kind: "tool-name" });
     expect(aliasSource({ name_part: "server" })).toEqual({ kind: "name-part", part: "server" });
     expect(aliasSource({ all_arguments: true })).toEqual({ kind: "all-arguments" });
+    expect(aliasSource({ absent: true })).toEqual({ kind: "absent" });
   });
 });

@@ -13,7 +13,7 @@ export const aliasUnmappedArgumentCheck = definePolicyCheck({
     description: "A rule on an alias's canonical tool reads an argument that the alias does not map.",
     meaning:
       "A rule names the canonical tool of a tool alias and its `when` reads an argument (a field path's first name, nested operators included) that the alias's `arguments` does not map, so calls read through the alias never carry it.",
-    fix: "Map the argument in the alias (from the host's argument, a path, a fixed value, …), or change the rule.",
+    fix: "Map the argument in the alias (from the host's argument, a path, a fixed value, …), write `{ absent: true }` when the host has no such argument, or change the rule.",
   },
   name: "rules on an aliased tool read only arguments the alias maps",
   run: (facts, report) => {
@@ -28,7 +28,7 @@ export const aliasUnmappedArgumentCheck = definePolicyCheck({
           report.at(
             parsed,
             pointer,
-            `rule "${statement.id}" reads argument "${argument}" of tool "${alias.tool}", which the alias ${describeAlias(alias)} does not map; map it under arguments (${argument}: HOST_ARGUMENT, or another source), or the rule never sees it in calls read through this alias`,
+            `rule "${statement.id}" reads argument "${argument}" of tool "${alias.tool}", which the alias ${describeAlias(alias)} does not map; map it under arguments (${argument}: HOST_ARGUMENT, or another source; { absent: true } when the host has no such argument), or the rule never sees it in calls read through this alias`,
           );
         }
       }
