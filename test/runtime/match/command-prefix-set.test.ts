@@ -79,6 +79,26 @@ const PIECES = [
   "1",
   "2.7",
   "--bogus",
+  // Plain lines (read in one pass): programs that run arguments, builtins, files written earlier, versions.
+  "make",
+  "CC=gcc",
+  "core.pager=reboot",
+  "alias.x=rm",
+  "vim",
+  "+q",
+  "+rm",
+  "kill",
+  "printf",
+  "trap",
+  "export",
+  "./it",
+  "bin/x",
+  "it",
+  "x",
+  "ls9",
+  "rm2a",
+  "git.2",
+  "Git",
 ];
 
 const OPERATORS = [" ", " ", " ", " ", " ; ", " && ", " || ", " | ", " & ", "\n", ";", " |& "];

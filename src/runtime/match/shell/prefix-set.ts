@@ -1,7 +1,8 @@
 // Every `command` prefix of one field, matched together (see CommandPrefixSet): the answers of matcher.ts for
 // each rule, from one walk over the string's simple commands whatever the number of prefixes.
 
-import { alsoRuns, namesInString, readSetting, writtenEarlier } from "./code-text.js";
+import { SHELL_BUILTINS } from "./builtins.js";
+import { alsoRuns, commandOf, namesInString, readSetting, writtenEarlier } from "./code-text.js";
 import {
   basename,
   CODE_LIKE,
@@ -18,6 +19,7 @@ import {
   unwrap,
   VERSION_SUFFIX,
 } from "./matcher.js";
+import { forEachCodeArgument, programForms } from "./programs.js";
 import { ShellReadMemo } from "./read-memo.js";
 import type { ShellWord, SimpleCommand } from "./reader.js";
 import { hasHiddenCharacter, isCodeRunner, NEVER_RUNS_OPERANDS } from "./tables.js";
@@ -59,6 +61,74 @@ function forEachHead(name: string, visit: (head: string) => void): void {
 }
 
 /**
+ * The heads other than `name` itself that `forEachHead` visits (the name without a version after it); undefined
+ * for a name whose last character, or the one before a last letter, is neither a digit nor a dot (most).
+ */
+function versionedHeads(name: string): string[] | undefined {
+  const n = name.length;
+  const last = name.charCodeAt(n - 1);
+  // forEachHead's trailing run of digits and dots, after one letter at most.
+  const inRun = (i: number): boolean => {
+    const c = name.charCodeAt(i);
+    return (c >= 0x30 && c <= 0x39) || c === 0x2e;
+  };
+  if (!inRun(n - 1) && !(last >= 0x61 && last <= 0x7a && n > 1 && inRun(n - 2))) return undefined;
+  const heads: string[] = [];
+  forEachHead(name, (head) => {
+    if (head !== name) heads.push(head);
+  });
+  return heads;
+}
+
+/** `basename(text).toLowerCase()`, without the copies when the base name is the whole word in lower case. */
+function lowerBaseName(text: string): string {
+  const slash = text.lastIndexOf("/");
+  const base = slash === -1 ? text : text.slice(slash + 1);
+  for (let i = 0; i < base.length; i++) {
+    const c = base.charCodeAt(i);
+    // Upper-case ASCII, or anything past ASCII (which may have a lower case).
+    if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) return base.toLowerCase();
+  }
+  return base;
+}
+
+/**
+ * `restMayMatch` over words without another text (see matcher.ts): the prefix's plain words in order from
+ * `from` on, and the letters of its option clusters; a word the reader cannot know may be anything.
+ */
+function restMayMatchWords(words: readonly ShellWord[], from: number, rest: PrefixRest): boolean {
+  if (rest.letters.length > 0) {
+    return restMayMatch(
+      words.map((w) => w.text),
+      (k) => (words[k] as ShellWord).literal,
+      from,
+      rest,
+    );
+  }
+  const wanted = rest.words;
+  let j = 0;
+  for (let k = from; k < words.length; k++) {
+    // Every plain word found: the answer is yes whatever follows.
+    if (j === wanted.length) return true;
+    const word = words[k] as ShellWord;
+    if (!word.literal) return true;
+    if (word.text === wanted[j]) j++;
+  }
+  return j === wanted.length;
+}
+
+/** {@link restMayMatchWords} for literal words. */
+function restMayMatchTexts(words: readonly string[], from: number, rest: PrefixRest): boolean {
+  if (rest.letters.length > 0) return restMayMatch(words, always, from, rest);
+  const wanted = rest.words;
+  let j = 0;
+  for (let k = from; k < words.length && j < wanted.length; k++) {
+    if (words[k] === wanted[j]) j++;
+  }
+  return j === wanted.length;
+}
+
+/**
  * Every `command` prefix of one field, matched together: a word trie over the prefixes' exact words (the
  * positional comparison and the safe subset's cover) and an index of their first words' base names (the
  * union side), so that the simple commands of a string are compared with every prefix in one walk over their
@@ -78,6 +148,8 @@ export class CommandPrefixSet {
   private lastSource: string | undefined;
   /** Per prefix id, 1 when some reading of the last string may run it; null when the string cannot be read. */
   private possible: Uint8Array | null = null;
+  /** The buffer `possible` points at when the last string could be read. */
+  private marks: Uint8Array | undefined;
   /** Per command of the safe subset: the prefixes that cover it (`coversWords`); made on first need. */
   private covers: (readonly number[])[] | null | undefined;
 
@@ -151,12 +223,15 @@ export class CommandPrefixSet {
   private walk(source: string): void {
     this.covers = undefined;
     this.lastSource = source;
-    const read = hasHiddenCharacter(source) ? undefined : this.reads.read(source);
+    // A plain line (plain-line.ts) is printable ASCII: it holds no hidden character, and it is read in one pass.
+    const plain = this.reads.plain(source);
+    if (plain !== undefined && this.walkPlain(plain)) return;
+    const read = plain === undefined && hasHiddenCharacter(source) ? undefined : this.reads.read(source);
     if (read === undefined || !read.ok) {
       this.possible = null;
       return;
     }
-    const out = new Uint8Array(this.inputs.length);
+    const out = this.clearedMarks();
     this.possible = out;
     for (const reading of read.readings) {
       if (reading.opaque) {
@@ -175,6 +250,122 @@ export class CommandPrefixSet {
         this.markCommand(command, out, 0);
       }
     }
+  }
+
+  /** The set's buffer of marks, all 0 (one per set: nothing outside the set keeps it). */
+  private clearedMarks(): Uint8Array {
+    let out = this.marks;
+    if (out === undefined || out.length !== this.inputs.length) {
+      out = new Uint8Array(this.inputs.length);
+      this.marks = out;
+    } else {
+      out.fill(0);
+    }
+    return out;
+  }
+
+  /**
+   * {@link walk} and {@link coverSafe} for a plain line, on its words as read (no reading objects): the same
+   * marks and covers as the general walk, which the plain commands would get from it (a plain line is one
+   * reading of literal words without assignments or redirections, the same commands for both readers). False,
+   * with nothing set, for a line the general walk must read: a command word holding `/` (a file the line may
+   * have written).
+   */
+  private walkPlain(commands: readonly (readonly string[])[]): boolean {
+    for (const words of commands) if ((words[0] as string).includes("/")) return false;
+    const out = this.clearedMarks();
+    this.possible = out;
+    const covers: (readonly number[])[] = [];
+    for (const words of commands) {
+      for (const id of this.empty) out[id] = 1;
+      const first = words[0] as string;
+      const name = lowerBaseName(first);
+      // Where the command's code arguments end (codeArgumentsEnd), when known without reading them again.
+      let codeEnd = 0;
+      // alsoRuns of a plain command is nothing unless its name is a builtin or it has a code argument: the
+      // general walk reads those.
+      let general = SHELL_BUILTINS.has(name);
+      if (!general && programForms(first) !== undefined) {
+        forEachCodeArgument(words, () => {
+          general = true;
+          return true;
+        });
+      }
+      if (general) {
+        codeEnd = -1;
+        this.markCommand(commandOf(words), out, 0);
+      } else {
+        this.markPlainWords(words, name, out);
+      }
+      covers.push(this.coverPlain(words, codeEnd));
+    }
+    this.covers = covers;
+    return true;
+  }
+
+  /** {@link markMayRun} for the words of a plain command (all literal, no other text, no `{}`). */
+  private markPlainWords(words: readonly string[], name: string, out: Uint8Array): void {
+    if (NEVER_RUNS_OPERANDS.has(words[0] as string)) {
+      this.markPlainHeads(name, words, 1, out);
+      return;
+    }
+    if (isWrapper(name)) this.markWrapped(name, commandOf(words).words, out, 0);
+    for (let k = 0; k < words.length; k++) {
+      const text = words[k] as string;
+      const wordName = k === 0 ? name : lowerBaseName(text);
+      if (k > 0 && isCodeRunner(wordName)) {
+        out.fill(1);
+        return;
+      }
+      if (this.dashHead || wordName.charCodeAt(0) !== 0x2d) this.markPlainHeads(wordName, words, k + 1, out);
+      if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, 0);
+    }
+  }
+
+  /** {@link markHeads} for literal words. */
+  private markPlainHeads(name: string, words: readonly string[], from: number, out: Uint8Array): void {
+    const ids = this.byHead.get(name);
+    if (ids !== undefined) this.markPlainRests(ids, words, from, out);
+    const versioned = versionedHeads(name);
+    if (versioned === undefined) return;
+    for (const head of versioned) {
+      const more = this.byHead.get(head);
+      if (more !== undefined) this.markPlainRests(more, words, from, out);
+    }
+  }
+
+  private markPlainRests(
+    ids: readonly number[],
+    words: readonly string[],
+    from: number,
+    out: Uint8Array,
+  ): void {
+    for (const id of ids) {
+      if (out[id] === 0 && restMayMatchTexts(words, from, this.rests[id] as PrefixRest)) out[id] = 1;
+    }
+  }
+
+  /** The prefixes that cover one command of the safe subset (see {@link coverSafe}); `codeEnd` -1 when unknown. */
+  private coverPlain(words: readonly string[], codeEnd: number): readonly number[] {
+    const ids: number[] = [];
+    let end = codeEnd;
+    const endOf = (): number => {
+      if (end < 0) end = codeArgumentsEnd(words);
+      return end;
+    };
+    for (const id of this.empty) {
+      if (coversWords(this.inputs[id] as PrefixInput, words, endOf)) ids.push(id);
+    }
+    let node = this.exact;
+    for (const word of words) {
+      const child = node.next.get(word);
+      if (child === undefined) break;
+      node = child;
+      for (const id of node.ends) {
+        if (coversWords(this.inputs[id] as PrefixInput, words, endOf)) ids.push(id);
+      }
+    }
+    return ids;
   }
 
   /** `matchCommandPrefix(command, prefix) !== "no-match"`, for every prefix at once. */
@@ -226,14 +417,90 @@ export class CommandPrefixSet {
       out.fill(1);
       return;
     }
-    const texts = words.map((w) => w.text);
-    // zsh's `a~b` words (rare): the other text each may have.
-    let also: (string | undefined)[] | undefined;
-    let alsoNames: (string | undefined)[] | undefined;
-    if (words.some((w) => w.also !== undefined)) {
-      also = words.map((w) => w.also);
-      alsoNames = also.map((t) => (t === undefined ? undefined : basename(t).toLowerCase()));
+    for (let k = 1; k < words.length; k++) {
+      if ((words[k] as ShellWord).also !== undefined) {
+        this.markMayRunAlso(words, out, depth);
+        return;
+      }
     }
+    const name = lowerBaseName(first.text);
+    if (NEVER_RUNS_OPERANDS.has(first.text)) {
+      this.markHeads(name, words, 1, out);
+      return;
+    }
+    if (isWrapper(name)) this.markWrapped(name, words, out, depth);
+    for (let k = 0; k < words.length; k++) {
+      const word = words[k] as ShellWord;
+      const text = word.text;
+      // An unknown word may be any words; find's `{}` is replaced by file names.
+      if (!word.literal || text.includes("{}")) {
+        out.fill(1);
+        return;
+      }
+      const wordName = k === 0 ? name : lowerBaseName(text);
+      if (k > 0 && isCodeRunner(wordName)) {
+        out.fill(1);
+        return;
+      }
+      // An option word (`--stat`) is no prefix's head; it is only looked up when some head starts with `-`.
+      if (this.dashHead || wordName.charCodeAt(0) !== 0x2d) this.markHeads(wordName, words, k + 1, out);
+      if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, depth);
+    }
+  }
+
+  /**
+   * Marks the prefixes whose head `name` may be (itself, or with a version after it) and whose rest the words
+   * from `from` on may complete.
+   */
+  private markHeads(name: string, words: readonly ShellWord[], from: number, out: Uint8Array): void {
+    const ids = this.byHead.get(name);
+    if (ids !== undefined) this.markRests(ids, words, from, out);
+    const versioned = versionedHeads(name);
+    if (versioned === undefined) return;
+    for (const head of versioned) {
+      const more = this.byHead.get(head);
+      if (more !== undefined) this.markRests(more, words, from, out);
+    }
+  }
+
+  private markRests(
+    ids: readonly number[],
+    words: readonly ShellWord[],
+    from: number,
+    out: Uint8Array,
+  ): void {
+    for (const id of ids) {
+      if (out[id] === 0 && restMayMatchWords(words, from, this.rests[id] as PrefixRest)) out[id] = 1;
+    }
+  }
+
+  /**
+   * A wrapper's inner command (`sudo rm -rf /`, `sh -c '…'`): every prefix that it may run, except those whose
+   * head is the wrapper's own name (mayRun matches them in place).
+   */
+  private markWrapped(name: string, words: readonly ShellWord[], out: Uint8Array, depth: number): void {
+    const own = new Set<number>();
+    forEachHead(name, (head) => {
+      const ids = this.byHead.get(head);
+      if (ids !== undefined) for (const id of ids) own.add(id);
+    });
+    const inner = unwrap(name, words);
+    const innerOut = new Uint8Array(out.length);
+    if (inner === undefined || depth > 8) innerOut.fill(1);
+    else this.markCommand(inner, innerOut, depth + 1);
+    // Empty prefixes are already marked (markCommand).
+    for (let id = 0; id < out.length; id++) {
+      if (innerOut[id] === 1 && !own.has(id)) out[id] = 1;
+    }
+  }
+
+  /** {@link markMayRun} for words of which some may have another text (zsh's `a~b` words, rare). */
+  private markMayRunAlso(words: readonly ShellWord[], out: Uint8Array, depth: number): void {
+    const first = words[0] as ShellWord;
+    const texts = words.map((w) => w.text);
+    // The other text each word may have.
+    const also = words.map((w) => w.also);
+    const alsoNames = also.map((t) => (t === undefined ? undefined : basename(t).toLowerCase()));
     const literal = (k: number): boolean => (words[k] as ShellWord).literal;
     const name = basename(first.text).toLowerCase();
     const markHead = (wordName: string, from: number): void => {
@@ -250,22 +517,7 @@ export class CommandPrefixSet {
       markHead(name, 1);
       return;
     }
-    if (isWrapper(name)) {
-      // Prefixes whose head is the wrapper's own name are not unwrapped (mayRun matches them in place).
-      const own = new Set<number>();
-      forEachHead(name, (head) => {
-        const ids = this.byHead.get(head);
-        if (ids !== undefined) for (const id of ids) own.add(id);
-      });
-      const inner = unwrap(name, words);
-      const innerOut = new Uint8Array(out.length);
-      if (inner === undefined || depth > 8) innerOut.fill(1);
-      else this.markCommand(inner, innerOut, depth + 1);
-      // Empty prefixes are already marked (markCommand).
-      for (let id = 0; id < out.length; id++) {
-        if (innerOut[id] === 1 && !own.has(id)) out[id] = 1;
-      }
-    }
+    if (isWrapper(name)) this.markWrapped(name, words, out, depth);
     for (let k = 0; k < words.length; k++) {
       const word = words[k] as ShellWord;
       const text = texts[k] as string;
@@ -275,7 +527,7 @@ export class CommandPrefixSet {
         return;
       }
       const wordName = basename(text).toLowerCase();
-      const alsoName = alsoNames?.[k];
+      const alsoName = alsoNames[k];
       if (k > 0 && (isCodeRunner(wordName) || (alsoName !== undefined && isCodeRunner(alsoName)))) {
         out.fill(1);
         return;

@@ -30,6 +30,11 @@ export class ShellReadMemo {
     return this.#plain;
   }
 
+  /** The simple commands of `source` when it is a plain line (plain-line.ts), each as its words; else undefined. */
+  plain(source: string): ReturnType<typeof readPlainLine> {
+    return this.#plainLine(source);
+  }
+
   /** {@link readShellCommand} of `source`, read once while `source` is the last one asked for. */
   read(source: string): ReturnType<typeof readShellCommand> {
     if (this.#last?.source !== source) {
