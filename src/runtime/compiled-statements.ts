@@ -13,6 +13,7 @@ import {
   type OperatorSpec,
   type RegexSpec,
   readField,
+  regexKey,
   splitFieldPath,
 } from "./condition.js";
 import { PolicyDefinitionError } from "./errors.js";
@@ -165,6 +166,13 @@ export function buildPatternFields(
     const regexes = regexStatements.map(
       (s) => (compileRegexOperator((s.key as RegexKey).regex) as { regex: LinearRegex }).regex,
     );
+    const regexSet = regexes.length === 0 ? undefined : new RegexSet(regexes, true);
+    // Other operators on this field with one of these regexes read the set's answers (scope.ts, sharedRegex).
+    regexStatements.forEach((s, index) => {
+      const slot = scope.sharedRegex(field, regexKey((s.key as RegexKey).regex));
+      slot.set = regexSet;
+      slot.index = index;
+    });
     const globStatements = all.filter((s) => "globs" in (s.key as PatternKey));
     const globs: Glob[] = [];
     /** The glob statement of each glob. */
@@ -180,7 +188,7 @@ export function buildPatternFields(
       maxRank: Math.max(...all.map((s) => s.rank)),
       all,
       regexStatements,
-      regexSet: regexes.length === 0 ? undefined : new RegexSet(regexes, true),
+      regexSet,
       globStatements,
       globOwner: Int32Array.from(owner),
       globSet: globs.length === 0 ? undefined : new GlobSet(globs, scope.paths),

@@ -13,6 +13,7 @@ export {
   type CompileRegexOperatorResult,
   compileRegexOperator,
   type RegexSpec,
+  regexKey,
 } from "./operators/regex.js";
 export { ConditionScope } from "./operators/scope.js";
 export { FALSE, TRUE, type Truth, UNKNOWN } from "./truth.js";

@@ -70,6 +70,15 @@ const operatorArb: fc.Arbitrary<OperatorSpec> = fc.oneof(
   { arbitrary: fc.constantFrom(...PATHS).map((equals) => ({ equals })), weight: 1 },
   { arbitrary: fc.constantFrom(...GLOBS).map((glob) => ({ not: { glob } })), weight: 1 },
   { arbitrary: fc.constantFrom("src/", ".env").map((prefix) => ({ prefix, glob: "**" })), weight: 1 },
+  // A regex beside other operators is evaluated by its operator, which reads the answer of a set of the same
+  // field holding the same regex when the set has just matched the value.
+  { arbitrary: fc.constantFrom(...REGEXES).map((regex) => ({ not: { regex } }) as OperatorSpec), weight: 2 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom(...REGEXES), fc.constantFrom(...GLOBS))
+      .map(([regex, glob]) => ({ regex, not: { glob } }) as OperatorSpec),
+    weight: 2,
+  },
 );
 const statementArb = fc.record({
   action: actionArb,
@@ -100,9 +109,13 @@ describe("pattern sets and early stopping decide as every statement one by one d
             ...(s.kind === "rule" ? { when: { [s.field]: s.operator } } : {}),
           }));
           const policy = ToolPolicy.fromStatements(statements);
+          // A policy that only explains never builds a set: each of its operators computes its own answer.
+          const alone = ToolPolicy.fromStatements(statements);
           for (const args of [...calls, ...calls]) {
             const call = { callId: "c", toolName: "read_file", arguments: args };
-            expect(policy.decide(call)).toStrictEqual(policy.explain(call).decision);
+            const decided = policy.decide(call);
+            expect(decided).toStrictEqual(policy.explain(call).decision);
+            expect(decided).toStrictEqual(alone.explain(call).decision);
           }
         },
       ),

@@ -21,6 +21,11 @@ export type CompileRegexOperatorResult =
   | { readonly ok: true; readonly regex: LinearRegex }
   | { readonly ok: false; readonly in: "pattern" | "flags"; readonly message: string };
 
+/** One string per distinct `regex` value: two values with the same key compile to the same regex. */
+export function regexKey(spec: string | RegexSpec): string {
+  return typeof spec === "string" ? `s${spec}` : `o${spec.flags ?? ""}/${spec.pattern}`;
+}
+
 /** Compiles the value of a `regex` operator. */
 export function compileRegexOperator(spec: string | RegexSpec): CompileRegexOperatorResult {
   if (typeof spec === "string") {
@@ -70,10 +75,15 @@ export const regexOperator = defineOperator<string | RegexSpec, "regex">({
       return () => FALSE;
     }
     const regex = compiled.regex;
+    // A pattern set of the same field that holds the same regex may have answered this value already (the
+    // statements whose only condition is one regex are matched as a set before the others are evaluated).
+    const shared = context.scope.sharedRegex(context.field, regexKey(spec));
     // Past the engine's work bound (a huge value against a pattern whose thread sets keep changing) the
     // answer is a maybe: deny and ask still apply, allow does not.
     return present((value) => {
       if (typeof value !== "string") return UNKNOWN;
+      const known = shared.set?.lastAnswer(value, shared.index);
+      if (known !== undefined) return known === 1 ? TRUE : known === 0 ? FALSE : UNKNOWN;
       const matched = regex.testBounded(value);
       return matched === undefined ? UNKNOWN : matched ? TRUE : FALSE;
     });

@@ -368,6 +368,11 @@ export class RegexSet {
     return answer === undefined ? 2 : answer ? 1 : 0;
   }
 
+  /** Pattern `index`'s answer on `input` when `input` is the last input matched (else undefined). */
+  lastAnswer(input: string, index: number): SetAnswer | undefined {
+    return input === this.lastInput ? (this.lastAnswers[index] as SetAnswer) : undefined;
+  }
+
   /**
    * Every pattern's answer on `input`: `answers[i]` for pattern i, and `hits`, the indices whose answer is not 0,
    * ascending. Both are reused by the next call with another input: read them before that.
