@@ -268,7 +268,7 @@ export class ToolPolicy {
   #partsToRead(call: ToolCall, whole: PolicyDecision): CompoundSplit | undefined {
     const fields = this.#commandFields.get(call.toolName);
     if (fields === undefined) return undefined;
-    if (!fellBack(whole) && (whole.action !== "ask" || fields.onlyCommand)) return undefined;
+    if ((whole.action !== "ask" || fields.onlyCommand) && !fellBack(whole)) return undefined;
     return splitCompound(call.arguments, fields.paths);
   }
 

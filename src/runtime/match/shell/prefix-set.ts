@@ -117,6 +117,26 @@ function restMayMatchWords(words: readonly ShellWord[], from: number, rest: Pref
   return j === wanted.length;
 }
 
+/** What the plain walk reads of one word (see `CommandPrefixSet.factsOf`). */
+interface WordFacts {
+  /** Its base name in lower case. */
+  readonly name: string;
+  /** The id lists of the prefixes whose head the name may be (itself, or with a version after it). */
+  readonly heads: readonly (readonly number[])[];
+  readonly codeRunner: boolean;
+  /** Text a wrapper running it as code would split into several words (CODE_LIKE). */
+  readonly codeLike: boolean;
+  readonly slash: boolean;
+  /** As a command word: a shell builtin, a program with code arguments, a wrapper, one that runs no operand. */
+  readonly builtin: boolean;
+  readonly forms: boolean;
+  readonly wrapper: boolean;
+  readonly neverRunsOperands: boolean;
+}
+
+/** How many words' facts a set keeps (a few hundred bytes each). */
+const MAX_WORD_FACTS = 4096;
+
 /** {@link restMayMatchWords} for literal words. */
 function restMayMatchTexts(words: readonly string[], from: number, rest: PrefixRest): boolean {
   if (rest.letters.length > 0) return restMayMatch(words, always, from, rest);
@@ -146,6 +166,8 @@ export class CommandPrefixSet {
   /** Prefixes without words (`matchCommandPrefix` answers `unknown` for any command). */
   private readonly empty: number[] = [];
   private lastSource: string | undefined;
+  /** {@link factsOf}'s table: word text → what the plain walk reads of it. Cleared when prefixes are added. */
+  private readonly facts = new Map<string, WordFacts>();
   /** Per prefix id, 1 when some reading of the last string may run it; null when the string cannot be read. */
   private possible: Uint8Array | null = null;
   /** The buffer `possible` points at when the last string could be read. */
@@ -186,6 +208,7 @@ export class CommandPrefixSet {
       node.ends.push(id);
     }
     this.lastSource = undefined;
+    this.facts.clear();
     return { from, to: this.inputs.length };
   }
 
@@ -272,20 +295,19 @@ export class CommandPrefixSet {
    * have written).
    */
   private walkPlain(commands: readonly (readonly string[])[]): boolean {
-    for (const words of commands) if ((words[0] as string).includes("/")) return false;
+    for (const words of commands) if (this.factsOf(words[0] as string).slash) return false;
     const out = this.clearedMarks();
     this.possible = out;
     const covers: (readonly number[])[] = [];
     for (const words of commands) {
       for (const id of this.empty) out[id] = 1;
-      const first = words[0] as string;
-      const name = lowerBaseName(first);
+      const facts = this.factsOf(words[0] as string);
       // Where the command's code arguments end (codeArgumentsEnd), when known without reading them again.
       let codeEnd = 0;
       // alsoRuns of a plain command is nothing unless its name is a builtin or it has a code argument: the
       // general walk reads those.
-      let general = SHELL_BUILTINS.has(name);
-      if (!general && programForms(first) !== undefined) {
+      let general = facts.builtin;
+      if (!general && facts.forms) {
         forEachCodeArgument(words, () => {
           general = true;
           return true;
@@ -295,7 +317,7 @@ export class CommandPrefixSet {
         codeEnd = -1;
         this.markCommand(commandOf(words), out, 0);
       } else {
-        this.markPlainWords(words, name, out);
+        this.markPlainWords(words, facts, out);
       }
       covers.push(this.coverPlain(words, codeEnd));
     }
@@ -303,35 +325,61 @@ export class CommandPrefixSet {
     return true;
   }
 
+  /** What the plain walk reads of a word, from the tables and the set's heads: made once per word text. */
+  private factsOf(word: string): WordFacts {
+    let facts = this.facts.get(word);
+    if (facts !== undefined) return facts;
+    const name = lowerBaseName(word);
+    const heads: (readonly number[])[] = [];
+    // An option word (`--stat`) is no prefix's head; it is only looked up when some head starts with `-`.
+    if (this.dashHead || name.charCodeAt(0) !== 0x2d) {
+      const ids = this.byHead.get(name);
+      if (ids !== undefined) heads.push(ids);
+      for (const head of versionedHeads(name) ?? []) {
+        const more = this.byHead.get(head);
+        if (more !== undefined) heads.push(more);
+      }
+    }
+    facts = {
+      name,
+      heads,
+      codeRunner: isCodeRunner(name),
+      codeLike: CODE_LIKE.test(word),
+      slash: word.includes("/"),
+      builtin: SHELL_BUILTINS.has(name),
+      forms: programForms(word) !== undefined,
+      wrapper: isWrapper(name),
+      neverRunsOperands: NEVER_RUNS_OPERANDS.has(word),
+    };
+    // Words are few (command names, options, file names): the table is dropped when it grows past its bound.
+    if (this.facts.size >= MAX_WORD_FACTS) this.facts.clear();
+    this.facts.set(word, facts);
+    return facts;
+  }
+
   /** {@link markMayRun} for the words of a plain command (all literal, no other text, no `{}`). */
-  private markPlainWords(words: readonly string[], name: string, out: Uint8Array): void {
-    if (NEVER_RUNS_OPERANDS.has(words[0] as string)) {
-      this.markPlainHeads(name, words, 1, out);
+  private markPlainWords(words: readonly string[], first: WordFacts, out: Uint8Array): void {
+    if (first.neverRunsOperands) {
+      this.markPlainHeads(first, words, 1, out);
       return;
     }
-    if (isWrapper(name)) this.markWrapped(name, commandOf(words).words, out, 0);
-    for (let k = 0; k < words.length; k++) {
+    if (first.wrapper) this.markWrapped(first.name, commandOf(words).words, out, 0);
+    this.markPlainHeads(first, words, 1, out);
+    for (let k = 1; k < words.length; k++) {
       const text = words[k] as string;
-      const wordName = k === 0 ? name : lowerBaseName(text);
-      if (k > 0 && isCodeRunner(wordName)) {
+      const facts = this.factsOf(text);
+      if (facts.codeRunner) {
         out.fill(1);
         return;
       }
-      if (this.dashHead || wordName.charCodeAt(0) !== 0x2d) this.markPlainHeads(wordName, words, k + 1, out);
-      if (k > 0 && CODE_LIKE.test(text)) this.markCodeWord(text, out, 0);
+      this.markPlainHeads(facts, words, k + 1, out);
+      if (facts.codeLike) this.markCodeWord(text, out, 0);
     }
   }
 
   /** {@link markHeads} for literal words. */
-  private markPlainHeads(name: string, words: readonly string[], from: number, out: Uint8Array): void {
-    const ids = this.byHead.get(name);
-    if (ids !== undefined) this.markPlainRests(ids, words, from, out);
-    const versioned = versionedHeads(name);
-    if (versioned === undefined) return;
-    for (const head of versioned) {
-      const more = this.byHead.get(head);
-      if (more !== undefined) this.markPlainRests(more, words, from, out);
-    }
+  private markPlainHeads(facts: WordFacts, words: readonly string[], from: number, out: Uint8Array): void {
+    for (const ids of facts.heads) this.markPlainRests(ids, words, from, out);
   }
 
   private markPlainRests(
@@ -347,25 +395,26 @@ export class CommandPrefixSet {
 
   /** The prefixes that cover one command of the safe subset (see {@link coverSafe}); `codeEnd` -1 when unknown. */
   private coverPlain(words: readonly string[], codeEnd: number): readonly number[] {
-    const ids: number[] = [];
-    let end = codeEnd;
-    const endOf = (): number => {
-      if (end < 0) end = codeArgumentsEnd(words);
-      return end;
-    };
-    for (const id of this.empty) {
-      if (coversWords(this.inputs[id] as PrefixInput, words, endOf)) ids.push(id);
-    }
+    // The prefixes whose words the command starts with (and the empty ones), then those of them that cover it.
+    let candidates: number[] | undefined = this.empty.length === 0 ? undefined : [...this.empty];
     let node = this.exact;
     for (const word of words) {
       const child = node.next.get(word);
       if (child === undefined) break;
       node = child;
-      for (const id of node.ends) {
-        if (coversWords(this.inputs[id] as PrefixInput, words, endOf)) ids.push(id);
+      if (node.ends.length > 0) {
+        if (candidates === undefined) candidates = [...node.ends];
+        else candidates.push(...node.ends);
       }
     }
-    return ids;
+    return candidates === undefined ? NO_IDS : this.covering(candidates, words, codeEnd);
+  }
+
+  /** The candidates that cover the words (`coversWords`); `codeEnd` -1 when not known yet. */
+  private covering(candidates: readonly number[], words: readonly string[], codeEnd: number): number[] {
+    const end = codeEnd < 0 ? codeArgumentsEnd(words) : codeEnd;
+    const endOf = (): number => end;
+    return candidates.filter((id) => coversWords(this.inputs[id] as PrefixInput, words, endOf));
   }
 
   /** `matchCommandPrefix(command, prefix) !== "no-match"`, for every prefix at once. */
@@ -569,6 +618,7 @@ export class CommandPrefixSet {
 }
 
 const always = (): boolean => true;
+const NO_IDS: readonly number[] = Object.freeze([]);
 const NEITHER = Object.freeze({ certain: false, possible: false });
 const MAYBE = Object.freeze({ certain: false, possible: true });
 const CERTAIN = Object.freeze({ certain: true, possible: true });
