@@ -1,7 +1,7 @@
 // Every `command` prefix of one field, matched together (see CommandPrefixSet): the answers of matcher.ts for
 // each rule, from one walk over the string's simple commands whatever the number of prefixes.
 
-import { SHELL_BUILTINS } from "./builtins.js";
+import { INERT_BUILTINS, SHELL_BUILTINS } from "./builtins.js";
 import { alsoRuns, commandOf, namesInString, readSetting, writtenEarlier } from "./code-text.js";
 import {
   basename,
@@ -22,7 +22,13 @@ import {
 import { forEachCodeArgument, programForms } from "./programs.js";
 import { ShellReadMemo } from "./read-memo.js";
 import type { ShellWord, SimpleCommand } from "./reader.js";
-import { hasHiddenCharacter, isCodeRunner, NEVER_RUNS_OPERANDS } from "./tables.js";
+import {
+  hasHiddenCharacter,
+  isCodeRunner,
+  NEVER_RUNS_OPERANDS,
+  PARSER_RESERVED_WORDS,
+  READABLE_WRAPPERS,
+} from "./tables.js";
 
 /** A node of the exact word trie: the prefixes whose words end here, and the next words. */
 interface ExactNode {
@@ -126,9 +132,9 @@ interface WordFacts {
   readonly codeRunner: boolean;
   /** Text a wrapper running it as code would split into several words (CODE_LIKE). */
   readonly codeLike: boolean;
-  readonly slash: boolean;
   /** As a command word: a shell builtin, a program with code arguments, a wrapper, one that runs no operand. */
   readonly builtin: boolean;
+  readonly inertBuiltin: boolean;
   readonly forms: boolean;
   readonly wrapper: boolean;
   readonly neverRunsOperands: boolean;
@@ -295,7 +301,7 @@ export class CommandPrefixSet {
    * have written).
    */
   private walkPlain(commands: readonly (readonly string[])[]): boolean {
-    for (const words of commands) if (this.factsOf(words[0] as string).slash) return false;
+    for (const words of commands) if ((words[0] as string).includes("/")) return false;
     const out = this.clearedMarks();
     this.possible = out;
     const covers: (readonly number[])[] = [];
@@ -304,10 +310,10 @@ export class CommandPrefixSet {
       const facts = this.factsOf(words[0] as string);
       // Where the command's code arguments end (codeArgumentsEnd), when known without reading them again.
       let codeEnd = 0;
-      // alsoRuns of a plain command is nothing unless its name is a builtin or it has a code argument: the
-      // general walk reads those.
-      let general = facts.builtin;
-      if (!general && facts.forms) {
+      // alsoRuns of a plain command is nothing unless its name is a builtin that is not inert, or it has a code
+      // argument: the general walk reads those.
+      let general = facts.builtin && !facts.inertBuiltin;
+      if (!facts.builtin && facts.forms) {
         forEachCodeArgument(words, () => {
           general = true;
           return true;
@@ -345,8 +351,10 @@ export class CommandPrefixSet {
       heads,
       codeRunner: isCodeRunner(name),
       codeLike: CODE_LIKE.test(word),
-      slash: word.includes("/"),
       builtin: SHELL_BUILTINS.has(name),
+      // alsoRuns: a builtin read as itself (not a wrapper, not a quoted reserved word) that is inert runs nothing.
+      inertBuiltin:
+        INERT_BUILTINS.has(name) && !READABLE_WRAPPERS.has(name) && !PARSER_RESERVED_WORDS.has(word),
       forms: programForms(word) !== undefined,
       wrapper: isWrapper(name),
       neverRunsOperands: NEVER_RUNS_OPERANDS.has(word),
