@@ -226,6 +226,19 @@ describe("CommandPrefixSet: every command prefix of a field in one walk", () => 
     expect(set.match("env nice --bogus ls", from, to)).toEqual({ certain: false, possible: false });
   });
 
+  it("sees prefixes added after it has read words (its table of words is made again)", () => {
+    const set = new CommandPrefixSet();
+    const first = set.add([["ls"]]);
+    expect(set.match("rm9 -rf x && ls", first.from, first.to)).toEqual({ certain: false, possible: true });
+    const later = set.add([["rm", "-rf"], ["python"]]);
+    // rm9 is rm with a version after it, read as that head now that a prefix names it.
+    expect(set.match("rm9 -rf x && ls", later.from, later.to)).toEqual({ certain: false, possible: true });
+    expect(set.match("python3 x && ls", later.from, later.to)).toEqual(
+      matchCommand("python3 x && ls", [["rm", "-rf"], ["python"]]),
+    );
+    expect(set.match("ls -la", later.from, later.to)).toEqual({ certain: false, possible: false });
+  });
+
   it("an operator without prefixes matches nothing", () => {
     const set = new CommandPrefixSet();
     const { from, to } = set.add([]);
