@@ -1,37 +1,46 @@
 // A synthetic toolgate configuration with N tools, for the benchmarks (and the 500-tool codegen test). Tools
 // cycle through a few schema shapes (strings with lengths and patterns, integers with ranges, enums, arrays,
-// nested objects); the policy allows a third, asks a third and denies the rest, with one argument rule per
-// twenty tools — or, with `{ rules: R }`, R rules spread over the allowed tools that have a `path` argument.
+// nested objects), each tool's schema its own (descriptions and bounds carry its number, as real tools' schemas
+// differ); the policy allows a third, asks a third and denies the rest, with one argument rule per twenty tools
+// — or, with `{ rules: R }`, R rules spread over the allowed tools that have a `path` argument. The files are
+// block-style YAML, as people write them (`{ style: "json" }` writes JSON, which is YAML too).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stringify } from "yaml";
 
 /** The input schema of synthetic tool `i`. */
 export function syntheticSchema(i) {
   const shapes = [
     {
       path: { type: "string", minLength: 1, maxLength: 4096, description: `Path for tool ${i}.` },
-      max_bytes: { type: "integer", minimum: 1, maximum: 1048576 },
+      max_bytes: { type: "integer", minimum: 1, maximum: 1048576 + i },
     },
     {
-      query: { type: "string", minLength: 1, maxLength: 256, pattern: "^[a-z0-9 _-]+$" },
+      query: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256 + i,
+        pattern: "^[a-z0-9 _-]+$",
+        description: `Search text for tool ${i}.`,
+      },
       limit: { type: "integer", minimum: 1, maximum: 100 },
       mode: { type: "string", enum: ["fast", "exact", "fuzzy"] },
     },
     {
-      items: { type: "array", items: { type: "string", maxLength: 64 }, maxItems: 20, uniqueItems: true },
-      dry_run: { type: "boolean", description: "Only report what would change." },
+      items: { type: "array", items: { type: "string", maxLength: 64 }, maxItems: 20 + i, uniqueItems: true },
+      dry_run: { type: "boolean", description: `Only report what tool ${i} would change.` },
     },
     {
       target: {
         type: "object",
         properties: {
-          host: { type: "string", maxLength: 255 },
+          host: { type: "string", maxLength: 255, description: `Host tool ${i} connects to.` },
           port: { type: "integer", minimum: 1, maximum: 65535 },
         },
         required: ["host"],
         additionalProperties: false,
       },
-      timeout_seconds: { type: "number", exclusiveMinimum: 0, maximum: 600 },
+      timeout_seconds: { type: "number", exclusiveMinimum: 0, maximum: 600 + i },
     },
   ];
   const properties = shapes[i % shapes.length];
@@ -59,13 +68,11 @@ export function writeSyntheticConfig(dir, count, options = {}) {
     description: `Synthetic tool number ${i}: does one thing well.`,
     input_schema: syntheticSchema(i),
   }));
-  // JSON is YAML. 250 tools a file keeps every file well under the 1 MiB limit.
+  const text = (data) => (options.style === "json" ? `${JSON.stringify(data, null, 1)}\n` : stringify(data));
+  // 250 tools a file keeps every file well under the 1 MiB limit.
   for (let start = 0; start < Math.max(tools.length, 1); start += 250) {
     const file = `tools-${String(start / 250).padStart(3, "0")}.yaml`;
-    writeFileSync(
-      join(dir, file),
-      `${JSON.stringify({ tools: tools.slice(start, start + 250) }, null, 1)}\n`,
-    );
+    writeFileSync(join(dir, file), text({ tools: tools.slice(start, start + 250) }));
   }
   const allow = [];
   const ask = [];
@@ -104,7 +111,7 @@ export function writeSyntheticConfig(dir, count, options = {}) {
     }
   }
   const policy = { version: 1, allow, ask, deny, rules };
-  writeFileSync(join(dir, "policy.yaml"), `${JSON.stringify(policy, null, 1)}\n`);
+  writeFileSync(join(dir, "policy.yaml"), text(policy));
   const config = join(dir, "toolgate.config.yaml");
   writeFileSync(
     config,
