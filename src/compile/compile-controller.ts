@@ -20,7 +20,9 @@ import {
   joinCode,
   literal,
   parsedJson,
+  verbatim,
 } from "../codegen/emit.js";
+import { formattedComment } from "../codegen/formatted-types.js";
 import {
   formatTypeScript,
   generatedHeader,
@@ -263,10 +265,22 @@ ${docComment(
 `;
 }
 
-/** The TypeScript declarations of the compiled module: self-contained argument types and `createController`. */
-async function declarationSource(bundle: PolicyBundle): Promise<string> {
-  const types = await typeDeclarations(bundle);
-  return formatTypeScript(code`${generatedHeader("compile")}import type {
+/** A JSDoc block of a member, indented as prettier writes it inside an interface. */
+function memberDoc(text: string): Code {
+  return verbatim("formatted-types", `${formattedComment(text, "  ").join("\n").trimStart()}\n  `);
+}
+
+/**
+ * The TypeScript declarations of the compiled module: self-contained argument types and `createController`.
+ * The text around the argument types is written formatted; it goes through prettier only when the types do
+ * not come formatted (see `typeDeclarations`).
+ */
+async function declarationSource(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean } = {},
+): Promise<string> {
+  const types = await typeDeclarations(bundle, options);
+  const file = code`${generatedHeader("compile")}import type {
   ApprovalRequestedHook,
   ApprovalStore,
   AuditSink,
@@ -296,25 +310,34 @@ ${docComment("The tool aliases of the tool files: each a host's tool read as a d
 
 ${docComment("The policy (immutable).")}export declare const policy: ToolPolicy;
 
-${types}
+${types.code}
 ${docComment("Options of the compiled `createController`.")}export interface CreateControllerOptions {
-  ${docComment("One handler per tool, typed by the tool's input schema.")}readonly handlers: ToolHandlers;
-  ${docComment("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
-  ${docComment("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
-  ${docComment("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
-  ${docComment("`enforce`, `observe` or `ci`; default: the compiled `mode`. Another mode decides under that mode's fingerprint.")}readonly mode?: ControllerMode;
-  ${docComment("Called when an approval request is stored (not awaited by the decision); the config's `notify` list is not compiled in: pass `webhookNotifier`/`commandNotifier` from toolgate here.")}readonly onApprovalRequested?: ApprovalRequestedHook;
-  ${docComment("Receives notifier failures (default: a process warning).")}readonly onNotificationError?: NotificationErrorHandler;
-  ${docComment("How long approval requests stay usable, in milliseconds (default: the config's approval_ttl_ms, else one hour).")}readonly approvalTtlMs?: number;
-  ${docComment("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
-  ${docComment("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
+  ${memberDoc("One handler per tool, typed by the tool's input schema.")}readonly handlers: ToolHandlers;
+  ${memberDoc("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
+  ${memberDoc("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
+  ${memberDoc("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
+  ${memberDoc("`enforce`, `observe` or `ci`; default: the compiled `mode`. Another mode decides under that mode's fingerprint.")}readonly mode?: ControllerMode;
+  ${memberDoc("Called when an approval request is stored (not awaited by the decision); the config's `notify` list is not compiled in: pass `webhookNotifier`/`commandNotifier` from toolgate here.")}readonly onApprovalRequested?: ApprovalRequestedHook;
+  ${memberDoc("Receives notifier failures (default: a process warning).")}readonly onNotificationError?: NotificationErrorHandler;
+  ${memberDoc("How long approval requests stay usable, in milliseconds (default: the config's approval_ttl_ms, else one hour).")}readonly approvalTtlMs?: number;
+  ${memberDoc("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
+  ${memberDoc("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
 }
 
 ${docComment(
   "Creates a controller over the compiled policy and the application's handlers.",
   "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
 )}export declare function createController(options: CreateControllerOptions): ToolController;
-`);
+`;
+  return types.formatted ? file.toString() : formatTypeScript(file);
+}
+
+/** The compiled declarations with `formatted: false`: the prettier path whatever the schemas (for tests). */
+export function compiledDeclarationsWith(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean },
+): Promise<string> {
+  return declarationSource(bundle, options);
 }
 
 /**
