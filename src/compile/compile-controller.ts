@@ -34,7 +34,12 @@ import { canonicalJson } from "../runtime/canonical-json.js";
 import { sourceIntegrity } from "../runtime/compiled-module.js";
 import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
 import type { JsonSchema } from "../runtime/types.js";
-import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
+import {
+  ajvOptions,
+  type SchemaDraft,
+  schemaDraft,
+  ValidatorFactory,
+} from "../validation/argument-validator.js";
 import { withJsonEqual } from "../validation/json-equal.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
 
@@ -346,7 +351,27 @@ export function compiledDeclarationsWith(
  *   out of ajv's source comment).
  */
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
-  return { module: compileControllerModule(bundle), declarations: await declarationSource(bundle) };
+  return compileControllerWith(bundle);
+}
+
+/**
+ * `compileController` with the module's options: `toolgate compile` passes the ajv instances its load compiled
+ * the schemas with (`compileFactory`), so that no schema is compiled twice.
+ */
+export async function compileControllerWith(
+  bundle: PolicyBundle,
+  options: CompileModuleOptions = {},
+): Promise<CompiledController> {
+  return { module: compileControllerModule(bundle, options), declarations: await declarationSource(bundle) };
+}
+
+/**
+ * A validator factory whose ajv instances compile as `toolgate compile` does when it is given none (ajv's
+ * optimisation pass, the code kept as ES module source): a load through it checks the schemas with the very
+ * validators the module is then written from (`ajvFor`).
+ */
+export function compileFactory(): ValidatorFactory {
+  return new ValidatorFactory({ code: { source: true, esm: true, optimize: 1 } });
 }
 
 /** Options of `compileControllerModule`. */
