@@ -186,6 +186,147 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
       ],
     };
   }
+  const json = plainJson(text);
+  if (json !== undefined) {
+    return {
+      ok: true,
+      value: { file, data: json.data, positions: new LazyPositions(text, file) },
+      diagnostics: [],
+    };
+  }
+  return parseYamlText(text, file);
+}
+
+/**
+ * The positions of a file read by `plainJson`, found by the YAML parse when something first asks for one (a
+ * diagnostic, a statement's source): a file nothing points into is never parsed twice. The YAML parse of text
+ * that `plainJson` accepted gives the same data, and no diagnostic; if it ever did not, this throws rather
+ * than point anywhere.
+ */
+class LazyPositions implements ReadonlyMap<string, NodePosition> {
+  #text: string | undefined;
+  readonly #file: string;
+  #map: ReadonlyMap<string, NodePosition> | undefined;
+
+  constructor(text: string, file: string) {
+    this.#text = text;
+    this.#file = file;
+  }
+
+  get #positions(): ReadonlyMap<string, NodePosition> {
+    if (this.#map === undefined) {
+      const parsed = parseYamlText(this.#text ?? "", this.#file);
+      if (!parsed.ok) throw new Error(`${this.#file}: the YAML parse refused a file read as plain JSON`);
+      this.#map = parsed.value.positions;
+      this.#text = undefined;
+    }
+    return this.#map;
+  }
+
+  get size(): number {
+    return this.#positions.size;
+  }
+  get(key: string): NodePosition | undefined {
+    return this.#positions.get(key);
+  }
+  has(key: string): boolean {
+    return this.#positions.has(key);
+  }
+  forEach(
+    callback: (value: NodePosition, key: string, map: ReadonlyMap<string, NodePosition>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [key, value] of this.#positions) callback.call(thisArg, value, key, this);
+  }
+  keys(): MapIterator<string> {
+    return this.#positions.keys();
+  }
+  values(): MapIterator<NodePosition> {
+    return this.#positions.values();
+  }
+  entries(): MapIterator<[string, NodePosition]> {
+    return this.#positions.entries();
+  }
+  [Symbol.iterator](): MapIterator<[string, NodePosition]> {
+    return this.#positions.entries();
+  }
+}
+
+/** The longest key the YAML parser takes as an implicit key (YAML allows 1024 characters). */
+const MAX_PLAIN_KEY = 1000;
+
+/**
+ * The data of a file that is plain JSON, which the YAML parse (JSON is YAML 1.2) would give the same data
+ * without a diagnostic: an object or array at the top, only printable characters (no tab, no C0 or C1 control,
+ * no line or paragraph separator, no surrogate, no byte order mark inside), no key longer than the YAML limit,
+ * no number of more than 15 digits in a row or beyond the double range, and no duplicate key (JSON.parse keeps
+ * the last one silently; the YAML parse refuses it). `undefined` for anything else, which the YAML parse
+ * then reads and reports on as always.
+ */
+export function plainJson(text: string): { readonly data: unknown } | undefined {
+  let start = 0;
+  while (start < text.length && /[ \n\r]/.test(text[start] as string)) start++;
+  const first = text[start];
+  if (first !== "{" && first !== "[") return undefined;
+  let members = 0;
+  let digits = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: find its end, then whether a colon follows (a key).
+      const open = i;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+        else if (!printable(d)) return undefined;
+      }
+      let j = i + 1;
+      while (j < text.length && (text[j] === " " || text[j] === "\n" || text[j] === "\r")) j++;
+      if (text[j] === ":" && i - open - 1 > MAX_PLAIN_KEY) return undefined;
+      digits = 0;
+      continue;
+    }
+    if (!printable(c)) return undefined;
+    if (c === 0x3a) members++;
+    digits = c >= 0x30 && c <= 0x39 ? digits + 1 : 0;
+    if (digits > 15) return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return countKeys(data) === members ? { data } : undefined;
+}
+
+/** A character `plainJson` lets through: printable ASCII, LF, CR, and printable characters from U+00A0. */
+function printable(c: number): boolean {
+  if (c >= 0x20 && c <= 0x7e) return true;
+  if (c === 0x0a || c === 0x0d) return true;
+  return (
+    c >= 0xa0 && c !== 0x2028 && c !== 0x2029 && c !== 0xfeff && (c < 0xd800 || (c > 0xdfff && c < 0xfffe))
+  );
+}
+
+/** Every object key of JSON data (or -1 when a number is not finite). */
+function countKeys(value: unknown): number {
+  if (typeof value === "number") return Number.isFinite(value) ? 0 : -1;
+  if (value === null || typeof value !== "object") return 0;
+  let count = 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  if (!Array.isArray(value)) count += items.length;
+  for (const item of items) {
+    const inner = countKeys(item);
+    if (inner < 0) return -1;
+    count += inner;
+  }
+  return count;
+}
+
+/** `parseYaml` after the size and encoding checks: the YAML parse, with positions (never the JSON short cut). */
+export function parseYamlText(text: string, file: string): StageResult<ParsedFile> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,
