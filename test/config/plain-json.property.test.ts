@@ -1,6 +1,6 @@
 /**
- * Policy files that are plain JSON are read with JSON.parse (`plainJson`), and their positions come from the
- * YAML parse only when something asks for one. For any JSON text, `parseYaml` gives what the YAML parse alone
+ * Policy files that are plain JSON are read with JSON.parse and a scan for positions (`plainJson`), without the
+ * YAML parse. For any JSON text, `parseYaml` gives what the YAML parse alone
  * gives: the same outcome, the same data (down to -0 and `__proto__` keys), the same diagnostics and the same
  * positions; texts the short cut must not take (duplicate keys, numbers out of range, tabs, long keys, control
  * characters) are left to the YAML parse.
@@ -98,7 +98,7 @@ describe("plain JSON files", () => {
     compare(text);
   });
 
-  it("reads an ordinary tool file, and parses it as YAML only when a position is asked for", () => {
+  it("reads an ordinary tool file with the positions the YAML parse gives", () => {
     const text = JSON.stringify(
       { tools: [{ name: "read_file", input_schema: { type: "object" } }] },
       null,
