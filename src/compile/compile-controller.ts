@@ -32,7 +32,7 @@ import {
 } from "../codegen/generate-types.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { sourceIntegrity } from "../runtime/compiled-module.js";
-import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
+import { fingerprintData, fingerprintOfCanonical } from "../runtime/fingerprint.js";
 import type { JsonSchema } from "../runtime/types.js";
 import {
   ajvOptions,
@@ -202,10 +202,8 @@ function moduleSource(bundle: PolicyBundle, options: CompileModuleOptions): Code
   const canonical = canonicalJson(
     fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases),
   );
-  if (
-    policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases) !==
-    bundle.fingerprint
-  ) {
+  // The fingerprint of that very text (what `policyFingerprint` computes, without writing the text twice).
+  if (fingerprintOfCanonical(canonical) !== bundle.fingerprint) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
   const types = typesFingerprint(bundle);
