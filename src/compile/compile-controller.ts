@@ -114,8 +114,20 @@ function standaloneGroup(
   const ajv: Ajv | Ajv2020 =
     ajvFor?.(draft) ?? (draft === "2020-12" ? new Ajv2020(options) : new Ajv(options));
   const validators = new Map<string, SourcedValidate>();
+  // A schema equal (as JSON) to an earlier one of the group is written once: its key names the same
+  // function. (The load compiles it once too: ValidatorFactory.compile.)
+  const firstKey = new Map<string, string>();
+  const keyOf = new Map<string, string>();
   for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
+    const json = JSON.stringify(schema);
+    const earlier = firstKey.get(json);
+    if (earlier !== undefined) {
+      keyOf.set(key, earlier);
+      continue;
+    }
+    firstKey.set(json, key);
+    keyOf.set(key, key);
     try {
       validators.set(key, withJsonEqual(() => ajv.compile(schema as JsonSchema & object)) as SourcedValidate);
     } catch (error) {
@@ -126,7 +138,9 @@ function standaloneGroup(
   }
   const standalone = standaloneValidators(validators, helpers);
   const name = draft === "2020-12" ? "draft2020Validators" : "draft07Validators";
-  const fields = entries.map(({ key }) => code`${ident(key)}: ${standalone.names.get(key) as Code}`);
+  const fields = entries.map(
+    ({ key }) => code`${ident(key)}: ${standalone.names.get(keyOf.get(key) as string) as Code}`,
+  );
   return {
     name,
     code: code`const ${ident(name)} = (() => {

@@ -5,12 +5,16 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain JS shared with the benchmarks
+import { syntheticSchema, writeSyntheticConfig } from "../../bench/synthetic-config.mjs";
 import {
   compileController,
   compileControllerWith,
   compileFactory,
 } from "../../src/compile/compile-controller.js";
+import { createController } from "../../src/composition/create-controller.js";
 import { loadPolicyResultSync, loadPolicyResultSyncWith } from "../../src/config/load-policy.js";
+import { importCompiled, tempDir, writeCompiled } from "./compiled-module.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -37,5 +41,55 @@ describe("compile's load with the module's ajv options", () => {
     const reused = await compileControllerWith(loaded.bundle, { ajvFor: (draft) => factory.ajvFor(draft) });
     expect(reused.module).toBe(fresh.module);
     expect(reused.declarations).toBe(fresh.declarations);
+  });
+});
+
+describe("tools whose schemas are equal", () => {
+  it("share one validator in the module, and each validates as the loaded controller does", async () => {
+    const { dir, remove } = tempDir("equal-schemas");
+    try {
+      // Tools 1, 5, 9 have the same schema (shape 1), as have 2, 6, 10 and 3, 7, 11; shape 0 has a description per tool.
+      const config = writeSyntheticConfig(dir, 12);
+      const loaded = loadPolicyResultSync({ config, cwd: dir });
+      if (loaded.bundle === undefined) throw new Error("the synthetic policy did not load");
+      const module = await importCompiled(await writeCompiled(loaded.bundle, dir));
+      const text = await compileController(loaded.bundle);
+      expect(text.module).toMatch(/v5: (\w+), v6: (\w+)/);
+      const [, five] = /v5: (\w+)/.exec(text.module) ?? [];
+      expect(text.module).toContain(`v1: ${five},`);
+      const calls = [
+        { path: "a" },
+        { path: "" },
+        { query: "ok", limit: 3, mode: "fast" },
+        { query: "NOT OK" },
+        { items: ["a", "a"] },
+        { items: ["a"], dry_run: true },
+        { target: { host: "h", port: 0 } },
+        { target: { host: "h" }, timeout_seconds: 1 },
+        {},
+      ];
+      const handlers = Object.fromEntries(module.specs.map((spec) => [spec.name, () => "ran"]));
+      const compiled = module.createController({ handlers, onAsk: "deny" });
+      const fromYaml = createController({
+        bundle: loaded.bundle,
+        handlers,
+        onAsk: "deny",
+        validators: loaded.validators,
+      });
+      let invalid = 0;
+      for (let i = 0; i < 12; i++) {
+        const name = `tool_${String(i).padStart(4, "0")}`;
+        expect(loaded.bundle.tools[i]?.inputSchema).toEqual(syntheticSchema(i));
+        for (const args of calls) {
+          const call = { callId: "c", toolName: name, arguments: args };
+          const result = await compiled.handle(call);
+          expect(result, `${name} ${JSON.stringify(args)}`).toEqual(await fromYaml.handle(call));
+          if (result.content.includes("schema") || result.content.includes("argument")) invalid++;
+        }
+      }
+      expect(invalid).toBeGreaterThan(20);
+    } finally {
+      remove();
+    }
   });
 });
