@@ -413,25 +413,47 @@ export function compileControllerModule(bundle: PolicyBundle, options: CompileMo
   return module;
 }
 
-/** The text of generated code without its string literals and block comments. */
-function codeOutsideStrings(text: string): string {
-  let out = "";
+/** Where a string literal or a block comment may start. */
+const OPENING = /["']|\/\*/g;
+/** What ends a string literal of each quote, or escapes a character inside it. */
+const CLOSING: Readonly<Record<string, RegExp>> = { '"': /["\\]/g, "'": /['\\]/g };
+
+/**
+ * The text of generated code without its string literals and block comments. (It jumps from one opening
+ * quote or comment to the next, and inside a string from one quote or backslash to the next: a compiled
+ * module of a few megabytes is read in a few milliseconds.)
+ */
+export function codeOutsideStrings(text: string): string {
+  const pieces: string[] = [];
   let from = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      out += text.slice(from, i);
-      i++;
-      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
-      i++;
-      from = i;
-    } else if (c === "/" && text[i + 1] === "*") {
-      out += text.slice(from, i);
-      const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 2;
-      from = i;
-    } else i++;
+  for (;;) {
+    OPENING.lastIndex = from;
+    const open = OPENING.exec(text);
+    if (open === null) break;
+    pieces.push(text.slice(from, open.index));
+    if (open[0] === "/*") {
+      const close = text.indexOf("*/", open.index + 2);
+      from = close < 0 ? text.length : close + 2;
+      continue;
+    }
+    const closing = CLOSING[open[0]] as RegExp;
+    let i = open.index + 1;
+    for (;;) {
+      closing.lastIndex = i;
+      const end = closing.exec(text);
+      if (end === null) {
+        i = text.length;
+        break;
+      }
+      if (end[0] === "\\") {
+        i = end.index + 2;
+        continue;
+      }
+      i = end.index;
+      break;
+    }
+    from = i + 1;
   }
-  return out + text.slice(from);
+  pieces.push(text.slice(from));
+  return pieces.join("");
 }
