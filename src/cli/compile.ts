@@ -3,10 +3,11 @@ import { dirname, posix, sep } from "node:path";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { checkGenerated } from "../codegen/check-generated.js";
 import { describeChange } from "../codegen/describe-change.js";
-import { compileController, declarationPathFor } from "../compile/compile-controller.js";
+import { compileControllerWith, compileFactory, declarationPathFor } from "../compile/compile-controller.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { countOf } from "../runtime/plural.js";
+import type { SchemaDraft } from "../validation/argument-validator.js";
 import { configuredOutput, displayPath, nothingToCompare, outputPath, readIfExists } from "./codegen.js";
 import { EXIT, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
@@ -79,14 +80,17 @@ export function portableBundle(bundle: PolicyBundle): PolicyBundle {
  * exactly what would be written (exit 1 with `codegen-stale`, saying whether the policy changed).
  */
 export async function runCompile(options: CompileCommandOptions): Promise<number> {
-  const loaded = loadBundleOrReport(options.config, options.color);
+  // The load compiles each schema as the module is written from it, and the module takes those validators.
+  const factory = compileFactory();
+  const loaded = loadBundleOrReport(options.config, options.color, undefined, factory);
   if ("exit" in loaded) return loaded.exit;
   const { bundle } = loaded;
+  const moduleOptions = { ajvFor: (draft: SchemaDraft) => factory.ajvFor(draft) };
   if (
     options.check === true &&
     configuredOutput(bundle, options.out, bundle.settings.compileOut) === undefined
   ) {
-    await compileController(portableBundle(bundle));
+    await compileControllerWith(portableBundle(bundle), moduleOptions);
     print(nothingToCompare(bundle, "compile"));
     return EXIT.ok;
   }
@@ -96,7 +100,7 @@ export async function runCompile(options: CompileCommandOptions): Promise<number
       `the compiled controller is an ES module: give a path ending in .mjs or .js, not ${displayPath(out)}`,
     );
   }
-  const compiled = await compileController(portableBundle(bundle));
+  const compiled = await compileControllerWith(portableBundle(bundle), moduleOptions);
   const declarations = declarationPathFor(out);
   if (options.check === true) {
     const files = [

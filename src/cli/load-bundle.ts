@@ -1,7 +1,8 @@
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
-import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
+import { type LoadResult, loadPolicyResultSync, loadPolicyResultSyncWith } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
+import type { ValidatorFactory } from "../validation/argument-validator.js";
 import { EXIT, print, printError, readSourceFile, toolVersion, useColor } from "./common.js";
 
 /** A loaded bundle with the validators compiled while checking it. */
@@ -12,14 +13,18 @@ export interface LoadedBundle {
 
 /**
  * Loads the bundle for a command that needs one; when the configuration cannot be used, prints its
- * diagnostics (and what to do) and returns the exit code instead: 2 when no config was found, else 1.
+ * diagnostics (and what to do) and returns the exit code instead: 2 when no config was found, else 1. With a
+ * `factory`, the load compiles the schemas with it and leaves it as it is (`loadPolicyResultSyncWith`).
  */
 export function loadBundleOrReport(
   config: string | undefined,
   color: boolean | undefined,
   what?: string,
+  factory?: ValidatorFactory,
 ): LoadedBundle | { readonly exit: number } {
-  const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
+  const options = config === undefined ? {} : { config };
+  const loaded =
+    factory === undefined ? loadPolicyResultSync(options) : loadPolicyResultSyncWith(options, factory);
   if (loaded.bundle !== undefined) return { bundle: loaded.bundle, validators: loaded.validators };
   print(
     formatDiagnostics("stylish", {

@@ -137,10 +137,18 @@ export function docComment(...paragraphs: readonly string[]): Code {
 
 /**
  * Code written by another code generator that does its own escaping (json-schema-to-typescript, ajv
- * standalone). The caller names the generator, so that every use is easy to find and review.
+ * standalone, or the formatted emitter of plain argument interfaces, whose keys and literals are checked there).
+ * The caller names the generator, so that every use is easy to find and review.
  */
-export function verbatim(generator: "json-schema-to-typescript" | "ajv-standalone", text: string): Code {
-  if (generator !== "json-schema-to-typescript" && generator !== "ajv-standalone") {
+export function verbatim(
+  generator: "json-schema-to-typescript" | "ajv-standalone" | "formatted-types",
+  text: string,
+): Code {
+  if (
+    generator !== "json-schema-to-typescript" &&
+    generator !== "ajv-standalone" &&
+    generator !== "formatted-types"
+  ) {
     throw new EmitError(`unknown code generator ${String(generator)}`);
   }
   return Code.fromTrusted(text);

@@ -1,6 +1,7 @@
 /**
  * Codegen: TypeScript argument interfaces and the handler map type of a `PolicyBundle`. Each tool's
- * `input_schema` goes through json-schema-to-typescript (unformatted, no banner); the whole file is
+ * `input_schema` is written already formatted when it is a plain object schema (`formatted-types.ts`);
+ * otherwise every tool goes through json-schema-to-typescript (unformatted, no banner) and the whole file is
  * formatted once with prettier at the end. The output depends on the bundle alone: tools sorted by name,
  * no timestamps, no paths — the same YAML gives the same bytes on every machine.
  */
@@ -12,6 +13,7 @@ import { canonicalJson } from "../runtime/canonical-json.js";
 import { countOf } from "../runtime/plural.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { type Code, code, docComment, EmitError, ident, joinCode, propertyKey, verbatim } from "./emit.js";
+import { formattedInterface, isPlainCommentText, PRINT_WIDTH } from "./formatted-types.js";
 
 /** Where generated files import the runtime types from. */
 export const RUNTIME_MODULE = "toolgate/runtime";
@@ -222,26 +224,80 @@ async function argsInterface(tool: BundleTool): Promise<Code> {
 
 /**
  * The type declarations of a bundle: one `<Name>Args` interface per tool, `ToolArgs`, `ToolName` and
- * `ToolHandlers` (unformatted). `ToolContext` must be in scope where this is placed.
+ * `ToolHandlers`. `ToolContext` must be in scope where this is placed. When every tool's schema is one the
+ * formatted emitter writes (see `formatted-types.ts`), the text is already formatted (`formatted: true`) and
+ * json-schema-to-typescript is not loaded; otherwise it comes from json-schema-to-typescript, unformatted.
  */
-export async function typeDeclarations(bundle: PolicyBundle): Promise<Code> {
+export async function typeDeclarations(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean } = {},
+): Promise<{ readonly code: Code; readonly formatted: boolean }> {
   const tools = sortedTools(bundle);
-  const interfaces = await Promise.all(tools.map(argsInterface));
-  const entries = tools.map((t) => code`  ${propertyKey(t.name)}: ${ident(argsTypeName(t.name))};\n`);
   const names = tools.length === 0 ? [code`never`] : tools.map((t) => code`${t.name}`);
-  return code`${interfaces}
-${docComment("The validated arguments of each tool, by tool name.")}export interface ToolArgs {
+  const union = joinCode(names, " | ");
+  const oneLine = code`export type ToolName = ${union};`;
+  // prettier writes a union that does not fit on its line on the next one, indented, and when it does not fit
+  // there either, one member a line.
+  const toolName =
+    oneLine.toString().length <= PRINT_WIDTH
+      ? oneLine
+      : `  ${union};`.length <= PRINT_WIDTH
+        ? code`export type ToolName =\n  ${union};`
+        : names.length > 1
+          ? code`export type ToolName =\n${joinCode(
+              names.map((n) => code`  | ${n}`),
+              "\n",
+            )};`
+          : undefined;
+  const formatted =
+    options.formatted === false || toolName === undefined ? undefined : formattedInterfaces(tools);
+  const interfaces = formatted ?? (await Promise.all(tools.map(argsInterface)));
+  const entries = tools.map((t) => code`  ${propertyKey(t.name)}: ${ident(argsTypeName(t.name))};\n`);
+  const toolArgs =
+    formatted !== undefined && tools.length === 0
+      ? code`export interface ToolArgs {}\n`
+      : code`export interface ToolArgs {
 ${entries}}
-
-${docComment("The name of every tool of the policy.")}export type ToolName = ${joinCode(names, " | ")};
+`;
+  return {
+    formatted: formatted !== undefined,
+    code: code`${interfaces}${docComment("The validated arguments of each tool, by tool name.")}${toolArgs}
+${docComment("The name of every tool of the policy.")}${formatted === undefined || toolName === undefined ? oneLine : toolName}
 
 ${docComment(
   "One handler per tool: it receives the tool's validated arguments and the caller's context, and returns the text the model sees.",
 )}export type ToolHandlers = {
   [K in ToolName]: (args: ToolArgs[K], ctx: ToolContext) => string | Promise<string>;
 };
-`;
+`,
+  };
 }
+
+/**
+ * Every tool's argument interface already formatted, each followed by a blank line, or `undefined` when one
+ * of them (its schema, its description or its name) is outside what the formatted emitter writes.
+ */
+function formattedInterfaces(tools: readonly BundleTool[]): Code[] | undefined {
+  const out: Code[] = [];
+  for (const tool of tools) {
+    if (!BARE_TOOL_NAME.test(tool.name)) return undefined;
+    const name = argsTypeName(tool.name);
+    // json-schema-to-typescript would rename such a type (a digit first, a letter after a digit made upper
+    // case), which argsInterface refuses; that error is its to give.
+    if (/^[0-9]|[0-9][a-z]/.test(name)) return undefined;
+    ident(name);
+    const { description: schemaDescription, ...rest } = typingSchema(tool.inputSchema);
+    const description = typeof schemaDescription === "string" ? schemaDescription : "";
+    if (!isPlainCommentText(tool.description) || !isPlainCommentText(description)) return undefined;
+    const text = formattedInterface(name, rest);
+    if (text === undefined) return undefined;
+    out.push(code`${docComment(tool.description, description)}${verbatim("formatted-types", text)}\n\n`);
+  }
+  return out;
+}
+
+/** A tool name written bare as a key (and inside a string literal without escapes). */
+const BARE_TOOL_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Formats TypeScript once with prettier (loaded on first use). */
 export async function formatTypeScript(source: Code): Promise<string> {
@@ -251,7 +307,7 @@ export async function formatTypeScript(source: Code): Promise<string> {
   return prettier.format(source.toString(), {
     parser: "babel-ts",
     filepath: "toolgate.generated.d.ts",
-    printWidth: 110,
+    printWidth: PRINT_WIDTH,
   });
 }
 
@@ -277,12 +333,24 @@ export function typesFingerprint(bundle: PolicyBundle): string {
  * the policy's statements do.
  * @returns the formatted file text (deterministic for a given bundle).
  */
-export async function generateTypes(bundle: PolicyBundle): Promise<string> {
-  const declarations = await typeDeclarations(bundle);
-  return formatTypeScript(code`${generatedHeader("codegen")}
+export function generateTypes(bundle: PolicyBundle): Promise<string> {
+  return generateTypesWith(bundle);
+}
+
+/**
+ * `generateTypes`, with `formatted: false` taking the json-schema-to-typescript and prettier path whatever the
+ * schemas (what the tests compare the formatted emitter with).
+ */
+export async function generateTypesWith(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean } = {},
+): Promise<string> {
+  const declarations = await typeDeclarations(bundle, options);
+  const file = code`${generatedHeader("codegen")}
 import type { ToolContext } from ${RUNTIME_MODULE};
 
 ${docComment("Fingerprint of the tools (names, descriptions, input schemas) these types were generated from; the compiled controller exports the same `typesFingerprint`.")}export const typesFingerprint = ${typesFingerprint(bundle)};
 
-${declarations}`);
+${declarations.code}`;
+  return declarations.formatted ? file.toString() : formatTypeScript(file);
 }

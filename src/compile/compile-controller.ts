@@ -20,7 +20,9 @@ import {
   joinCode,
   literal,
   parsedJson,
+  verbatim,
 } from "../codegen/emit.js";
+import { formattedComment } from "../codegen/formatted-types.js";
 import {
   formatTypeScript,
   generatedHeader,
@@ -30,9 +32,14 @@ import {
 } from "../codegen/generate-types.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { sourceIntegrity } from "../runtime/compiled-module.js";
-import { fingerprintData, policyFingerprint } from "../runtime/fingerprint.js";
+import { fingerprintData, fingerprintOfCanonical } from "../runtime/fingerprint.js";
 import type { JsonSchema } from "../runtime/types.js";
-import { ajvOptions, type SchemaDraft, schemaDraft } from "../validation/argument-validator.js";
+import {
+  ajvOptions,
+  type SchemaDraft,
+  schemaDraft,
+  ValidatorFactory,
+} from "../validation/argument-validator.js";
 import { withJsonEqual } from "../validation/json-equal.js";
 import { type RuntimeHelper, type SourcedValidate, standaloneValidators } from "./ajv-standalone.js";
 
@@ -107,8 +114,20 @@ function standaloneGroup(
   const ajv: Ajv | Ajv2020 =
     ajvFor?.(draft) ?? (draft === "2020-12" ? new Ajv2020(options) : new Ajv(options));
   const validators = new Map<string, SourcedValidate>();
+  // A schema equal (as JSON) to an earlier one of the group is written once: its key names the same
+  // function. (The load compiles it once too: ValidatorFactory.compile.)
+  const firstKey = new Map<string, string>();
+  const keyOf = new Map<string, string>();
   for (const { key, label, schema } of entries) {
     assertNoCommentBreakingId(schema, label);
+    const json = JSON.stringify(schema);
+    const earlier = firstKey.get(json);
+    if (earlier !== undefined) {
+      keyOf.set(key, earlier);
+      continue;
+    }
+    firstKey.set(json, key);
+    keyOf.set(key, key);
     try {
       validators.set(key, withJsonEqual(() => ajv.compile(schema as JsonSchema & object)) as SourcedValidate);
     } catch (error) {
@@ -119,7 +138,9 @@ function standaloneGroup(
   }
   const standalone = standaloneValidators(validators, helpers);
   const name = draft === "2020-12" ? "draft2020Validators" : "draft07Validators";
-  const fields = entries.map(({ key }) => code`${ident(key)}: ${standalone.names.get(key) as Code}`);
+  const fields = entries.map(
+    ({ key }) => code`${ident(key)}: ${standalone.names.get(keyOf.get(key) as string) as Code}`,
+  );
   return {
     name,
     code: code`const ${ident(name)} = (() => {
@@ -195,10 +216,8 @@ function moduleSource(bundle: PolicyBundle, options: CompileModuleOptions): Code
   const canonical = canonicalJson(
     fingerprintData(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases),
   );
-  if (
-    policyFingerprint(bundle.tools, bundle.statements, bundle.contextSchema, configMode, bundle.aliases) !==
-    bundle.fingerprint
-  ) {
+  // The fingerprint of that very text (what `policyFingerprint` computes, without writing the text twice).
+  if (fingerprintOfCanonical(canonical) !== bundle.fingerprint) {
     throw new EmitError("the policy bundle's fingerprint does not match its data; load the policy again");
   }
   const types = typesFingerprint(bundle);
@@ -263,10 +282,22 @@ ${docComment(
 `;
 }
 
-/** The TypeScript declarations of the compiled module: self-contained argument types and `createController`. */
-async function declarationSource(bundle: PolicyBundle): Promise<string> {
-  const types = await typeDeclarations(bundle);
-  return formatTypeScript(code`${generatedHeader("compile")}import type {
+/** A JSDoc block of a member, indented as prettier writes it inside an interface. */
+function memberDoc(text: string): Code {
+  return verbatim("formatted-types", `${formattedComment(text, "  ").join("\n").trimStart()}\n  `);
+}
+
+/**
+ * The TypeScript declarations of the compiled module: self-contained argument types and `createController`.
+ * The text around the argument types is written formatted; it goes through prettier only when the types do
+ * not come formatted (see `typeDeclarations`).
+ */
+async function declarationSource(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean } = {},
+): Promise<string> {
+  const types = await typeDeclarations(bundle, options);
+  const file = code`${generatedHeader("compile")}import type {
   ApprovalRequestedHook,
   ApprovalStore,
   AuditSink,
@@ -296,25 +327,34 @@ ${docComment("The tool aliases of the tool files: each a host's tool read as a d
 
 ${docComment("The policy (immutable).")}export declare const policy: ToolPolicy;
 
-${types}
+${types.code}
 ${docComment("Options of the compiled `createController`.")}export interface CreateControllerOptions {
-  ${docComment("One handler per tool, typed by the tool's input schema.")}readonly handlers: ToolHandlers;
-  ${docComment("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
-  ${docComment("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
-  ${docComment("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
-  ${docComment("`enforce`, `observe` or `ci`; default: the compiled `mode`. Another mode decides under that mode's fingerprint.")}readonly mode?: ControllerMode;
-  ${docComment("Called when an approval request is stored (not awaited by the decision); the config's `notify` list is not compiled in: pass `webhookNotifier`/`commandNotifier` from toolgate here.")}readonly onApprovalRequested?: ApprovalRequestedHook;
-  ${docComment("Receives notifier failures (default: a process warning).")}readonly onNotificationError?: NotificationErrorHandler;
-  ${docComment("How long approval requests stay usable, in milliseconds (default: the config's approval_ttl_ms, else one hour).")}readonly approvalTtlMs?: number;
-  ${docComment("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
-  ${docComment("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
+  ${memberDoc("One handler per tool, typed by the tool's input schema.")}readonly handlers: ToolHandlers;
+  ${memberDoc("Pending approvals, or the store to keep them in (memory by default). Store URLs are not accepted here.")}readonly approvals?: PendingApprovals | ApprovalStore;
+  ${memberDoc("Where each step is recorded; nothing is recorded unless given.")}readonly audit?: AuditSink;
+  ${memberDoc("What to do with an ask decision: queue it for a person (default) or deny it.")}readonly onAsk?: OnAsk;
+  ${memberDoc("`enforce`, `observe` or `ci`; default: the compiled `mode`. Another mode decides under that mode's fingerprint.")}readonly mode?: ControllerMode;
+  ${memberDoc("Called when an approval request is stored (not awaited by the decision); the config's `notify` list is not compiled in: pass `webhookNotifier`/`commandNotifier` from toolgate here.")}readonly onApprovalRequested?: ApprovalRequestedHook;
+  ${memberDoc("Receives notifier failures (default: a process warning).")}readonly onNotificationError?: NotificationErrorHandler;
+  ${memberDoc("How long approval requests stay usable, in milliseconds (default: the config's approval_ttl_ms, else one hour).")}readonly approvalTtlMs?: number;
+  ${memberDoc("Ceiling on one call's arguments (and the context) as compact JSON in UTF-8 bytes (default 1 MiB).")}readonly maxArgumentBytes?: number;
+  ${memberDoc("When set, a handler that has not settled after this many milliseconds gives an error result.")}readonly handlerTimeoutMs?: number;
 }
 
 ${docComment(
   "Creates a controller over the compiled policy and the application's handlers.",
   "@throws ControllerSetupError when a tool that can run has no handler, or a handler names no tool.",
 )}export declare function createController(options: CreateControllerOptions): ToolController;
-`);
+`;
+  return types.formatted ? file.toString() : formatTypeScript(file);
+}
+
+/** The compiled declarations with `formatted: false`: the prettier path whatever the schemas (for tests). */
+export function compiledDeclarationsWith(
+  bundle: PolicyBundle,
+  options: { readonly formatted?: boolean },
+): Promise<string> {
+  return declarationSource(bundle, options);
 }
 
 /**
@@ -323,7 +363,27 @@ ${docComment(
  *   out of ajv's source comment).
  */
 export async function compileController(bundle: PolicyBundle): Promise<CompiledController> {
-  return { module: compileControllerModule(bundle), declarations: await declarationSource(bundle) };
+  return compileControllerWith(bundle);
+}
+
+/**
+ * `compileController` with the module's options: `toolgate compile` passes the ajv instances its load compiled
+ * the schemas with (`compileFactory`), so that no schema is compiled twice.
+ */
+export async function compileControllerWith(
+  bundle: PolicyBundle,
+  options: CompileModuleOptions = {},
+): Promise<CompiledController> {
+  return { module: compileControllerModule(bundle, options), declarations: await declarationSource(bundle) };
+}
+
+/**
+ * A validator factory whose ajv instances compile as `toolgate compile` does when it is given none (ajv's
+ * optimisation pass, the code kept as ES module source): a load through it checks the schemas with the very
+ * validators the module is then written from (`ajvFor`).
+ */
+export function compileFactory(): ValidatorFactory {
+  return new ValidatorFactory({ code: { source: true, esm: true, optimize: 1 } });
 }
 
 /** Options of `compileControllerModule`. */
@@ -353,25 +413,47 @@ export function compileControllerModule(bundle: PolicyBundle, options: CompileMo
   return module;
 }
 
-/** The text of generated code without its string literals and block comments. */
-function codeOutsideStrings(text: string): string {
-  let out = "";
+/** Where a string literal or a block comment may start. */
+const OPENING = /["']|\/\*/g;
+/** What ends a string literal of each quote, or escapes a character inside it. */
+const CLOSING: Readonly<Record<string, RegExp>> = { '"': /["\\]/g, "'": /['\\]/g };
+
+/**
+ * The text of generated code without its string literals and block comments. (It jumps from one opening
+ * quote or comment to the next, and inside a string from one quote or backslash to the next: a compiled
+ * module of a few megabytes is read in a few milliseconds.)
+ */
+export function codeOutsideStrings(text: string): string {
+  const pieces: string[] = [];
   let from = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '"' || c === "'") {
-      out += text.slice(from, i);
-      i++;
-      while (i < text.length && text[i] !== c) i += text[i] === "\\" ? 2 : 1;
-      i++;
-      from = i;
-    } else if (c === "/" && text[i + 1] === "*") {
-      out += text.slice(from, i);
-      const close = text.indexOf("*/", i + 2);
-      i = close < 0 ? text.length : close + 2;
-      from = i;
-    } else i++;
+  for (;;) {
+    OPENING.lastIndex = from;
+    const open = OPENING.exec(text);
+    if (open === null) break;
+    pieces.push(text.slice(from, open.index));
+    if (open[0] === "/*") {
+      const close = text.indexOf("*/", open.index + 2);
+      from = close < 0 ? text.length : close + 2;
+      continue;
+    }
+    const closing = CLOSING[open[0]] as RegExp;
+    let i = open.index + 1;
+    for (;;) {
+      closing.lastIndex = i;
+      const end = closing.exec(text);
+      if (end === null) {
+        i = text.length;
+        break;
+      }
+      if (end[0] === "\\") {
+        i = end.index + 2;
+        continue;
+      }
+      i = end.index;
+      break;
+    }
+    from = i + 1;
   }
-  return out + text.slice(from);
+  pieces.push(text.slice(from));
+  return pieces.join("");
 }

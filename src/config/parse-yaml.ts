@@ -186,6 +186,183 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
       ],
     };
   }
+  const json = plainJson(text);
+  if (json !== undefined) {
+    return { ok: true, value: { file, data: json.data, positions: json.positions }, diagnostics: [] };
+  }
+  return parseYamlText(text, file);
+}
+
+/** The longest key the YAML parser takes as an implicit key (YAML allows 1024 characters). */
+const MAX_PLAIN_KEY = 1000;
+
+/**
+ * A file that is plain JSON, read as the YAML parse (JSON is YAML 1.2) would read it without a diagnostic:
+ * the data from JSON.parse, and the position of every node where the YAML parse puts it. Only an object or
+ * array at the top, printable characters (no tab, no C0 or C1 control, no lone CR, no line or paragraph
+ * separator, no surrogate, no byte order mark inside), no key longer than the YAML limit, no number of more
+ * than 15 digits in a row or beyond the double range, and no duplicate key (JSON.parse keeps the last one
+ * silently; the YAML parse refuses it). `undefined` for anything else, which the YAML parse then reads and
+ * reports on as always.
+ */
+export function plainJson(
+  text: string,
+): { readonly data: unknown; readonly positions: ReadonlyMap<string, NodePosition> } | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) continue;
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) === 0x0a)) continue;
+    if (
+      c < 0xa0 ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0xfeff ||
+      (c >= 0xd800 && c <= 0xdfff) ||
+      c >= 0xfffe
+    ) {
+      return undefined;
+    }
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (data === null || typeof data !== "object") return undefined;
+  const positions = new JsonPositions(text).read();
+  return positions === undefined ? undefined : { data, positions };
+}
+
+/**
+ * The positions of a text JSON.parse accepted, with the ranges the YAML parse gives its nodes (a collection from
+ * its bracket to after its closing one, a scalar over its characters) and lines and columns counted as its
+ * LineCounter counts them; `undefined` at a duplicate key, a long key, a long run of digits or a number beyond
+ * the double range.
+ */
+class JsonPositions {
+  readonly #text: string;
+  readonly #lineStarts: number[] = [0];
+  readonly #positions = new Map<string, NodePosition>();
+  #at = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.#lineStarts.push(i + 1);
+  }
+
+  read(): ReadonlyMap<string, NodePosition> | undefined {
+    return this.#value("", undefined) ? this.#positions : undefined;
+  }
+
+  #linePos(offset: number): { line: number; col: number } {
+    const starts = this.#lineStarts;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (offset < (starts[mid] as number)) high = mid;
+      else low = mid + 1;
+    }
+    const start = starts[low - 1] as number;
+    return { line: low, col: offset - start + 1 };
+  }
+
+  #span(from: number, to: number): Span {
+    const start = this.#linePos(from);
+    const end = this.#linePos(Math.max(from, to));
+    return { line: start.line, column: start.col, endLine: end.line, endColumn: end.col };
+  }
+
+  #space(): void {
+    const text = this.#text;
+    for (;;) {
+      const c = text.charCodeAt(this.#at);
+      if (c === 0x20 || c === 0x0a || c === 0x0d) this.#at++;
+      else return;
+    }
+  }
+
+  /** Reads the string at the cursor; its text. */
+  #string(): string {
+    const text = this.#text;
+    const open = this.#at;
+    let escaped = false;
+    let i = open + 1;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) {
+        escaped = true;
+        i += 2;
+      } else if (c === 0x22) break;
+      else i++;
+    }
+    this.#at = i + 1;
+    return escaped ? (JSON.parse(text.slice(open, i + 1)) as string) : text.slice(open + 1, i);
+  }
+
+  /** Reads the value at the cursor and records its position (and its children's); false to give up. */
+  #value(pointer: string, key: Span | undefined): boolean {
+    const text = this.#text;
+    this.#space();
+    const from = this.#at;
+    const c = text.charCodeAt(from);
+    const record = (to: number) =>
+      this.#positions.set(
+        pointer,
+        key === undefined ? { value: this.#span(from, to) } : { value: this.#span(from, to), key },
+      );
+    if (c === 0x7b || c === 0x5b) {
+      // The collection first, then its children, as the YAML parse records them.
+      record(from);
+      this.#at++;
+      this.#space();
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      const keys = new Set<string>();
+      let index = 0;
+      while (text.charCodeAt(this.#at) !== close) {
+        if (c === 0x7b) {
+          this.#space();
+          const keyFrom = this.#at;
+          const name = this.#string();
+          if (keys.has(name) || this.#at - keyFrom - 2 > MAX_PLAIN_KEY) return false;
+          keys.add(name);
+          const keySpan = this.#span(keyFrom, this.#at);
+          this.#space();
+          this.#at++; // :
+          if (!this.#value(childPointer(pointer, name), keySpan)) return false;
+        } else if (!this.#value(childPointer(pointer, index++), undefined)) return false;
+        this.#space();
+        if (text.charCodeAt(this.#at) === 0x2c) this.#at++;
+        this.#space();
+      }
+      this.#at++;
+      record(this.#at);
+      return true;
+    }
+    if (c === 0x22) {
+      this.#string();
+      record(this.#at);
+      return true;
+    }
+    // A number, true, false or null.
+    let to = from;
+    while (to < text.length && /[-+.0-9a-zA-Z]/.test(text[to] as string)) to++;
+    this.#at = to;
+    const word = text.slice(from, to);
+    if (
+      /[0-9]{16}/.test(word) ||
+      !Number.isFinite(Number(word === "true" || word === "false" || word === "null" ? 0 : word))
+    ) {
+      return false;
+    }
+    record(to);
+    return true;
+  }
+}
+
+/** `parseYaml` after the size and encoding checks: the YAML parse, with positions (never the JSON short cut). */
+export function parseYamlText(text: string, file: string): StageResult<ParsedFile> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter,

@@ -73,7 +73,7 @@ export function modeFingerprint(canonical: string, mode: ControllerMode): string
   return fingerprintOfCanonical(canonicalJson(mode === DEFAULT_MODE ? rest : { ...rest, mode }));
 }
 
-function fingerprintOfCanonical(canonical: string): string {
+export function fingerprintOfCanonical(canonical: string): string {
   return `sha256:${createHash("sha256").update(canonical).digest("hex")}`;
 }
 

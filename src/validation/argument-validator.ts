@@ -82,6 +82,9 @@ export class ValidatorFactory {
   // Built on first use: creating an ajv instance compiles its meta-schemas, which costs tens of milliseconds.
   #ajv2020: Ajv2020 | undefined;
   #ajv07: Ajv | undefined;
+  // What compiled with the default options, by the schema's JSON text: a schema written out again for another
+  // tool (the same JSON) gets the same validator without a second compile. Dropped with the instances.
+  #byText = new Map<string, CompiledSchema>();
 
   constructor(extra: Options = {}) {
     this.#extra = extra;
@@ -132,6 +135,7 @@ export class ValidatorFactory {
   reset(): void {
     this.#ajv2020 = undefined;
     this.#ajv07 = undefined;
+    this.#byText = new Map();
   }
 
   /**
@@ -141,15 +145,26 @@ export class ValidatorFactory {
    */
   compile(schema: JsonSchema): CompiledSchema {
     // Only the default options are shared: a factory with other options compiles other validators.
-    const shared = Object.keys(this.#extra).length === 0 && typeof schema === "object" && schema !== null;
-    const json = shared ? jsonText(schema) : undefined;
+    const shared = Object.keys(this.#extra).length === 0;
+    const json = typeof schema === "object" && schema !== null ? jsonText(schema) : undefined;
     if (json !== undefined) {
-      const cached = compiledBySchema.get(schema);
+      const cached = shared ? compiledBySchema.get(schema) : undefined;
       if (cached !== undefined && cached.json === json) return cached.result;
+      // A validator depends on nothing but the schema's JSON (the draft is its $schema, ajv registers no $id),
+      // so an equal schema of another tool accepts and reports exactly what this one's would. (`toolgate
+      // compile` writes such a schema's validator once, and compiles it once: see standaloneGroup.)
+      const same = this.#byText.get(json);
+      if (same !== undefined) {
+        if (shared) compiledBySchema.set(schema, { json, result: same });
+        return same;
+      }
     }
     const result = this.#compile(schema);
     // Only a schema that compiled: a refused one is compiled again for its message, as before.
-    if (json !== undefined && result.ok) compiledBySchema.set(schema, { json, result });
+    if (json !== undefined && result.ok) {
+      if (shared) compiledBySchema.set(schema, { json, result });
+      this.#byText.set(json, result);
+    }
     return result;
   }
 

@@ -69,4 +69,18 @@ describe("the modules a command loads", () => {
     const modules = importsOf("codegen", ["codegen", "--check"]);
     expect(modules.some((url) => url.includes("/dist/codegen/"))).toBe(true);
   });
+
+  it.each([
+    ["codegen", ["codegen", "--check"]],
+    ["compile", ["compile", "--check"]],
+  ])(
+    "toolgate %s on plain schemas writes its TypeScript formatted: neither prettier nor json-schema-to-typescript starts",
+    (name, args) => {
+      const modules = importsOf(`${name}-formatted`, args);
+      expect(modules.some((url) => url.includes("/dist/codegen/formatted-types.js"))).toBe(true);
+      expect(
+        modules.filter((url) => /\/node_modules\/(prettier|json-schema-to-typescript)\//.test(url)),
+      ).toEqual([]);
+    },
+  );
 });

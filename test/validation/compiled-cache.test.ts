@@ -43,6 +43,29 @@ describe("compiled validators by schema object", () => {
     expect(second).toEqual(first);
   });
 
+  it("gives an equal schema of another tool the same validator, within one factory's life", () => {
+    const factory = new ValidatorFactory();
+    const first = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 4 } } });
+    const equal = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 4 } } });
+    const other = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 5 } } });
+    if (!first.ok || !equal.ok || !other.ok) throw new Error("schema refused");
+    expect(equal.validate).toBe(first.validate);
+    expect(other.validate).not.toBe(first.validate);
+    expect(equal.validator({ path: "abcde" })).toEqual(first.validator({ path: "abcde" }));
+    factory.reset();
+    const again = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 4 } } });
+    if (!again.ok) throw new Error("schema refused");
+    expect(again.validate).not.toBe(first.validate);
+  });
+
+  it("refuses each copy of a refused schema with the same message", () => {
+    const factory = new ValidatorFactory();
+    const first = factory.compile({ type: "object", properties: { a: { type: "strin" } } });
+    const second = factory.compile({ type: "object", properties: { a: { type: "strin" } } });
+    expect(first.ok).toBe(false);
+    expect(second).toEqual(first);
+  });
+
   it("hands a loaded bundle's tools the validators the load compiled", async () => {
     const result = await loadPolicyResult({ cwd: process.cwd() });
     if (result.bundle === undefined) throw new Error("the repository's policy did not load");
