@@ -605,3 +605,61 @@ describe("line continuations: a backslash-newline is removed outside single quot
     expect(allowCertain("ech\\\no a", "ech")).toBe(false);
   });
 });
+
+describe("what a command also runs where its words alone do not show it", () => {
+  it.each([
+    // every assignment's value is read, not only the last
+    "X=reboot Y=true ls",
+    // export and readonly: a value that cannot be read may run anything; so may a variable saying where programs
+    // are found, even when the word `PATH=…` as a whole cannot be read (`X={` then `}` alone is no command)
+    'export X="a\'b"',
+    'readonly X="a\'b"',
+    "export PATH='{ true; }'",
+    // the whole setting cannot be read; its value can, and it runs nothing known: the whole text may run anything
+    "git rebase -x 'a(=b' main",
+    // a file written earlier, run by a path, when every command word holds a `/`
+    "./x it; ./it",
+  ])("%j may run reboot", (source) => {
+    expect(denyMay(source, "reboot")).toBe(true);
+  });
+
+  it.each([
+    // a data variable's value is not code, even when it cannot be read
+    'export LANG="a\'b"',
+    // the value alone is read (`{ true; }`), not the word (`X={ true; }`, which cannot be read)
+    "export X='{ true; }'",
+    // only export's and readonly's words are assignments
+    'test "x=a\'b"',
+    "export PATHX",
+    // the command word itself is no assignment, though it names export after a path
+    "'X=a(/export'",
+    // a letter that is a capital only outside ASCII (the Kelvin sign) is not folded: no builtin kill
+    "\u212Aill x",
+    // a command word without a `/` is looked up in PATH, not in the directory the string wrote to
+    "cp a it; ./x; it",
+  ])("%j runs no reboot", (source) => {
+    expect(denyMay(source, "reboot")).toBe(false);
+  });
+
+  it("find's -exec command is only its words", () => {
+    expect(denyMay("find . -exec true \\;", "here")).toBe(false);
+    expect(denyMay("find . -exec true \\;", "was")).toBe(false);
+    expect(denyMay("find . -exec true \\;", "true")).toBe(true);
+  });
+
+  it("a code argument that is one plain word is read one level deeper than its command", () => {
+    /** `git rebase -x '…' main` around `inner`, `levels` times. */
+    const gnest = (inner: string, levels: number): string => {
+      let text = inner;
+      for (let i = 0; i < levels; i++) text = `git rebase -x '${text.replaceAll("'", "'\\''")}' main`;
+      return text;
+    };
+    expect(denyMay(gnest("true", 8), "reboot")).toBe(false);
+    expect(denyMay(gnest("git rebase -x true main", 7), "reboot")).toBe(false);
+    expect(denyMay(gnest("git rebase -x true main", 8), "reboot")).toBe(true);
+    expect(denyMay(gnest("export X=true", 6), "reboot")).toBe(false);
+    expect(denyMay(gnest("export X=true", 7), "reboot")).toBe(true);
+    // export's value is read one level deeper than export: past the bound, though `X=true` is read as loose words
+    expect(denyMay(gnest("export X=true", 8), "reboot")).toBe(true);
+  });
+});
