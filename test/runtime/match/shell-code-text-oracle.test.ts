@@ -587,6 +587,100 @@ describe("line continuations: a backslash-newline is removed outside single quot
         ],
       ],
     ],
+    // a `#` at the very start is a comment
+    ["# it's\necho 'a\\\nb'", [[["echo", "a\\\nb"]]]],
+    // an escaped character ends the word's start: the `#` after it is text, and its quote opens a string
+    ["echo \\a#'\nx\\\ny'", [[["echo", "a#\nx\\\ny"]]]],
+    // inside double quotes, `(`, `{` and `}` are text unless `$(` or `${` opens them, or `}` closes `${`
+    ['echo "a(b\'\\\nc"', [[["echo", "a(b'c"]]]],
+    ["echo \"a{b\"'x\\\ny'", [[["echo", "a{bx\\\ny"]]]],
+    ["echo \"$x\"'a\\\nb'", [[["echo", "$xa\\\nb"]]]],
+    ["echo \"a}b'\"'x\\\ny'", [[["echo", "a}b'x\\\ny"]]]],
+    // a comment ends at its line's end, not at the end of the string
+    [
+      "echo x # c\necho a\\\nb",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "ab"],
+        ],
+      ],
+    ],
+    // `$(…)` inside `${…}` is code, where a `#` after a blank starts a comment
+    [
+      "echo ${x:-$(echo a # it's\n)}'x\\\ny'",
+      [
+        [
+          ["echo", "${x:-$(echo a # it's\n)}x\\\ny"],
+          ["echo", "a"],
+        ],
+        [
+          ["echo", "${x:-$(echo a # it's\n)}x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    // `{` without `$` opens nothing: the `)` after it closes `$(`
+    [
+      "echo $(echo a{ ) # it's\necho 'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo a{ )"],
+          ["echo", "a{"],
+          ["echo", "x\\\ny"],
+        ],
+      ],
+    ],
+    // a `)` that closes a `(` inside `$(…)` leaves `$(…)` open, and the one after it closes it
+    [
+      "echo \"$( (echo a) )\"'x\\\ny'",
+      [
+        [
+          ["echo", "$( (echo a) )x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    // a `)` that closes nothing (a case pattern) and a `}` that closes a group are read without a frame to close
+    ["case x in a) echo a\\\nb;; esac", null],
+    [
+      "{ echo a\\\nb; }; echo c",
+      [
+        [
+          ["echo", "ab"],
+          ["echo", "c"],
+        ],
+      ],
+    ],
+    // inside `${…}`, a `#` after a blank and a `)` are text
+    ["echo ${x:- #}'a\\\nb'", [[["echo", "${x:- #}a\\\nb"]], [["echo", "${x:- #}a\\\nb"]]]],
+    ["echo ${x:-a) #b}x\\\ny", [[["echo", "${x:-a) #b}xy"]], [["echo", "${x:-a) #b}xy"]]]],
+    // only a newline after an odd run of backslashes is a continuation, not another escaped character
+    ["echo \\y '\\x' a\\\nb", [[["echo", "y", "\\x", "ab"]]]],
+    // `$'…'` ends at its first quote not escaped: after `$'\''` bash, zsh and busybox read the backslash-newline
+    // outside quotes, dash (`$` then `'\'`) inside the next single quotes
+    ["echo $'\\''\\\n #'", [[["echo", "$'\\''"]], [["echo", "$\\\\\n #"]]]],
+    // an escaped character outside quotes after the first newline is no continuation
+    [
+      "echo a\necho b\\\nc '\\x'",
+      [
+        [
+          ["echo", "a"],
+          ["echo", "bc", "\\x"],
+        ],
+      ],
+    ],
+    // `((` inside `$((…))` is two parentheses: the `)` after `$((((1))))` closes nothing more
+    [
+      "echo \"$( echo $((((1)))); echo 'a\\\nb' )\"",
+      [
+        [
+          ["echo", "$( echo $((((1)))); echo 'a\\\nb' )"],
+          ["echo", "$((((1))))"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
   ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
     const trace = traceCommand(source, [["x"]]);
     const got =
