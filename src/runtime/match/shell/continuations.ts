@@ -78,15 +78,15 @@ export function joinContinuations(source: string, ansiC: boolean): JoinedSource 
     } else if (c === "$" && next === "{") {
       stack.push({ kind: "parameter", quoted: false });
       take = 2;
-    } else if (frame.kind === "code") {
-      if (c === "(") frame.depth++;
-      else if (c === ")") {
-        if (frame.depth > 0) frame.depth--;
-        else if (stack.length > 1) stack.pop();
-      }
+    } else if (frame.kind === "parameter") {
+      // An unquoted `${…}`: only its `}` matters here.
+      if (c === "}") stack.pop();
+    } else if (c === "(") frame.depth++;
+    else if (c === ")") {
+      // A code frame (the only kind left).
+      if (frame.depth > 0) frame.depth--;
+      else if (stack.length > 1) stack.pop();
     }
-    // Past the branches above, a frame that is not code is an unquoted `${…}`.
-    else if (c === "}") stack.pop();
     text += source.slice(i, i + take);
     i += take;
     const last = text[text.length - 1] as string;
