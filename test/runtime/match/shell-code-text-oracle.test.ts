@@ -681,6 +681,16 @@ describe("line continuations: a backslash-newline is removed outside single quot
         ],
       ],
     ],
+    // `$(…)` inside double quotes is code too: a `#` after a blank there starts a comment
+    [
+      "echo \"$(echo a # it's\n)\"'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo a # it's\n)x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
   ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
     const trace = traceCommand(source, [["x"]]);
     const got =
