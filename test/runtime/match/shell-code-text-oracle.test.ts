@@ -587,6 +587,110 @@ describe("line continuations: a backslash-newline is removed outside single quot
         ],
       ],
     ],
+    // a `#` at the very start is a comment
+    ["# it's\necho 'a\\\nb'", [[["echo", "a\\\nb"]]]],
+    // an escaped character ends the word's start: the `#` after it is text, and its quote opens a string
+    ["echo \\a#'\nx\\\ny'", [[["echo", "a#\nx\\\ny"]]]],
+    // inside double quotes, `(`, `{` and `}` are text unless `$(` or `${` opens them, or `}` closes `${`
+    ['echo "a(b\'\\\nc"', [[["echo", "a(b'c"]]]],
+    ["echo \"a{b\"'x\\\ny'", [[["echo", "a{bx\\\ny"]]]],
+    ["echo \"$x\"'a\\\nb'", [[["echo", "$xa\\\nb"]]]],
+    ["echo \"a}b'\"'x\\\ny'", [[["echo", "a}b'x\\\ny"]]]],
+    // a comment ends at its line's end, not at the end of the string
+    [
+      "echo x # c\necho a\\\nb",
+      [
+        [
+          ["echo", "x"],
+          ["echo", "ab"],
+        ],
+      ],
+    ],
+    // `$(…)` inside `${…}` is code, where a `#` after a blank starts a comment
+    [
+      "echo ${x:-$(echo a # it's\n)}'x\\\ny'",
+      [
+        [
+          ["echo", "${x:-$(echo a # it's\n)}x\\\ny"],
+          ["echo", "a"],
+        ],
+        [
+          ["echo", "${x:-$(echo a # it's\n)}x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    // `{` without `$` opens nothing: the `)` after it closes `$(`
+    [
+      "echo $(echo a{ ) # it's\necho 'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo a{ )"],
+          ["echo", "a{"],
+          ["echo", "x\\\ny"],
+        ],
+      ],
+    ],
+    // a `)` that closes a `(` inside `$(…)` leaves `$(…)` open, and the one after it closes it
+    [
+      "echo \"$( (echo a) )\"'x\\\ny'",
+      [
+        [
+          ["echo", "$( (echo a) )x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
+    // a `)` that closes nothing (a case pattern) and a `}` that closes a group are read without a frame to close
+    ["case x in a) echo a\\\nb;; esac", null],
+    [
+      "{ echo a\\\nb; }; echo c",
+      [
+        [
+          ["echo", "ab"],
+          ["echo", "c"],
+        ],
+      ],
+    ],
+    // inside `${…}`, a `#` after a blank and a `)` are text
+    ["echo ${x:- #}'a\\\nb'", [[["echo", "${x:- #}a\\\nb"]], [["echo", "${x:- #}a\\\nb"]]]],
+    ["echo ${x:-a) #b}x\\\ny", [[["echo", "${x:-a) #b}xy"]], [["echo", "${x:-a) #b}xy"]]]],
+    // only a newline after an odd run of backslashes is a continuation, not another escaped character
+    ["echo \\y '\\x' a\\\nb", [[["echo", "y", "\\x", "ab"]]]],
+    // `$'…'` ends at its first quote not escaped: after `$'\''` bash, zsh and busybox read the backslash-newline
+    // outside quotes, dash (`$` then `'\'`) inside the next single quotes
+    ["echo $'\\''\\\n #'", [[["echo", "$'\\''"]], [["echo", "$\\\\\n #"]]]],
+    // an escaped character outside quotes after the first newline is no continuation
+    [
+      "echo a\necho b\\\nc '\\x'",
+      [
+        [
+          ["echo", "a"],
+          ["echo", "bc", "\\x"],
+        ],
+      ],
+    ],
+    // `((` inside `$((…))` is two parentheses: the `)` after `$((((1))))` closes nothing more
+    [
+      "echo \"$( echo $((((1)))); echo 'a\\\nb' )\"",
+      [
+        [
+          ["echo", "$( echo $((((1)))); echo 'a\\\nb' )"],
+          ["echo", "$((((1))))"],
+          ["echo", "a\\\nb"],
+        ],
+      ],
+    ],
+    // `$(…)` inside double quotes is code too: a `#` after a blank there starts a comment
+    [
+      "echo \"$(echo a # it's\n)\"'x\\\ny'",
+      [
+        [
+          ["echo", "$(echo a # it's\n)x\\\ny"],
+          ["echo", "a"],
+        ],
+      ],
+    ],
   ] as [string, string[][][] | null][])("%j: every reading", (source, readings) => {
     const trace = traceCommand(source, [["x"]]);
     const got =
@@ -603,5 +707,63 @@ describe("line continuations: a backslash-newline is removed outside single quot
     expect(allowCertain("echo a\\\nb", "echo")).toBe(true);
     expect(allowCertain("ech\\\no a", "echo")).toBe(true);
     expect(allowCertain("ech\\\no a", "ech")).toBe(false);
+  });
+});
+
+describe("what a command also runs where its words alone do not show it", () => {
+  it.each([
+    // every assignment's value is read, not only the last
+    "X=reboot Y=true ls",
+    // export and readonly: a value that cannot be read may run anything; so may a variable saying where programs
+    // are found, even when the word `PATH=…` as a whole cannot be read (`X={` then `}` alone is no command)
+    'export X="a\'b"',
+    'readonly X="a\'b"',
+    "export PATH='{ true; }'",
+    // the whole setting cannot be read; its value can, and it runs nothing known: the whole text may run anything
+    "git rebase -x 'a(=b' main",
+    // a file written earlier, run by a path, when every command word holds a `/`
+    "./x it; ./it",
+  ])("%j may run reboot", (source) => {
+    expect(denyMay(source, "reboot")).toBe(true);
+  });
+
+  it.each([
+    // a data variable's value is not code, even when it cannot be read
+    'export LANG="a\'b"',
+    // the value alone is read (`{ true; }`), not the word (`X={ true; }`, which cannot be read)
+    "export X='{ true; }'",
+    // only export's and readonly's words are assignments
+    'test "x=a\'b"',
+    "export PATHX",
+    // the command word itself is no assignment, though it names export after a path
+    "'X=a(/export'",
+    // a letter that is a capital only outside ASCII (the Kelvin sign) is not folded: no builtin kill
+    "\u212Aill x",
+    // a command word without a `/` is looked up in PATH, not in the directory the string wrote to
+    "cp a it; ./x; it",
+  ])("%j runs no reboot", (source) => {
+    expect(denyMay(source, "reboot")).toBe(false);
+  });
+
+  it("find's -exec command is only its words", () => {
+    expect(denyMay("find . -exec true \\;", "here")).toBe(false);
+    expect(denyMay("find . -exec true \\;", "was")).toBe(false);
+    expect(denyMay("find . -exec true \\;", "true")).toBe(true);
+  });
+
+  it("a code argument that is one plain word is read one level deeper than its command", () => {
+    /** `git rebase -x '…' main` around `inner`, `levels` times. */
+    const gnest = (inner: string, levels: number): string => {
+      let text = inner;
+      for (let i = 0; i < levels; i++) text = `git rebase -x '${text.replaceAll("'", "'\\''")}' main`;
+      return text;
+    };
+    expect(denyMay(gnest("true", 8), "reboot")).toBe(false);
+    expect(denyMay(gnest("git rebase -x true main", 7), "reboot")).toBe(false);
+    expect(denyMay(gnest("git rebase -x true main", 8), "reboot")).toBe(true);
+    expect(denyMay(gnest("export X=true", 6), "reboot")).toBe(false);
+    expect(denyMay(gnest("export X=true", 7), "reboot")).toBe(true);
+    // export's value is read one level deeper than export: past the bound, though `X=true` is read as loose words
+    expect(denyMay(gnest("export X=true", 8), "reboot")).toBe(true);
   });
 });

@@ -6,8 +6,8 @@
 // Text that a program hands to `sh -c` is read with the shell reader itself (bounded depth), never as a bag of
 // words: `'r''m' -rf /` is `rm -rf /` to the shell that runs it. Text the reader cannot read may run anything.
 
-import { builtinMayRunAnything, INERT_BUILTINS, SHELL_BUILTINS } from "./builtins.js";
-import { forEachCodeArgument, isCodeLocatingVariable, isDataVariable, programForms } from "./programs.js";
+import { builtinMayRunAnything, SHELL_BUILTINS } from "./builtins.js";
+import { forEachCodeArgument, isCodeLocatingVariable, isDataVariable } from "./programs.js";
 import { readShellCommand, type ShellWord, type SimpleCommand } from "./reader.js";
 import { hasHiddenCharacter, PARSER_RESERVED_WORDS, READABLE_WRAPPERS } from "./tables.js";
 
@@ -16,8 +16,6 @@ export const MAX_CODE_DEPTH = 8;
 
 /** `true`: the command may run anything; otherwise the commands it may also run (often none). */
 export type AlsoRuns = true | readonly SimpleCommand[];
-
-const NOTHING: readonly SimpleCommand[] = Object.freeze([]);
 
 /** Leading characters that programs take off before they run the rest (git's `!alias`, make's `@-+`, less's `|`). */
 const GLUE = /^[\s!+|@:-]+/;
@@ -87,37 +85,31 @@ export function readSetting(text: string, depth: number): AlsoRuns {
  */
 export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
   if (depth > 64) return true;
-  let found: SimpleCommand[] | undefined;
-  const add = (commands: readonly SimpleCommand[]): void => {
-    if (commands.length === 0) return;
-    if (found === undefined) found = [];
-    found.push(...commands);
-  };
+  const found: SimpleCommand[] = [];
   for (let i = 0; i < command.values.length; i++) {
-    const name = command.names[i] ?? "";
+    // The reader and unwrap() give a name with every value.
+    const name = command.names[i] as string;
     const value = command.values[i] as ShellWord;
     if (isCodeLocatingVariable(name) || !value.literal) return true;
     if (isDataVariable(name)) continue;
     const read = readCode(value.text, depth + 1);
     if (read === true) return true;
-    add(read);
+    found.push(...read);
   }
+  // The matcher (mayRun) and CommandPrefixSet (markMayRun) read a command's words after this, and there a first
+  // word that is not literal or that zsh may read as another name (`sudo~x`), and any word that is not literal
+  // after a first word other than the few in NEVER_RUNS_OPERANDS (none of which is a builtin that is not inert
+  // or a program with code arguments), already may run anything: those cases are not repeated here.
   const words = command.words;
   const first = words[0];
-  if (first === undefined || !first.literal) return found ?? NOTHING;
-  // A command word that zsh may read as another name (`sudo~x`) may be any program.
-  if (first.also !== undefined) return true;
+  if (first === undefined || !first.literal) return found;
   const name = lowerBase(first.text);
-  const builtin = SHELL_BUILTINS.has(name);
-  // Most commands are neither a builtin nor a program that runs code: nothing more to read.
-  if (!builtin && programForms(first.text) === undefined) return found ?? NOTHING;
   const texts = words.map((w) => w.text);
   // A builtin is found by its exact name; its name in another case or after a path is a program of that name
   // on some system (`/usr/bin/printf`), read as the builtin, conservatively. A reserved word here was quoted
   // (the reader refuses it unquoted): it is an ordinary command name.
-  if (builtin && !READABLE_WRAPPERS.has(name) && !PARSER_RESERVED_WORDS.has(first.text)) {
-    if (INERT_BUILTINS.has(name)) return found ?? NOTHING;
-    if (words.some((w) => !w.literal)) return true;
+  if (SHELL_BUILTINS.has(name) && !READABLE_WRAPPERS.has(name) && !PARSER_RESERVED_WORDS.has(first.text)) {
+    // An inert builtin: builtinMayRunAnything says false, and it is neither export nor readonly.
     if (builtinMayRunAnything(name, texts.slice(1))) return true;
     if (name === "export" || name === "readonly") {
       for (const arg of texts.slice(1)) {
@@ -128,43 +120,32 @@ export function alsoRuns(command: SimpleCommand, depth: number): AlsoRuns {
         if (isDataVariable(variable)) continue;
         const read = readCode(arg.slice(equals + 1), depth + 1);
         if (read === true) return true;
-        add(read);
+        found.push(...read);
       }
     }
-    return found ?? NOTHING;
+    return found;
   }
+  // Most commands are neither a builtin nor a program that runs code: forEachCodeArgument finds nothing in them.
   let anything = false;
-  const inner: SimpleCommand[] = [];
   forEachCodeArgument(texts, (argument) => {
-    // A code argument is only known when its words are: an expansion could be any code.
-    for (let k = argument.from; k < argument.to; k++) {
-      if (!(words[k] as ShellWord).literal) {
-        anything = true;
-        return true;
-      }
-    }
     if (argument.kind === "shell") {
       const read = readSetting(argument.text, depth + 1);
       if (read === true) anything = true;
-      else inner.push(...read);
+      else found.push(...read);
     } else if (argument.kind === "argv") {
-      const argv = texts.slice(argument.valueFrom, argument.to);
-      if (argv.length > 0) inner.push(commandOf(argv));
+      found.push(commandOf(texts.slice(argument.valueFrom, argument.to)));
     } else {
       // `opaque` and `file` (another language's code, a file of code), and any kind not read here: anything.
       anything = true;
     }
     return anything;
   });
-  if (anything) return true;
-  add(inner);
-  return found ?? NOTHING;
+  return anything ? true : found;
 }
 
 /** The base name of a word in lower case; the word itself when it is one already (most are). */
 function lowerBase(word: string): string {
-  const slash = word.lastIndexOf("/");
-  const base = slash === -1 ? word : word.slice(slash + 1);
+  const base = word.slice(word.lastIndexOf("/") + 1);
   for (let i = 0; i < base.length; i++) {
     const c = base.charCodeAt(i);
     if (c >= 0x41 && c <= 0x5a) return base.toLowerCase();
@@ -180,7 +161,8 @@ function lowerBase(word: string): string {
 export function writtenEarlier(word: string, names: ReadonlySet<string>): boolean {
   if (!word.includes("/")) return false;
   const base = word.slice(word.lastIndexOf("/") + 1).toLowerCase();
-  return base !== "" && names.has(base);
+  // namesInString never holds "" (a word ending in `/`).
+  return names.has(base);
 }
 
 /**

@@ -65,7 +65,9 @@ export function joinContinuations(source: string, ansiC: boolean): JoinedSource 
     } else if (c === "'" || (c === "$" && next === "'" && ansiC)) {
       const close = c === "'" ? source.indexOf("'", i + 1) : closeAnsiC(source, i + 2);
       take = (close === -1 ? n : close + 1) - i;
-    } else if (c === "#" && wordStart && frame.kind === "code") {
+    } else if (c === "#" && wordStart) {
+      // wordStart is only ever true in a code frame (it is set below from the frame on top, which a
+      // backslash pair leaves as it is).
       const end = source.indexOf("\n", i);
       take = (end === -1 ? n : end) - i;
     } else if (c === '"') stack.push({ kind: "double" });
@@ -76,15 +78,20 @@ export function joinContinuations(source: string, ansiC: boolean): JoinedSource 
     } else if (c === "$" && next === "{") {
       stack.push({ kind: "parameter", quoted: false });
       take = 2;
-    } else if (frame.kind === "code" && c === "(") frame.depth++;
-    else if (frame.kind === "code" && c === ")") {
+    } else if (frame.kind === "parameter") {
+      // An unquoted `${…}`: only its `}` matters here.
+      if (c === "}") stack.pop();
+    } else if (c === "(") frame.depth++;
+    else if (c === ")") {
+      // A code frame (the only kind left).
       if (frame.depth > 0) frame.depth--;
       else if (stack.length > 1) stack.pop();
-    } else if (frame.kind === "parameter" && c === "}") stack.pop();
+    }
     text += source.slice(i, i + take);
     i += take;
     const last = text[text.length - 1] as string;
-    wordStart = stack[stack.length - 1]?.kind === "code" && TOKEN_END.includes(last);
+    // The bottom frame is never popped (a `)` pops only a frame above it), so there is always a top frame.
+    wordStart = (stack[stack.length - 1] as Frame).kind === "code" && TOKEN_END.includes(last);
   }
   return { text, removed };
 }
