@@ -3,44 +3,50 @@
 // nested objects), each tool's schema its own (descriptions and bounds carry its number, as real tools' schemas
 // differ); the policy allows a third, asks a third and denies the rest, with one argument rule per twenty tools
 // — or, with `{ rules: R }`, R rules spread over the allowed tools that have a `path` argument. The files are
-// block-style YAML, as people write them (`{ style: "json" }` writes JSON, which is YAML too).
+// block-style YAML, as people write them (`{ style: "json" }` writes JSON, which is YAML too; `{ sameSchemas:
+// true }` gives the tools of one shape one schema).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
 
-/** The input schema of synthetic tool `i`. */
-export function syntheticSchema(i) {
+/**
+ * The input schema of synthetic tool `i`. With `same`, tools of one shape share their schema (but shape 0, whose
+ * path has the tool's number in its description), for tests of equal schemas.
+ */
+export function syntheticSchema(i, same = false) {
+  const n = same ? 0 : i;
+  const about = (text) => (same ? {} : { description: text });
   const shapes = [
     {
       path: { type: "string", minLength: 1, maxLength: 4096, description: `Path for tool ${i}.` },
-      max_bytes: { type: "integer", minimum: 1, maximum: 1048576 + i },
+      max_bytes: { type: "integer", minimum: 1, maximum: 1048576 + n },
     },
     {
       query: {
         type: "string",
         minLength: 1,
-        maxLength: 256 + i,
+        maxLength: 256 + n,
         pattern: "^[a-z0-9 _-]+$",
-        description: `Search text for tool ${i}.`,
+        ...about(`Search text for tool ${i}.`),
       },
       limit: { type: "integer", minimum: 1, maximum: 100 },
       mode: { type: "string", enum: ["fast", "exact", "fuzzy"] },
     },
     {
-      items: { type: "array", items: { type: "string", maxLength: 64 }, maxItems: 20 + i, uniqueItems: true },
-      dry_run: { type: "boolean", description: `Only report what tool ${i} would change.` },
+      items: { type: "array", items: { type: "string", maxLength: 64 }, maxItems: 20 + n, uniqueItems: true },
+      dry_run: { type: "boolean", ...about(`Only report what tool ${i} would change.`) },
     },
     {
       target: {
         type: "object",
         properties: {
-          host: { type: "string", maxLength: 255, description: `Host tool ${i} connects to.` },
+          host: { type: "string", maxLength: 255, ...about(`Host tool ${i} connects to.`) },
           port: { type: "integer", minimum: 1, maximum: 65535 },
         },
         required: ["host"],
         additionalProperties: false,
       },
-      timeout_seconds: { type: "number", exclusiveMinimum: 0, maximum: 600 + i },
+      timeout_seconds: { type: "number", exclusiveMinimum: 0, maximum: 600 + n },
     },
   ];
   const properties = shapes[i % shapes.length];
@@ -66,7 +72,7 @@ export function writeSyntheticConfig(dir, count, options = {}) {
   const tools = Array.from({ length: count }, (_, i) => ({
     name: syntheticToolName(i),
     description: `Synthetic tool number ${i}: does one thing well.`,
-    input_schema: syntheticSchema(i),
+    input_schema: syntheticSchema(i, options.sameSchemas === true),
   }));
   const text = (data) => (options.style === "json" ? `${JSON.stringify(data, null, 1)}\n` : stringify(data));
   // 250 tools a file keeps every file well under the 1 MiB limit.

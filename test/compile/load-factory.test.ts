@@ -49,7 +49,7 @@ describe("tools whose schemas are equal", () => {
     const { dir, remove } = tempDir("equal-schemas");
     try {
       // Tools 1, 5, 9 have the same schema (shape 1), as have 2, 6, 10 and 3, 7, 11; shape 0 has a description per tool.
-      const config = writeSyntheticConfig(dir, 12);
+      const config = writeSyntheticConfig(dir, 12, { sameSchemas: true });
       const loaded = loadPolicyResultSync({ config, cwd: dir });
       if (loaded.bundle === undefined) throw new Error("the synthetic policy did not load");
       const module = await importCompiled(await writeCompiled(loaded.bundle, dir));
@@ -79,7 +79,7 @@ describe("tools whose schemas are equal", () => {
       let invalid = 0;
       for (let i = 0; i < 12; i++) {
         const name = `tool_${String(i).padStart(4, "0")}`;
-        expect(loaded.bundle.tools[i]?.inputSchema).toEqual(syntheticSchema(i));
+        expect(loaded.bundle.tools[i]?.inputSchema).toEqual(syntheticSchema(i, true));
         for (const args of calls) {
           const call = { callId: "c", toolName: name, arguments: args };
           const result = await compiled.handle(call);
