@@ -3,7 +3,14 @@
  * statements of a tool may match (an allow statement only when its conditions are certainly true, a deny or ask
  * statement when they may be), the strictest of them, the tool's strictest `otherwise` fallback or default deny
  * when none matches, and what the configured mode makes of that.
+ *
+ * A tool whose statements read a field with `command` has its compound commands (`a && b`) decided part by part
+ * when the whole string falls back (or, unless `command` is the only operator on those fields, gets an ask): the
+ * strictest of the parts' decisions then stands. The parts are not modelled: where that may happen, every action
+ * a statement or the fallback of the tool can give is possible (the search then finds candidates, which the
+ * controller confirms or not, and never a `holds` that the parts could break).
  */
+import { commandFields } from "../runtime/compound-command.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";
@@ -43,6 +50,10 @@ export class ToolDecision {
   /** The strictest `otherwise` action, or deny (default deny). */
   readonly #fallback: PolicyAction;
   readonly #mode: ControllerMode;
+  /** When compound commands may be decided part by part: whether `command` is the only operator on their fields. */
+  readonly #compound: { readonly onlyCommand: boolean } | undefined;
+  /** Every action a statement of the tool or its fallback gives: what the parts of a compound command may get. */
+  readonly #anyAction: number;
 
   constructor(table: AtomTable, tool: string, statements: readonly StatementSpec[], mode: ControllerMode) {
     const mine = statements.filter((s) => s.tools.includes(tool));
@@ -60,6 +71,11 @@ export class ToolDecision {
         ? "deny"
         : (ACTIONS_BY_RANK[Math.max(...fallbacks.map((s) => ACTION_RANK[s.action]))] as PolicyAction);
     this.#mode = mode;
+    const fields = commandFields(mine.filter((s) => s.kind !== "otherwise").map((s) => s.when));
+    this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
+    let any = ACTION_BIT[this.#fallback];
+    for (const s of mine) any |= ACTION_BIT[s.action];
+    this.#anyAction = any;
   }
 
   /** Per atom the decision reads: the highest rank of the statements that read it (deny 2, ask 1, allow 0). */
@@ -95,7 +111,14 @@ export class ToolDecision {
       if (yes[rank]) policy |= ACTION_BIT[ACTIONS_BY_RANK[rank] as PolicyAction];
       if (must[rank]) break;
     }
-    if (!must.some((m) => m)) policy |= ACTION_BIT[this.#fallback];
+    const mayFallBack = !must.some((m) => m);
+    if (mayFallBack) policy |= ACTION_BIT[this.#fallback];
+    if (
+      this.#compound !== undefined &&
+      (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
+    ) {
+      policy |= this.#anyAction;
+    }
     return applyModeMask(policy, this.#mode);
   }
 }
