@@ -153,8 +153,11 @@ export class PathLanguages {
 
   /** A `path_prefix` operator: certain on simple relative paths that start with it, possible ignoring case. */
   pathPrefix(prefix: string): PathOperatorLanguages {
-    const exact = this.#parse(`^${literal(prefix)}`, "u");
-    const folded = this.#parse(`^${literal(prefix)}`, "iu");
+    // A prefix ending in `/` names a folder: the folder itself (`secrets`) as well as everything under it.
+    const folder = prefix.length > 1 && prefix.endsWith("/") ? prefix.slice(0, -1) : undefined;
+    const source = `^${literal(prefix)}${folder === undefined ? "" : `|^${literal(folder)}$`}`;
+    const exact = this.#parse(source, "u");
+    const folded = this.#parse(source, "iu");
     return {
       certain: intersect(this.relative, exact),
       possible: intersect(this.simple, union(exact, folded)),

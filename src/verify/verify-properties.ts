@@ -12,7 +12,7 @@ import { assembleController } from "../runtime/assemble.js";
 import { type ConditionSpec, compileCondition } from "../runtime/condition.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
-import { applyMode, type ControllerMode, DEFAULT_MODE } from "../runtime/mode.js";
+import { applyMode, type ControllerMode } from "../runtime/mode.js";
 import type {
   ArgumentValidator,
   JsonSchema,
@@ -204,7 +204,7 @@ export class Verifier {
   constructor(bundle: PolicyBundle, validators: ReadonlyMap<string, ArgumentValidator>) {
     this.#bundle = bundle;
     this.#controller = decisionOnly(bundle, validators);
-    this.#mode = bundle.settings.mode ?? DEFAULT_MODE;
+    this.#mode = bundle.mode;
   }
 
   /** Every property's result, in order. The automata of a tool are built once for all its properties. */

@@ -1,0 +1,186 @@
+/**
+ * `Verifier` against brute force. Small policies on one tool with one string field whose schema allows only the
+ * characters `a`, `b`, `/`, `.` and at most three of them (so every valid call can be listed: at most 85 strings,
+ * and the missing field when it is optional), rules allow/ask/deny with `glob`, `regex`, `equals`, `prefix`,
+ * `path_prefix` and `not` on the field, an optional `otherwise`, a mode; small properties. Every valid call is
+ * decided by the real controller (`explain`, after the mode). A `holds` is never contradicted by a listed call; a
+ * `fails` witness is a valid call that the real controller gives the forbidden decision, and that `where` selects.
+ *
+ * TOOLGATE_VERIFY_RUNS sets the number of runs (default 200).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { bundleParts } from "../../src/bundle/bundle-parts.js";
+import { assembleController } from "../../src/runtime/assemble.js";
+import { type ConditionSpec, compileCondition } from "../../src/runtime/condition.js";
+import { applyMode } from "../../src/runtime/mode.js";
+import type { PolicyAction } from "../../src/runtime/types.js";
+import { type Property, Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
+const CHARS = ["a", "b", "/", "."];
+
+/** Every string over CHARS of at most `max` characters. */
+function allStrings(max: number): string[] {
+  const out = [""];
+  let layer = [""];
+  for (let n = 1; n <= max; n++) {
+    layer = layer.flatMap((s) => CHARS.map((c) => s + c));
+    out.push(...layer);
+  }
+  return out;
+}
+
+const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 3 }).map((cs) => cs.join(""));
+const GLOB_PARTS = ["a", "b", "*", "**", "?", ".a", "a.b", "*.b", "[ab]", "{a,b}"];
+const glob = fc
+  .tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_PARTS), { minLength: 1, maxLength: 2 }))
+  .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
+const REGEX_PARTS = ["a", "b", "/", "\\.", ".", "[ab]", "a*", "(?:a|b)", "/.*", "b+", "[^a]"];
+const regex = fc
+  .tuple(
+    fc.boolean(),
+    fc.array(fc.constantFrom(...REGEX_PARTS), { minLength: 1, maxLength: 3 }),
+    fc.boolean(),
+  )
+  .map(([start, parts, end]) => `${start ? "^" : ""}${parts.join("")}${end ? "$" : ""}`);
+const PATH_PREFIXES = ["a", "a/b", "/a", "b", "/", "a/"];
+
+const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  glob.map((g) => ({ glob: g })),
+  regex.map((r) => ({ regex: r })),
+  text.map((t) => ({ equals: t })),
+  text.map((t) => ({ prefix: t })),
+  fc.constantFrom(...PATH_PREFIXES).map((p) => ({ path_prefix: p })),
+);
+const operators: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  { weight: 4, arbitrary: leaf },
+  { weight: 1, arbitrary: leaf.map((l) => ({ not: l })) },
+  { weight: 1, arbitrary: fc.tuple(leaf, leaf).map(([a, b]) => ({ ...b, ...a })) },
+);
+const action = fc.constantFrom<PolicyAction>("allow", "ask", "deny");
+
+const scenario = fc.record({
+  maxLength: fc.integer({ min: 0, max: 3 }),
+  required: fc.boolean(),
+  rules: fc.array(fc.record({ decision: action, when: fc.option(operators, { nil: undefined }) }), {
+    minLength: 1,
+    maxLength: 4,
+  }),
+  otherwise: fc.option(action, { nil: undefined }),
+  mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
+  properties: fc.array(
+    fc.record({
+      where: fc.option(operators, { nil: undefined }),
+      kind: fc.constantFrom<"never" | "always">("never", "always"),
+      action,
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+});
+
+type Scenario = typeof scenario extends fc.Arbitrary<infer S> ? S : never;
+
+function files(s: Scenario): { tools: string; policy: string; config: string } {
+  const field: Record<string, unknown> = { type: "string", maxLength: s.maxLength, pattern: "^[ab/.]*$" };
+  const tools = {
+    tools: [
+      {
+        name: "t",
+        description: "A tool.",
+        input_schema: {
+          type: "object",
+          properties: { f: field },
+          ...(s.required ? { required: ["f"] } : {}),
+          additionalProperties: false,
+        },
+      },
+    ],
+  };
+  const policy = {
+    version: 1,
+    rules: s.rules.map((r, i) => ({
+      id: `r${i}`,
+      tools: ["t"],
+      decision: r.decision,
+      ...(r.when === undefined ? {} : { when: { f: r.when } }),
+      reason: `rule ${i}`,
+    })),
+    ...(s.otherwise === undefined ? {} : { otherwise: { t: s.otherwise } }),
+  };
+  return { tools: JSON.stringify(tools), policy: JSON.stringify(policy), config: `mode: ${s.mode}\n` };
+}
+
+const tally = { runs: 0, skipped: 0, holds: 0, fails: 0, unknown: 0, unknownButHolds: 0 };
+
+describe("Verifier against brute force", () => {
+  it("never says holds where a valid call breaks the property; every witness is confirmed", () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const { tools, policy, config } = files(s);
+        let loaded: ReturnType<typeof loadFromText>;
+        try {
+          loaded = loadFromText(tools, policy, config);
+        } catch {
+          tally.skipped++;
+          return;
+        }
+        tally.runs++;
+        const { bundle, validators } = loaded;
+        const handlers = { t: () => undefined };
+        const controller = assembleController(bundleParts(bundle, validators), { handlers });
+        const decide = (args: Record<string, unknown>): PolicyAction | "invalid" => {
+          const explained = controller.explain({ callId: "c", toolName: "t", arguments: args }, {});
+          if ("callId" in explained) return "invalid";
+          return applyMode(explained.decision, bundle.mode).decision.action;
+        };
+        const calls: Record<string, unknown>[] = allStrings(s.maxLength).map((f) => ({ f }));
+        if (!s.required) calls.push({});
+        const decisions = calls.map((args) => {
+          const d = decide(args);
+          expect(d, `every listed call is valid: ${JSON.stringify(args)}`).not.toBe("invalid");
+          return d;
+        });
+        const properties: Property[] = s.properties.map((p, i) => ({
+          id: `p${i}`,
+          tools: ["t"],
+          ...(p.where === undefined ? {} : { where: { f: p.where } as ConditionSpec }),
+          kind: p.kind,
+          action: p.action,
+        }));
+        const results = new Verifier(bundle, validators).verify(properties);
+        properties.forEach((p, i) => {
+          const result = results[i];
+          const where =
+            p.where === undefined
+              ? () => 1
+              : (compileCondition(p.where) as { ok: true; condition: (v: unknown) => number }).condition;
+          const breaks = (args: unknown, d: string) =>
+            where(args) !== 0 && (p.kind === "never" ? d === p.action : d !== p.action);
+          const counter = calls.find((args, j) => breaks(args, decisions[j] as string));
+          const label = `${JSON.stringify(p)} on ${policy} (${config.trim()}, maxLength ${s.maxLength}, required ${s.required}): ${JSON.stringify(result)}`;
+          expect(result?.status, label).toBeDefined();
+          if (result?.status === "holds") {
+            tally.holds++;
+            expect(counter, `holds, but ${JSON.stringify(counter)} breaks it: ${label}`).toBeUndefined();
+          } else if (result?.status === "fails") {
+            tally.fails++;
+            const witness = result.witness;
+            expect(witness, label).toBeDefined();
+            const args = witness?.arguments as Record<string, unknown>;
+            const d = decide(args);
+            expect(d, `witness valid: ${label}`).not.toBe("invalid");
+            expect(breaks(args, d), `witness breaks it: ${label}`).toBe(true);
+            expect(witness?.decision, label).toBe(d);
+          } else {
+            tally.unknown++;
+            if (counter === undefined) tally.unknownButHolds++;
+          }
+        });
+      }),
+      { numRuns: RUNS },
+    );
+    console.log(`brute force: ${JSON.stringify(tally)}`);
+  }, 600_000);
+});
