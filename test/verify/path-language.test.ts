@@ -116,3 +116,48 @@ describe("PathLanguages", () => {
     );
   });
 });
+
+describe("PathLanguages on every short path", () => {
+  const LETTERS = ["a", "b", "A", "/", "."];
+  const ALL: string[] = [""];
+  let layer = [""];
+  for (let n = 1; n <= 4; n++) {
+    layer = layer.flatMap((s) => LETTERS.map((c) => s + c));
+    ALL.push(...layer);
+  }
+  const SIMPLE = ALL.filter(isSimple);
+
+  it("gives the glob operator's answers on every simple path of up to 4 of a, b, A, /, .", () => {
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 2 }), (globs) => {
+        if (!globs.every((g) => compileGlob(g).ok)) return;
+        const compiled = compileCondition({ f: { glob: globs } });
+        if (!compiled.ok) return;
+        const { alphabet, paths } = languages(globs, [], LETTERS);
+        const { certain, possible } = paths.glob(globs);
+        const wrong = SIMPLE.filter((v) => {
+          const truth = compiled.condition({ f: v });
+          const symbols = alphabet.symbols(v);
+          return accepts(certain, symbols) !== (truth === 1) || accepts(possible, symbols) !== (truth !== 0);
+        });
+        expect(wrong.slice(0, 5), JSON.stringify(globs)).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives path_prefix's answers on every simple path of up to 4 of a, b, A, /, .", () => {
+    for (const p of ["a", "a/", "A", "a/b", "/a", "/", "b.a", "a/b/"]) {
+      const compiled = compileCondition({ f: { path_prefix: p } });
+      if (!compiled.ok) continue;
+      const { alphabet, paths } = languages([], [p], LETTERS);
+      const { certain, possible } = paths.pathPrefix(p);
+      const wrong = SIMPLE.filter((v) => {
+        const truth = compiled.condition({ f: v });
+        const symbols = alphabet.symbols(v);
+        return accepts(certain, symbols) !== (truth === 1) || accepts(possible, symbols) !== (truth !== 0);
+      });
+      expect(wrong.slice(0, 5), p).toEqual([]);
+    }
+  });
+});

@@ -89,3 +89,48 @@ describe("RegexLanguage", () => {
     });
   }
 });
+
+/** Every string over `letters` of at most `max` characters. */
+function allStrings(letters: readonly string[], max: number): string[] {
+  const out = [""];
+  let layer = [""];
+  for (let n = 1; n <= max; n++) {
+    layer = layer.flatMap((s) => letters.map((c) => s + c));
+    out.push(...layer);
+  }
+  return out;
+}
+
+describe("RegexLanguage on every short string", () => {
+  const LETTERS = ["a", "b", "A", "\n", " ", "_"];
+  const ALL = allStrings(LETTERS, 4);
+  for (const flags of ["", "i", "m", "s", "imsu"]) {
+    it(`agrees with compileRegex on every string of up to 4 of a, b, A, newline, blank, _ (flags "${flags}")`, () => {
+      fc.assert(
+        fc.property(pattern, (source) => {
+          const compiled = compileRegex(source, flags);
+          if (!compiled.ok) return;
+          let language: RegexLanguage | undefined;
+          try {
+            language = RegexLanguage.parse(source, flags);
+          } catch (error) {
+            expect(error).toBeInstanceOf(TooComplex);
+            expect(flags).not.toContain("u");
+            return;
+          }
+          expect(language, source).toBeDefined();
+          const builder = new AlphabetBuilder();
+          (language as RegexLanguage).addBoundaries(builder);
+          for (const c of LETTERS) builder.addText(c);
+          const alphabet = builder.build();
+          const dfa = (language as RegexLanguage).toDfa(alphabet);
+          const wrong = ALL.filter(
+            (text) => accepts(dfa, alphabet.symbols(text)) !== compiled.regex.test(text),
+          );
+          expect(wrong.slice(0, 5), `${JSON.stringify(source)} /${flags}`).toEqual([]);
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
