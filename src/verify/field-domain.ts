@@ -438,6 +438,12 @@ export class StringTheory {
       const r = { dfa: intersect(region.dfa, lang), lengths: region.lengths };
       return nonEmpty(r) ? r : null;
     };
+    // The exact region's strings on which an atom is not modelled move to the loose region: they are still
+    // strings of the field (dropping them would lose calls, and a `holds` could be wrong).
+    const loosen = (): void => {
+      if (exact !== null) loose = loose === null ? exact : { dfa: union(loose.dfa, exact.dfa), lengths: loose.lengths };
+      exact = null;
+    };
     switch (atom.kind) {
       case "fixed":
         if (truth !== atom.truth) return null;
@@ -445,7 +451,7 @@ export class StringTheory {
       case "lang":
         if (truth === 2) {
           if (!atom.degradable) return null;
-          exact = null;
+          loosen();
         } else {
           const lang = truth === 1 ? atom.lang : complement(atom.lang);
           exact = narrow(exact, lang);
@@ -463,7 +469,7 @@ export class StringTheory {
         break;
       }
       case "free":
-        exact = null;
+        loosen();
         break;
     }
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;

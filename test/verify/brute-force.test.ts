@@ -19,71 +19,128 @@ import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
-const CHARS = ["a", "b", "/", "."];
+/**
+ * The characters a scenario's strings are made of: the brief's {a, b, /, .}; one with a capital and a backslash
+ * (case folding, Windows separators: paths outside the simple subset); one for shell commands (compound commands).
+ */
+const ALPHABETS: readonly (readonly string[])[] = [
+  ["a", "b", "/", "."],
+  ["a", "A", "/", "\\"],
+  ["l", "s", " ", "&"],
+];
+const CLASS: Readonly<Record<string, string>> = { "/": "/", ".": ".", "\\": "\\\\", " ": " ", "&": "&" };
 
-/** Every string over CHARS of at most `max` characters. */
-function allStrings(max: number): string[] {
+/** Every string over `chars` of at most `max` characters. */
+function allStrings(chars: readonly string[], max: number): string[] {
   const out = [""];
   let layer = [""];
   for (let n = 1; n <= max; n++) {
-    layer = layer.flatMap((s) => CHARS.map((c) => s + c));
+    layer = layer.flatMap((s) => chars.map((c) => s + c));
     out.push(...layer);
   }
   return out;
 }
 
-const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 3 }).map((cs) => cs.join(""));
-const GLOB_PARTS = ["a", "b", "*", "**", "?", ".a", "a.b", "*.b", "[ab]", "{a,b}"];
+const ALL_CHARS = [...new Set(ALPHABETS.flat())];
+const text = fc.array(fc.constantFrom(...ALL_CHARS), { maxLength: 3 }).map((cs) => cs.join(""));
+const GLOB_PARTS = ["a", "b", "A", "*", "**", "?", ".a", "a.b", "*.b", "[ab]", "{a,b}"];
 const glob = fc
   .tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_PARTS), { minLength: 1, maxLength: 2 }))
   .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
-const REGEX_PARTS = ["a", "b", "/", "\\.", ".", "[ab]", "a*", "(?:a|b)", "/.*", "b+", "[^a]"];
+const REGEX_PARTS = [
+  "a",
+  "b",
+  "A",
+  "l",
+  "s",
+  " ",
+  "&",
+  "\\\\",
+  "/",
+  "\\.",
+  ".",
+  "[ab]",
+  "a*",
+  "(?:a|b)",
+  "/.*",
+  "b+",
+  "[^a]",
+  "\\s",
+];
 const regex = fc
   .tuple(
     fc.boolean(),
     fc.array(fc.constantFrom(...REGEX_PARTS), { minLength: 1, maxLength: 3 }),
     fc.boolean(),
+    fc.constantFrom(undefined, "i"),
   )
-  .map(([start, parts, end]) => `${start ? "^" : ""}${parts.join("")}${end ? "$" : ""}`);
-const PATH_PREFIXES = ["a", "a/b", "/a", "b", "/", "a/"];
+  .map(([start, parts, end, flags]) => {
+    const pattern = `${start ? "^" : ""}${parts.join("")}${end ? "$" : ""}`;
+    return flags === undefined ? pattern : { pattern, flags };
+  });
+const PATH_PREFIXES = ["a", "a/b", "/a", "b", "/", "a/", "A"];
+const COMMANDS = ["l", "ls", "s", "l s"];
 
 const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   glob.map((g) => ({ glob: g })),
   regex.map((r) => ({ regex: r })),
   text.map((t) => ({ equals: t })),
+  fc.array(text, { minLength: 1, maxLength: 3 }).map((list) => ({ in: list })),
   text.map((t) => ({ prefix: t })),
   fc.constantFrom(...PATH_PREFIXES).map((p) => ({ path_prefix: p })),
+  fc.boolean().map((b) => ({ exists: b })),
+  fc.array(fc.constantFrom(...COMMANDS), { minLength: 1, maxLength: 2 }).map((list) => ({ command: list })),
 );
 const operators: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   { weight: 4, arbitrary: leaf },
   { weight: 1, arbitrary: leaf.map((l) => ({ not: l })) },
   { weight: 1, arbitrary: fc.tuple(leaf, leaf).map(([a, b]) => ({ ...b, ...a })) },
 );
+/** A condition on the fields: on f, on g, or on both. */
+const condition = (twoFields: boolean): fc.Arbitrary<Record<string, Record<string, unknown>>> =>
+  twoFields
+    ? fc.oneof(
+        operators.map((o) => ({ f: o })),
+        operators.map((o) => ({ g: o })),
+        fc.tuple(operators, operators).map(([a, b]) => ({ f: a, g: b })),
+      )
+    : operators.map((o) => ({ f: o }));
 const action = fc.constantFrom<PolicyAction>("allow", "ask", "deny");
 
-const scenario = fc.record({
-  maxLength: fc.integer({ min: 0, max: 3 }),
-  required: fc.boolean(),
-  rules: fc.array(fc.record({ decision: action, when: fc.option(operators, { nil: undefined }) }), {
-    minLength: 1,
-    maxLength: 4,
+const scenario = fc.boolean().chain((twoFields) =>
+  fc.record({
+    twoFields: fc.constant(twoFields),
+    alphabet: fc.integer({ min: 0, max: ALPHABETS.length - 1 }),
+    maxLength: fc.integer({ min: 0, max: twoFields ? 2 : 3 }),
+    required: fc.boolean(),
+    requiredG: fc.boolean(),
+    rules: fc.array(
+      fc.record({ decision: action, when: fc.option(condition(twoFields), { nil: undefined }) }),
+      {
+        minLength: 1,
+        maxLength: 4,
+      },
+    ),
+    otherwise: fc.option(action, { nil: undefined }),
+    mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
+    properties: fc.array(
+      fc.record({
+        where: fc.option(condition(twoFields), { nil: undefined }),
+        kind: fc.constantFrom<"never" | "always">("never", "always"),
+        action,
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
   }),
-  otherwise: fc.option(action, { nil: undefined }),
-  mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
-  properties: fc.array(
-    fc.record({
-      where: fc.option(operators, { nil: undefined }),
-      kind: fc.constantFrom<"never" | "always">("never", "always"),
-      action,
-    }),
-    { minLength: 1, maxLength: 3 },
-  ),
-});
+);
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer S> ? S : never;
 
 function files(s: Scenario): { tools: string; policy: string; config: string } {
-  const field: Record<string, unknown> = { type: "string", maxLength: s.maxLength, pattern: "^[ab/.]*$" };
+  const chars = ALPHABETS[s.alphabet] as readonly string[];
+  const pattern = `^[${chars.map((c) => CLASS[c] ?? c).join("")}]*$`;
+  const field: Record<string, unknown> = { type: "string", maxLength: s.maxLength, pattern };
+  const required = [...(s.required ? ["f"] : []), ...(s.twoFields && s.requiredG ? ["g"] : [])];
   const tools = {
     tools: [
       {
@@ -91,8 +148,8 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
         description: "A tool.",
         input_schema: {
           type: "object",
-          properties: { f: field },
-          ...(s.required ? { required: ["f"] } : {}),
+          properties: s.twoFields ? { f: field, g: field } : { f: field },
+          ...(required.length > 0 ? { required } : {}),
           additionalProperties: false,
         },
       },
@@ -104,7 +161,7 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
       id: `r${i}`,
       tools: ["t"],
       decision: r.decision,
-      ...(r.when === undefined ? {} : { when: { f: r.when } }),
+      ...(r.when === undefined ? {} : { when: r.when }),
       reason: `rule ${i}`,
     })),
     ...(s.otherwise === undefined ? {} : { otherwise: { t: s.otherwise } }),
@@ -112,7 +169,22 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
   return { tools: JSON.stringify(tools), policy: JSON.stringify(policy), config: `mode: ${s.mode}\n` };
 }
 
-const tally = { runs: 0, skipped: 0, holds: 0, fails: 0, unknown: 0, unknownButHolds: 0 };
+/** Every valid call of a scenario. */
+function callsOf(s: Scenario): Record<string, unknown>[] {
+  const chars = ALPHABETS[s.alphabet] as readonly string[];
+  const values: (string | undefined)[] = allStrings(chars, s.maxLength);
+  const fs = s.required ? values : [...values, undefined];
+  const gs = !s.twoFields ? [undefined] : s.requiredG ? values : [...values, undefined];
+  const out: Record<string, unknown>[] = [];
+  for (const f of fs) {
+    for (const g of gs) {
+      out.push({ ...(f === undefined ? {} : { f }), ...(g === undefined ? {} : { g }) });
+    }
+  }
+  return out;
+}
+
+const tally = { runs: 0, skipped: 0, holds: 0, fails: 0, unknown: 0, unknownButHolds: 0, unknownButFails: 0 };
 
 describe("Verifier against brute force", () => {
   it("never says holds where a valid call breaks the property; every witness is confirmed", () => {
@@ -135,8 +207,7 @@ describe("Verifier against brute force", () => {
           if ("callId" in explained) return "invalid";
           return applyMode(explained.decision, bundle.mode).decision.action;
         };
-        const calls: Record<string, unknown>[] = allStrings(s.maxLength).map((f) => ({ f }));
-        if (!s.required) calls.push({});
+        const calls = callsOf(s);
         const decisions = calls.map((args) => {
           const d = decide(args);
           expect(d, `every listed call is valid: ${JSON.stringify(args)}`).not.toBe("invalid");
@@ -145,7 +216,7 @@ describe("Verifier against brute force", () => {
         const properties: Property[] = s.properties.map((p, i) => ({
           id: `p${i}`,
           tools: ["t"],
-          ...(p.where === undefined ? {} : { where: { f: p.where } as ConditionSpec }),
+          ...(p.where === undefined ? {} : { where: p.where as ConditionSpec }),
           kind: p.kind,
           action: p.action,
         }));
@@ -159,7 +230,7 @@ describe("Verifier against brute force", () => {
           const breaks = (args: unknown, d: string) =>
             where(args) !== 0 && (p.kind === "never" ? d === p.action : d !== p.action);
           const counter = calls.find((args, j) => breaks(args, decisions[j] as string));
-          const label = `${JSON.stringify(p)} on ${policy} (${config.trim()}, maxLength ${s.maxLength}, required ${s.required}): ${JSON.stringify(result)}`;
+          const label = `${JSON.stringify(p)} on ${tools} ${policy} (${config.trim()}): ${JSON.stringify(result)}`;
           expect(result?.status, label).toBeDefined();
           if (result?.status === "holds") {
             tally.holds++;
@@ -176,6 +247,7 @@ describe("Verifier against brute force", () => {
           } else {
             tally.unknown++;
             if (counter === undefined) tally.unknownButHolds++;
+            else tally.unknownButFails++;
           }
         });
       }),
