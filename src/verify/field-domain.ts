@@ -441,7 +441,8 @@ export class StringTheory {
     // The exact region's strings on which an atom is not modelled move to the loose region: they are still
     // strings of the field (dropping them would lose calls, and a `holds` could be wrong).
     const loosen = (): void => {
-      if (exact !== null) loose = loose === null ? exact : { dfa: union(loose.dfa, exact.dfa), lengths: loose.lengths };
+      if (exact !== null)
+        loose = loose === null ? exact : { dfa: union(loose.dfa, exact.dfa), lengths: loose.lengths };
       exact = null;
     };
     switch (atom.kind) {

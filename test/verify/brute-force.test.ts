@@ -111,7 +111,7 @@ const scenario = fc.boolean().chain((twoFields) =>
   fc.record({
     twoFields: fc.constant(twoFields),
     alphabet: fc.integer({ min: 0, max: ALPHABETS.length - 1 }),
-    maxLength: fc.integer({ min: 0, max: twoFields ? 2 : 3 }),
+    maxLength: fc.integer({ min: 0, max: twoFields ? 2 : 4 }),
     required: fc.boolean(),
     requiredG: fc.boolean(),
     rules: fc.array(
