@@ -106,6 +106,13 @@ const condition = (twoFields: boolean): fc.Arbitrary<Record<string, Record<strin
       )
     : operators.map((o) => ({ f: o }));
 const action = fc.constantFrom<PolicyAction>("allow", "ask", "deny");
+/** A context condition on `env` (the context schema: an optional `env`, dev or prod). */
+const contextCondition = fc.constantFrom<Record<string, Record<string, unknown>>>(
+  { env: { equals: "prod" } },
+  { env: { not: { equals: "dev" } } },
+  { env: { exists: true } },
+  { env: { in: ["dev"] } },
+);
 
 const scenario = fc.boolean().chain((twoFields) =>
   fc.record({
@@ -115,7 +122,11 @@ const scenario = fc.boolean().chain((twoFields) =>
     required: fc.boolean(),
     requiredG: fc.boolean(),
     rules: fc.array(
-      fc.record({ decision: action, when: fc.option(condition(twoFields), { nil: undefined }) }),
+      fc.record({
+        decision: action,
+        when: fc.option(condition(twoFields), { nil: undefined }),
+        context: fc.option(contextCondition, { freq: 4, nil: undefined }),
+      }),
       {
         minLength: 1,
         maxLength: 4,
@@ -126,6 +137,7 @@ const scenario = fc.boolean().chain((twoFields) =>
     properties: fc.array(
       fc.record({
         where: fc.option(condition(twoFields), { nil: undefined }),
+        context: fc.option(contextCondition, { freq: 4, nil: undefined }),
         kind: fc.constantFrom<"never" | "always">("never", "always"),
         action,
       }),
@@ -162,11 +174,18 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
       tools: ["t"],
       decision: r.decision,
       ...(r.when === undefined ? {} : { when: r.when }),
+      ...(r.context === undefined ? {} : { context: r.context }),
       reason: `rule ${i}`,
     })),
     ...(s.otherwise === undefined ? {} : { otherwise: { t: s.otherwise } }),
   };
-  return { tools: JSON.stringify(tools), policy: JSON.stringify(policy), config: `mode: ${s.mode}\n` };
+  const context =
+    "context_schema:\n  type: object\n  properties:\n    env: { type: string, enum: [dev, prod] }\n  additionalProperties: false\n";
+  return {
+    tools: JSON.stringify(tools),
+    policy: JSON.stringify(policy),
+    config: `mode: ${s.mode}\n${context}`,
+  };
 }
 
 /** Every valid call of a scenario. */
@@ -202,21 +221,30 @@ describe("Verifier against brute force", () => {
         const { bundle, validators } = loaded;
         const handlers = { t: () => undefined };
         const controller = assembleController(bundleParts(bundle, validators), { handlers });
-        const decide = (args: Record<string, unknown>): PolicyAction | "invalid" => {
-          const explained = controller.explain({ callId: "c", toolName: "t", arguments: args }, {});
+        const decide = (
+          args: Record<string, unknown>,
+          context: Record<string, unknown>,
+        ): PolicyAction | "invalid" => {
+          const explained = controller.explain({ callId: "c", toolName: "t", arguments: args }, context);
           if ("callId" in explained) return "invalid";
           return applyMode(explained.decision, bundle.mode).decision.action;
         };
-        const calls = callsOf(s);
-        const decisions = calls.map((args) => {
-          const d = decide(args);
-          expect(d, `every listed call is valid: ${JSON.stringify(args)}`).not.toBe("invalid");
+        const calls = callsOf(s).flatMap((args) =>
+          [{}, { env: "dev" }, { env: "prod" }].map((context) => ({ args, context })),
+        );
+        const decisions = calls.map(({ args, context }) => {
+          const d = decide(args, context);
+          expect(
+            d,
+            `every listed call is valid: ${JSON.stringify(args)} ${JSON.stringify(context)}`,
+          ).not.toBe("invalid");
           return d;
         });
         const properties: Property[] = s.properties.map((p, i) => ({
           id: `p${i}`,
           tools: ["t"],
           ...(p.where === undefined ? {} : { where: p.where as ConditionSpec }),
+          ...(p.context === undefined ? {} : { context: p.context as ConditionSpec }),
           kind: p.kind,
           action: p.action,
         }));
@@ -227,9 +255,15 @@ describe("Verifier against brute force", () => {
             p.where === undefined
               ? () => 1
               : (compileCondition(p.where) as { ok: true; condition: (v: unknown) => number }).condition;
-          const breaks = (args: unknown, d: string) =>
-            where(args) !== 0 && (p.kind === "never" ? d === p.action : d !== p.action);
-          const counter = calls.find((args, j) => breaks(args, decisions[j] as string));
+          const inContext =
+            p.context === undefined
+              ? () => 1
+              : (compileCondition(p.context) as { ok: true; condition: (v: unknown) => number }).condition;
+          const breaks = (args: unknown, context: unknown, d: string) =>
+            where(args) !== 0 &&
+            inContext(context) !== 0 &&
+            (p.kind === "never" ? d === p.action : d !== p.action);
+          const counter = calls.find((call, j) => breaks(call.args, call.context, decisions[j] as string));
           const label = `${JSON.stringify(p)} on ${tools} ${policy} (${config.trim()}): ${JSON.stringify(result)}`;
           expect(result?.status, label).toBeDefined();
           if (result?.status === "holds") {
@@ -240,9 +274,10 @@ describe("Verifier against brute force", () => {
             const witness = result.witness;
             expect(witness, label).toBeDefined();
             const args = witness?.arguments as Record<string, unknown>;
-            const d = decide(args);
+            const context = witness?.context as Record<string, unknown>;
+            const d = decide(args, context);
             expect(d, `witness valid: ${label}`).not.toBe("invalid");
-            expect(breaks(args, d), `witness breaks it: ${label}`).toBe(true);
+            expect(breaks(args, context, d), `witness breaks it: ${label}`).toBe(true);
             expect(witness?.decision, label).toBe(d);
           } else {
             tally.unknown++;
