@@ -96,15 +96,58 @@ const operators: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   { weight: 1, arbitrary: leaf.map((l) => ({ not: l })) },
   { weight: 1, arbitrary: fc.tuple(leaf, leaf).map(([a, b]) => ({ ...b, ...a })) },
 );
-/** A condition on the fields: on f, on g, or on both. */
-const condition = (twoFields: boolean): fc.Arbitrary<Record<string, Record<string, unknown>>> =>
-  twoFields
-    ? fc.oneof(
-        operators.map((o) => ({ f: o })),
-        operators.map((o) => ({ g: o })),
-        fc.tuple(operators, operators).map(([a, b]) => ({ f: a, g: b })),
-      )
-    : operators.map((o) => ({ f: o }));
+/**
+ * The extra field `n` a scenario may have, with its schema and every valid value: numbers cut by bounds and
+ * `multipleOf`, an enum of mixed types, booleans, a nullable integer.
+ */
+const EXTRAS: Readonly<
+  Record<string, { readonly schema: Record<string, unknown>; readonly values: readonly unknown[] }>
+> = {
+  integer: { schema: { type: "integer", minimum: 0, maximum: 6 }, values: [0, 1, 2, 3, 4, 5, 6] },
+  half: {
+    schema: { type: "number", minimum: 0, maximum: 3, multipleOf: 0.5 },
+    values: [0, 0.5, 1, 1.5, 2, 2.5, 3],
+  },
+  enum: { schema: { enum: ["x", "y", "xy", 1, null] }, values: ["x", "y", "xy", 1, null] },
+  boolean: { schema: { type: "boolean" }, values: [true, false] },
+  nullable: { schema: { type: ["integer", "null"], minimum: 1, maximum: 3 }, values: [1, 2, 3, null] },
+};
+const NUMBERS = [-1, 0, 0.5, 1, 2, 2.5, 3, 7];
+const scalar = fc.oneof(fc.constantFrom(...NUMBERS), fc.constantFrom("x", "y", "xy", true, false, null));
+const extraLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.constantFrom(...NUMBERS).map((v) => ({ min: v })),
+  fc.constantFrom(...NUMBERS).map((v) => ({ max: v })),
+  scalar.map((v) => ({ equals: v })),
+  fc.array(scalar, { minLength: 1, maxLength: 3 }).map((list) => ({ in: list })),
+  fc.boolean().map((b) => ({ exists: b })),
+  fc.constantFrom({ prefix: "x" }, { regex: "^x" }),
+);
+const extraOperators: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  { weight: 3, arbitrary: extraLeaf },
+  { weight: 1, arbitrary: extraLeaf.map((l) => ({ not: l })) },
+  { weight: 1, arbitrary: fc.tuple(extraLeaf, extraLeaf).map(([a, b]) => ({ ...b, ...a })) },
+);
+/** A condition on the fields: on f, on g, on both, or (with an extra field) on n with or without f. */
+const condition = (
+  twoFields: boolean,
+  extra: string,
+): fc.Arbitrary<Record<string, Record<string, unknown>>> => {
+  const options: fc.Arbitrary<Record<string, Record<string, unknown>>>[] = [operators.map((o) => ({ f: o }))];
+  if (twoFields) {
+    options.push(
+      operators.map((o) => ({ g: o })),
+      fc.tuple(operators, operators).map(([a, b]) => ({ f: a, g: b })),
+    );
+  }
+  if (extra !== "none") {
+    options.push(
+      extraOperators.map((o) => ({ n: o })),
+      extraOperators.map((o) => ({ n: o })),
+      fc.tuple(operators, extraOperators).map(([a, b]) => ({ f: a, n: b })),
+    );
+  }
+  return fc.oneof(...options);
+};
 const action = fc.constantFrom<PolicyAction>("allow", "ask", "deny");
 /** A context condition on `env` (the context schema: an optional `env`, dev or prod). */
 const contextCondition = fc.constantFrom<Record<string, Record<string, unknown>>>(
@@ -114,37 +157,41 @@ const contextCondition = fc.constantFrom<Record<string, Record<string, unknown>>
   { env: { in: ["dev"] } },
 );
 
-const scenario = fc.boolean().chain((twoFields) =>
-  fc.record({
-    twoFields: fc.constant(twoFields),
-    alphabet: fc.integer({ min: 0, max: ALPHABETS.length - 1 }),
-    maxLength: fc.integer({ min: 0, max: twoFields ? 2 : 4 }),
-    required: fc.boolean(),
-    requiredG: fc.boolean(),
-    rules: fc.array(
-      fc.record({
-        decision: action,
-        when: fc.option(condition(twoFields), { nil: undefined }),
-        context: fc.option(contextCondition, { freq: 4, nil: undefined }),
-      }),
-      {
-        minLength: 1,
-        maxLength: 4,
-      },
-    ),
-    otherwise: fc.option(action, { nil: undefined }),
-    mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
-    properties: fc.array(
-      fc.record({
-        where: fc.option(condition(twoFields), { nil: undefined }),
-        context: fc.option(contextCondition, { freq: 4, nil: undefined }),
-        kind: fc.constantFrom<"never" | "always">("never", "always"),
-        action,
-      }),
-      { minLength: 1, maxLength: 3 },
-    ),
-  }),
-);
+const scenario = fc
+  .tuple(fc.boolean(), fc.constantFrom("none", "none", ...Object.keys(EXTRAS)))
+  .chain(([twoFields, extra]) =>
+    fc.record({
+      twoFields: fc.constant(twoFields),
+      extra: fc.constant(extra),
+      alphabet: fc.integer({ min: 0, max: ALPHABETS.length - 1 }),
+      maxLength: fc.integer({ min: 0, max: twoFields || extra !== "none" ? 2 : 4 }),
+      required: fc.boolean(),
+      requiredG: fc.boolean(),
+      requiredN: fc.boolean(),
+      rules: fc.array(
+        fc.record({
+          decision: action,
+          when: fc.option(condition(twoFields, extra), { nil: undefined }),
+          context: fc.option(contextCondition, { freq: 4, nil: undefined }),
+        }),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
+      otherwise: fc.option(action, { nil: undefined }),
+      mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
+      properties: fc.array(
+        fc.record({
+          where: fc.option(condition(twoFields, extra), { nil: undefined }),
+          context: fc.option(contextCondition, { freq: 4, nil: undefined }),
+          kind: fc.constantFrom<"never" | "always">("never", "always"),
+          action,
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    }),
+  );
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer S> ? S : never;
 
@@ -152,7 +199,13 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
   const chars = ALPHABETS[s.alphabet] as readonly string[];
   const pattern = `^[${chars.map((c) => CLASS[c] ?? c).join("")}]*$`;
   const field: Record<string, unknown> = { type: "string", maxLength: s.maxLength, pattern };
-  const required = [...(s.required ? ["f"] : []), ...(s.twoFields && s.requiredG ? ["g"] : [])];
+  const required = [
+    ...(s.required ? ["f"] : []),
+    ...(s.twoFields && s.requiredG ? ["g"] : []),
+    ...(s.extra !== "none" && s.requiredN ? ["n"] : []),
+  ];
+  const properties: Record<string, unknown> = s.twoFields ? { f: field, g: field } : { f: field };
+  if (s.extra !== "none") properties.n = EXTRAS[s.extra]?.schema;
   const tools = {
     tools: [
       {
@@ -160,7 +213,7 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
         description: "A tool.",
         input_schema: {
           type: "object",
-          properties: s.twoFields ? { f: field, g: field } : { f: field },
+          properties,
           ...(required.length > 0 ? { required } : {}),
           additionalProperties: false,
         },
@@ -194,10 +247,19 @@ function callsOf(s: Scenario): Record<string, unknown>[] {
   const values: (string | undefined)[] = allStrings(chars, s.maxLength);
   const fs = s.required ? values : [...values, undefined];
   const gs = !s.twoFields ? [undefined] : s.requiredG ? values : [...values, undefined];
+  const MISSING = Symbol("missing");
+  const extra = EXTRAS[s.extra]?.values;
+  const ns: unknown[] = extra === undefined ? [MISSING] : s.requiredN ? [...extra] : [...extra, MISSING];
   const out: Record<string, unknown>[] = [];
   for (const f of fs) {
     for (const g of gs) {
-      out.push({ ...(f === undefined ? {} : { f }), ...(g === undefined ? {} : { g }) });
+      for (const n of ns) {
+        out.push({
+          ...(f === undefined ? {} : { f }),
+          ...(g === undefined ? {} : { g }),
+          ...(n === MISSING ? {} : { n }),
+        });
+      }
     }
   }
   return out;
@@ -213,7 +275,8 @@ describe("Verifier against brute force", () => {
         let loaded: ReturnType<typeof loadFromText>;
         try {
           loaded = loadFromText(tools, policy, config);
-        } catch {
+        } catch (error) {
+          if (process.env.TOOLGATE_VERIFY_SKIPS !== undefined) console.log(String(error).slice(0, 300));
           tally.skipped++;
           return;
         }
