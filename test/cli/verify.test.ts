@@ -130,4 +130,17 @@ properties:
     expect(stdout, stdout).toContain("5 properties");
     expect(code, stdout).toBe(0);
   });
+
+  it.each(["claude-code", "gemini-cli", "agents"])("verifies the %s pack's properties", async (pack) => {
+    process.chdir(ROOT);
+    const { code, stdout } = await runCli([
+      "verify",
+      "--config",
+      `policies/packs/${pack}/toolgate.config.yaml`,
+      `policies/packs/${pack}/properties.yaml`,
+      "--no-color",
+    ]);
+    expect(stdout, stdout).toMatch(/\d+ hold, 0 fail, 0 unknown/);
+    expect(code, stdout).toBe(0);
+  });
 });

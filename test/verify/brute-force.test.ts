@@ -111,6 +111,10 @@ const EXTRAS: Readonly<
   enum: { schema: { enum: ["x", "y", "xy", 1, null] }, values: ["x", "y", "xy", 1, null] },
   boolean: { schema: { type: "boolean" }, values: [true, false] },
   nullable: { schema: { type: ["integer", "null"], minimum: 1, maximum: 3 }, values: [1, 2, 3, null] },
+  array: {
+    schema: { type: "array", items: { type: "string", enum: ["x", "y"] }, maxItems: 2 },
+    values: [[], ["x"], ["y"], ["x", "x"], ["x", "y"], ["y", "x"], ["y", "y"]],
+  },
 };
 const NUMBERS = [-1, 0, 0.5, 1, 2, 2.5, 3, 7];
 const scalar = fc.oneof(fc.constantFrom(...NUMBERS), fc.constantFrom("x", "y", "xy", true, false, null));
@@ -121,6 +125,13 @@ const extraLeaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.array(scalar, { minLength: 1, maxLength: 3 }).map((list) => ({ in: list })),
   fc.boolean().map((b) => ({ exists: b })),
   fc.constantFrom({ prefix: "x" }, { regex: "^x" }),
+  fc.constantFrom<Record<string, unknown>>(
+    { any: { equals: "x" } },
+    { all: { equals: "y" } },
+    { any: { not: { equals: "x" } } },
+    { equals: ["x"] },
+    { in: [["x", "y"], []] },
+  ),
 );
 const extraOperators: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   { weight: 3, arbitrary: extraLeaf },
