@@ -15,6 +15,7 @@ import { bundleParts } from "../../src/bundle/bundle-parts.js";
 import { assembleController } from "../../src/runtime/assemble.js";
 import { type ConditionSpec, compileCondition } from "../../src/runtime/condition.js";
 import { applyMode } from "../../src/runtime/mode.js";
+import { ToolPolicy } from "../../src/runtime/policy.js";
 import type { PolicyAction } from "../../src/runtime/types.js";
 import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
@@ -317,6 +318,7 @@ describe("Verifier against brute force", () => {
           if ("callId" in explained) return "invalid";
           return applyMode(explained.decision, bundle.mode).decision.action;
         };
+        const toolPolicy = ToolPolicy.fromStatements(bundle.statements);
         const calls = callsOf(s).flatMap((args) =>
           [{}, { env: "dev" }, { env: "prod" }].map((context) => ({ args, context })),
         );
@@ -326,6 +328,16 @@ describe("Verifier against brute force", () => {
             d,
             `every listed call is valid: ${JSON.stringify(args)} ${JSON.stringify(context)}`,
           ).not.toBe("invalid");
+          // The verifier is about the decisions `handle` makes: `decide` (with its indexes) must agree with `explain`.
+          const fast = applyMode(
+            toolPolicy.decide({ callId: "c", toolName: "t", arguments: args }, context),
+            bundle.mode,
+          );
+          if (fast.decision.action !== d) {
+            expect.fail(
+              `decide says ${fast.decision.action}, explain ${d}: ${JSON.stringify(args)} ${JSON.stringify(context)} ${policy}`,
+            );
+          }
           return d;
         });
         const properties: Property[] = s.properties.map((p, i) => ({
