@@ -43,7 +43,7 @@ export function buildProgram(state: { code: number }): Command {
     )
     .argument("<files...>", "property files (YAML)")
     .option("--config <path>", "configuration file (default: discovered from the working directory)")
-    .addOption(formatOption(["stylish", "json", "github"]))
+    .addOption(formatOption(["stylish", "json", "sarif", "github"]))
     .option("--strict", "exit 1 when a property is unknown")
     .option("--no-color", "no ANSI colours")
     .action(async (files: string[], options) => {

@@ -1,9 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
+import { formatSarif } from "../diagnostics/format-sarif.js";
 import { countOf } from "../runtime/plural.js";
 import { type PropertyProblem, readPropertyFile } from "../verify/property-file.js";
 import { type Property, type PropertyResult, Verifier } from "../verify/verify-properties.js";
-import { EXIT, parseFormat, print, printError, UsageError, useColor } from "./common.js";
+import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate verify`. */
@@ -14,7 +17,26 @@ export interface VerifyCommandOptions {
   readonly color?: boolean;
 }
 
-export const VERIFY_FORMATS = ["stylish", "json", "github"] as const;
+export const VERIFY_FORMATS = ["stylish", "json", "sarif", "github"] as const;
+
+/** The SARIF rules of verify's results (its own table: they are not diagnostics of the configuration). */
+const VERIFY_RULES: readonly DiagnosticMeta[] = [
+  {
+    code: "property-fails",
+    severity: "error",
+    description: "A property of the policy does not hold.",
+    meaning: "Some valid call of the tool gets a decision the property rules out; the message shows one.",
+    fix: "Change the policy so that the call is decided as the property says, or correct the property.",
+  },
+  {
+    code: "property-unknown",
+    severity: "warning",
+    description: "A property of the policy could not be decided.",
+    meaning:
+      "The verifier could neither prove the property nor find a call that breaks it; the message says why.",
+    fix: "Narrow the property's where, or cover the case with a policy test.",
+  },
+];
 
 function display(file: string): string {
   const rel = relative(process.cwd(), resolve(file));
@@ -119,6 +141,18 @@ export async function runVerify(files: readonly string[], options: VerifyCommand
         2,
       ),
     );
+  } else if (format === "sarif") {
+    const diagnostics: Diagnostic[] = results
+      .filter((r) => r.status !== "holds")
+      .map((r) => ({
+        code: r.status === "fails" ? "property-fails" : "property-unknown",
+        severity: r.status === "fails" || options.strict === true ? "error" : "warning",
+        message: `property ${r.id} ${r.status === "fails" ? `fails: ${witnessLine(r)}` : `is unknown: ${r.reason ?? ""}`}`,
+        file: r.source?.file ?? "",
+        line: r.source?.line ?? 1,
+        column: r.source?.column ?? 1,
+      }));
+    print(formatSarif(diagnostics, { toolVersion: toolVersion(), table: VERIFY_RULES }));
   } else if (format === "github") {
     for (const r of results) {
       if (r.status === "holds") continue;

@@ -96,6 +96,15 @@ properties:
       "::error file=properties.yaml,line=3,col=5::property and-never-allowed unknown",
     );
     expect(strict.code).toBe(1);
+    const sarif = await runCli(["verify", "properties.yaml", "--format", "sarif"]);
+    const log = JSON.parse(sarif.stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs[0].results[0]).toMatchObject({ ruleId: "property-unknown", level: "warning" });
+    expect(log.runs[0].results[0].locations[0].physicalLocation.region).toMatchObject({
+      startLine: 3,
+      startColumn: 5,
+    });
+    expect(sarif.code).toBe(0);
   });
 
   it("exits 2 with file:line:col for a bad property file or an undeclared tool", async () => {
