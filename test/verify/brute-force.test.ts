@@ -125,6 +125,24 @@ const EXTRAS: Readonly<
     schema: { type: "array", items: { type: "string", enum: ["x", "y"] }, maxItems: 2 },
     values: [[], ["x"], ["y"], ["x", "x"], ["x", "y"], ["y", "x"], ["y", "y"]],
   },
+  // An object whose property `b` conditions read as `n.b` (and `n` itself).
+  object: {
+    schema: {
+      type: "object",
+      properties: { b: { type: ["string", "integer"], enum: ["x", "y", 1] } },
+      additionalProperties: false,
+    },
+    values: [{}, { b: "x" }, { b: "y" }, { b: 1 }],
+  },
+  requiredObject: {
+    schema: {
+      type: "object",
+      properties: { b: { type: "string", enum: ["x", "y"] } },
+      required: ["b"],
+      additionalProperties: false,
+    },
+    values: [{ b: "x" }, { b: "y" }],
+  },
 };
 const NUMBERS = [-1, 0, 0.5, 1, 2, 2.5, 3, 7];
 const scalar = fc.oneof(fc.constantFrom(...NUMBERS), fc.constantFrom("x", "y", "xy", true, false, null));
@@ -165,6 +183,13 @@ const condition = (
       extraOperators.map((o) => ({ n: o })),
       extraOperators.map((o) => ({ n: o })),
       fc.tuple(operators, extraOperators).map(([a, b]) => ({ f: a, n: b })),
+    );
+  }
+  if (extra === "object" || extra === "requiredObject") {
+    options.push(
+      extraOperators.map((o) => ({ "n.b": o })),
+      extraOperators.map((o) => ({ "n.b": o })),
+      fc.tuple(extraOperators, extraOperators).map(([a, b]) => ({ n: a, "n.b": b })),
     );
   }
   return fc.oneof(...options);
