@@ -229,6 +229,7 @@ const scenario = fc
         },
       ),
       otherwise: fc.option(action, { nil: undefined }),
+      set: fc.option(action, { freq: 4, nil: undefined }),
       mode: fc.constantFrom("enforce", "enforce", "ci", "observe"),
       properties: fc.array(
         fc.record({
@@ -282,6 +283,7 @@ function files(s: Scenario): { tools: string; policy: string; config: string } {
       reason: `rule ${i}`,
     })),
     ...(s.otherwise === undefined ? {} : { otherwise: { t: s.otherwise } }),
+    ...(s.set === undefined ? {} : { [s.set]: ["t"] }),
   };
   const context =
     "context_schema:\n  type: object\n  properties:\n    env: { type: string, enum: [dev, prod] }\n  additionalProperties: false\n";
@@ -407,7 +409,11 @@ describe("Verifier against brute force", () => {
           } else {
             tally.unknown++;
             if (counter === undefined) tally.unknownButHolds++;
-            else tally.unknownButFails++;
+            else {
+              tally.unknownButFails++;
+              if (process.env.TOOLGATE_VERIFY_SHOW_MISSED !== undefined)
+                console.log(`missed ${JSON.stringify(counter)}: ${label}`);
+            }
           }
         });
       }),
