@@ -7,7 +7,8 @@
  * `fails` witness is a valid call that the real controller gives the forbidden decision, and that `where` selects.
  *
  * TOOLGATE_VERIFY_RUNS sets the number of runs (default 200), TOOLGATE_VERIFY_ALPHABET fixes the alphabet (an index
- * of ALPHABETS), TOOLGATE_VERIFY_SKIPS prints why a generated configuration does not load.
+ * of ALPHABETS), TOOLGATE_VERIFY_EXTRA the extra field (a key of EXTRAS), TOOLGATE_VERIFY_SKIPS prints why a
+ * generated configuration does not load.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -125,6 +126,16 @@ const EXTRAS: Readonly<
     schema: { type: "array", items: { type: "string", enum: ["x", "y"] }, maxItems: 2 },
     values: [[], ["x"], ["y"], ["x", "x"], ["x", "y"], ["y", "x"], ["y", "y"]],
   },
+  exclusive: {
+    schema: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 2.5, multipleOf: 0.5 },
+    values: [0.5, 1, 1.5, 2],
+  },
+  // Unbounded numbers: the values listed are a sample of the valid ones (a holds must not be contradicted by them).
+  number: {
+    schema: { type: "number" },
+    values: [-2, -1, -0.5, 0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.25, 2.5, 2.75, 3, 5, 6.5, 7, 7.25, 8, 100],
+  },
+  unboundedInteger: { schema: { type: "integer" }, values: [-3, -2, -1, 0, 1, 2, 3, 4, 6, 7, 8, 9, 1000] },
   // An object whose property `b` conditions read as `n.b` (and `n` itself).
   object: {
     schema: {
@@ -204,7 +215,12 @@ const contextCondition = fc.constantFrom<Record<string, Record<string, unknown>>
 );
 
 const scenario = fc
-  .tuple(fc.boolean(), fc.constantFrom("none", "none", ...Object.keys(EXTRAS)))
+  .tuple(
+    fc.boolean(),
+    process.env.TOOLGATE_VERIFY_EXTRA === undefined
+      ? fc.constantFrom("none", "none", ...Object.keys(EXTRAS))
+      : fc.constant(process.env.TOOLGATE_VERIFY_EXTRA),
+  )
   .chain(([twoFields, extra]) =>
     fc.record({
       twoFields: fc.constant(twoFields),
