@@ -37,6 +37,20 @@ export function buildProgram(state: { code: number }): Command {
       state.code = await runLint(files, options);
     });
   program
+    .command("verify")
+    .description(
+      "prove properties of the policy (never/always a decision) for every valid call: holds, fails with a witness, or unknown",
+    )
+    .argument("<files...>", "property files (YAML)")
+    .option("--config <path>", "configuration file (default: discovered from the working directory)")
+    .addOption(formatOption(["stylish", "json", "sarif", "github"]))
+    .option("--strict", "exit 1 when a property is unknown")
+    .option("--no-color", "no ANSI colours")
+    .action(async (files: string[], options) => {
+      const { runVerify } = await import("./verify.js");
+      state.code = await runVerify(files, options);
+    });
+  program
     .command("test")
     .description("run the policy test files through the controller's decide code")
     .option("--config <path>", "configuration file")

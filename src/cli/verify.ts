@@ -1,0 +1,185 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
+import { formatSarif } from "../diagnostics/format-sarif.js";
+import { countOf } from "../runtime/plural.js";
+import { type PropertyProblem, readPropertyFile } from "../verify/property-file.js";
+import { type Property, type PropertyResult, Verifier } from "../verify/verify-properties.js";
+import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { loadBundleOrReport } from "./load-bundle.js";
+
+/** Options of `toolgate verify`. */
+export interface VerifyCommandOptions {
+  readonly config?: string;
+  readonly format: string;
+  readonly strict?: boolean;
+  readonly color?: boolean;
+}
+
+export const VERIFY_FORMATS = ["stylish", "json", "sarif", "github"] as const;
+
+/** The SARIF rules of verify's results (its own table: they are not diagnostics of the configuration). */
+const VERIFY_RULES: readonly DiagnosticMeta[] = [
+  {
+    code: "property-fails",
+    severity: "error",
+    description: "A property of the policy does not hold.",
+    meaning: "Some valid call of the tool gets a decision the property rules out; the message shows one.",
+    fix: "Change the policy so that the call is decided as the property says, or correct the property.",
+  },
+  {
+    code: "property-unknown",
+    severity: "warning",
+    description: "A property of the policy could not be decided.",
+    meaning:
+      "The verifier could neither prove the property nor find a call that breaks it; the message says why.",
+    fix: "Narrow the property's where, or cover the case with a policy test.",
+  },
+];
+
+function display(file: string): string {
+  const rel = relative(process.cwd(), resolve(file));
+  return (rel === "" ? "." : rel).split(sep).join("/");
+}
+
+function where(source: Property["source"]): string {
+  return source === undefined ? "" : `${source.file}:${source.line}:${source.column ?? 1}`;
+}
+
+/** The witness of a failed property, in one line. */
+function witnessLine(result: PropertyResult): string {
+  const w = result.witness;
+  if (w === undefined) return "";
+  const context = Object.keys(w.context).length === 0 ? "" : ` context ${JSON.stringify(w.context)}`;
+  return `${w.tool} ${JSON.stringify(w.arguments)}${context} is decided ${w.decision}`;
+}
+
+function printProblems(problems: readonly PropertyProblem[]): void {
+  for (const p of problems) printError(`${p.file}:${p.line}:${p.column}: ${p.message}`);
+}
+
+/**
+ * `toolgate verify FILES…`: proves the properties of the given property files against the configuration's
+ * policy. Exit 0 when every property holds (or is unknown, unless `--strict`), 1 when one fails (or, with
+ * `--strict`, is unknown), 2 when the files or the configuration cannot be read.
+ */
+export async function runVerify(files: readonly string[], options: VerifyCommandOptions): Promise<number> {
+  const format = parseFormat(options.format, VERIFY_FORMATS);
+  if (files.length === 0) throw new UsageError("pass the property files to verify");
+  const properties: Property[] = [];
+  const problems: PropertyProblem[] = [];
+  for (const file of files) {
+    const absolute = resolve(file);
+    if (!existsSync(absolute)) throw new UsageError(`${file} does not exist`);
+    if (!statSync(absolute).isFile()) throw new UsageError(`${file} is not a file; pass property files`);
+    const read = readPropertyFile(readFileSync(absolute), display(file));
+    problems.push(...read.problems);
+    properties.push(...read.properties);
+  }
+  const ids = new Map<string, Property>();
+  for (const p of properties) {
+    const earlier = ids.get(p.id);
+    if (earlier !== undefined) {
+      problems.push({
+        file: p.source?.file ?? "",
+        line: p.source?.line ?? 1,
+        column: p.source?.column ?? 1,
+        message: `property id "${p.id}" is also used at ${where(earlier.source)}`,
+      });
+    } else ids.set(p.id, p);
+  }
+  if (problems.length > 0) {
+    printProblems(problems);
+    return EXIT.usage;
+  }
+  const loaded = loadBundleOrReport(options.config, options.color, "before verifying properties");
+  // A configuration that does not load cannot be verified: a usage error here, not a finding.
+  if ("exit" in loaded) return EXIT.usage;
+  const declared = new Set(loaded.bundle.tools.map((t) => t.name));
+  for (const p of properties) {
+    for (const tool of p.tools) {
+      if (!declared.has(tool)) {
+        problems.push({
+          file: p.source?.file ?? "",
+          line: p.source?.line ?? 1,
+          column: p.source?.column ?? 1,
+          message: `property "${p.id}": tool "${tool}" is not declared in the configuration's tool files`,
+        });
+      }
+    }
+  }
+  if (problems.length > 0) {
+    printProblems(problems);
+    return EXIT.usage;
+  }
+  const started = performance.now();
+  const results = new Verifier(loaded.bundle, loaded.validators).verify(properties);
+  const elapsed = Math.round(performance.now() - started);
+  const failed = results.filter((r) => r.status === "fails").length;
+  const unknown = results.filter((r) => r.status === "unknown").length;
+  const held = results.length - failed - unknown;
+  if (format === "json") {
+    print(
+      JSON.stringify(
+        {
+          fingerprint: loaded.bundle.fingerprint,
+          holds: held,
+          fails: failed,
+          unknown,
+          results: results.map((r) => ({
+            id: r.id,
+            status: r.status,
+            ...(r.source === undefined
+              ? {}
+              : { file: r.source.file, line: r.source.line, column: r.source.column }),
+            ...(r.witness === undefined ? {} : { witness: r.witness }),
+            ...(r.reason === undefined ? {} : { reason: r.reason }),
+          })),
+        },
+        null,
+        2,
+      ),
+    );
+  } else if (format === "sarif") {
+    const diagnostics: Diagnostic[] = results
+      .filter((r) => r.status !== "holds")
+      .map((r) => ({
+        code: r.status === "fails" ? "property-fails" : "property-unknown",
+        severity: r.status === "fails" || options.strict === true ? "error" : "warning",
+        message: `property ${r.id} ${r.status === "fails" ? `fails: ${witnessLine(r)}` : `is unknown: ${r.reason ?? ""}`}`,
+        file: r.source?.file ?? "",
+        line: r.source?.line ?? 1,
+        column: r.source?.column ?? 1,
+      }));
+    print(formatSarif(diagnostics, { toolVersion: toolVersion(), table: VERIFY_RULES }));
+  } else if (format === "github") {
+    for (const r of results) {
+      if (r.status === "holds") continue;
+      const level = r.status === "fails" || options.strict === true ? "error" : "warning";
+      const at =
+        r.source === undefined
+          ? ""
+          : ` file=${r.source.file},line=${r.source.line},col=${r.source.column ?? 1}`;
+      const message = r.status === "fails" ? `fails: ${witnessLine(r)}` : `unknown: ${r.reason ?? ""}`;
+      print(`::${level}${at}::property ${r.id} ${message.replaceAll("%", "%25").replaceAll("\n", "%0A")}`);
+    }
+  } else {
+    const color = useColor(options.color);
+    const paint = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[39m` : s);
+    for (const r of results) {
+      const at = where(r.source);
+      if (r.status === "holds") print(`${paint(32, "holds  ")} ${r.id}${at === "" ? "" : `  ${at}`}`);
+      else if (r.status === "fails") {
+        print(`${paint(31, "fails  ")} ${r.id}${at === "" ? "" : `  ${at}`}\n         ${witnessLine(r)}`);
+      } else
+        print(`${paint(33, "unknown")} ${r.id}${at === "" ? "" : `  ${at}`}\n         ${r.reason ?? ""}`);
+    }
+    print(
+      `${countOf(results.length, "property", "properties")}: ${held} hold, ${failed} fail, ${unknown} unknown (${elapsed} ms; ${loaded.bundle.fingerprint})`,
+    );
+  }
+  if (failed > 0) return EXIT.findings;
+  if (unknown > 0 && options.strict === true) return EXIT.findings;
+  return EXIT.ok;
+}

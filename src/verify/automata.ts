@@ -1,0 +1,87 @@
+/**
+ * Automata shared across one verification: fields whose operators register the same character sets get the same
+ * alphabet, and over one alphabet every pattern is turned into a DFA once (the file tools of a policy share their
+ * path rules, so their fields share the automata of those rules). Every path field registers the path operators of
+ * the whole verification, so that all path fields meet in one alphabet.
+ */
+import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
+import { type Dfa, TooComplex } from "./dfa.js";
+import { PathLanguages } from "./path-language.js";
+import { RegexLanguage } from "./regex-language.js";
+
+/** DFAs over one alphabet, each made once. */
+export class Automata {
+  readonly alphabet: Alphabet;
+  readonly #cache = new Map<string, Dfa>();
+  #paths: PathLanguages | undefined;
+
+  constructor(alphabet: Alphabet) {
+    this.alphabet = alphabet;
+  }
+
+  /**
+   * The DFA of a pattern of the regex engine (its `test` semantics).
+   * @throws TooComplex when the pattern does not parse or its automaton is too large.
+   */
+  pattern(pattern: string, flags: string): Dfa {
+    return this.memo(`re\u0000${flags}\u0000${pattern}`, () => {
+      const language = RegexLanguage.parse(pattern, flags);
+      if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+      return language.toDfa(this.alphabet);
+    });
+  }
+
+  /** A DFA made once under `key`. */
+  memo(key: string, make: () => Dfa): Dfa {
+    let dfa = this.#cache.get(key);
+    if (dfa === undefined) {
+      dfa = make();
+      this.#cache.set(key, dfa);
+    }
+    return dfa;
+  }
+
+  /** The path languages over this alphabet (the alphabet must have been cut for paths). */
+  paths(): PathLanguages {
+    this.#paths ??= new PathLanguages(this);
+    return this.#paths;
+  }
+}
+
+/** The automata of one verification, by alphabet. */
+export class AutomataPool {
+  readonly #byKey = new Map<string, Automata>();
+  readonly #globs = new Set<string>();
+  readonly #prefixes = new Set<string>();
+
+  /** Adds path operators that every path field's alphabet is cut for. */
+  addPathOperators(globs: Iterable<string>, prefixes: Iterable<string>): void {
+    for (const g of globs) this.#globs.add(g);
+    for (const p of prefixes) this.#prefixes.add(p);
+  }
+
+  /** Cuts a path field's alphabet for every path operator of the verification. */
+  addPathBoundaries(builder: AlphabetBuilder, globs: readonly string[], prefixes: readonly string[]): void {
+    PathLanguages.addBoundaries(
+      builder,
+      [...new Set([...this.#globs, ...globs])],
+      [...new Set([...this.#prefixes, ...prefixes])],
+    );
+  }
+
+  /** The automata over the alphabet the builder describes. */
+  get(builder: AlphabetBuilder): Automata {
+    const key = builder.key();
+    let automata = this.#byKey.get(key);
+    if (automata === undefined) {
+      automata = new Automata(builder.build());
+      this.#byKey.set(key, automata);
+    }
+    return automata;
+  }
+}
+
+/** A builder for the callers that need one alphabet of their own. */
+export function newBuilder(): AlphabetBuilder {
+  return new AlphabetBuilder();
+}

@@ -1,0 +1,131 @@
+/**
+ * The decision procedure of `ToolPolicy` (policy.ts) and `applyMode` (mode.ts) over masks of possible truths: which
+ * statements of a tool may match (an allow statement only when its conditions are certainly true, a deny or ask
+ * statement when they may be), the strictest of them, the tool's strictest `otherwise` fallback or default deny
+ * when none matches, and what the configured mode makes of that.
+ *
+ * A tool whose statements read a field with `command` has its compound commands (`a && b`) decided part by part
+ * when the whole string falls back (or, unless `command` is the only operator on those fields, gets an ask): the
+ * strictest of the parts' decisions then stands. The parts are not modelled: where that may happen, every action
+ * a statement or the fallback of the tool can give is possible (the search then finds candidates, which the
+ * controller confirms or not, and never a `holds` that the parts could break).
+ */
+import { commandFields } from "../runtime/compound-command.js";
+import type { ControllerMode } from "../runtime/mode.js";
+import type { StatementSpec } from "../runtime/policy.js";
+import { ACTION_RANK } from "../runtime/statements.js";
+import type { PolicyAction } from "../runtime/types.js";
+import { type AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
+
+/** Bits of actions in a mask of possible decisions. */
+export const ALLOW = 1;
+export const ASK = 2;
+export const DENY = 4;
+/** A call the tool's schemas refuse (only in `diff`, where a side may refuse what the other decides). */
+export const INVALID = 8;
+
+export const ACTION_BIT: Readonly<Record<PolicyAction, number>> = { allow: ALLOW, ask: ASK, deny: DENY };
+const ACTIONS_BY_RANK: readonly PolicyAction[] = ["allow", "ask", "deny"];
+
+/** The actions of a mask, for messages. */
+export function actionsOf(mask: number): (PolicyAction | "invalid")[] {
+  const out: (PolicyAction | "invalid")[] = [];
+  if (mask & ALLOW) out.push("allow");
+  if (mask & ASK) out.push("ask");
+  if (mask & DENY) out.push("deny");
+  if (mask & INVALID) out.push("invalid");
+  return out;
+}
+
+interface ModelStatement {
+  readonly id: string;
+  readonly rank: number;
+  readonly when: Formula;
+  readonly context: Formula;
+}
+
+/** One tool's statements of one policy, as formulas. */
+export class ToolDecision {
+  readonly #statements: readonly ModelStatement[];
+  /** The strictest `otherwise` action, or deny (default deny). */
+  readonly #fallback: PolicyAction;
+  readonly #mode: ControllerMode;
+  /** When compound commands may be decided part by part: whether `command` is the only operator on their fields. */
+  readonly #compound: { readonly onlyCommand: boolean } | undefined;
+  /** Every action a statement of the tool or its fallback gives: what the parts of a compound command may get. */
+  readonly #anyAction: number;
+
+  constructor(table: AtomTable, tool: string, statements: readonly StatementSpec[], mode: ControllerMode) {
+    const mine = statements.filter((s) => s.tools.includes(tool));
+    this.#statements = mine
+      .filter((s) => s.kind !== "otherwise")
+      .map((s) => ({
+        id: s.id,
+        rank: ACTION_RANK[s.action],
+        when: table.condition(s.when, "arguments"),
+        context: table.condition(s.context, "context"),
+      }));
+    const fallbacks = mine.filter((s) => s.kind === "otherwise");
+    this.#fallback =
+      fallbacks.length === 0
+        ? "deny"
+        : (ACTIONS_BY_RANK[Math.max(...fallbacks.map((s) => ACTION_RANK[s.action]))] as PolicyAction);
+    this.#mode = mode;
+    const fields = commandFields(mine.filter((s) => s.kind !== "otherwise").map((s) => s.when));
+    this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
+    let any = ACTION_BIT[this.#fallback];
+    for (const s of mine) any |= ACTION_BIT[s.action];
+    this.#anyAction = any;
+  }
+
+  /** Per atom the decision reads: the highest rank of the statements that read it (deny 2, ask 1, allow 0). */
+  atomRanks(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const s of this.#statements) {
+      for (const f of [s.when, s.context]) {
+        for (const atom of atomsOf(f)) out.set(atom, Math.max(out.get(atom) ?? -1, s.rank));
+      }
+    }
+    return out;
+  }
+
+  /** The actions the controller may take (after the mode) when atoms may have the truths of `masks`. */
+  decide(masks: Uint8Array): number {
+    // Per rank: some statement may match (yes), some statement must match (must).
+    const yes = [false, false, false];
+    const must = [false, false, false];
+    for (const s of this.#statements) {
+      const w = evaluate(s.when, masks);
+      const c = w & F && !(w & (T | U)) ? F : evaluate(s.context, masks);
+      // #matches: false if either is false; true if both true; maybe otherwise.
+      const canFalse = (w & F) !== 0 || (c & F) !== 0;
+      const canTrue = (w & T) !== 0 && (c & T) !== 0;
+      const canMaybe = (w & (T | U)) !== 0 && (c & (T | U)) !== 0 && ((w & U) !== 0 || (c & U) !== 0);
+      const matchable = s.rank === 0 ? canTrue : canTrue || canMaybe;
+      const unmatchable = s.rank === 0 ? canFalse || canMaybe : canFalse;
+      if (matchable) yes[s.rank] = true;
+      if (matchable && !unmatchable) must[s.rank] = true;
+    }
+    let policy = 0;
+    for (let rank = 2; rank >= 0; rank--) {
+      if (yes[rank]) policy |= ACTION_BIT[ACTIONS_BY_RANK[rank] as PolicyAction];
+      if (must[rank]) break;
+    }
+    const mayFallBack = !must.some((m) => m);
+    if (mayFallBack) policy |= ACTION_BIT[this.#fallback];
+    if (
+      this.#compound !== undefined &&
+      (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
+    ) {
+      policy |= this.#anyAction;
+    }
+    return applyModeMask(policy, this.#mode);
+  }
+}
+
+/** `applyMode` on a mask of policy actions. */
+export function applyModeMask(policy: number, mode: ControllerMode): number {
+  if (mode === "observe") return policy === 0 ? 0 : ALLOW;
+  if (mode === "ci") return (policy & ~ASK) | (policy & ASK ? DENY : 0);
+  return policy;
+}

@@ -1,0 +1,554 @@
+/**
+ * Deterministic finite automata over the symbols of an {@link Alphabet}: complete (every state has a transition on
+ * every symbol), built only from reachable states, combined by products, minimised, and searched for their
+ * shortest, most readable accepted strings — also under a set of allowed lengths, which is how `minLength` and
+ * `maxLength` are applied without multiplying an automaton by a length counter.
+ */
+import type { Alphabet } from "./alphabet.js";
+
+/** A complete DFA: `trans[state * k + symbol]` is the next state. */
+export interface Dfa {
+  readonly k: number;
+  readonly n: number;
+  readonly trans: Int32Array;
+  readonly accept: Uint8Array;
+  readonly start: number;
+}
+
+/** Past this many states an automaton is too large to decide with here: the question becomes `unknown`. */
+export const MAX_DFA_STATES = 20_000;
+
+/** Thrown when an automaton grows past {@link MAX_DFA_STATES}, or a search past its bound. */
+export class TooComplex extends Error {
+  constructor(what: string) {
+    super(what);
+    this.name = "TooComplex";
+  }
+}
+
+/** Builds a DFA state by state. */
+export class DfaBuilder {
+  readonly #trans: number[] = [];
+  readonly #accept: number[] = [];
+  constructor(readonly k: number) {}
+
+  get size(): number {
+    return this.#accept.length;
+  }
+
+  add(accepting: boolean): number {
+    if (this.#accept.length >= MAX_DFA_STATES)
+      throw new TooComplex(`an automaton has more than ${MAX_DFA_STATES} states`);
+    const id = this.#accept.length;
+    this.#accept.push(accepting ? 1 : 0);
+    for (let s = 0; s < this.k; s++) this.#trans.push(-1);
+    return id;
+  }
+
+  set(state: number, symbol: number, target: number): void {
+    this.#trans[state * this.k + symbol] = target;
+  }
+
+  build(start = 0): Dfa {
+    // A missing transition goes to a dead state, added when needed.
+    let dead = -1;
+    for (let i = 0; i < this.#trans.length; i++) {
+      if (this.#trans[i] === -1) {
+        if (dead === -1) {
+          dead = this.add(false);
+          for (let s = 0; s < this.k; s++) this.#trans[dead * this.k + s] = dead;
+        }
+        this.#trans[i] = dead;
+      }
+    }
+    return {
+      k: this.k,
+      n: this.#accept.length,
+      trans: Int32Array.from(this.#trans),
+      accept: Uint8Array.from(this.#accept),
+      start,
+    };
+  }
+}
+
+/** The language of every string (`all`) or of none. */
+export function constant(k: number, all: boolean): Dfa {
+  const b = new DfaBuilder(k);
+  const s = b.add(all);
+  for (let c = 0; c < k; c++) b.set(s, c, s);
+  return b.build(0);
+}
+
+/** Exactly these strings. */
+export function literals(alphabet: Alphabet, texts: Iterable<string>): Dfa {
+  const b = new DfaBuilder(alphabet.size);
+  const root = b.add(false);
+  const children = new Map<string, number>();
+  const accepting = new Set<number>();
+  for (const text of texts) {
+    let state = root;
+    for (const symbol of alphabet.symbols(text)) {
+      const key = `${state}:${symbol}`;
+      let next = children.get(key);
+      if (next === undefined) {
+        next = b.add(false);
+        children.set(key, next);
+        b.set(state, symbol, next);
+      }
+      state = next;
+    }
+    accepting.add(state);
+  }
+  // Rebuild with the accepting flags (states were added before their flags were known).
+  const built = b.build(root);
+  const accept = Uint8Array.from(built.accept);
+  for (const s of accepting) accept[s] = 1;
+  return { ...built, accept };
+}
+
+/** The strings that start with `prefix`. */
+export function startsWith(alphabet: Alphabet, prefix: string): Dfa {
+  const k = alphabet.size;
+  const b = new DfaBuilder(k);
+  const symbols = alphabet.symbols(prefix);
+  const states = symbols.map(() => b.add(false));
+  const done = b.add(true);
+  for (let c = 0; c < k; c++) b.set(done, c, done);
+  symbols.forEach((symbol, i) => {
+    b.set(states[i] as number, symbol, i + 1 < states.length ? (states[i + 1] as number) : done);
+  });
+  return b.build(states.length === 0 ? done : (states[0] as number));
+}
+
+/**
+ * The product of two DFAs over the same alphabet, accepting where `op` says so; minimised unless `minimal` is
+ * false (for an automaton used once, such as a search for candidates).
+ */
+export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean, minimal = true): Dfa {
+  const k = a.k;
+  const ids = new Map<number, number>();
+  const pairs: number[] = [];
+  const builder = new DfaBuilder(k);
+  const idOf = (x: number, y: number): number => {
+    const key = x * b.n + y;
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = builder.add(op(a.accept[x] === 1, b.accept[y] === 1));
+      ids.set(key, id);
+      pairs.push(x, y);
+    }
+    return id;
+  };
+  idOf(a.start, b.start);
+  for (let id = 0; id < builder.size; id++) {
+    const x = pairs[2 * id] as number;
+    const y = pairs[2 * id + 1] as number;
+    for (let c = 0; c < k; c++)
+      builder.set(id, c, idOf(a.trans[x * k + c] as number, b.trans[y * k + c] as number));
+  }
+  const built = builder.build(0);
+  return minimal ? minimize(built) : built;
+}
+
+export const intersect = (a: Dfa, b: Dfa, minimal = true): Dfa => product(a, b, (x, y) => x && y, minimal);
+export const union = (a: Dfa, b: Dfa): Dfa => product(a, b, (x, y) => x || y);
+export const subtract = (a: Dfa, b: Dfa): Dfa => product(a, b, (x, y) => x && !y);
+
+/** The strings `a` rejects. */
+export function complement(a: Dfa): Dfa {
+  return { ...a, accept: a.accept.map((x) => 1 - x) };
+}
+
+/** Every string `a` accepts after reading `symbol` first: the DFA started one step later. */
+export function afterSymbol(a: Dfa, symbol: number): Dfa {
+  return { ...a, start: a.trans[a.start * a.k + symbol] as number };
+}
+
+/** Whether `a` accepts the symbols. */
+export function accepts(a: Dfa, symbols: readonly number[]): boolean {
+  let s = a.start;
+  for (const c of symbols) s = a.trans[s * a.k + c] as number;
+  return a.accept[s] === 1;
+}
+
+/**
+ * The same language with the fewest states, unreachable states dropped: Hopcroft's partition refinement over the
+ * inverse transitions, each block split by the predecessors of a splitter block on each symbol.
+ */
+export function minimize(a: Dfa): Dfa {
+  const { k } = a;
+  // Reachable states, renumbered 0..m-1 in breadth-first order.
+  const index = new Int32Array(a.n).fill(-1);
+  const list: number[] = [a.start];
+  index[a.start] = 0;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i] as number;
+    for (let c = 0; c < k; c++) {
+      const t = a.trans[s * k + c] as number;
+      if (index[t] === -1) {
+        index[t] = list.length;
+        list.push(t);
+      }
+    }
+  }
+  const m = list.length;
+  const trans = new Int32Array(m * k);
+  for (let i = 0; i < m; i++) {
+    const s = list[i] as number;
+    for (let c = 0; c < k; c++) trans[i * k + c] = index[a.trans[s * k + c] as number] as number;
+  }
+  // Inverse transitions per symbol, as CSR: preds of t on c are invList[invStart[c*(m+1)+t] .. next).
+  const invStart = new Int32Array(k * (m + 1) + 1);
+  for (let s = 0; s < m; s++) {
+    for (let c = 0; c < k; c++) {
+      const slot = c * (m + 1) + (trans[s * k + c] as number) + 1;
+      invStart[slot] = (invStart[slot] as number) + 1;
+    }
+  }
+  for (let i = 1; i < invStart.length; i++)
+    invStart[i] = (invStart[i] as number) + (invStart[i - 1] as number);
+  const fill = Int32Array.from(invStart);
+  const invList = new Int32Array(m * k);
+  for (let s = 0; s < m; s++) {
+    for (let c = 0; c < k; c++) {
+      const slot = c * (m + 1) + (trans[s * k + c] as number);
+      invList[fill[slot] as number] = s;
+      fill[slot] = (fill[slot] as number) + 1;
+    }
+  }
+  // The partition: block b holds elems[first[b] .. end[b]); loc[s] is s's position in elems.
+  const elems = new Int32Array(m);
+  const loc = new Int32Array(m);
+  const blockOf = new Int32Array(m);
+  const first: number[] = [];
+  const end: number[] = [];
+  const marked: number[] = [];
+  let p = 0;
+  for (const accepting of [1, 0]) {
+    const from = p;
+    for (let i = 0; i < m; i++) {
+      if ((a.accept[list[i] as number] as number) === accepting) {
+        elems[p] = i;
+        loc[i] = p;
+        blockOf[i] = first.length;
+        p++;
+      }
+    }
+    if (p > from) {
+      first.push(from);
+      end.push(p);
+      marked.push(0);
+    }
+  }
+  const inWork: boolean[] = first.map(() => true);
+  const work: number[] = first.map((_, b) => b);
+  const touched: number[] = [];
+  while (work.length > 0) {
+    const splitter = work.pop() as number;
+    inWork[splitter] = false;
+    const members = Array.from(elems.subarray(first[splitter] as number, end[splitter] as number));
+    for (let c = 0; c < k; c++) {
+      const base = c * (m + 1);
+      for (const t of members) {
+        for (let q = invStart[base + t] as number; q < (invStart[base + t + 1] as number); q++) {
+          const s = invList[q] as number;
+          const b = blockOf[s] as number;
+          const pos = loc[s] as number;
+          const target = (first[b] as number) + (marked[b] as number);
+          if (pos < target) continue;
+          // Move s to the marked front of its block.
+          const other = elems[target] as number;
+          elems[target] = s;
+          loc[s] = target;
+          elems[pos] = other;
+          loc[other] = pos;
+          if (marked[b] === 0) touched.push(b);
+          marked[b] = (marked[b] as number) + 1;
+        }
+      }
+      for (const b of touched) {
+        const size = (end[b] as number) - (first[b] as number);
+        const count = marked[b] as number;
+        marked[b] = 0;
+        if (count === size) continue;
+        // Split: the marked front becomes a new block.
+        const nb = first.length;
+        first.push(first[b] as number);
+        end.push((first[b] as number) + count);
+        marked.push(0);
+        first[b] = (first[b] as number) + count;
+        for (let q = first[nb] as number; q < (end[nb] as number); q++) blockOf[elems[q] as number] = nb;
+        if (inWork[b] === true) {
+          inWork[nb] = true;
+          work.push(nb);
+        } else {
+          const smaller = count <= size - count ? nb : b;
+          inWork[smaller] = true;
+          work.push(smaller);
+        }
+      }
+      touched.length = 0;
+    }
+  }
+  const count = first.length;
+  const outTrans = new Int32Array(count * k);
+  const accept = new Uint8Array(count);
+  for (let b = 0; b < count; b++) {
+    const s = elems[first[b] as number] as number;
+    accept[b] = a.accept[list[s] as number] as number;
+    for (let c = 0; c < k; c++) outTrans[b * k + c] = blockOf[trans[s * k + c] as number] as number;
+  }
+  return { k, n: count, trans: outTrans, accept, start: blockOf[0] as number };
+}
+
+/** True when `a` accepts nothing. */
+export function isEmpty(a: Dfa): boolean {
+  const seen = new Uint8Array(a.n);
+  const stack = [a.start];
+  seen[a.start] = 1;
+  while (stack.length > 0) {
+    const s = stack.pop() as number;
+    if (a.accept[s] === 1) return false;
+    for (let c = 0; c < a.k; c++) {
+      const t = a.trans[s * a.k + c] as number;
+      if (seen[t] === 0) {
+        seen[t] = 1;
+        stack.push(t);
+      }
+    }
+  }
+  return true;
+}
+
+/** True when every string `a` accepts, `b` accepts too. */
+export function isSubset(a: Dfa, b: Dfa): boolean {
+  return isEmpty(subtract(a, b));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lengths
+
+/** Allowed lengths (in code points): sorted, disjoint, inclusive intervals; the last may end at Infinity. */
+export type LengthSet = readonly (readonly [number, number])[];
+
+export const ANY_LENGTH: LengthSet = Object.freeze([Object.freeze([0, Number.POSITIVE_INFINITY] as const)]);
+
+/** The lengths from `lo` to `hi`. */
+export function lengthRange(lo: number, hi: number): LengthSet {
+  return lo > hi ? [] : [[lo, hi]];
+}
+
+export function intersectLengths(a: LengthSet, b: LengthSet): LengthSet {
+  const out: [number, number][] = [];
+  for (const [alo, ahi] of a) {
+    for (const [blo, bhi] of b) {
+      const lo = Math.max(alo, blo);
+      const hi = Math.min(ahi, bhi);
+      if (lo <= hi) out.push([lo, hi]);
+    }
+  }
+  return out.sort((x, y) => x[0] - y[0]);
+}
+
+export function complementLengths(a: LengthSet): LengthSet {
+  const out: [number, number][] = [];
+  let next = 0;
+  for (const [lo, hi] of a) {
+    if (lo > next) out.push([next, lo - 1]);
+    next = hi + 1;
+  }
+  if (next !== Number.POSITIVE_INFINITY) out.push([next, Number.POSITIVE_INFINITY]);
+  return out;
+}
+
+function inLengths(set: LengthSet, len: number): boolean {
+  return set.some(([lo, hi]) => len >= lo && len <= hi);
+}
+
+/** Layers of a forward search before it gives up. */
+const MAX_LAYERS = 100_000;
+
+/** States from which an accepting state can be reached. */
+function coReachable(a: Dfa): Uint8Array {
+  const { k, n } = a;
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (let s = 0; s < n; s++)
+    for (let c = 0; c < k; c++) (preds[a.trans[s * k + c] as number] as number[]).push(s);
+  const useful = new Uint8Array(n);
+  const stack: number[] = [];
+  for (let s = 0; s < n; s++) {
+    if (a.accept[s] === 1) {
+      useful[s] = 1;
+      stack.push(s);
+    }
+  }
+  while (stack.length > 0) {
+    const t = stack.pop() as number;
+    for (const s of preds[t] as number[]) {
+      if (useful[s] === 0) {
+        useful[s] = 1;
+        stack.push(s);
+      }
+    }
+  }
+  return useful;
+}
+
+/**
+ * The shortest length in `lengths` of a string `a` accepts, or undefined when there is none. The sets of states
+ * after each length are computed forwards; once one repeats, the rest is periodic and is answered from the cycle.
+ * @throws TooComplex when no answer is found within {@link MAX_LAYERS} lengths.
+ */
+export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number | undefined {
+  if (lengths.length === 0) return undefined;
+  const useful = coReachable(a);
+  if (useful[a.start] === 0) return undefined;
+  const { k } = a;
+  let current = [a.start];
+  const seen = new Map<string, number>();
+  const layers: number[][] = [];
+  for (let len = 0; len < MAX_LAYERS; len++) {
+    const key = current.join(",");
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      // Lengths from `earlier` on repeat with period len - earlier.
+      const period = len - earlier;
+      const hits: number[] = [];
+      for (let r = 0; r < period; r++) {
+        if ((layers[earlier + r] as number[]).some((s) => a.accept[s] === 1)) hits.push(r);
+      }
+      let best: number | undefined;
+      for (const [lo, hi] of lengths) {
+        const from = Math.max(lo, len);
+        if (from > hi) continue;
+        for (const r of hits) {
+          const base = earlier + r;
+          const candidate = from <= base ? base : from + ((((base - from) % period) + period) % period);
+          if (candidate <= hi && (best === undefined || candidate < best)) best = candidate;
+        }
+      }
+      return best;
+    }
+    seen.set(key, len);
+    layers.push(current);
+    if (inLengths(lengths, len) && current.some((s) => a.accept[s] === 1)) return len;
+    const last = lengths[lengths.length - 1] as readonly [number, number];
+    if (len >= last[1]) return undefined;
+    const next = new Set<number>();
+    for (const s of current) {
+      for (let c = 0; c < k; c++) {
+        const t = a.trans[s * k + c] as number;
+        if (useful[t] === 1) next.add(t);
+      }
+    }
+    if (next.size === 0) return undefined;
+    current = [...next].sort((x, y) => x - y);
+  }
+  throw new TooComplex("the shortest string of an automaton is too long to find");
+}
+
+/**
+ * The most readable accepted string of exactly `length` symbols, as symbols: at each step the first symbol in
+ * the alphabet's readability order from which an accepting state is still reachable in the steps left.
+ */
+export function stringOfLength(alphabet: Alphabet, a: Dfa, length: number): number[] | undefined {
+  const { k, n } = a;
+  // can[l][s]: from s, an accepting state is reachable in exactly `length - l` steps.
+  const can: Uint8Array[] = new Array(length + 1);
+  can[length] = Uint8Array.from(a.accept);
+  for (let l = length - 1; l >= 0; l--) {
+    const next = can[l + 1] as Uint8Array;
+    const here = new Uint8Array(n);
+    for (let s = 0; s < n; s++) {
+      for (let c = 0; c < k; c++) {
+        if (next[a.trans[s * k + c] as number] === 1) {
+          here[s] = 1;
+          break;
+        }
+      }
+    }
+    can[l] = here;
+  }
+  if ((can[0] as Uint8Array)[a.start] !== 1) return undefined;
+  const out: number[] = [];
+  let s = a.start;
+  for (let l = 0; l < length; l++) {
+    const next = can[l + 1] as Uint8Array;
+    for (const c of alphabet.order) {
+      const t = a.trans[s * k + c] as number;
+      if (next[t] === 1) {
+        out.push(c);
+        s = t;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The shortest, most readable string `a` accepts with a length in `lengths`, or undefined. */
+export function shortestString(
+  alphabet: Alphabet,
+  a: Dfa,
+  lengths: LengthSet = ANY_LENGTH,
+): string | undefined {
+  const length = shortestLength(a, lengths);
+  if (length === undefined) return undefined;
+  const symbols = stringOfLength(alphabet, a, length);
+  return symbols === undefined ? undefined : alphabet.spell(symbols);
+}
+
+/**
+ * Up to `count` accepted strings with lengths in `lengths`, shortest first and, within a length, most readable
+ * first (for a witness that must also pass a check no automaton here describes, such as a `format`).
+ */
+export function someStrings(alphabet: Alphabet, a: Dfa, lengths: LengthSet, count: number): string[] {
+  const out: string[] = [];
+  let remaining = lengths;
+  for (let round = 0; round < 64 && out.length < count; round++) {
+    const length = shortestLength(a, remaining);
+    if (length === undefined) break;
+    collectOfLength(alphabet, a, length, count - out.length, out);
+    remaining = intersectLengths(remaining, lengthRange(length + 1, Number.POSITIVE_INFINITY));
+  }
+  return out;
+}
+
+function collectOfLength(alphabet: Alphabet, a: Dfa, length: number, count: number, out: string[]): void {
+  const { k, n } = a;
+  const can: Uint8Array[] = new Array(length + 1);
+  can[length] = Uint8Array.from(a.accept);
+  for (let l = length - 1; l >= 0; l--) {
+    const next = can[l + 1] as Uint8Array;
+    const here = new Uint8Array(n);
+    for (let s = 0; s < n; s++) {
+      for (let c = 0; c < k; c++) {
+        if (next[a.trans[s * k + c] as number] === 1) {
+          here[s] = 1;
+          break;
+        }
+      }
+    }
+    can[l] = here;
+  }
+  let taken = 0;
+  const path: number[] = [];
+  const walk = (s: number, l: number): void => {
+    if (taken >= count) return;
+    if (l === length) {
+      out.push(alphabet.spell(path));
+      taken++;
+      return;
+    }
+    const next = can[l + 1] as Uint8Array;
+    for (const c of alphabet.order) {
+      const t = a.trans[s * k + c] as number;
+      if (next[t] !== 1) continue;
+      path.push(c);
+      walk(t, l + 1);
+      path.pop();
+      if (taken >= count) return;
+    }
+  };
+  if ((can[0] as Uint8Array)[a.start] === 1) walk(a.start, 0);
+}

@@ -1,0 +1,199 @@
+/**
+ * What holds between the operators of one field on the values the verifier does not model exactly — paths outside
+ * the simple subset, command strings, where the runtime reads a value several ways at once. Whatever the reading,
+ * an operator whose language is covered by others cannot be true where they are all false:
+ *
+ * - `glob`: a value may match a glob when one of its readings (normalised, on any platform) is in the glob's
+ *   language ignoring case, or when it may name any file. So if the possible-language of glob `a` lies inside the
+ *   union of those of globs and path prefixes `N`, a value that may match `a` may match one of `N` too; and a value
+ *   that certainly matches `a` (a plain path whose one reading is in `a`'s exact language) certainly matches a glob
+ *   of `N` whose exact language covers it, or may match one whose possible-language does.
+ * - `path_prefix`: a longer prefix implies a shorter one, on every reading and on the text as written.
+ * - `command`: a string may run a list of prefixes when it may run one of them, and a prefix may run wherever a
+ *   prefix made of its first words may; a string certainly covered by prefixes is certainly covered by prefixes
+ *   made of their first words (without `$` or options).
+ *
+ * Every fact is an implication between runtime answers that holds for every string; a fact that does not apply
+ * is simply not used (the search then says `unknown` rather than `holds`).
+ */
+import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
+import type { Truth } from "../runtime/truth.js";
+import type { Automata } from "./automata.js";
+import { constant, type Dfa, isSubset, literals, subtract, union } from "./dfa.js";
+import type { Atom } from "./formula.js";
+
+function literal(text: string): string {
+  let out = "";
+  for (const ch of text) out += `\\u{${(ch.codePointAt(0) as number).toString(16)}}`;
+  return out;
+}
+
+/** The rooted spelling of a path prefix (as glob patterns read absolute paths: `/a` as `\0/a`). */
+function rooted(prefix: string): string {
+  if (!prefix.startsWith("/")) return prefix;
+  return prefix === "/" ? "\u0000" : `\u0000${prefix}`;
+}
+
+/** One path operator's languages over normalised, rooted reading texts. */
+interface PathReadings {
+  readonly kind: "glob" | "path_prefix";
+  /** Readings it certainly matches when the path is plain (glob: exact language; prefix: its text). */
+  readonly certain: Dfa;
+  /** Readings it may match. */
+  readonly possible: Dfa;
+  readonly prefix?: string;
+}
+
+interface CommandWords {
+  readonly words: readonly string[];
+  /** A prefix without `$` and without options: certain wherever its words start the command. */
+  readonly plain: boolean;
+  readonly key: string;
+}
+
+function startsWithList(longer: readonly string[], shorter: readonly string[]): boolean {
+  return shorter.length <= longer.length && shorter.every((w, i) => longer[i] === w);
+}
+
+/** The facts of one field's path and command operators. */
+export class FieldFacts {
+  readonly #paths = new Map<number, PathReadings>();
+  readonly #commands = new Map<number, readonly CommandWords[]>();
+  readonly #k: number;
+  readonly #cache = new Map<string, boolean>();
+
+  /**
+   * @param automata - over an alphabet cut for the operators' patterns (`PathLanguages.addBoundaries`).
+   * @param atoms - the field's atoms; facts are kept for its `glob`, `path_prefix` and `command` atoms.
+   */
+  constructor(automata: Automata, atoms: readonly Atom[]) {
+    const alphabet = automata.alphabet;
+    this.#k = alphabet.size;
+    const parse = (pattern: string, flags: string): Dfa => automata.pattern(pattern, flags);
+    const k = alphabet.size;
+    for (const atom of atoms) {
+      if (atom.operator === "glob") {
+        const list = typeof atom.value === "string" ? [atom.value] : (atom.value as string[]);
+        const { certain, possible } = automata.paths().globReadings(list);
+        this.#paths.set(atom.id, { kind: "glob", certain, possible });
+      } else if (atom.operator === "path_prefix") {
+        const prefix = atom.value as string;
+        let possible: Dfa;
+        if (prefix === "") possible = constant(k, true);
+        else {
+          // The runtime compares a reading's text (`` for the empty relative path, not `.`).
+          const text = rooted(prefix);
+          possible = union(parse(`^${literal(text)}`, "u"), parse(`^${literal(text)}`, "iu"));
+          possible = subtract(possible, literals(alphabet, ["."]));
+        }
+        this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, prefix });
+      } else if (atom.operator === "command") {
+        const entries: CommandWords[] = [];
+        for (const spec of atom.value as unknown[]) {
+          const read = parseCommandPrefixSpec(spec);
+          if (!read.ok) continue;
+          const plain = !read.prefix.exact && read.prefix.options === undefined;
+          entries.push({ words: read.prefix.words, plain, key: JSON.stringify(spec) });
+        }
+        this.#commands.set(atom.id, entries);
+      }
+    }
+  }
+
+  /** Whether the facts allow these truths of the field's atoms (atoms not listed may have any truth). */
+  allows(truths: ReadonlyMap<number, Truth>): boolean {
+    return this.#pathsAllow(truths) && this.#commandsAllow(truths);
+  }
+
+  #covered(key: string, what: Dfa, by: readonly Dfa[]): boolean {
+    let known = this.#cache.get(key);
+    if (known === undefined) {
+      let all = constant(this.#k, false);
+      for (const d of by) all = union(all, d);
+      known = isSubset(what, all);
+      this.#cache.set(key, known);
+    }
+    return known;
+  }
+
+  #pathsAllow(truths: ReadonlyMap<number, Truth>): boolean {
+    const ids = [...this.#paths.keys()].filter((id) => truths.has(id));
+    if (ids.length < 1) return true;
+    const falseIds = ids.filter((id) => truths.get(id) === 0);
+    for (const a of ids) {
+      const truth = truths.get(a) as Truth;
+      const pa = this.#paths.get(a) as PathReadings;
+      if (truth !== 0) {
+        // May match a: may match one of the operators that are false.
+        if (pa.kind === "path_prefix") {
+          for (const b of falseIds) {
+            const pb = this.#paths.get(b) as PathReadings;
+            if (pb.kind === "path_prefix" && (pa.prefix as string).startsWith(pb.prefix as string))
+              return false;
+          }
+        } else if (falseIds.length > 0) {
+          const by = falseIds.map((b) => (this.#paths.get(b) as PathReadings).possible);
+          if (this.#covered(`P${a}|${falseIds.join(",")}`, pa.possible, by)) return false;
+        }
+      }
+      if (truth === 1) {
+        // Certainly matches a: certainly matches a glob whose exact language covers it, or may match one.
+        const notCertain = ids.filter((b) => b !== a && truths.get(b) !== 1);
+        if (pa.kind === "path_prefix") {
+          for (const b of notCertain) {
+            const pb = this.#paths.get(b) as PathReadings;
+            if (pb.kind === "path_prefix" && (pa.prefix as string).startsWith(pb.prefix as string))
+              return false;
+          }
+          continue;
+        }
+        const by: Dfa[] = [];
+        const used: string[] = [];
+        for (const b of notCertain) {
+          const pb = this.#paths.get(b) as PathReadings;
+          if (pb.kind === "glob") {
+            by.push(pb.certain);
+            used.push(`c${b}`);
+          }
+          if (truths.get(b) === 0) {
+            by.push(pb.possible);
+            used.push(`p${b}`);
+          }
+        }
+        if (this.#covered(`C${a}|${used.join(",")}`, pa.certain, by)) return false;
+      }
+    }
+    return true;
+  }
+
+  #commandsAllow(truths: ReadonlyMap<number, Truth>): boolean {
+    const ids = [...this.#commands.keys()].filter((id) => truths.has(id));
+    if (ids.length < 2) return true;
+    const falseWords = ids
+      .filter((id) => truths.get(id) === 0)
+      .flatMap((id) => this.#commands.get(id) as readonly CommandWords[]);
+    for (const a of ids) {
+      const entries = this.#commands.get(a) as readonly CommandWords[];
+      const truth = truths.get(a) as Truth;
+      // May run a prefix of a: may run a prefix of a false operator made of its first words.
+      if (
+        truth !== 0 &&
+        entries.length > 0 &&
+        falseWords.length > 0 &&
+        entries.every((e) => falseWords.some((f) => startsWithList(e.words, f.words)))
+      ) {
+        return false;
+      }
+      if (truth !== 1) continue;
+      for (const b of ids) {
+        if (b === a || truths.get(b) === 1) continue;
+        const others = this.#commands.get(b) as readonly CommandWords[];
+        const covered = entries.every((e) =>
+          others.some((f) => f.key === e.key || (f.plain && startsWithList(e.words, f.words))),
+        );
+        if (entries.length > 0 && covered) return false;
+      }
+    }
+    return true;
+  }
+}

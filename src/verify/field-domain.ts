@@ -1,0 +1,659 @@
+/**
+ * The values one field can take, as the search sees them. Finite domains — a missing field, `null`, booleans, the
+ * values of an `enum` — and numbers are concrete: numbers are cut at every bound any operator or the schema names,
+ * and one value of each piece (an integer and a fraction where the piece has both, a multiple where `multipleOf`
+ * asks) stands for the piece, exactly, since every operator and numeric keyword answers alike inside it. The runtime
+ * itself computes every atom's truth on these values.
+ *
+ * Strings are a theory of automata (`StringTheory`): each atom's value narrows a region of strings, which stays
+ * exact on the strings every operator is modelled on, and becomes *loose* where an operator is not (paths outside
+ * the simple subset, `command` and `url` operators, a pattern past the engine's work bound): a loose region only
+ * says that strings of it exist; its witnesses are candidates the runtime must confirm, and what cannot be
+ * confirmed makes the answer `unknown`.
+ */
+import { canonicalJson } from "../runtime/canonical-json.js";
+import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
+import { programSize } from "../runtime/match/regex/program.js";
+import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
+import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
+import type { UrlSpec } from "../runtime/match/url.js";
+import { compileRegexOperator } from "../runtime/operators/regex.js";
+import type { Truth } from "../runtime/truth.js";
+import type { JsonSchema } from "../runtime/types.js";
+import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
+import type { Automata, AutomataPool } from "./automata.js";
+import {
+  ANY_LENGTH,
+  complement,
+  constant,
+  type Dfa,
+  intersect,
+  intersectLengths,
+  type LengthSet,
+  lengthRange,
+  literals,
+  shortestLength,
+  shortestString,
+  someStrings,
+  startsWith,
+  subtract,
+  TooComplex,
+  union,
+} from "./dfa.js";
+import { FieldFacts } from "./facts.js";
+import type { Atom, FieldRef } from "./formula.js";
+import type { PathLanguages } from "./path-language.js";
+import { RegexLanguage } from "./regex-language.js";
+import { allowedTypes, checkValue, finiteValues, passesFormat } from "./schema-facts.js";
+
+/** One way a field can be, for the search. */
+export type FieldOption =
+  | {
+      /** A concrete value (`undefined`: the field is missing) and each of the field's atoms' truth on it. */
+      readonly kind: "value";
+      readonly value: unknown;
+      readonly truths: readonly Truth[];
+    }
+  | { readonly kind: "strings" }
+  | {
+      /** Arrays or objects whose contents some atom reads in ways not enumerated: any truths, never a witness. */
+      readonly kind: "opaque";
+      readonly type: "array" | "object";
+    };
+
+/** The schema facts of one field that the domain needs. */
+export interface FieldSchema {
+  readonly schema: JsonSchema;
+  readonly missingAllowed: boolean;
+}
+
+/** A region of strings: an automaton and the lengths allowed. */
+export interface Region {
+  readonly dfa: Dfa;
+  readonly lengths: LengthSet;
+}
+
+/** Where a field's string theory stands: the exact region, and the loose one (see the module comment). */
+export interface TheoryState {
+  readonly exact: Region | null;
+  readonly loose: Region | null;
+  /** The truths assigned so far, by the atom's index in the field. */
+  readonly truths: ReadonlyMap<number, Truth>;
+}
+
+/** How one atom reads a string. */
+type StringAtom =
+  | { readonly kind: "fixed"; readonly truth: Truth }
+  | { readonly kind: "lang"; readonly lang: Dfa; readonly degradable: boolean }
+  | { readonly kind: "path"; readonly certain: Dfa; readonly possible: Dfa }
+  | { readonly kind: "free" };
+
+function literal(text: string): string {
+  let out = "";
+  for (const ch of text) out += `\\u{${(ch.codePointAt(0) as number).toString(16)}}`;
+  return out;
+}
+
+function nonEmpty(region: Region): boolean {
+  return shortestLength(region.dfa, region.lengths) !== undefined;
+}
+
+/** The numbers that stand for every piece of the number line cut at `points`. */
+function numberRepresentatives(points: readonly number[], multipleOf: number | undefined): number[] {
+  const sorted = [...new Set(points.filter((p) => Number.isFinite(p)))].sort((a, b) => a - b);
+  const out = new Set<number>(sorted);
+  const inside = (lo: number, hi: number) => {
+    // An integer, a fraction and a multiple strictly between lo and hi, where there are.
+    const i = Math.floor(lo) + 1;
+    if (i < hi) out.add(i);
+    const half = lo + Math.min(0.5, (hi - lo) / 2);
+    if (half > lo && half < hi && !Number.isInteger(half)) out.add(half);
+    if (multipleOf !== undefined && multipleOf > 0) {
+      const m = (Math.floor(lo / multipleOf) + 1) * multipleOf;
+      if (m > lo && m < hi) out.add(m);
+    }
+  };
+  if (sorted.length === 0) {
+    for (const v of [0, 1, 0.5]) out.add(v);
+    if (multipleOf !== undefined) out.add(multipleOf);
+    return [...out];
+  }
+  const first = sorted[0] as number;
+  const last = sorted[sorted.length - 1] as number;
+  inside(first - 2, first);
+  for (let i = 0; i + 1 < sorted.length; i++) inside(sorted[i] as number, sorted[i + 1] as number);
+  inside(last, last + 2);
+  return [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
+}
+
+/** The values of one field: concrete options and, for strings, the theory. */
+export class FieldDomain {
+  readonly ref: FieldRef;
+  /** The atoms reading this field, in a fixed order (their index here is their index in `truths`). */
+  readonly atoms: readonly Atom[];
+  readonly sides: readonly FieldSchema[];
+  #options: FieldOption[] | undefined;
+  #strings: StringTheory | null | undefined;
+
+  /**
+   * @param sides - the field's schema on each side that decides (one for `verify`; for `diff` both, and a value
+   *   is offered when some side allows it).
+   */
+  readonly #pool: AutomataPool;
+
+  constructor(ref: FieldRef, atoms: readonly Atom[], sides: readonly FieldSchema[], pool: AutomataPool) {
+    this.ref = ref;
+    this.atoms = atoms;
+    this.sides = sides;
+    this.#pool = pool;
+  }
+
+  /** Whether a concrete value is valid on side `i`. */
+  validOn(i: number, value: unknown): boolean {
+    const side = this.sides[i] as FieldSchema;
+    return checkValue(side.schema, value, side.missingAllowed);
+  }
+
+  #validSomewhere(value: unknown): boolean {
+    return this.sides.some((_, i) => this.validOn(i, value));
+  }
+
+  #concrete(value: unknown): FieldOption {
+    return { kind: "value", value, truths: this.atoms.map((a) => a.test(value)) };
+  }
+
+  /** The options, concrete values first. */
+  options(): readonly FieldOption[] {
+    if (this.#options !== undefined) return this.#options;
+    const out: FieldOption[] = [];
+    const types = new Set(this.sides.flatMap((s) => [...allowedTypes(s.schema)]));
+    const finite = this.sides.map((s) => finiteValues(s.schema));
+    const seen = new Set<string>();
+    const add = (value: unknown) => {
+      const key = value === undefined ? "missing" : canonicalJson(value);
+      if (seen.has(key) || !this.#validSomewhere(value)) return;
+      seen.add(key);
+      out.push(this.#concrete(value));
+    };
+    if (this.sides.some((s) => s.missingAllowed)) add(undefined);
+    if (finite.every((f) => f !== undefined)) {
+      // Only the listed values are valid anywhere.
+      for (const values of finite) for (const v of values as unknown[]) add(v);
+      this.#options = out;
+      return out;
+    }
+    for (const values of finite) for (const v of values ?? []) add(v);
+    const literalsOf = (type: string): unknown[] =>
+      this.atoms.flatMap((a) => {
+        const vs = a.operator === "equals" ? [a.value] : a.operator === "in" ? (a.value as unknown[]) : [];
+        return vs.filter((v) =>
+          type === "array"
+            ? Array.isArray(v)
+            : type === "object"
+              ? v !== null && typeof v === "object" && !Array.isArray(v)
+              : false,
+        );
+      });
+    if (types.has("null")) add(null);
+    if (types.has("boolean")) {
+      add(false);
+      add(true);
+    }
+    if (types.has("integer") || types.has("number")) {
+      const points: number[] = [];
+      for (const a of this.atoms) {
+        if (
+          (a.operator === "min" || a.operator === "max" || a.operator === "equals") &&
+          typeof a.value === "number"
+        )
+          points.push(a.value);
+        if (a.operator === "in")
+          for (const v of a.value as unknown[]) if (typeof v === "number") points.push(v);
+      }
+      let multipleOf: number | undefined;
+      for (const { schema } of this.sides) {
+        for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+          if (typeof schema[key] === "number") points.push(schema[key] as number);
+        }
+        if (typeof schema.multipleOf === "number") multipleOf = schema.multipleOf;
+      }
+      for (const v of numberRepresentatives(points, multipleOf)) add(v);
+    }
+    if (types.has("string")) out.push({ kind: "strings" });
+    for (const type of ["array", "object"] as const) {
+      if (!types.has(type)) continue;
+      const before = out.length;
+      for (const v of literalsOf(type)) add(v);
+      add(type === "array" ? [] : {});
+      // Contents matter to `any` and `all`, and to equality with a literal of the type: not enumerated here.
+      const reads = this.atoms.some(
+        (a) =>
+          (type === "array" && (a.operator === "any" || a.operator === "all")) || literalsOf(type).length > 0,
+      );
+      if (reads || out.length === before) out.push({ kind: "opaque", type });
+    }
+    this.#options = out;
+    return out;
+  }
+
+  /** The string theory of this field (built on first need), or null when strings are not modelled for it. */
+  strings(): StringTheory | null {
+    if (this.#strings === undefined) {
+      try {
+        this.#strings = new StringTheory(this, this.#pool);
+      } catch (error) {
+        if (!(error instanceof TooComplex)) throw error;
+        this.#strings = null;
+      }
+    }
+    return this.#strings;
+  }
+}
+
+/** A regex operator's program is bounded on every string of at most `maxLength` code points. */
+function regexExact(spec: unknown, maxLength: number): boolean {
+  const compiled = compileRegexOperator(spec as string);
+  if (!compiled.ok) return false;
+  const regex = compiled.regex as unknown as {
+    machine?: { shortcut?: { literal?: unknown }; dfaEligible?: boolean };
+  };
+  if (regex.machine?.shortcut?.literal !== undefined) return true;
+  if (regex.machine?.dfaEligible !== true) return false;
+  const source = typeof spec === "string" ? spec : (spec as { pattern: string }).pattern;
+  const flags = typeof spec === "string" ? "" : `${(spec as { flags?: string }).flags ?? ""}u`;
+  const tree = parseRegexTree(source, flags);
+  if (tree === undefined) return false;
+  // Code points may be two code units each: bound by units.
+  return regexWorkUpperBound(programSize(tree), 2 * maxLength) <= REGEX_WORK_BOUND;
+}
+
+function regexSource(spec: unknown): { pattern: string; flags: string } {
+  if (typeof spec === "string") return { pattern: spec, flags: "" };
+  const object = spec as { pattern: string; flags?: string };
+  return { pattern: object.pattern, flags: `${object.flags ?? ""}u` };
+}
+
+/** The longest string a side's schema allows. */
+function maxLengthOf(sides: readonly FieldSchema[]): number {
+  let max = 0;
+  for (const { schema } of sides) {
+    if (typeof schema.maxLength !== "number") return Number.POSITIVE_INFINITY;
+    max = Math.max(max, schema.maxLength);
+  }
+  return max;
+}
+
+/** The strings of a field, as automata (see the module comment). */
+export class StringTheory {
+  readonly alphabet: Alphabet;
+  readonly #field: FieldDomain;
+  readonly #atoms: readonly StringAtom[];
+  readonly #facts: FieldFacts;
+  readonly #initial: TheoryState;
+  readonly #automata: Automata;
+  /** Every valid string (of some side), exact or not. */
+  readonly #valid: Region;
+  readonly #cache = new Map<string, TheoryState | null>();
+  readonly #witnesses = new Map<string, { readonly text: string; readonly loose: boolean } | null>();
+  /** Whether some atom reads strings in a way modelled only on simple paths. */
+  readonly hasPaths: boolean;
+
+  constructor(field: FieldDomain, pool: AutomataPool) {
+    this.#field = field;
+    const atoms = field.atoms;
+    const builder = new AlphabetBuilder();
+    const globs: string[] = [];
+    const prefixes: string[] = [];
+    const texts: string[] = [];
+    /** Every pattern the field's automata are made from: its boundaries cut the alphabet. */
+    const patterns: { pattern: string; flags: string }[] = [];
+    for (const a of atoms) {
+      if (a.operator === "glob")
+        globs.push(...(typeof a.value === "string" ? [a.value] : (a.value as string[])));
+      if (a.operator === "path_prefix") prefixes.push(a.value as string);
+      if (a.operator === "regex") patterns.push(regexSource(a.value));
+      if (a.operator === "equals" && typeof a.value === "string") texts.push(a.value);
+      if (a.operator === "in") for (const v of a.value as unknown[]) if (typeof v === "string") texts.push(v);
+      if (a.operator === "prefix") texts.push(a.value as string);
+      // Seeds of candidates spell command words and URL parts: each of their characters is a symbol of its own.
+      if (a.operator === "command") {
+        for (const spec of a.value as unknown[]) {
+          const read = parseCommandPrefixSpec(spec);
+          if (read.ok) for (const w of read.prefix.words) texts.push(w);
+        }
+      }
+      if (a.operator === "url") texts.push(JSON.stringify(a.value), "://@.-_");
+      for (const truth of [0, 1, 2] as const) {
+        const seed = seedPattern(a, truth);
+        if (seed !== undefined) patterns.push(seed);
+      }
+    }
+    const sidePatterns = field.sides.map(({ schema }) =>
+      typeof schema.pattern === "string" ? { pattern: schema.pattern, flags: "u" } : undefined,
+    );
+    for (const p of sidePatterns) if (p !== undefined) patterns.push(p);
+    this.hasPaths = globs.length > 0 || prefixes.length > 0;
+    if (this.hasPaths) pool.addPathBoundaries(builder, globs, prefixes);
+    for (const { pattern, flags } of patterns) {
+      const language = RegexLanguage.parse(pattern, flags);
+      if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+      language.addBoundaries(builder);
+    }
+    for (const t of texts) builder.addText(t);
+    // Letters, digits and the blank: witnesses may use them.
+    builder.addRanges([0x20, 0x20, 0x30, 0x39, 0x41, 0x5a, 0x61, 0x7a]);
+    const automata = pool.get(builder);
+    this.#automata = automata;
+    const alphabet = automata.alphabet;
+    this.alphabet = alphabet;
+    const k = alphabet.size;
+    const paths = this.hasPaths ? automata.paths() : undefined;
+    const maxLength = maxLengthOf(field.sides);
+    this.#atoms = atoms.map((a): StringAtom => {
+      switch (a.operator) {
+        case "exists":
+        case "min":
+        case "max":
+        case "any":
+        case "all":
+          return { kind: "fixed", truth: a.test("") };
+        case "equals":
+          return typeof a.value === "string"
+            ? { kind: "lang", lang: literals(alphabet, [a.value]), degradable: false }
+            : { kind: "fixed", truth: 0 };
+        case "in": {
+          const strings = (a.value as unknown[]).filter((v): v is string => typeof v === "string");
+          return { kind: "lang", lang: literals(alphabet, strings), degradable: false };
+        }
+        case "prefix":
+          return { kind: "lang", lang: startsWith(alphabet, a.value as string), degradable: false };
+        case "regex": {
+          const { pattern, flags } = regexSource(a.value);
+          return {
+            kind: "lang",
+            lang: automata.pattern(pattern, flags),
+            degradable: !regexExact(a.value, maxLength),
+          };
+        }
+        case "glob": {
+          const list = typeof a.value === "string" ? [a.value] : (a.value as string[]);
+          const { certain, possible } = (paths as PathLanguages).glob(list);
+          return { kind: "path", certain, possible };
+        }
+        case "path_prefix": {
+          const { certain, possible } = (paths as PathLanguages).pathPrefix(a.value as string);
+          return { kind: "path", certain, possible };
+        }
+        default:
+          return { kind: "free" };
+      }
+    });
+    this.#facts = new FieldFacts(automata, atoms);
+    // The valid strings: on some side (diff tells the sides apart with their own atoms).
+    let valid = constant(k, false);
+    let lengths: LengthSet = [];
+    field.sides.forEach(({ schema }, i) => {
+      const p = sidePatterns[i];
+      valid = union(valid, p === undefined ? constant(k, true) : automata.pattern(p.pattern, p.flags));
+      const lo = typeof schema.minLength === "number" ? schema.minLength : 0;
+      const hi = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
+      lengths = mergeLengths(lengths, lengthRange(lo, hi));
+    });
+    if (field.sides.length === 0) lengths = ANY_LENGTH;
+    const exactDomain = paths !== undefined ? intersect(valid, paths.simple) : valid;
+    const looseDomain = paths !== undefined ? subtract(valid, paths.simple) : valid;
+    this.#valid = { dfa: valid, lengths };
+    const exact = { dfa: exactDomain, lengths };
+    const loose = { dfa: looseDomain, lengths };
+    this.#initial = {
+      exact: nonEmpty(exact) ? exact : null,
+      loose: nonEmpty(loose) ? loose : null,
+      truths: new Map(),
+    };
+  }
+
+  get initial(): TheoryState {
+    return this.#initial;
+  }
+
+  /**
+   * The state after the field's atom `index` is given `truth`; null when no string can be so. Cached by the
+   * sequence of assignments (the search reaches the same one from many branches of other fields).
+   */
+  assign(state: TheoryState, index: number, truth: Truth, key: string): TheoryState | null {
+    const cached = this.#cache.get(key);
+    if (cached !== undefined) return cached;
+    const next = this.#assign(state, index, truth);
+    this.#cache.set(key, next);
+    return next;
+  }
+
+  #assign(state: TheoryState, index: number, truth: Truth): TheoryState | null {
+    const atom = this.#atoms[index] as StringAtom;
+    const truths = new Map(state.truths);
+    truths.set(index, truth);
+    let { exact, loose } = state;
+    const narrow = (region: Region | null, lang: Dfa): Region | null => {
+      if (region === null) return null;
+      const r = { dfa: intersect(region.dfa, lang), lengths: region.lengths };
+      return nonEmpty(r) ? r : null;
+    };
+    // The exact region's strings on which an atom is not modelled move to the loose region: they are still
+    // strings of the field (dropping them would lose calls, and a `holds` could be wrong).
+    const loosen = (): void => {
+      if (exact !== null)
+        loose = loose === null ? exact : { dfa: union(loose.dfa, exact.dfa), lengths: loose.lengths };
+      exact = null;
+    };
+    switch (atom.kind) {
+      case "fixed":
+        if (truth !== atom.truth) return null;
+        break;
+      case "lang":
+        if (truth === 2) {
+          if (!atom.degradable) return null;
+          loosen();
+        } else {
+          const lang = truth === 1 ? atom.lang : complement(atom.lang);
+          exact = narrow(exact, lang);
+          loose = narrow(loose, lang);
+        }
+        break;
+      case "path": {
+        const lang =
+          truth === 1
+            ? atom.certain
+            : truth === 2
+              ? subtract(atom.possible, atom.certain)
+              : complement(atom.possible);
+        exact = narrow(exact, lang);
+        break;
+      }
+      case "free":
+        loosen();
+        break;
+    }
+    if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;
+    if (exact === null && loose === null) return null;
+    return { exact, loose, truths };
+  }
+
+  #atomTruths(truths: ReadonlyMap<number, Truth>): Map<number, Truth> {
+    const out = new Map<number, Truth>();
+    for (const [i, t] of truths) out.set((this.#field.atoms[i] as Atom).id, t);
+    return out;
+  }
+
+  /**
+   * A string of the state's regions that has exactly the assigned truths, checked by running every atom on it; the
+   * exact region's shortest, most readable string first, then candidates from the loose region.
+   */
+  witness(state: TheoryState, key: string): { readonly text: string; readonly loose: boolean } | undefined {
+    const known = this.#witnesses.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const found = this.#witness(state);
+    this.#witnesses.set(key, found ?? null);
+    return found;
+  }
+
+  #witness(state: TheoryState): { readonly text: string; readonly loose: boolean } | undefined {
+    const check = (s: string): boolean =>
+      this.#field.sides.some((_, i) => this.#field.validOn(i, s)) &&
+      [...state.truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth);
+    if (state.exact !== null) {
+      const formats = this.#field.sides.map((s) => s.schema.format).filter((f) => f !== undefined);
+      const candidates =
+        formats.length === 0
+          ? [shortestString(this.alphabet, state.exact.dfa, state.exact.lengths)]
+          : someStrings(this.alphabet, state.exact.dfa, state.exact.lengths, 200).filter((s) =>
+              formats.every((f) => passesFormat(f, s)),
+            );
+      for (const s of candidates) if (s !== undefined && check(s)) return { text: s, loose: false };
+    }
+    if (state.loose !== null) {
+      for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
+    }
+    return undefined;
+  }
+
+  /** The language candidates for an atom's truth are drawn from (see `seedPattern`). */
+  #seed(index: number, truth: Truth): Dfa | undefined {
+    const seed = seedPattern(this.#field.atoms[index] as Atom, truth);
+    return seed === undefined ? undefined : this.#automata.pattern(seed.pattern, seed.flags);
+  }
+
+  /** Candidates for a loose region: strings of it narrowed by each atom's seed language, then of it alone. */
+  #looseCandidates(state: TheoryState): string[] {
+    const loose = state.loose as Region;
+    const out: string[] = [];
+    // The seeds narrow the loose region (strings outside what is modelled) and, for other spellings of them, the
+    // valid strings with the exact languages' truths.
+    let seeded = loose.dfa;
+    let spelt = this.#valid.dfa;
+    for (const [i, truth] of state.truths) {
+      // The loose region holds the exact languages' truths already: only the other atoms seed it.
+      const atom = this.#atoms[i] as StringAtom;
+      if (atom.kind === "lang" || atom.kind === "fixed") {
+        if (this.hasPaths && atom.kind === "lang" && truth !== 2)
+          spelt = intersect(spelt, truth === 1 ? atom.lang : complement(atom.lang), false);
+        continue;
+      }
+      const seed = this.#seed(i, truth);
+      if (seed === undefined) continue;
+      const narrowed = intersect(seeded, seed, false);
+      if (shortestLength(narrowed, loose.lengths) !== undefined) seeded = narrowed;
+      if (this.hasPaths) {
+        const other = intersect(spelt, seed, false);
+        if (shortestLength(other, loose.lengths) !== undefined) spelt = other;
+      }
+    }
+    try {
+      out.push(...someStrings(this.alphabet, seeded, loose.lengths, 40));
+      out.push(...someStrings(this.alphabet, loose.dfa, loose.lengths, 10));
+      if (this.hasPaths) out.push(...spellings(someStrings(this.alphabet, spelt, loose.lengths, 5)));
+    } catch (error) {
+      if (!(error instanceof TooComplex)) throw error;
+    }
+    return [...new Set(out)];
+  }
+}
+
+function mergeLengths(a: LengthSet, b: LengthSet): LengthSet {
+  const all = [...a, ...b].map(([lo, hi]) => [lo, hi] as [number, number]).sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of all) {
+    const last = out[out.length - 1];
+    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return intersectLengths(out, ANY_LENGTH);
+}
+
+/** Other spellings of paths: the forms the runtime reads several ways (DESIGN.md §4.5). */
+function spellings(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const slash = p.indexOf("/");
+    out.push(
+      `./${p}`,
+      slash > 0 ? `${p.slice(0, slash)}/./${p.slice(slash + 1)}` : `${p}/.`,
+      slash > 0 ? `${p.slice(0, slash)}//${p.slice(slash + 1)}` : `${p}/`,
+      `x/../${p}`,
+      `${p}/`,
+      p.replaceAll("/", "\\"),
+      `/${p}`,
+      `../${p}`,
+      `${p}.`,
+      p.toUpperCase(),
+    );
+  }
+  return out;
+}
+
+/**
+ * The language a candidate for an atom's truth is drawn from, as a pattern: for a glob its own shape read over the
+ * raw string (`**` anything, `*` anything but `/`), for a path prefix the text first, for a command its words at the
+ * start (certain), after other words (maybe) or nowhere (false), for a URL the operator's parts.
+ */
+function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string } | undefined {
+  switch (atom.operator) {
+    case "glob": {
+      const list = typeof atom.value === "string" ? [atom.value] : (atom.value as string[]);
+      const shapes = list.map(globShape).join("|");
+      return truth === 0 ? undefined : { pattern: `^(?:${shapes})$`, flags: "iu" };
+    }
+    case "path_prefix":
+      return truth === 0 ? undefined : { pattern: `^${literal(atom.value as string)}`, flags: "u" };
+    case "command": {
+      const words: string[][] = [];
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok) words.push([...read.prefix.words]);
+      }
+      if (words.length === 0) return undefined;
+      const word = "[A-Za-z0-9_./=:,+@%-]+";
+      // A string that may run none of the prefixes is any other string: no seed narrows it usefully.
+      if (truth === 0) return undefined;
+      const alternatives = words.map((w) => w.map(literal).join(" ")).join("|");
+      return truth === 1
+        ? { pattern: `^(?:${alternatives})(?: ${word})*$`, flags: "u" }
+        : { pattern: `^(?:${word} )+(?:${alternatives})(?: ${word})*$`, flags: "u" };
+    }
+    case "url": {
+      if (truth === 0) return undefined;
+      const spec = atom.value as UrlSpec;
+      const list = <V>(v: V | readonly V[] | undefined): readonly V[] =>
+        v === undefined ? [] : Array.isArray(v) ? v : [v as V];
+      const schemes = list(spec.scheme);
+      const hosts = list(spec.host).map((h) => h.replace(/^\*\./, "a."));
+      const ports = list(spec.port);
+      const alternatives: string[] = [];
+      for (const scheme of schemes.length === 0 ? ["https"] : schemes) {
+        for (const host of hosts.length === 0 ? ["example.com"] : hosts) {
+          for (const port of ports.length === 0 ? [undefined] : ports) {
+            alternatives.push(literal(`${scheme}://${host}${port === undefined ? "" : `:${port}`}`));
+          }
+        }
+      }
+      return { pattern: `^(?:${alternatives.join("|")})(?:/[a-z]*)?$`, flags: "u" };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A glob's shape as a pattern over the raw string, for seeding candidates. */
+function globShape(glob: string): string {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === "*" && glob[i + 1] === "*") {
+      out += ".*";
+      i++;
+    } else if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if ("[]{},!^\\".includes(c)) out += ".";
+    else out += literal(c);
+  }
+  return out;
+}

@@ -1,0 +1,170 @@
+/**
+ * Path operators (`glob`, `path_prefix`) as automata, exactly, on the paths every platform reads alike: the
+ * *simple* paths — segments of ASCII letters, digits, `_`, `-` and `.`, none empty or ending in `.`, joined by
+ * single `/`, relative (no segment a Windows device name) or absolute. On a simple relative path a glob's answer is
+ * certain when the glob matches it and possible when it matches ignoring case; on a simple absolute path it is at
+ * most possible (DESIGN.md §4.5). Every other spelling (backslashes, `..`, case-unstable letters, streams, short
+ * names) is read by the runtime in several ways at once; the verifier does not model those readings and leaves
+ * such paths to facts that hold whatever the reading (see `facts.ts`).
+ */
+import { compileGlob, type Glob } from "../runtime/match/glob.js";
+import type { AlphabetBuilder } from "./alphabet.js";
+import type { Automata } from "./automata.js";
+import {
+  afterSymbol,
+  complement,
+  constant,
+  type Dfa,
+  intersect,
+  literals,
+  TooComplex,
+  union,
+} from "./dfa.js";
+import { RegexLanguage } from "./regex-language.js";
+
+const SEGMENT = "(?:[A-Za-z0-9_.\\-]*[A-Za-z0-9_\\-])";
+const RELATIVE = `^${SEGMENT}(?:/${SEGMENT})*$`;
+const ABSOLUTE = `^/(?:${SEGMENT}(?:/${SEGMENT})*)?$`;
+const DEVICE = "(?:^|/)(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\\.[^/]*)?(?:/|$)";
+
+/** A code point written so the regex parser reads it literally. */
+function literal(text: string): string {
+  let out = "";
+  for (const ch of text) out += `\\u{${(ch.codePointAt(0) as number).toString(16)}}`;
+  return out;
+}
+
+/** The glob's compiled patterns (the runtime's own translation), read from the compiled glob. */
+interface GlobPatterns {
+  readonly exact: { readonly source: string };
+  readonly nfc?: GlobPatterns;
+}
+
+/** The patterns (over rooted path text, see `glob.ts`) a glob is matched with: exact and NFC-spelt. */
+function globSources(glob: Glob): string[] {
+  const out: string[] = [];
+  let current: GlobPatterns | undefined = glob as unknown as GlobPatterns;
+  while (current !== undefined) {
+    out.push(current.exact.source);
+    current = current.nfc;
+  }
+  return out;
+}
+
+/** The languages of one path operator: over raw strings in the simple subset, and over normalised readings. */
+export interface PathOperatorLanguages {
+  /** Simple paths the operator certainly matches. */
+  readonly certain: Dfa;
+  /** Simple paths the operator may match (a superset of `certain`). */
+  readonly possible: Dfa;
+}
+
+/** The path languages of one verification: the simple subset and the operators' languages on it. */
+export class PathLanguages {
+  readonly relative: Dfa;
+  readonly absolute: Dfa;
+  /** Every simple path. */
+  readonly simple: Dfa;
+  readonly #automata: Automata;
+  readonly #nul: number;
+
+  constructor(automata: Automata) {
+    this.#automata = automata;
+    this.relative = intersect(automata.pattern(RELATIVE, "u"), complement(automata.pattern(DEVICE, "iu")));
+    this.absolute = automata.pattern(ABSOLUTE, "u");
+    this.simple = union(this.relative, this.absolute);
+    this.#nul = automata.alphabet.symbolOf(0);
+  }
+
+  /** Cuts the alphabet for the simple subset and for the given globs and prefixes. */
+  static addBoundaries(
+    builder: AlphabetBuilder,
+    globs: readonly string[],
+    prefixes: readonly string[],
+  ): void {
+    for (const pattern of [RELATIVE, ABSOLUTE, DEVICE]) {
+      RegexLanguage.parse(pattern, pattern === DEVICE ? "iu" : "u")?.addBoundaries(builder);
+    }
+    builder.addPoint(0);
+    builder.addPoint(0x2f);
+    builder.addPoint(0x2e);
+    for (const g of globs) {
+      const compiled = compileGlob(g);
+      if (!compiled.ok) continue;
+      for (const source of globSources(compiled.glob)) {
+        RegexLanguage.parse(source, "u")?.addBoundaries(builder);
+        RegexLanguage.parse(source, "iu")?.addBoundaries(builder);
+      }
+    }
+    for (const p of prefixes) {
+      RegexLanguage.parse(`^${literal(p)}`, "u")?.addBoundaries(builder);
+      RegexLanguage.parse(`^${literal(p)}`, "iu")?.addBoundaries(builder);
+    }
+  }
+
+  /** The simple paths whose rooted spelling (`\0/a` for `/a`, `\0` for `/`) a pattern over rooted text accepts. */
+  #raw(rooted: Dfa, certainOnly: boolean): Dfa {
+    const relative = intersect(this.relative, rooted);
+    if (certainOnly) return relative;
+    const after = afterSymbol(rooted, this.#nul);
+    let absolute = intersect(this.absolute, after);
+    // `/` alone is the root: its rooted spelling is `\0` alone.
+    const rootAccepted = after.accept[after.start] === 1;
+    const root = literals(this.#automata.alphabet, ["/"]);
+    absolute = rootAccepted ? union(absolute, root) : intersect(absolute, complement(root));
+    return union(relative, absolute);
+  }
+
+  /** A glob operator (one glob or a list): certain on simple relative paths, possible on every simple path. */
+  glob(patterns: readonly string[]): PathOperatorLanguages {
+    const readings = this.globReadings(patterns);
+    return { certain: this.#raw(readings.certain, true), possible: this.#raw(readings.possible, false) };
+  }
+
+  /**
+   * A glob operator over normalised, rooted reading texts (as `glob.ts` matches them): `certain` its exact
+   * patterns, `possible` those and the NFC-spelt ones, each also ignoring case.
+   */
+  globReadings(patterns: readonly string[]): PathOperatorLanguages {
+    const key = `globs\u0000${JSON.stringify(patterns)}`;
+    const certain = this.#automata.memo(`${key}\u0000certain`, () => this.#globUnion(patterns, false));
+    const possible = this.#automata.memo(`${key}\u0000possible`, () => this.#globUnion(patterns, true));
+    return { certain, possible };
+  }
+
+  #globUnion(patterns: readonly string[], possible: boolean): Dfa {
+    const k = this.#automata.alphabet.size;
+    let out = constant(k, false);
+    for (const g of patterns) {
+      const compiled = compileGlob(g);
+      if (!compiled.ok) throw new TooComplex(`glob ${g} does not compile: ${compiled.message}`);
+      const sources = globSources(compiled.glob);
+      // glob.test reads the exact pattern; mayMatch also the NFC spelling, each exactly and ignoring case.
+      if (!possible) out = union(out, this.#parse(sources[0] as string, "u"));
+      else {
+        for (const source of sources) {
+          out = union(out, this.#parse(source, "u"));
+          out = union(out, this.#parse(source, "iu"));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A `path_prefix` operator: certain on simple relative paths that start with it, possible ignoring case. */
+  pathPrefix(prefix: string): PathOperatorLanguages {
+    // A prefix ending in `/` names a folder: the folder itself (`secrets`) as well as everything under it.
+    const folder = prefix.length > 1 && prefix.endsWith("/") ? prefix.slice(0, -1) : undefined;
+    const source = `^${literal(prefix)}${folder === undefined ? "" : `|^${literal(folder)}$`}`;
+    const exact = this.#parse(source, "u");
+    const folded = this.#parse(source, "iu");
+    return {
+      certain: intersect(this.relative, exact),
+      possible: intersect(this.simple, union(exact, folded)),
+    };
+  }
+
+  #parse(pattern: string, flags: string): Dfa {
+    return this.#automata.pattern(pattern, flags);
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * What the verifier reads of JSON Schemas: the schema of a field, whether it may be missing, which JSON types it
+ * allows, and a check of one value against the keywords that constrain a leaf value (`type`, `enum`, `const`,
+ * `minLength`, `maxLength`, `pattern`, `format`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+ * `multipleOf`, `minItems`, `maxItems`). Keywords it does not read make the set of values it allows larger than the
+ * validator's, never smaller: a `holds` stays sound, and every witness is checked by the real validator before it
+ * is reported.
+ */
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { fieldSchema, resolveLocalRef, typesOf } from "../config/policy-checks/policy-facts.js";
+import { compileRegex } from "../runtime/match/regex/index.js";
+import { jsonEquals } from "../runtime/operators/equals.js";
+import type { JsonType } from "../runtime/operators/operator.js";
+import type { JsonSchema } from "../runtime/types.js";
+
+export { typesOf };
+
+/** The keywords {@link checkValue} reads (with the structural ones the verifier walks). */
+export const READ_KEYWORDS: ReadonlySet<string> = new Set([
+  "type",
+  "enum",
+  "const",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "description",
+  "title",
+  "default",
+  "examples",
+  "$schema",
+  "$id",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+
+/** The schema of a dotted field inside an object schema; `{}` (anything) when it is not declared. */
+export function schemaOfField(root: JsonSchema | null, path: readonly string[]): JsonSchema {
+  if (root === null) return {};
+  return fieldSchema(root, path.join(".")) ?? {};
+}
+
+/** Whether the field may be absent from a valid value of `root`: some step is optional or may not be an object. */
+export function mayBeMissing(root: JsonSchema | null, path: readonly string[]): boolean {
+  if (root === null) return true;
+  let current = resolveLocalRef(root, root);
+  for (const key of path) {
+    const types = typesOf(current);
+    if (types === null || types.size !== 1 || !types.has("object")) return true;
+    const required = Array.isArray(current.required) ? (current.required as string[]) : [];
+    if (!required.includes(key)) return true;
+    const properties = current.properties as { [k: string]: JsonSchema } | undefined;
+    if (properties === undefined || !Object.hasOwn(properties, key)) return true;
+    current = resolveLocalRef(root, properties[key] as JsonSchema);
+  }
+  return false;
+}
+
+/** The JSON types a field's schema allows (every type when it declares none); `enum`/`const` narrow them. */
+export function allowedTypes(schema: JsonSchema): ReadonlySet<JsonType> {
+  const declared = typesOf(schema);
+  const all: JsonType[] = ["null", "boolean", "integer", "number", "string", "array", "object"];
+  const types = new Set<JsonType>(declared === null ? all : declared);
+  if (types.has("number")) types.add("integer");
+  return types;
+}
+
+/** The values `enum` or `const` allow, or undefined when neither is given. */
+export function finiteValues(schema: JsonSchema): readonly unknown[] | undefined {
+  if (Object.hasOwn(schema, "const")) return [schema.const];
+  if (Array.isArray(schema.enum)) return schema.enum as unknown[];
+  return undefined;
+}
+
+function typeOf(value: unknown): JsonType {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value as JsonType;
+}
+
+const patternCache = new Map<string, ((s: string) => boolean) | null>();
+
+function patternTest(pattern: string): ((s: string) => boolean) | null {
+  let test = patternCache.get(pattern);
+  if (test === undefined) {
+    const compiled = compileRegex(pattern, "u");
+    test = compiled.ok ? (s: string) => compiled.regex.test(s) : null;
+    patternCache.set(pattern, test);
+  }
+  return test;
+}
+
+/** Whether a string passes a `format` as ajv-formats' full formats check it (an unknown format: true). */
+export function passesFormat(format: unknown, value: string): boolean {
+  if (typeof format !== "string") return true;
+  const check = (fullFormats as Record<string, unknown>)[format];
+  if (check === undefined || check === true) return true;
+  if (check instanceof RegExp) return check.test(value);
+  if (typeof check === "function") return (check as (s: string) => boolean)(value) === true;
+  if (typeof check === "object" && check !== null) {
+    const validate = (check as { validate?: unknown }).validate;
+    if (validate instanceof RegExp) return validate.test(value);
+    if (typeof validate === "function") return (validate as (s: string) => boolean)(value) === true;
+  }
+  return true;
+}
+
+/** Code points of a string, as ajv counts `minLength`/`maxLength`. */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Whether a leaf value passes the schema's leaf keywords (see the module comment). A missing value is valid
+ * exactly when `missingAllowed`.
+ */
+export function checkValue(
+  schema: JsonSchema,
+  value: unknown,
+  missingAllowed: boolean,
+  root?: JsonSchema,
+): boolean {
+  if (value === undefined) return missingAllowed;
+  const s = root === undefined ? schema : resolveLocalRef(root, schema);
+  const declared = typesOf(s);
+  const type = typeOf(value);
+  if (declared !== null && !declared.has(type) && !(type === "integer" && declared.has("number")))
+    return false;
+  if (Array.isArray(s.enum) && !(s.enum as unknown[]).some((e) => jsonEquals(e, value))) return false;
+  if (Object.hasOwn(s, "const") && !jsonEquals(s.const, value)) return false;
+  if (typeof value === "string") {
+    const n = codePointLength(value);
+    if (typeof s.minLength === "number" && n < s.minLength) return false;
+    if (typeof s.maxLength === "number" && n > s.maxLength) return false;
+    if (typeof s.pattern === "string") {
+      const test = patternTest(s.pattern);
+      if (test !== null && !test(value)) return false;
+    }
+    if (!passesFormat(s.format, value)) return false;
+  }
+  if (typeof value === "number") {
+    if (typeof s.minimum === "number" && value < s.minimum) return false;
+    if (typeof s.maximum === "number" && value > s.maximum) return false;
+    if (typeof s.exclusiveMinimum === "number" && value <= s.exclusiveMinimum) return false;
+    if (typeof s.exclusiveMaximum === "number" && value >= s.exclusiveMaximum) return false;
+    if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
+      const q = value / s.multipleOf;
+      if (Math.abs(q - Math.round(q)) > 1e-9 * Math.max(1, Math.abs(q))) return false;
+    }
+  }
+  if (Array.isArray(value)) {
+    if (typeof s.minItems === "number" && value.length < s.minItems) return false;
+    if (typeof s.maxItems === "number" && value.length > s.maxItems) return false;
+    const items = s.items;
+    if (items !== null && typeof items === "object" && !Array.isArray(items)) {
+      for (const element of value) if (!checkValue(items as JsonSchema, element, false, root)) return false;
+    }
+  }
+  if (type === "object") {
+    const object = value as Record<string, unknown>;
+    const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
+    for (const key of Array.isArray(s.required) ? (s.required as string[]) : []) {
+      if (!Object.hasOwn(object, key)) return false;
+    }
+    for (const [key, v] of Object.entries(object)) {
+      if (Object.hasOwn(properties, key)) {
+        if (!checkValue(properties[key] as JsonSchema, v, false, root)) return false;
+      } else if (s.additionalProperties === false) return false;
+    }
+  }
+  return true;
+}
+
+/** The unread keywords of a schema and the schemas below it, for the `unknown` reasons of `diff`. */
+export function unreadKeywords(schema: unknown, out: Set<string> = new Set()): Set<string> {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return out;
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (!READ_KEYWORDS.has(key)) out.add(key);
+    if (key === "properties" && value !== null && typeof value === "object") {
+      for (const child of Object.values(value as Record<string, unknown>)) unreadKeywords(child, out);
+    } else if (key === "items" || key === "additionalProperties") unreadKeywords(value, out);
+  }
+  return out;
+}

@@ -1,0 +1,367 @@
+/**
+ * `verify`: for each property, every valid call of its tools that its `where` may select is searched for one that
+ * gets the forbidden decision (`never`) or another decision (`always`). No such call: `holds`. A call found, built as
+ * a concrete call and confirmed by the real controller (the validators, the policy's `explain`, the mode) and by
+ * the `where` condition compiled by the runtime: `fails`, with that call as the witness. Anything else — a call that
+ * may exist but that the engine cannot build or the controller does not confirm, a search past its budget — is
+ * `unknown`, with the reason. Never a wrong `holds`: the search over-approximates what it cannot model exactly.
+ */
+import { bundleParts } from "../bundle/bundle-parts.js";
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import { assembleController } from "../runtime/assemble.js";
+import { type ConditionSpec, compileCondition } from "../runtime/condition.js";
+import type { ToolController } from "../runtime/controller.js";
+import { InternalError } from "../runtime/errors.js";
+import { applyMode, type ControllerMode } from "../runtime/mode.js";
+import type {
+  ArgumentValidator,
+  JsonSchema,
+  PolicyAction,
+  StatementSource,
+  ToolContext,
+} from "../runtime/types.js";
+import { AutomataPool } from "./automata.js";
+import { ACTION_BIT, ToolDecision } from "./decision-model.js";
+import { TooComplex } from "./dfa.js";
+import { FieldDomain } from "./field-domain.js";
+import { type Atom, AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
+import { mayBeMissing, schemaOfField } from "./schema-facts.js";
+import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
+import { fillRequired, setPath } from "./witness.js";
+
+/** One property as the loader hands it over. */
+export interface Property {
+  readonly id: string;
+  readonly tools: readonly string[];
+  /** The argument condition that selects calls (every call when absent). */
+  readonly where?: ConditionSpec;
+  /** The context condition that selects calls (every context when absent). */
+  readonly context?: ConditionSpec;
+  /** `never`: no selected valid call gets `action`; `always`: every one gets exactly it. */
+  readonly kind: "never" | "always";
+  readonly action: PolicyAction;
+  readonly source?: StatementSource;
+}
+
+/** A call that shows a property fails, with the decision the controller gave it. */
+export interface Witness {
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly context: ToolContext;
+  readonly decision: PolicyAction;
+}
+
+/** How one property came out. */
+export interface PropertyResult {
+  readonly id: string;
+  readonly status: "holds" | "fails" | "unknown";
+  readonly witness?: Witness;
+  readonly reason?: string;
+  readonly source?: StatementSource;
+}
+
+/** A controller whose handlers never run: it prepares and decides, as `explain` does. */
+function decisionOnly(
+  bundle: PolicyBundle,
+  validators: ReadonlyMap<string, ArgumentValidator>,
+): ToolController {
+  const never = () => {
+    throw new InternalError("verification never runs handlers");
+  };
+  const handlers = Object.fromEntries(bundle.tools.map((tool) => [tool.name, never]));
+  return assembleController(bundleParts(bundle, validators), { handlers });
+}
+
+/** Builds a call's arguments and context from a model's concrete values. */
+export function callOf(
+  model: Model,
+  fields: readonly FieldDomain[],
+  argumentsSchema: JsonSchema,
+  contextSchema: JsonSchema | null,
+): { arguments: Record<string, unknown>; context: Record<string, unknown> } {
+  const args: Record<string, unknown> = {};
+  const context: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = model.values.get(field.ref.key);
+    if (value === undefined || value.value === undefined) continue;
+    setPath(field.ref.scope === "arguments" ? args : context, field.ref.path, value.value);
+  }
+  fillRequired(argumentsSchema, argumentsSchema, args);
+  if (contextSchema !== null) fillRequired(contextSchema, contextSchema, context);
+  return { arguments: args, context };
+}
+
+/** The size of a witness, to report the shortest first. */
+function sizeOf(call: { arguments: unknown; context: unknown }): number {
+  return JSON.stringify(call.arguments).length + JSON.stringify(call.context).length;
+}
+
+/** What the verifier knows of one tool for one question: its atoms, fields and decision. */
+export class ToolQuestion {
+  readonly table = new AtomTable();
+  readonly fields: FieldDomain[] = [];
+  readonly argumentsSchema: JsonSchema;
+  readonly contextSchema: JsonSchema | null;
+
+  readonly #pool: AutomataPool;
+
+  constructor(
+    argumentsSchemas: readonly JsonSchema[],
+    contextSchemas: readonly (JsonSchema | null)[],
+    pool: AutomataPool = new AutomataPool(),
+  ) {
+    this.#pool = pool;
+    this.argumentsSchema = argumentsSchemas[0] as JsonSchema;
+    this.contextSchema = contextSchemas[0] ?? null;
+    this.#argumentsSchemas = argumentsSchemas;
+    this.#contextSchemas = contextSchemas;
+  }
+
+  readonly #argumentsSchemas: readonly JsonSchema[];
+  readonly #contextSchemas: readonly (JsonSchema | null)[];
+
+  /**
+   * Groups the atoms made so far by field, with each field's schema on every side.
+   * @param priority - per atom, how early the search should decide it (lower first): the atoms that decide most
+   *   (a property's own condition, then deny, ask and allow statements) prune most.
+   */
+  buildFields(priority: ReadonlyMap<number, number> = new Map()): void {
+    const byField = new Map<string, Atom[]>();
+    const ordered = [...this.table.atoms].sort(
+      (a, b) => (priority.get(a.id) ?? 9) - (priority.get(b.id) ?? 9) || a.id - b.id,
+    );
+    for (const atom of ordered) {
+      const list = byField.get(atom.field.key);
+      if (list === undefined) byField.set(atom.field.key, [atom]);
+      else list.push(atom);
+    }
+    for (const atoms of byField.values()) {
+      const ref = (atoms[0] as Atom).field;
+      const roots = ref.scope === "arguments" ? this.#argumentsSchemas : this.#contextSchemas;
+      const sides = roots.map((root) => ({
+        schema: schemaOfField(root, ref.path),
+        missingAllowed: mayBeMissing(root, ref.path),
+      }));
+      this.fields.push(new FieldDomain(ref, atoms, sides, this.#pool));
+    }
+    // Few options first: their choices prune the string searches that follow.
+    this.fields.sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+/** The search order of atoms: those of the given formulas first, then by the strictest statement reading them. */
+export function searchPriority(
+  first: readonly Formula[],
+  decisions: readonly ToolDecision[],
+): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const d of decisions) {
+    for (const [atom, rank] of d.atomRanks()) out.set(atom, Math.min(out.get(atom) ?? 9, 3 - rank));
+  }
+  for (const f of first) for (const atom of atomsOf(f)) out.set(atom, 0);
+  return out;
+}
+
+function rank(field: FieldDomain): number {
+  return field.options().some((o) => o.kind === "strings") ? 1 : 0;
+}
+
+/** One tool of a verification: its question (atoms, fields) and its decision, shared by every property on it. */
+interface ToolSetup {
+  readonly question: ToolQuestion;
+  readonly decision: ToolDecision;
+  /** Each property's conditions on this tool, by property. */
+  readonly conditions: Map<Property, { readonly where: Formula; readonly context: Formula }>;
+}
+
+/** The order in which a search decides each field's atoms: those the goal reads, most deciding first. */
+export function searchOrder(
+  fields: readonly FieldDomain[],
+  relevant: ReadonlySet<number>,
+  priority: ReadonlyMap<number, number>,
+): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const field of fields) {
+    const indices = field.atoms.map((a, i) => [a, i] as const).filter(([a]) => relevant.has(a.id));
+    indices.sort(([a], [b]) => (priority.get(a.id) ?? 9) - (priority.get(b.id) ?? 9) || a.id - b.id);
+    out.set(
+      field.ref.key,
+      indices.map(([, i]) => i),
+    );
+  }
+  return out;
+}
+
+/** Verifies properties against a loaded bundle. */
+export class Verifier {
+  readonly #bundle: PolicyBundle;
+  readonly #controller: ToolController;
+  readonly #mode: ControllerMode;
+  readonly #tools = new Map<string, ToolSetup>();
+  /** The automata of this verification, shared by the fields of every tool. */
+  readonly #pool = new AutomataPool();
+
+  constructor(bundle: PolicyBundle, validators: ReadonlyMap<string, ArgumentValidator>) {
+    this.#bundle = bundle;
+    this.#controller = decisionOnly(bundle, validators);
+    this.#mode = bundle.mode;
+  }
+
+  /** Every property's result, in order. The automata of a tool are built once for all its properties. */
+  verify(properties: readonly Property[]): PropertyResult[] {
+    const byTool = new Map<string, Property[]>();
+    for (const p of properties) {
+      for (const tool of p.tools) {
+        const list = byTool.get(tool);
+        if (list === undefined) byTool.set(tool, [p]);
+        else list.push(p);
+      }
+    }
+    for (const [tool, list] of byTool) this.#setup(tool, list);
+    return properties.map((p) => this.verifyOne(p));
+  }
+
+  /** The setup of a tool with the conditions of these properties (made once; later properties are added to it). */
+  #setup(tool: string, properties: readonly Property[]): ToolSetup | undefined {
+    let setup = this.#tools.get(tool);
+    const missing = properties.filter((p) => setup === undefined || !setup.conditions.has(p));
+    if (setup !== undefined && missing.length === 0) return setup;
+    const spec = this.#bundle.tools.find((t) => t.name === tool);
+    if (spec === undefined) return undefined;
+    // The fields are built from every atom known when the setup is made: a property added later makes it anew.
+    const all = setup === undefined ? properties : [...setup.conditions.keys(), ...missing];
+    const question = new ToolQuestion([spec.inputSchema], [this.#bundle.contextSchema], this.#pool);
+    const decision = new ToolDecision(question.table, tool, this.#bundle.statements, this.#mode);
+    const conditions = new Map<Property, { where: Formula; context: Formula }>();
+    for (const p of all) {
+      conditions.set(p, {
+        where: question.table.condition(p.where, "arguments"),
+        context: question.table.condition(p.context, "context"),
+      });
+    }
+    question.buildFields();
+    setup = { question, decision, conditions };
+    this.#tools.set(tool, setup);
+    return setup;
+  }
+
+  verifyOne(property: Property): PropertyResult {
+    const base = { id: property.id, ...(property.source === undefined ? {} : { source: property.source }) };
+    const unknown: string[] = [];
+    for (const tool of property.tools) {
+      let result:
+        | { status: "holds" }
+        | { status: "fails"; witness: Witness }
+        | { status: "unknown"; reason: string };
+      try {
+        result = this.#verifyTool(property, tool);
+      } catch (error) {
+        if (!(error instanceof TooComplex)) throw error;
+        result = { status: "unknown", reason: `too large to decide here (${error.message})` };
+      }
+      if (result.status === "fails") return { ...base, status: "fails", witness: result.witness };
+      if (result.status === "unknown")
+        unknown.push(property.tools.length > 1 ? `${tool}: ${result.reason}` : result.reason);
+    }
+    if (unknown.length > 0) return { ...base, status: "unknown", reason: unknown.join("; ") };
+    return { ...base, status: "holds" };
+  }
+
+  #verifyTool(
+    property: Property,
+    tool: string,
+  ): { status: "holds" } | { status: "fails"; witness: Witness } | { status: "unknown"; reason: string } {
+    const setup = this.#setup(tool, [property]);
+    if (setup === undefined) return { status: "unknown", reason: `tool ${tool} is not declared` };
+    const { question, decision } = setup;
+    const { where: whereArgs, context: whereContext } = setup.conditions.get(property) as {
+      where: Formula;
+      context: Formula;
+    };
+    const relevant = new Set<number>([
+      ...atomsOf(whereArgs),
+      ...atomsOf(whereContext),
+      ...decision.atomRanks().keys(),
+    ]);
+    const order = searchOrder(
+      question.fields,
+      relevant,
+      searchPriority([whereArgs, whereContext], [decision]),
+    );
+    const bit = ACTION_BIT[property.action];
+    const goal: Goal = {
+      reach: (masks) => {
+        const w = evaluate(whereArgs, masks);
+        const c = evaluate(whereContext, masks);
+        if ((w & (T | U)) === 0 || (c & (T | U)) === 0) return MISSED;
+        const selectedForSure = (w & F) === 0 && (c & F) === 0;
+        const d = decision.decide(masks);
+        const bad = property.kind === "never" ? d & bit : d & ~bit;
+        const good = property.kind === "never" ? d & ~bit : d & bit;
+        return (bad !== 0 ? REACHED : 0) | (good !== 0 || !selectedForSure ? MISSED : 0);
+      },
+    };
+    // First the calls the engine can build, shortest first; each is confirmed by the controller.
+    const concrete = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: true,
+      maxModels: 24,
+      order,
+    });
+    const calls = concrete.models
+      .map((m) => ({
+        call: callOf(m, question.fields, question.argumentsSchema, question.contextSchema),
+        loose: m.loose,
+      }))
+      .sort((a, b) => a.loose - b.loose || sizeOf(a.call) - sizeOf(b.call))
+      .map((c) => c.call);
+    let unconfirmed = 0;
+    for (const call of calls) {
+      const witness = this.#confirm(property, tool, call.arguments, call.context);
+      if (witness !== undefined) return { status: "fails", witness };
+      unconfirmed++;
+    }
+    if (unconfirmed > 0) {
+      return {
+        status: "unknown",
+        reason: `${unconfirmed} call(s) the engine found were not confirmed by the controller`,
+      };
+    }
+    if (!concrete.complete) return { status: "unknown", reason: "the search ran out of its budget" };
+    // Then whether some call the engine cannot build may still break the property.
+    const loose = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: false,
+      maxModels: 1,
+      order,
+    });
+    const model = loose.models[0];
+    if (model !== undefined) {
+      const why = [...model.abstract].map(
+        ([field, reason]) => `${field.replace(/^arguments:/, "")}: ${reason}`,
+      );
+      return {
+        status: "unknown",
+        reason: `no witness found, but a call may break it: ${why.join("; ") || "its values could not be built"}`,
+      };
+    }
+    if (!loose.complete) return { status: "unknown", reason: "the search ran out of its budget" };
+    return { status: "holds" };
+  }
+
+  /** The witness, when the controller and the runtime's condition agree that the call breaks the property. */
+  #confirm(property: Property, tool: string, args: unknown, context: ToolContext): Witness | undefined {
+    const selects = (spec: ConditionSpec | undefined, subject: unknown): boolean => {
+      if (spec === undefined) return true;
+      const compiled = compileCondition(spec);
+      return compiled.ok && compiled.condition(subject) !== 0;
+    };
+    if (!selects(property.where, args) || !selects(property.context, context)) return undefined;
+    const explained = this.#controller.explain(
+      { callId: "verify", toolName: tool, arguments: args },
+      context,
+    );
+    if ("callId" in explained) return undefined;
+    const action = applyMode(explained.decision, this.#mode).decision.action;
+    const breaks = property.kind === "never" ? action === property.action : action !== property.action;
+    return breaks ? { tool, arguments: args, context, decision: action } : undefined;
+  }
+}

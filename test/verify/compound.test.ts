@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const TOOLS = `tools:
+  - name: shell
+    description: Run a shell command.
+    input_schema:
+      type: object
+      properties:
+        command: { type: string, maxLength: 64 }
+      required: [command]
+      additionalProperties: false
+`;
+
+describe("compound commands", () => {
+  it("does not say holds where the parts of a compound command are allowed one by one", () => {
+    const { bundle, validators } = loadFromText(
+      TOOLS,
+      `version: 1
+rules:
+  - id: ls
+    tools: [shell]
+    decision: allow
+    when:
+      command: { regex: "^ls$" }
+    reason: ls is fine.
+  - id: no-rm
+    tools: [shell]
+    decision: deny
+    when:
+      command: { command: ["rm -rf"] }
+    reason: no.
+`,
+    );
+    // The runtime allows `ls && ls` part by part, though the whole string matches no allow statement.
+    const policy = ToolPolicy.fromStatements(bundle.statements);
+    expect(policy.decide({ callId: "c", toolName: "shell", arguments: { command: "ls && ls" } }).action).toBe(
+      "allow",
+    );
+    const v = new Verifier(bundle, validators);
+    const [result] = v.verify([
+      {
+        id: "no-and-allowed",
+        tools: ["shell"],
+        where: { command: { regex: "&&" } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).not.toBe("holds");
+    if (result?.status === "fails") expect(result.witness?.decision).toBe("allow");
+  });
+
+  it("still proves what a certain deny of the whole string decides", () => {
+    const { bundle, validators } = loadFromText(
+      TOOLS,
+      `version: 1
+rules:
+  - id: ls
+    tools: [shell]
+    decision: allow
+    when:
+      command: { regex: "^ls$" }
+    reason: ls is fine.
+  - id: no-rm
+    tools: [shell]
+    decision: deny
+    when:
+      command: { command: ["rm -rf"] }
+    reason: no.
+`,
+    );
+    const v = new Verifier(bundle, validators);
+    const [result] = v.verify([
+      {
+        id: "rm",
+        tools: ["shell"],
+        where: { command: { command: ["rm -rf"] } },
+        kind: "always",
+        action: "deny",
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("holds");
+  });
+});
