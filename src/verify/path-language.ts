@@ -8,8 +8,7 @@
  * such paths to facts that hold whatever the reading (see `facts.ts`).
  */
 import { compileGlob, type Glob } from "../runtime/match/glob.js";
-import type { AlphabetBuilder } from "./alphabet.js";
-import type { Automata } from "./automata.js";
+import type { Alphabet, AlphabetBuilder } from "./alphabet.js";
 import {
   afterSymbol,
   complement,
@@ -21,6 +20,13 @@ import {
   union,
 } from "./dfa.js";
 import { RegexLanguage } from "./regex-language.js";
+
+/** What the path languages read of the automata of their alphabet (`Automata` in automata.ts, which makes them). */
+export interface PathAutomata {
+  readonly alphabet: Alphabet;
+  pattern(pattern: string, flags: string): Dfa;
+  memo(key: string, make: () => Dfa): Dfa;
+}
 
 const SEGMENT = "(?:[A-Za-z0-9_.\\-]*[A-Za-z0-9_\\-])";
 const RELATIVE = `^${SEGMENT}(?:/${SEGMENT})*$`;
@@ -65,10 +71,10 @@ export class PathLanguages {
   readonly absolute: Dfa;
   /** Every simple path. */
   readonly simple: Dfa;
-  readonly #automata: Automata;
+  readonly #automata: PathAutomata;
   readonly #nul: number;
 
-  constructor(automata: Automata) {
+  constructor(automata: PathAutomata) {
     this.#automata = automata;
     this.relative = intersect(automata.pattern(RELATIVE, "u"), complement(automata.pattern(DEVICE, "iu")));
     this.absolute = automata.pattern(ABSOLUTE, "u");

@@ -50,8 +50,8 @@ const LAYERS: readonly { readonly folders: readonly string[]; readonly role: str
     role: "the stages over the bundle — YAML → bundle (config), bundle → types (codegen), the policy tests, notifiers from the bundle's settings — and the approval inbox",
   },
   {
-    folders: ["compile", "lint", "composition", "diff", "scaffold"],
-    role: "what combines those: bundle → controller module (compile), lint (load, check, test), the composition root, policy diff, init",
+    folders: ["compile", "lint", "composition", "diff", "scaffold", "verify"],
+    role: "what combines those: bundle → controller module (compile), lint (load, check, test), the composition root, policy diff, init, properties proven over every call (verify)",
   },
   { folders: ["mcp-proxy"], role: "the MCP gateway, a controller composed in front of MCP servers" },
   { folders: ["cli"], role: "the command line" },
