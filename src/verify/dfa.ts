@@ -4,6 +4,7 @@
  * shortest, most readable accepted strings — also under a set of allowed lengths, which is how `minLength` and
  * `maxLength` are applied without multiplying an automaton by a length counter.
  */
+import { ToolgateError } from "../runtime/errors.js";
 import type { Alphabet } from "./alphabet.js";
 
 /** A complete DFA: `trans[state * k + symbol]` is the next state. */
@@ -18,10 +19,13 @@ export interface Dfa {
 /** Past this many states an automaton is too large to decide with here: the question becomes `unknown`. */
 export const MAX_DFA_STATES = 20_000;
 
-/** Thrown when an automaton grows past {@link MAX_DFA_STATES}, or a search past its bound. */
-export class TooComplex extends Error {
+/**
+ * Thrown when an automaton grows past {@link MAX_DFA_STATES}, or a search past its bound. The verifier catches it
+ * and answers `unknown`; one that escaped it would be a defect, hence the code `internal`.
+ */
+export class TooComplex extends ToolgateError {
   constructor(what: string) {
-    super(what);
+    super("internal", what);
     this.name = "TooComplex";
   }
 }

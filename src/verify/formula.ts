@@ -8,6 +8,7 @@
 
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { type ConditionSpec, compileCondition, type OperatorSpec } from "../runtime/condition.js";
+import { InternalError } from "../runtime/errors.js";
 import { OPERATORS } from "../runtime/operators/index.js";
 import type { Operator } from "../runtime/operators/operator.js";
 import type { Truth } from "../runtime/truth.js";
@@ -72,7 +73,8 @@ export class AtomTable {
     const compiled = compileCondition({ f: { [operator]: value } as OperatorSpec });
     if (!compiled.ok) {
       const detail = compiled.problems.map((p) => p.message).join("; ");
-      throw new Error(`operator ${operator} on ${field.key} does not compile: ${detail}`);
+      // The policy loaded, so its operators compile: one that does not is a defect.
+      throw new InternalError(`operator ${operator} on ${field.key} does not compile: ${detail}`);
     }
     const condition = compiled.condition;
     const id = this.atoms.length;
