@@ -23,7 +23,7 @@ import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
 /**
- * The characters a scenario's strings are made of: the brief's {a, b, /, .}; one with a capital and a backslash
+ * The characters a scenario's strings are made of: {a, b, /, .}; one with a capital and a backslash
  * (case folding, Windows separators: paths outside the simple subset); one for shell commands (compound commands).
  */
 const ALPHABETS: readonly (readonly string[])[] = [
