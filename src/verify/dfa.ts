@@ -451,13 +451,9 @@ export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number 
   throw new TooComplex("the shortest string of an automaton is too long to find");
 }
 
-/**
- * The most readable accepted string of exactly `length` symbols, as symbols: at each step the first symbol in
- * the alphabet's readability order from which an accepting state is still reachable in the steps left.
- */
-export function stringOfLength(alphabet: Alphabet, a: Dfa, length: number): number[] | undefined {
+/** `can[l][s]` is 1 when from state s an accepting state is reachable in exactly `length - l` steps. */
+function acceptableIn(a: Dfa, length: number): Uint8Array[] {
   const { k, n } = a;
-  // can[l][s]: from s, an accepting state is reachable in exactly `length - l` steps.
   const can: Uint8Array[] = new Array(length + 1);
   can[length] = Uint8Array.from(a.accept);
   for (let l = length - 1; l >= 0; l--) {
@@ -473,6 +469,16 @@ export function stringOfLength(alphabet: Alphabet, a: Dfa, length: number): numb
     }
     can[l] = here;
   }
+  return can;
+}
+
+/**
+ * The most readable accepted string of exactly `length` symbols, as symbols: at each step the first symbol in
+ * the alphabet's readability order from which an accepting state is still reachable in the steps left.
+ */
+export function stringOfLength(alphabet: Alphabet, a: Dfa, length: number): number[] | undefined {
+  const { k } = a;
+  const can = acceptableIn(a, length);
   if ((can[0] as Uint8Array)[a.start] !== 1) return undefined;
   const out: number[] = [];
   let s = a.start;
@@ -519,22 +525,8 @@ export function someStrings(alphabet: Alphabet, a: Dfa, lengths: LengthSet, coun
 }
 
 function collectOfLength(alphabet: Alphabet, a: Dfa, length: number, count: number, out: string[]): void {
-  const { k, n } = a;
-  const can: Uint8Array[] = new Array(length + 1);
-  can[length] = Uint8Array.from(a.accept);
-  for (let l = length - 1; l >= 0; l--) {
-    const next = can[l + 1] as Uint8Array;
-    const here = new Uint8Array(n);
-    for (let s = 0; s < n; s++) {
-      for (let c = 0; c < k; c++) {
-        if (next[a.trans[s * k + c] as number] === 1) {
-          here[s] = 1;
-          break;
-        }
-      }
-    }
-    can[l] = here;
-  }
+  const { k } = a;
+  const can = acceptableIn(a, length);
   let taken = 0;
   const path: number[] = [];
   const walk = (s: number, l: number): void => {
