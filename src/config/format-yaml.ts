@@ -11,20 +11,12 @@
  * test and condition mappings in the order the reference documents them. It never adds or removes an item,
  * and what it gives is checked to hold the same data up to those reorderings.
  */
-import {
-  type Document,
-  isMap,
-  isScalar,
-  isSeq,
-  type Pair,
-  parseDocument,
-  type Scalar,
-  type YAMLMap,
-} from "yaml";
+import type { Document, Pair, Scalar, YAMLMap } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { OPERATOR_NAMES } from "../runtime/condition.js";
 import { URL_KEYS } from "../runtime/match/url.js";
 import { parseYaml } from "./parse-yaml.js";
+import { isMap, isScalar, isSeq, yamlLibrary } from "./yaml-library.js";
 
 /** The file kinds `fmt --sort` knows how to reorder. */
 export type FormatKind = "policy" | "tools" | "tests";
@@ -240,7 +232,11 @@ export async function formatYamlText(text: string, options: FormatOptions = {}):
   const kind = formatKindOf(before.data);
   let input = text;
   if (options.sort === true && kind !== "other") {
-    const doc: Document.Parsed = parseDocument(text, { version: "1.2", schema: "core", merge: false });
+    const doc: Document.Parsed = yamlLibrary().parseDocument(text, {
+      version: "1.2",
+      schema: "core",
+      merge: false,
+    });
     const root = doc.contents;
     if (isMap(root)) {
       // The comment above the first key is the file's header: it stays on top whatever key moves there.

@@ -4,18 +4,7 @@
  * bytes that are not UTF-8. Every parser warning is an error. The result is plain data plus a map from
  * JSON Pointer to source position, so later stages can point at the offending node.
  */
-import {
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  type Range,
-  visit,
-  type Node as YamlNode,
-} from "yaml";
+import type { LineCounter, parseDocument, Range, Node as YamlNode } from "yaml";
 import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 import {
   childPointer,
@@ -25,6 +14,7 @@ import {
   type Span,
   ZERO_SPAN,
 } from "./parsed-file.js";
+import { isAlias, isMap, isPair, isScalar, isSeq, yamlLibrary } from "./yaml-library.js";
 import { yamlProblemMessage } from "./yaml-messages.js";
 
 export {
@@ -125,7 +115,7 @@ function duplicateKeyMessage(
   lines: LineCounter,
 ): string {
   let message = "duplicate key: a key may appear once in a mapping; remove or rename one";
-  visit(doc, {
+  yamlLibrary().visit(doc, {
     Map(_key, map) {
       const duplicate = map.items.find((pair) => isScalar(pair.key) && pair.key.range?.[0] === offset);
       if (duplicate === undefined || !isScalar(duplicate.key)) return undefined;
@@ -136,7 +126,7 @@ function duplicateKeyMessage(
         const pos = lines.linePos(at);
         message = `duplicate key ${JSON.stringify(key)}: it is already set at line ${pos.line}, column ${pos.col}; a key may appear once in a mapping, so remove or merge one`;
       }
-      return visit.BREAK;
+      return yamlLibrary().visit.BREAK;
     },
   });
   return message;
@@ -363,8 +353,8 @@ class JsonPositions {
 
 /** `parseYaml` after the size and encoding checks: the YAML parse, with positions (never the JSON short cut). */
 export function parseYamlText(text: string, file: string): StageResult<ParsedFile> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
+  const lineCounter = new (yamlLibrary().LineCounter)();
+  const doc = yamlLibrary().parseDocument(text, {
     lineCounter,
     uniqueKeys: true,
     merge: false,
@@ -412,7 +402,7 @@ export function parseYamlText(text: string, file: string): StageResult<ParsedFil
   // Refuse anchors and aliases before anything expands them (billion laughs), and tags beyond the core ones.
   // An anchor is written with `&` and an alias with `*`: a text with neither has none, and is not walked.
   if (text.includes("&") || text.includes("*")) {
-    visit(doc, (_key, node) => {
+    yamlLibrary().visit(doc, (_key, node) => {
       if (isAlias(node)) {
         push(
           "yaml-alias",
@@ -492,7 +482,7 @@ function unclosedFlowStart(
   )
     return undefined;
   let found: readonly [number, number] | undefined;
-  visit(doc, (_key, node) => {
+  yamlLibrary().visit(doc, (_key, node) => {
     if ((isSeq(node) || isMap(node)) && node.flow && node.range && node.range[1] === error.pos[0]) {
       found = [node.range[0], node.range[0] + 1];
     }

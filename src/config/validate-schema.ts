@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { Diagnostic, StageResult } from "./diagnostic-codes.js";
 import { nearest } from "./nearest.js";
 import { childPointer, diagnosticAt, type ParsedFile } from "./parse-yaml.js";
@@ -90,7 +90,14 @@ function validatorFor(kind: FileKind): ValidateFunction {
     const text = readFileSync(new URL(FILE_SCHEMA_FILES[kind], SCHEMAS_DIR), "utf8");
     validate = precompiledValidator(kind, text);
     if (validate === undefined) {
-      ajv ??= new Ajv2020(FILE_SCHEMA_OPTIONS);
+      // Only a build without its precompiled validators (or the sources run as they are) compiles here, so
+      // ajv's compiler is loaded only then.
+      if (ajv === undefined) {
+        const { Ajv2020: Compiler } = createRequire(import.meta.url)(
+          "ajv/dist/2020",
+        ) as typeof import("ajv/dist/2020.js");
+        ajv = new Compiler(FILE_SCHEMA_OPTIONS);
+      }
       validate = ajv.compile(JSON.parse(text) as object);
     }
     validators.set(kind, validate);

@@ -1,6 +1,7 @@
 /** YAML text for the files `toolgate init` writes, in the form toolgate's own safe parser reads back. */
-import { Document, isMap, isPair, isScalar, isSeq, stringify, visit } from "yaml";
+
 import type { JsonObject } from "../adapters/json-data.js";
+import { isMap, isPair, isScalar, isSeq, yamlLibrary } from "../config/yaml-library.js";
 
 /** A tool as a tool spec file holds it (`input_schema`, as DESIGN section 3 spells it). */
 export interface ToolEntry {
@@ -25,7 +26,7 @@ export function toolsFileData(tools: readonly ToolEntry[]): JsonObject {
  * written out twice; long lines are not folded, so descriptions keep their exact text.
  */
 export function yamlText(data: unknown): string {
-  return stringify(data, { aliasDuplicateObjects: false, lineWidth: 0, version: "1.2" });
+  return yamlLibrary().stringify(data, { aliasDuplicateObjects: false, lineWidth: 0, version: "1.2" });
 }
 
 /**
@@ -33,8 +34,8 @@ export function yamlText(data: unknown): string {
  * (`call: { tool: read_file, arguments: { path: README.md } }`), as people write policy tests.
  */
 export function yamlTextFlowing(data: unknown, keys: readonly string[], maxLength = 100): string {
-  const doc = new Document(data, { aliasDuplicateObjects: false, version: "1.2" });
-  visit(doc, {
+  const doc = new (yamlLibrary().Document)(data, { aliasDuplicateObjects: false, version: "1.2" });
+  yamlLibrary().visit(doc, {
     Pair(_, pair) {
       if (isPair(pair) && isScalar(pair.key) && keys.includes(String(pair.key.value)) && isMap(pair.value)) {
         if (JSON.stringify(pair.value.toJSON()).length <= maxLength) pair.value.flow = true;
@@ -53,7 +54,7 @@ export function yamlTextCommented(
   key: string,
   comment: (index: number) => string | undefined,
 ): string {
-  const doc = new Document(data, { aliasDuplicateObjects: false, version: "1.2" });
+  const doc = new (yamlLibrary().Document)(data, { aliasDuplicateObjects: false, version: "1.2" });
   const list = doc.get(key, true);
   if (isSeq(list)) {
     list.items.forEach((item, index) => {

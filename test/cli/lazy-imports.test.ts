@@ -84,3 +84,70 @@ describe("the modules a command loads", () => {
     },
   );
 });
+
+describe("the YAML library is loaded only for a file the fast paths do not read", () => {
+  beforeAll(assertBuilt);
+
+  /** Whether loading the configuration `files` (name → text) in a fresh process loads the `yaml` package. */
+  function loadsYaml(files: Readonly<Record<string, string>>): boolean {
+    const project = mkdtempSync(join(dir, "project-"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
+    const script = `
+      import { createRequire } from "node:module";
+      const { loadPolicy } = await import(${JSON.stringify(pathToFileURL(join(ROOT, "dist", "index.js")).href)});
+      const bundle = await loadPolicy({ config: "toolgate.config.yaml" });
+      const loaded = Object.keys(createRequire(import.meta.url).cache).some((file) => /[\\\\/]node_modules[\\\\/]yaml[\\\\/]/.test(file));
+      console.log(JSON.stringify({ tools: bundle.tools.length, loaded }));
+    `;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: project,
+      encoding: "utf8",
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout.trim()) as { tools: number; loaded: boolean };
+    expect(out.tools).toBe(1);
+    return out.loaded;
+  }
+
+  const tools = {
+    tools: [
+      {
+        name: "read_file",
+        description: "Read a file.",
+        input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ],
+  };
+  const policy = { version: 1, allow: ["read_file"] };
+
+  it("files written as JSON: not loaded", () => {
+    expect(
+      loadsYaml({
+        "toolgate.config.yaml": JSON.stringify({ tools: ["tools.yaml"], policy: "policy.yaml" }),
+        "tools.yaml": JSON.stringify(tools, null, 2),
+        "policy.yaml": JSON.stringify(policy, null, 2),
+      }),
+    ).toBe(false);
+  });
+
+  it("a file with a block scalar, which only the full parser reads: loaded", () => {
+    expect(
+      loadsYaml({
+        "toolgate.config.yaml": JSON.stringify({ tools: ["tools.yaml"], policy: "policy.yaml" }),
+        "tools.yaml": [
+          "tools:",
+          "  - name: read_file",
+          "    description: |",
+          "      Read a file.",
+          "    input_schema:",
+          "      type: object",
+          "      properties:",
+          "        path: { type: string }",
+          "      required: [path]",
+          "",
+        ].join("\n"),
+        "policy.yaml": JSON.stringify(policy, null, 2),
+      }),
+    ).toBe(true);
+  });
+});
