@@ -1,0 +1,402 @@
+/**
+ * Block YAML files are read by a short cut (`plainBlockYaml`) when they keep to a plain subset. Whenever it gives
+ * a result, the YAML parse (`parseYamlText`) reads the text without a diagnostic and gives the same data (down to
+ * key order, -0 and `__proto__` keys) and the same positions; everything else is left to the YAML parse. The
+ * texts come from `yaml`'s own stringify under several option sets, perturbed the ways people and editors do
+ * (comments, blank lines, trailing spaces, an indentation off by one, a character deleted or inserted, a tab),
+ * and from the repository's own YAML files.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Document, isCollection, visit } from "yaml";
+import { parseYaml, parseYamlText } from "../../src/config/parse-yaml.js";
+import { plainBlockYaml } from "../../src/config/plain-block-yaml.js";
+
+const RUNS = Number(process.env.TOOLGATE_YAML_RUNS ?? 2000);
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** Data compared exactly: -0 is not 0, keys keep their order, and every object is a plain one. */
+function exact(value: unknown): unknown {
+  if (typeof value === "number" && Object.is(value, -0)) return "-0";
+  if (Array.isArray(value)) return value.map(exact);
+  if (value !== null && typeof value === "object") {
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    return Object.entries(value).map(([k, v]) => [k, exact(v)]);
+  }
+  return value;
+}
+
+/**
+ * Reads `text` both ways. When the short cut takes it, the YAML parse must take it without a diagnostic and
+ * give the same data and positions (in the same order). Whether the short cut took it.
+ */
+function compare(text: string): boolean {
+  const fast = plainBlockYaml(text);
+  if (fast === undefined) return false;
+  const slow = parseYamlText(text, "f.yaml");
+  expect(slow.diagnostics, text).toEqual([]);
+  expect(slow.ok, text).toBe(true);
+  if (!slow.ok) return true;
+  expect(exact(fast.data), text).toEqual(exact(slow.value.data));
+  expect([...fast.positions], text).toEqual([...slow.value.positions]);
+  return true;
+}
+
+// Keys and strings: words YAML reads as something else, and characters that need quoting.
+const WORDS = [
+  "true",
+  "False",
+  "yes",
+  "no",
+  "null",
+  "NULL",
+  "~",
+  "0x1f",
+  "0o17",
+  "0o8",
+  "1e3",
+  "1.",
+  ".5",
+  "-0",
+  "+1",
+  "12345678901234567890",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "__proto__",
+  "constructor",
+  "-",
+  "- a",
+  "? x",
+  "a: b",
+  "a #b",
+  "#",
+  "",
+  " lead",
+  "trail ",
+  "---",
+  "...",
+  "%x",
+  "@x",
+  "&a",
+  "*a",
+  "!t",
+  "|",
+  ">",
+  "a/b~c",
+];
+const CHARS = [..."abcxyz019 _.:#-,'\"{}[]?!&*%@`|>~\\/", "é", "ß", "中", "😀"];
+const text = fc.oneof(
+  fc.constantFrom(...WORDS),
+  fc.string({ unit: fc.constantFrom(...CHARS), maxLength: 8 }),
+  fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/),
+);
+const number = fc.oneof(
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(-0, 0.5, 1e21, 2 ** 53 + 2),
+);
+const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null));
+const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    leaf,
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(text, tie("value"), { maxKeys: 4 }),
+  ),
+}));
+const top = fc.oneof(
+  fc.dictionary(text, value, { minKeys: 1, maxKeys: 5 }),
+  fc.array(value, { minLength: 1, maxLength: 4 }),
+);
+
+// Simple data: what a policy or tool file holds.
+const word = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
+const simpleLeaf = fc.oneof(
+  word,
+  fc.stringMatching(/^[a-z][a-z0-9 ]{0,20}[a-z]$/),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
+const { simple } = fc.letrec<{ simple: unknown }>((tie) => ({
+  simple: fc.oneof(
+    { depthSize: "small" },
+    simpleLeaf,
+    fc.array(tie("simple"), { maxLength: 4 }),
+    fc.dictionary(word, tie("simple"), { maxKeys: 4 }),
+  ),
+}));
+const simpleTop = fc.oneof(
+  fc.dictionary(word, simple, { minKeys: 1, maxKeys: 5 }),
+  fc.array(simple, { minLength: 1, maxLength: 4 }),
+);
+
+const STRING_TYPES = ["PLAIN", "QUOTE_DOUBLE", "QUOTE_SINGLE"] as const;
+const options = fc.record({
+  indent: fc.constantFrom(2, 4),
+  indentSeq: fc.boolean(),
+  defaultStringType: fc.constantFrom(...STRING_TYPES),
+  defaultKeyType: fc.constantFrom(null, ...STRING_TYPES),
+  lineWidth: fc.constantFrom(0, 80),
+});
+type Options = typeof options extends fc.Arbitrary<infer T> ? T : never;
+
+/** `data` as `yaml` writes it in block style; the collections whose bit in `flow` is set are written in flow style. */
+function write(data: unknown, opts: Options, flow: number): string {
+  const doc = new Document(data);
+  let index = 0;
+  visit(doc, (_key, node) => {
+    if (isCollection(node) && index++ > 0 && ((flow >>> (index % 31)) & 1) === 1) node.flow = true;
+  });
+  return doc.toString(opts);
+}
+
+/** Perturbations of a text's lines, as editors and people make them. */
+const perturbation = fc.oneof(
+  fc.record({ kind: fc.constant("comment-line" as const), indent: fc.nat(9), body: text }),
+  fc.record({ kind: fc.constant("end-comment" as const), space: fc.boolean(), body: text }),
+  fc.record({ kind: fc.constant("blank" as const), spaces: fc.nat(5) }),
+  fc.record({ kind: fc.constant("trailing" as const), spaces: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant("indent" as const), more: fc.boolean() }),
+  fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    char: fc.constantFrom(...CHARS, "\t", "\n"),
+  }),
+);
+
+function perturb(
+  source: string,
+  changes: readonly { line: number; change: fc.ArbitraryValue<typeof perturbation> }[],
+) {
+  const lines = source.split("\n");
+  for (const { line, change } of changes) {
+    const at = line % lines.length;
+    const current = lines[at] ?? "";
+    switch (change.kind) {
+      case "comment-line":
+        lines.splice(at, 0, `${" ".repeat(change.indent)}#${change.body.replaceAll("\n", "")}`);
+        break;
+      case "end-comment":
+        lines[at] = `${current}${change.space ? " " : ""}#${change.body}`;
+        break;
+      case "blank":
+        lines.splice(at, 0, " ".repeat(change.spaces));
+        break;
+      case "trailing":
+        lines[at] = current + " ".repeat(change.spaces);
+        break;
+      case "indent":
+        lines[at] = change.more ? ` ${current}` : current.replace(/^ /, "");
+        break;
+      case "delete": {
+        const i = current.length === 0 ? 0 : change.at % current.length;
+        lines[at] = current.slice(0, i) + current.slice(i + 1);
+        break;
+      }
+      case "insert": {
+        const i = change.at % (current.length + 1);
+        lines[at] = current.slice(0, i) + change.char + current.slice(i);
+        break;
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+describe("plain block YAML", () => {
+  it("reads what the YAML parse reads, or leaves it to the YAML parse", () => {
+    let taken = 0;
+    let perturbedTaken = 0;
+    fc.assert(
+      fc.property(
+        top,
+        options,
+        fc.nat(),
+        fc.array(fc.record({ line: fc.nat(), change: perturbation }), { minLength: 1, maxLength: 4 }),
+        (data, opts, flow, changes) => {
+          const written = write(data, opts, flow);
+          if (compare(written)) taken++;
+          if (compare(perturb(written, changes))) perturbedTaken++;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    if (process.env.YF_LOG) console.log({ taken, perturbedTaken });
+    // The short cut must take a fair share, perturbed or not, or this property proves little.
+    expect(taken).toBeGreaterThan(RUNS * 0.3);
+    expect(perturbedTaken).toBeGreaterThan(RUNS * 0.1);
+  });
+
+  it("takes every block text `yaml` writes for simple data", () => {
+    // Simple data: a non-empty mapping or sequence at the top; below it mappings, sequences (empty ones too,
+    // which `yaml` writes `{}` and `[]`), keys that are lower-case words, strings that are lower-case words or
+    // phrases, integers, finite doubles, booleans and nulls. Written in block style with `yaml`'s stringify, with
+    // no line folding (lineWidth 0), any indent (2 or 4), indentSeq on or off, any string and key type (plain,
+    // double- or single-quoted): every such text is taken, and read as the YAML parse reads it; and also when
+    // some collections below the top are written in flow style.
+    fc.assert(
+      fc.property(simpleTop, options, fc.nat(), (data, opts, flow) => {
+        const block = { ...opts, lineWidth: 0 };
+        expect(compare(write(data, block, 0))).toBe(true);
+        expect(compare(write(data, block, flow))).toBe(true);
+      }),
+      { numRuns: Math.ceil(RUNS / 2) },
+    );
+  });
+
+  it("reads the repository's YAML files as the YAML parse does, and takes most policy files", () => {
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "node_modules" && entry.name !== "dist" && !entry.name.startsWith("."))
+            walk(path);
+        } else if (entry.name.endsWith(".yaml") || entry.name.endsWith(".yml")) files.push(path);
+      }
+    };
+    for (const dir of ["policies", "examples", "test"]) walk(join(ROOT, dir));
+    files.push(join(ROOT, "toolgate.config.yaml"));
+    const taken: string[] = [];
+    for (const file of files) {
+      // As parseYaml reads a file: a byte order mark at the start is dropped.
+      const source = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+      if (compare(source)) taken.push(relative(ROOT, file));
+    }
+    const policies = files.filter((file) => relative(ROOT, file).startsWith("policies/"));
+    const policiesTaken = taken.filter((file) => file.startsWith("policies/"));
+    expect(files.length).toBeGreaterThan(100);
+    expect(policiesTaken.length).toBeGreaterThanOrEqual(policies.length * 0.8);
+    expect(taken.length).toBeGreaterThanOrEqual(files.length * 0.8);
+  });
+
+  it("reads an ordinary tool file with the positions the YAML parse gives", () => {
+    const source = [
+      "# Tools of the file server.",
+      "tools:",
+      "  - name: read_file   # the one everybody uses",
+      '    description: "Reads a file: all of it."',
+      "    input_schema:",
+      "      type: object",
+      "      properties:",
+      "        path: { type: string, maxLength: 4096 }",
+      "        mode:",
+      "          type: string",
+      "          enum: [fast, exact]",
+      '      required: ["path"]',
+      "      # nothing else",
+      "",
+      "  - name: list_dir",
+      "    input_schema:",
+      "      type: object",
+      "      additionalProperties: false",
+      "    deprecated:",
+      "",
+    ].join("\n");
+    expect(compare(source)).toBe(true);
+    const parsed = parseYaml(new TextEncoder().encode(source), "tools.yaml");
+    expect(parsed.ok && parsed.value.positions.get("/tools/0/name")).toEqual({
+      value: { line: 3, column: 11, endLine: 3, endColumn: 20 },
+      key: { line: 3, column: 5, endLine: 3, endColumn: 9 },
+    });
+    expect(parsed.ok && parsed.value.data).toEqual({
+      tools: [
+        {
+          name: "read_file",
+          description: "Reads a file: all of it.",
+          input_schema: {
+            type: "object",
+            properties: {
+              path: { type: "string", maxLength: 4096 },
+              mode: { type: "string", enum: ["fast", "exact"] },
+            },
+            required: ["path"],
+          },
+        },
+        {
+          name: "list_dir",
+          input_schema: { type: "object", additionalProperties: false },
+          deprecated: null,
+        },
+      ],
+    });
+  });
+
+  it("keeps a __proto__ key as data", () => {
+    const source = "__proto__: 1\nlist:\n  - { __proto__: 2 }\n";
+    expect(compare(source)).toBe(true);
+    const data = plainBlockYaml(source)?.data as Record<string, unknown>;
+    expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+    expect(Object.keys(data)).toEqual(["__proto__", "list"]);
+  });
+
+  it.each([
+    ["a tab in the indentation", "a:\n\tb: 1\n"],
+    ["a tab after a value", "a: 1\t\n"],
+    ["an anchor", "a: &x 1\nb: 2\n"],
+    ["an alias", "a: 1\nb: *x\n"],
+    ["a tag", "a: !!str 1\n"],
+    ["a directive", "%YAML 1.2\n---\na: 1\n"],
+    ["a document start", "---\na: 1\n"],
+    ["a document end", "a: 1\n...\n"],
+    ["a literal block scalar", "a: |\n  text\n"],
+    ["a folded block scalar", "a: >-\n  text\n"],
+    ["a plain scalar on two lines", "a: one\n  two\n"],
+    ["a quoted scalar on two lines", 'a: "one\n  two"\n'],
+    ["a value on the line after its key", "a:\n  one\n"],
+    ["an explicit key", "? a\n: 1\n"],
+    ["a duplicate key", "a: 1\nb: 2\na: 3\n"],
+    ["a duplicate key, quoted once", "a: 1\n'a': 2\n"],
+    ["a duplicate key in a flow mapping", "a: { b: 1, b: 2 }\n"],
+    ["a long key", `${"k".repeat(1100)}: 1\n`],
+    ["an integer key", "1: one\n"],
+    ["a boolean key", "true: yes\n"],
+    ["a null key", "null: 1\n"],
+    ["a control character", "a: \u0001\n"],
+    ["a C1 control character", "a: \u0085\n"],
+    ["a byte order mark", "\uFEFFa: 1\n"],
+    ["a line separator", "a: b\u2028c\n"],
+    ["CR line ends", "a: 1\r\nb: 2\r\n"],
+    ["a lone CR", "a: 1\rb: 2\n"],
+    ["an infinite number", "a: .inf\n"],
+    ["not a number", "a: .nan\n"],
+    ["an integer beyond the double range", `a: ${"9".repeat(400)}\n`],
+    ["a key indented less than its siblings", "a:\n  b: 1\n c: 2\n"],
+    ["a key indented more than its siblings", "a:\n  b: 1\n   c: 2\n"],
+    ["a sequence item indented wrongly", "a:\n  - 1\n   - 2\n"],
+    ["a sequence beside a key", "a: 1\n- b\n"],
+    ["a nested mapping on the key's line", "a: b: c\n"],
+    ["a sequence on the key's line", "a: - b\n"],
+    ["a mapping at the top indented", "  a: 1\n"],
+    ["a scalar at the top", "just text\n"],
+    ["an empty file", ""],
+    ["a file of comments", "# nothing\n"],
+    ["a flow collection on two lines", "a: [1,\n  2]\n"],
+    ["a comment without a space before it", 'a: "x"#c\n'],
+    ["a space before the colon", "a : 1\n"],
+    ["a reserved character", "a: @x\n"],
+    ["a flow sequence with a trailing comma", "a: [1, 2, ]\n"],
+  ])("leaves %s to the YAML parse", (_label, source) => {
+    expect(plainBlockYaml(source)).toBeUndefined();
+  });
+
+  it("leaves a duplicate key to the YAML parse, which reports it", () => {
+    const source = "name: a\nkind: tool\nname: b\n";
+    expect(plainBlockYaml(source)).toBeUndefined();
+    const parsed = parseYaml(new TextEncoder().encode(source), "f.yaml");
+    expect(parsed.ok).toBe(false);
+    expect(parsed.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      [
+        "duplicate-key",
+        3,
+        'duplicate key "name": it is already set at line 1, column 1; a key may appear once in a mapping, so remove or merge one',
+      ],
+    ]);
+  });
+});
