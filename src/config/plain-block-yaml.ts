@@ -35,6 +35,13 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
+/**
+ * A character the short cut does not take: anything but `\n`, printable ASCII and the printable rest of the
+ * basic plane — so no tab, CR, C0 or C1 control, line or paragraph separator, surrogate, byte order mark or
+ * noncharacter U+FFFE/U+FFFF.
+ */
+const NOT_PRINTABLE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+
 /** Line kinds. */
 const BLANK = 0;
 const COMMENT = 1;
@@ -71,6 +78,9 @@ const NOT_PLAIN_START = new Set("#[]{}*&!|>'\"%@`,");
 /** Characters that end a plain scalar inside a flow collection. */
 const FLOW_INDICATORS = new Set(",[]{}");
 
+/** Plain scalars that may resolve to something other than a string: empty, or starting with one of these. */
+const MAY_RESOLVE = /^(?:$|[-+.~0-9nNtTfF])/;
+
 /** A resolved plain scalar, or GIVE_UP's marker for one the YAML parse would refuse (infinity, NaN). */
 const NOT_FINITE = Symbol("not finite");
 
@@ -80,6 +90,8 @@ const NOT_FINITE = Symbol("not finite");
  * refuses (`.inf`, `.nan`, or an integer or float beyond the double range).
  */
 function resolvePlain(source: string): unknown {
+  // Most scalars are words: only these first characters can start a null, a boolean or a number.
+  if (!MAY_RESOLVE.test(source)) return source;
   if (/^(?:~|[Nn]ull|NULL)?$/.test(source)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(source)) return source[0] === "t" || source[0] === "T";
   let value: number | undefined;
@@ -112,21 +124,7 @@ function defineData(target: Record<string, unknown>, key: string, value: unknown
  * about — which the YAML parse then reads and reports on as always.
  */
 export function plainBlockYaml(text: string): PlainBlockYaml | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x20 && c <= 0x7e) continue;
-    if (c === 0x0a) continue;
-    if (
-      c < 0xa0 ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0xfeff ||
-      (c >= 0xd800 && c <= 0xdfff) ||
-      c >= 0xfffe
-    ) {
-      return undefined;
-    }
-  }
+  if (NOT_PRINTABLE.test(text)) return undefined;
   try {
     return new BlockReader(text).read();
   } catch (error) {
@@ -281,15 +279,31 @@ class BlockReader {
     return lastEnd;
   }
 
-  /** A value left empty whose `:` or `-` ends at `at` on `line`: null, where the parse puts its empty scalar. */
-  #empty(line: number, at: number, next: number, pointer: string, key: Span | undefined): Read {
+  /**
+   * A value left empty whose `:` or `-` ends at `at` on `line`: null, where the parse puts its empty scalar.
+   * `commentBefore`: comment lines before the `-` of a sequence item belong to the item (the parser puts them with
+   * its `-`).
+   */
+  #empty(
+    line: number,
+    at: number,
+    next: number,
+    pointer: string,
+    key: Span | undefined,
+    commentBefore: boolean,
+  ): Read {
     this.#record(pointer, this.#span(at, at), key);
     this.#waiting = -1;
     // The parser gives the empty scalar every token up to the next item; a comment among them stretches its range.
-    const comment = at < this.#end(line) || this.#commentBetween(line, next);
+    const comment = commentBefore || at < this.#end(line) || this.#commentBetween(line, next);
     return { value: null, end: comment ? this.#token(next) : at };
   }
 
+  /**
+   * The block mapping whose first key is at `at` on `line` (its column is the mapping's indentation): each entry
+   * a key and a one-line value, an empty one, or a collection on the lines below (deeper, or a sequence at the
+   * key's column). Stops at the first content line indented less; gives up at one indented more.
+   */
   #mapping(line: number, at: number, pointer: string, key: Span | undefined): Read {
     const text = this.#text;
     const indent = at - this.#start(line);
@@ -321,7 +335,7 @@ class BlockReader {
         ) {
           read = this.#collection(next, start, child, keySpan);
         } else {
-          read = this.#empty(l, i, next, child, keySpan);
+          read = this.#empty(l, i, next, child, keySpan, false);
           this.#line = next;
         }
       } else {
@@ -343,6 +357,11 @@ class BlockReader {
     return { value: out, end };
   }
 
+  /**
+   * The block sequence whose first `-` is at `at` on `line`: each item a one-line value, a collection starting on
+   * the `-` line (`- key: value`, `- - item`) or below it, or empty. Stops at a content line indented less or at
+   * a key at its own column (the next key of the mapping it is the value of).
+   */
   #sequence(line: number, at: number, pointer: string, key: Span | undefined): Read {
     const text = this.#text;
     const indent = at - this.#start(line);
@@ -351,6 +370,8 @@ class BlockReader {
     let l = line;
     let dash = at;
     let lastEnd: number;
+    // Whether comment lines wait before this item's `-` (the first item's are never the sequence's).
+    let commentBefore = false;
     for (;;) {
       const lineEnd = this.#end(l);
       const child = childPointer(pointer, out.length);
@@ -362,7 +383,7 @@ class BlockReader {
         if (next < this.#kinds.length && this.#indent(next) > indent) {
           read = this.#collection(next, this.#token(next), child, undefined);
         } else {
-          read = this.#empty(l, i, next, child, undefined);
+          read = this.#empty(l, i, next, child, undefined, commentBefore);
           this.#line = next;
         }
       } else if (this.#isDash(i, lineEnd) || this.#key(i, lineEnd) !== undefined) {
@@ -379,6 +400,7 @@ class BlockReader {
       dash = this.#token(l);
       // A key at the sequence's own column ends it (a sequence may be a mapping value at the key's column).
       if (!this.#isDash(dash, this.#end(l))) break;
+      commentBefore = this.#waiting >= 0;
       this.#waiting = -1;
     }
     const end = this.#close(indent, lastEnd);
