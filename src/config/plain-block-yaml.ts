@@ -1,6 +1,6 @@
 /**
  * A short cut for the block YAML people write in policy and tool files: mappings and sequences nested by
- * indentation, one-line scalars, one-line flow collections of scalars, comments and blank lines. It reads such
+ * indentation, one-line scalars, one-line flow collections, comments and blank lines. It reads such
  * a text in one pass and gives exactly what the YAML parse (`parseYamlText`) gives for it — the same data, key
  * order and `null`s, and the same position for every node — or `undefined` for anything it does not take, which
  * the YAML parse then reads and reports on as always.
@@ -9,7 +9,8 @@
  * A block collection's range runs from its first key or `-` to the end of its last item's node, and that end is
  * where the parser stopped attaching tokens to the node: after the line of a one-line value, after comment lines
  * indented deeper than the collection holding the value (the parser gives them to the value), and, for a value
- * left empty or a collection that keeps the comments after its last item, up to the next content token.
+ * left empty (a sequence item also with the comment lines before its `-`) or a collection that keeps the comments
+ * after its last item, up to the next content token.
  */
 import { childPointer, type NodePosition, type Span } from "./parsed-file.js";
 
@@ -81,7 +82,7 @@ const FLOW_INDICATORS = new Set(",[]{}");
 /** Plain scalars that may resolve to something other than a string: empty, or starting with one of these. */
 const MAY_RESOLVE = /^(?:$|[-+.~0-9nNtTfF])/;
 
-/** A resolved plain scalar, or GIVE_UP's marker for one the YAML parse would refuse (infinity, NaN). */
+/** What `resolvePlain` gives for a scalar the YAML parse refuses (infinity, NaN). */
 const NOT_FINITE = Symbol("not finite");
 
 /**
@@ -116,7 +117,7 @@ function defineData(target: Record<string, unknown>, key: string, value: unknown
  * every node where the YAML parse puts it. It takes a block mapping or sequence at the top (column 1), nested
  * block mappings and sequences (`- key: value` too), keys that are plain or quoted one-line strings, values that
  * are plain scalars (resolved by the core schema), single- or double-quoted one-line strings, empty (null), or
- * one-line flow sequences and mappings of such scalars; full-line and trailing comments; blank lines. Only `\n`
+ * one-line flow sequences and mappings of such scalars and collections; full-line and trailing comments; blank lines. Only `\n`
  * line ends and printable characters (no tab, no CR, no C0 or C1 control, no line or paragraph separator, no
  * surrogate, no byte order mark). `undefined` for anything else — anchors, aliases, tags, directives, document
  * markers, block scalars, multi-line scalars, explicit keys, duplicate keys, keys that are not strings or are
