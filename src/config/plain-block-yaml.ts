@@ -37,11 +37,11 @@ function giveUp(): never {
 }
 
 /**
- * A character the short cut does not take: anything but `\n`, printable ASCII and the printable rest of the
- * basic plane — so no tab, CR, C0 or C1 control, line or paragraph separator, surrogate, byte order mark or
- * noncharacter U+FFFE/U+FFFF.
+ * A character the short cut does not take: anything but a line end (`\n` or `\r\n`), printable ASCII and the
+ * printable rest of the basic plane — so no tab, lone CR, C0 or C1 control, line or paragraph separator,
+ * surrogate, byte order mark or noncharacter U+FFFE/U+FFFF.
  */
-const NOT_PRINTABLE = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]/;
+const NOT_PRINTABLE = /[^\n\r\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|\r(?!\n)/;
 
 /** Line kinds. */
 const BLANK = 0;
@@ -117,9 +117,9 @@ function defineData(target: Record<string, unknown>, key: string, value: unknown
  * every node where the YAML parse puts it. It takes a block mapping or sequence at the top (column 1), nested
  * block mappings and sequences (`- key: value` too), keys that are plain or quoted one-line strings, values that
  * are plain scalars (resolved by the core schema), single- or double-quoted one-line strings, empty (null), or
- * one-line flow sequences and mappings of such scalars and collections; full-line and trailing comments; blank lines. Only `\n`
- * line ends and printable characters (no tab, no CR, no C0 or C1 control, no line or paragraph separator, no
- * surrogate, no byte order mark). `undefined` for anything else — anchors, aliases, tags, directives, document
+ * one-line flow sequences and mappings of such scalars and collections; full-line and trailing comments; blank
+ * lines. Only `\n` or `\r\n` line ends and printable characters (no tab, no lone CR, no C0 or C1 control, no line
+ * or paragraph separator, no surrogate, no byte order mark). `undefined` for anything else — anchors, aliases, tags, directives, document
  * markers, block scalars, multi-line scalars, explicit keys, duplicate keys, keys that are not strings or are
  * longer than the YAML limit, numbers that are not finite, and any indentation the YAML parse would complain
  * about — which the YAML parse then reads and reports on as always.
@@ -144,7 +144,7 @@ class BlockReader {
   readonly #text: string;
   /** Offset of each line's first character; a text ending in `\n` has a last, empty line. */
   readonly #starts: number[] = [];
-  /** Offset of each line's end (its `\n`, or the end of the text). */
+  /** Offset of each line's end (its `\n` or `\r\n`, or the end of the text). */
   readonly #ends: number[] = [];
   /** Spaces before each line's first other character. */
   readonly #indents: number[] = [];
@@ -165,8 +165,9 @@ class BlockReader {
     this.#text = text;
     let start = 0;
     for (;;) {
-      let end = text.indexOf("\n", start);
-      if (end < 0) end = text.length;
+      const newline = text.indexOf("\n", start);
+      // A line ends before its `\r\n` (the YAML lexer reads the pair as one line end).
+      const end = newline < 0 ? text.length : text.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
       let first = start;
       while (text.charCodeAt(first) === 0x20) first++;
       this.#starts.push(start);
@@ -180,8 +181,8 @@ class BlockReader {
         if ((marker === "---" || marker === "...") && (first + 3 === end || text[first + 3] === " "))
           giveUp();
       }
-      if (end === text.length) break;
-      start = end + 1;
+      if (newline < 0) break;
+      start = newline + 1;
     }
   }
 

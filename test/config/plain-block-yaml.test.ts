@@ -273,33 +273,33 @@ function handWritten(seed: number): string {
       const name = key.replace(/['"]/g, "");
       if (used.has(name)) continue;
       used.add(name);
-      value(`${i === 0 && first !== undefined ? first : spaces(indent)}${key}:`, indent, depth, true);
+      item(`${i === 0 && first !== undefined ? first : spaces(indent)}${key}:`, indent, depth, true);
     }
   };
   const sequence = (indent: number, first: string | undefined, depth: number) => {
     const count = 1 + Math.floor(r() * 3);
     for (let i = 0; i < count; i++) {
-      value(`${i === 0 && first !== undefined ? first : spaces(indent)}-`, indent, depth, false);
+      item(`${i === 0 && first !== undefined ? first : spaces(indent)}-`, indent, depth, false);
     }
   };
-  function value(head: string, indent: number, depth: number, inMapping: boolean): void {
+  function item(head: string, indent: number, depth: number, inMapping: boolean): void {
     const x = r();
-    if (depth > 4 || x < 0.35) return line(`${head} ${pick(scalars)}`);
-    if (x < 0.45) return line(`${head} ${pick(flows)}`);
-    if (x < 0.55) return line(chance(0.5) ? head : `${head} `);
-    if (!inMapping && x < 0.7) {
+    if (depth > 4 || x < 0.35) line(`${head} ${pick(scalars)}`);
+    else if (x < 0.45) line(`${head} ${pick(flows)}`);
+    else if (x < 0.55) line(chance(0.5) ? head : `${head} `);
+    else if (!inMapping && x < 0.7) {
       // `- key: value` or `- - item`: the collection starts on the `-` line.
       const gap = chance(0.8) ? " " : "   ";
       const at = head.length + gap.length;
       if (chance(0.6)) mapping(at, head + gap, depth + 1);
       else sequence(at, head + gap, depth + 1);
-      return;
+    } else {
+      line(head);
+      const step = 1 + Math.floor(r() * 3);
+      if (inMapping && chance(0.3)) sequence(indent, undefined, depth + 1);
+      else if (chance(0.5)) mapping(indent + step, undefined, depth + 1);
+      else sequence(indent + step, undefined, depth + 1);
     }
-    line(head);
-    if (inMapping && chance(0.3)) return sequence(indent, undefined, depth + 1);
-    const step = 1 + Math.floor(r() * 3);
-    if (chance(0.5)) mapping(indent + step, undefined, depth + 1);
-    else sequence(indent + step, undefined, depth + 1);
   }
   noise();
   if (chance(0.5)) mapping(0, undefined, 0);
@@ -318,6 +318,7 @@ describe("plain block YAML", () => {
           const source = handWritten(seed);
           if (compare(source)) taken++;
           compare(perturb(source, changes));
+          expect(compare(source.replaceAll("\n", "\r\n"))).toBe(true);
         },
       ),
       { numRuns: RUNS },
@@ -341,6 +342,8 @@ describe("plain block YAML", () => {
           if (compare(written)) taken++;
           const perturbed = perturb(written, changes);
           if (compare(lastNewline ? perturbed : perturbed.replace(/\n+$/, ""))) perturbedTaken++;
+          // The same with Windows line ends.
+          compare(perturbed.replaceAll("\n", "\r\n"));
         },
       ),
       { numRuns: RUNS },
@@ -453,6 +456,7 @@ describe("plain block YAML", () => {
     ["a comment given to a value, then one that waits", "a:\n  - x\n    # about x\n  # about a\nb: 1\n"],
     ["comments after an empty value", "a:\n  b:\n# after b\n    # deeper\nc: 1\n"],
     ["a comment moved up to the sequence", "- a: 1\n# moved up\n-\n"],
+    ["CR LF line ends", "a: 1  \r\n# c\r\nb:\r\n  - 'x'\r\n  -\r\n\r\n"],
     ["a comment given to a flow sequence", "a:\n  b: [x, y]   # flow\n    # about b\n\n"],
     ["an empty item with a comment, last", "a:\n  - # none\n\nb: 1\n"],
     ["a sequence at its key's column", "a:\n- 1\n  # about 1\n- - 2\n  - 3\nb:\n- {}\n"],
@@ -496,7 +500,6 @@ describe("plain block YAML", () => {
     ["a C1 control character", "a: \u0085\n"],
     ["a byte order mark", "\uFEFFa: 1\n"],
     ["a line separator", "a: b\u2028c\n"],
-    ["CR line ends", "a: 1\r\nb: 2\r\n"],
     ["a lone CR", "a: 1\rb: 2\n"],
     ["an infinite number", "a: .inf\n"],
     ["not a number", "a: .nan\n"],
