@@ -2,9 +2,11 @@
  * Block YAML files are read by a short cut (`plainBlockYaml`) when they keep to a plain subset. Whenever it gives
  * a result, the YAML parse (`parseYamlText`) reads the text without a diagnostic and gives the same data (down to
  * key order, -0 and `__proto__` keys) and the same positions; everything else is left to the YAML parse. The
- * texts come from `yaml`'s own stringify under several option sets, perturbed the ways people and editors do
- * (comments, blank lines, trailing spaces, an indentation off by one, a character deleted or inserted, a tab),
- * and from the repository's own YAML files.
+ * texts come from a generator that writes block YAML line by line as people do (comments and blank lines
+ * anywhere), from `yaml`'s own stringify under several option sets, both perturbed the ways people and editors
+ * do (comments, blank lines, trailing spaces, an indentation off by one, a character deleted or inserted, a tab)
+ * and also with Windows line ends, and from the repository's own YAML files. `TOOLGATE_YAML_RUNS` sets the
+ * number of runs of each property (2000 by default).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
