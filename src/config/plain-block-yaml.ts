@@ -242,6 +242,12 @@ class BlockReader {
     return { line: start.line, column: start.col, endLine: end.line, endColumn: end.col };
   }
 
+  /** The span of `from` to `to`, both on `line` (the common case, without a search for the line). */
+  #spanOn(line: number, from: number, to: number): Span {
+    const start = this.#start(line) - 1;
+    return { line: line + 1, column: from - start, endLine: line + 1, endColumn: to - start };
+  }
+
   #record(pointer: string, value: Span, key: Span | undefined): void {
     this.#positions.set(pointer, key === undefined ? { value } : { value, key });
   }
@@ -294,7 +300,7 @@ class BlockReader {
     key: Span | undefined,
     commentBefore: boolean,
   ): Read {
-    this.#record(pointer, this.#span(at, at), key);
+    this.#record(pointer, this.#spanOn(line, at, at), key);
     this.#waiting = -1;
     // The parser gives the empty scalar every token up to the next item; a comment among them stretches its range.
     const comment = commentBefore || at < this.#end(line) || this.#commentBetween(line, next);
@@ -322,7 +328,7 @@ class BlockReader {
       const { name, colon } = found;
       if (names.has(name)) giveUp();
       names.add(name);
-      const keySpan = this.#span(from, colon);
+      const keySpan = this.#spanOn(l, from, colon);
       const child = childPointer(pointer, name);
       let i = colon + 1;
       while (text.charCodeAt(i) === 0x20) i++;
@@ -517,9 +523,9 @@ class BlockReader {
       const quoted = this.#quoted(at, lineEnd);
       value = quoted.value;
       to = quoted.to;
-      this.#record(pointer, this.#span(at, to), key);
+      this.#record(pointer, this.#spanOn(line, at, to), key);
     } else if (c === 0x5b || c === 0x7b) {
-      const flow = this.#flow(at, lineEnd, pointer, key, this.#depth);
+      const flow = this.#flow(line, at, pointer, key, this.#depth);
       value = flow.value;
       to = flow.to;
     } else {
@@ -537,7 +543,7 @@ class BlockReader {
       }
       value = resolvePlain(text.slice(at, to));
       if (value === NOT_FINITE) giveUp();
-      this.#record(pointer, this.#span(at, to), key);
+      this.#record(pointer, this.#spanOn(line, at, to), key);
     }
     let i = to;
     while (text.charCodeAt(i) === 0x20) i++;
@@ -566,13 +572,14 @@ class BlockReader {
 
   /** A one-line flow sequence or mapping at `at` (of scalars and such collections); records its position and its items'. */
   #flow(
+    line: number,
     at: number,
-    lineEnd: number,
     pointer: string,
     key: Span | undefined,
     depth: number,
   ): { value: unknown; to: number } {
     const text = this.#text;
+    const lineEnd = this.#end(line);
     const isMap = text.charCodeAt(at) === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
     this.#positions.set(pointer, PENDING);
@@ -587,13 +594,13 @@ class BlockReader {
     const item = (child: string, keySpan: Span | undefined): unknown => {
       const c = text.charCodeAt(i);
       if (c === 0x5b || c === 0x7b) {
-        const nested = this.#flow(i, lineEnd, child, keySpan, depth + 1);
+        const nested = this.#flow(line, i, child, keySpan, depth + 1);
         i = nested.to;
         return nested.value;
       }
       const scalar = this.#flowScalar(i, lineEnd);
       if (scalar.plainKeyEnd) giveUp();
-      this.#record(child, this.#span(i, scalar.to), keySpan);
+      this.#record(child, this.#spanOn(line, i, scalar.to), keySpan);
       i = scalar.to;
       return scalar.value;
     };
@@ -607,7 +614,7 @@ class BlockReader {
           const name = first.value;
           if (names.has(name) || first.to - i > MAX_PLAIN_KEY) giveUp();
           names.add(name);
-          const keySpan = this.#span(i, first.to);
+          const keySpan = this.#spanOn(line, i, first.to);
           // `:` right after the key, then a space.
           if (text.charCodeAt(first.to) !== 0x3a || text.charCodeAt(first.to + 1) !== 0x20) giveUp();
           i = first.to + 1;
@@ -628,7 +635,7 @@ class BlockReader {
       }
     }
     const to = i + 1;
-    this.#record(pointer, this.#span(at, to), key);
+    this.#record(pointer, this.#spanOn(line, at, to), key);
     return { value: isMap ? out : items, to };
   }
 
