@@ -317,7 +317,6 @@ class BlockReader {
     const indent = at - this.#start(line);
     this.#positions.set(pointer, PENDING);
     const out: Record<string, unknown> = {};
-    const names = new Set<string>();
     let l = line;
     let from = at;
     let lastEnd: number;
@@ -326,8 +325,8 @@ class BlockReader {
       const found = this.#key(from, lineEnd);
       if (found === undefined) giveUp();
       const { name, colon } = found;
-      if (names.has(name)) giveUp();
-      names.add(name);
+      // A duplicate key: the YAML parse reports it.
+      if (Object.hasOwn(out, name)) giveUp();
       const keySpan = this.#spanOn(l, from, colon);
       const child = childPointer(pointer, name);
       let i = colon + 1;
@@ -585,7 +584,6 @@ class BlockReader {
     this.#positions.set(pointer, PENDING);
     const items: unknown[] = [];
     const out: Record<string, unknown> = {};
-    const names = new Set<string>();
     let i = at + 1;
     const space = () => {
       while (text.charCodeAt(i) === 0x20) i++;
@@ -612,8 +610,7 @@ class BlockReader {
           const first = this.#flowScalar(i, lineEnd);
           if (typeof first.value !== "string" || first.plainKeyEnd !== true) giveUp();
           const name = first.value;
-          if (names.has(name) || first.to - i > MAX_PLAIN_KEY) giveUp();
-          names.add(name);
+          if (Object.hasOwn(out, name) || first.to - i > MAX_PLAIN_KEY) giveUp();
           const keySpan = this.#spanOn(line, i, first.to);
           // `:` right after the key, then a space.
           if (text.charCodeAt(first.to) !== 0x3a || text.charCodeAt(first.to + 1) !== 0x20) giveUp();
