@@ -191,6 +191,7 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
   if (json !== undefined) {
     return { ok: true, value: { file, data: json.data, positions: json.positions }, diagnostics: [] };
   }
+  // Block YAML of the common kind is read in one pass, with exactly the data and positions of the YAML parse.
   const block = plainBlockYaml(text);
   if (block !== undefined) {
     return { ok: true, value: { file, data: block.data, positions: block.positions }, diagnostics: [] };
