@@ -14,6 +14,7 @@ import {
   type Span,
   ZERO_SPAN,
 } from "./parsed-file.js";
+import { MAX_PLAIN_KEY, plainBlockYaml } from "./plain-block-yaml.js";
 import { isAlias, isMap, isPair, isScalar, isSeq, yamlLibrary } from "./yaml-library.js";
 import { yamlProblemMessage } from "./yaml-messages.js";
 
@@ -180,11 +181,13 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
   if (json !== undefined) {
     return { ok: true, value: { file, data: json.data, positions: json.positions }, diagnostics: [] };
   }
+  // Block YAML of the common kind is read in one pass, with exactly the data and positions of the YAML parse.
+  const block = plainBlockYaml(text);
+  if (block !== undefined) {
+    return { ok: true, value: { file, data: block.data, positions: block.positions }, diagnostics: [] };
+  }
   return parseYamlText(text, file);
 }
-
-/** The longest key the YAML parser takes as an implicit key (YAML allows 1024 characters). */
-const MAX_PLAIN_KEY = 1000;
 
 /**
  * A file that is plain JSON, read as the YAML parse (JSON is YAML 1.2) would read it without a diagnostic:

@@ -130,6 +130,26 @@ describe("the YAML library is loaded only for a file the fast paths do not read"
     ).toBe(false);
   });
 
+  it("files written as plain block YAML: not loaded", () => {
+    expect(
+      loadsYaml({
+        "toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
+        "tools.yaml": [
+          "tools:",
+          "  - name: read_file",
+          "    description: Read a file.",
+          "    input_schema:",
+          "      type: object",
+          "      properties:",
+          "        path: { type: string }",
+          "      required: [path]",
+          "",
+        ].join("\n"),
+        "policy.yaml": "version: 1\nallow:\n  - read_file # every read\n",
+      }),
+    ).toBe(false);
+  });
+
   it("a file with a block scalar, which only the full parser reads: loaded", () => {
     expect(
       loadsYaml({
