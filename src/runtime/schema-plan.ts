@@ -54,6 +54,12 @@ const DRAFT_2020 = new Set([
   "https://json-schema.org/draft/2020-12/schema#",
 ]);
 
+/**
+ * What a module written by `toolgate compile` has in place of a validate function for a schema `planValidator`
+ * takes: `verifyCompiledModule` builds the plan validator from the schema in the module's data.
+ */
+export const PLANNED_VALIDATOR = "plan";
+
 /** Thrown inside the planner when a schema leaves the subset; never escapes `planValidator`. */
 class Decline extends Error {}
 

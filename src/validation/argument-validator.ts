@@ -113,6 +113,15 @@ export class ValidatorFactory {
     return Object.keys(rest).length === 0 && Object.keys(code ?? {}).every((key) => key === "source");
   }
 
+  /** Whether this factory's options only shape ajv's generated code (`code.source`, `esm`, `optimize`). */
+  #decidesAsDefault(): boolean {
+    const { code, ...rest } = this.#extra;
+    return (
+      Object.keys(rest).length === 0 &&
+      Object.keys(code ?? {}).every((key) => key === "source" || key === "esm" || key === "optimize")
+    );
+  }
+
   /**
    * `ajvOptions()` without ajv's optimisation pass, which takes about a quarter of the time of compiling a
    * schema (and compiling is a large part of loading a few hundred tools). The pass only tidies the generated
@@ -188,8 +197,10 @@ export class ValidatorFactory {
       };
     }
     // A schema in the plan's subset is validated by closures, as ajv would validate it, without paying for
-    // ajv's code generation; anything else (and any factory with options of its own) compiles with ajv.
-    if (Object.keys(this.#extra).length === 0) {
+    // ajv's code generation; anything else compiles with ajv. So does every schema of a factory whose options
+    // change what its validators decide; options of the generated code alone (`code`: source, esm, optimize,
+    // as `compileFactory` gives) do not, and `toolgate compile` writes no ajv code for a planned schema.
+    if (this.#decidesAsDefault()) {
       const planned = planValidator(schema);
       if (planned !== undefined) return { ok: true, validator: planned };
     }
