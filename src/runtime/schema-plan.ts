@@ -227,12 +227,17 @@ function planNode(node: unknown): Node {
   const typeMessage = `must be ${typeName}`;
   const group = typedKeywords(typeName, node);
 
+  const first = untyped.length === 0 ? undefined : runAll(untyped);
   if (group === undefined) {
     // No keyword of the type's group: ajv checks the type first, then the keywords of no type.
-    const rest = untyped;
+    if (first === undefined) {
+      return (data, path, issues) => {
+        if (!isType(data)) issues.push({ path, message: typeMessage });
+      };
+    }
     return (data, path, issues) => {
       if (!isType(data)) issues.push({ path, message: typeMessage });
-      for (const check of rest) check(data, path, issues);
+      first(data, path, issues);
     };
   }
   if (typeName === "integer") {
@@ -241,24 +246,56 @@ function planNode(node: unknown): Node {
     const numberKeywords = group;
     return (data, path, issues) => {
       if (!isType(data)) issues.push({ path, message: typeMessage });
-      for (const check of untyped) check(data, path, issues);
+      if (first !== undefined) first(data, path, issues);
       if (typeof data === "number" && Number.isFinite(data)) numberKeywords(data, path, issues);
     };
   }
   // The type has a group of keywords: the keywords of no type run first, then the group's keywords when the
   // type matches, else the type error.
   const typed = group;
+  if (first === undefined) {
+    return (data, path, issues) => {
+      if (isType(data)) typed(data, path, issues);
+      else issues.push({ path, message: typeMessage });
+    };
+  }
   return (data, path, issues) => {
-    for (const check of untyped) check(data, path, issues);
+    first(data, path, issues);
     if (isType(data)) typed(data, path, issues);
     else issues.push({ path, message: typeMessage });
   };
 }
 
+/**
+ * The checks one after the other. (Unrolled for the few checks a node has: a validator runs on every call of a
+ * tool, and a closure per count is faster than a loop over an array.)
+ */
 function runAll(checks: readonly Check[]): Check {
-  return (data, path, issues) => {
-    for (const check of checks) check(data, path, issues);
-  };
+  const [a, b, c] = checks as Check[];
+  switch (checks.length) {
+    case 0:
+      return () => {};
+    case 1:
+      return a as Check;
+    case 2:
+      return (data, path, issues) => {
+        (a as Check)(data, path, issues);
+        (b as Check)(data, path, issues);
+      };
+    case 3:
+      return (data, path, issues) => {
+        (a as Check)(data, path, issues);
+        (b as Check)(data, path, issues);
+        (c as Check)(data, path, issues);
+      };
+    default: {
+      const list = [...checks];
+      const n = list.length;
+      return (data, path, issues) => {
+        for (let i = 0; i < n; i++) (list[i] as Check)(data, path, issues);
+      };
+    }
+  }
 }
 
 /** The checks of the keywords of a type's group, in ajv's order, or `undefined` when the node has none. */
@@ -460,25 +497,28 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
     const required = node.required;
     if (!Array.isArray(required) || !required.every((name) => typeof name === "string")) decline();
     if (new Set(required).size !== required.length || required.includes("__proto__")) decline();
-    const list = (required as string[]).map((name) => ({ name, path: `/${escapePointer(name)}` }));
-    if (list.length > 0) {
+    const requiredNames = [...(required as string[])];
+    const tails = requiredNames.map((name) => `/${escapePointer(name)}`);
+    const n = requiredNames.length;
+    if (n > 0) {
       checks.push((data, path, issues) => {
         const object = data as Record<string, unknown>;
-        for (const { name, path: tail } of list) {
-          if (object[name] === undefined || !hasOwn(object, name))
-            issues.push({ path: path + tail, message: "is required" });
+        for (let i = 0; i < n; i++) {
+          const name = requiredNames[i] as string;
+          if (object[name] === undefined || !hasOwn(object, name)) {
+            issues.push({ path: path + (tails[i] as string), message: "is required" });
+          }
         }
       });
     }
   }
   if (Object.hasOwn(node, "additionalProperties")) {
     const additional = node.additionalProperties;
-    const known = new Set(names);
+    const known = isKnown(names);
     if (additional === false) {
       checks.push((data, path, issues) => {
         for (const key of Object.keys(data as object)) {
-          if (!known.has(key))
-            issues.push({ path: `${path}/${escapePointer(key)}`, message: "is not allowed" });
+          if (!known(key)) issues.push({ path: `${path}/${escapePointer(key)}`, message: "is not allowed" });
         }
       });
     } else if (additional !== true) {
@@ -487,7 +527,7 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
         checks.push((data, path, issues) => {
           const object = data as Record<string, unknown>;
           for (const key of Object.keys(object)) {
-            if (!known.has(key)) rest(object[key], `${path}/${escapePointer(key)}`, issues);
+            if (!known(key)) rest(object[key], `${path}/${escapePointer(key)}`, issues);
           }
         });
       }
@@ -500,14 +540,38 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
       const check = planNode(properties[name]);
       if (check !== ALWAYS) planned.push({ name, tail: `/${escapePointer(name)}`, check });
     }
-    if (planned.length > 0) {
+    const n = planned.length;
+    const propertyNames = planned.map((p) => p.name);
+    const tails = planned.map((p) => p.tail);
+    const propertyChecks = planned.map((p) => p.check);
+    if (n > 0) {
       checks.push((data, path, issues) => {
         const object = data as Record<string, unknown>;
-        for (const { name, tail, check } of planned) {
-          if (object[name] !== undefined && hasOwn(object, name)) check(object[name], path + tail, issues);
+        for (let i = 0; i < n; i++) {
+          const name = propertyNames[i] as string;
+          if (object[name] !== undefined && hasOwn(object, name)) {
+            (propertyChecks[i] as Check)(object[name], path + (tails[i] as string), issues);
+          }
         }
       });
     }
   }
   return runAll(checks);
+}
+
+/**
+ * Whether a key is one of `names` (the properties a schema declares): a scan with `===` for the few names
+ * of a typical tool (faster than a hash lookup at that size), a `Set` beyond.
+ */
+function isKnown(names: readonly string[]): (key: string) => boolean {
+  if (names.length > 8) {
+    const set = new Set(names);
+    return (key) => set.has(key);
+  }
+  const list = [...names];
+  const n = list.length;
+  return (key) => {
+    for (let i = 0; i < n; i++) if (list[i] === key) return true;
+    return false;
+  };
 }
