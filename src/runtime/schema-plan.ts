@@ -17,8 +17,22 @@ import { ajvEqual, ajvUcs2length } from "./ajv-runtime.js";
 import { schemaPattern } from "./ajv-validator.js";
 import type { ArgumentCheck, ArgumentIssue, ArgumentValidator, JsonSchema } from "./types.js";
 
-/** One compiled schema node: appends the issues of `data` (at JSON pointer `path`) to `issues`. */
-type Check = (data: unknown, path: string, issues: ArgumentIssue[]) => void;
+/**
+ * One compiled schema node. Given a list, it appends the issues of `data` (at JSON pointer `path`) to `issues`
+ * and returns true; given `null`, it returns whether `data` has no issue, at the first one found (the fast
+ * pass every call makes first: a valid call builds no paths and no issues). Both read `data` as ajv's code
+ * does, in its order.
+ */
+type Check = (data: unknown, path: string, issues: ArgumentIssue[] | null) => boolean;
+
+/** Records an issue; in the fast pass (no list) says to stop. */
+function fail(issues: ArgumentIssue[] | null, path: string, message: string): boolean {
+  if (issues === null) return false;
+  issues.push({ path, message });
+  return true;
+}
+
+const PASS: Check = () => true;
 
 /** A node that never reports anything: `{}` (ajv generates no code for it, so a property under it is not even read). */
 const ALWAYS: unique symbol = Symbol("always valid");
@@ -91,8 +105,10 @@ export function planValidator(schema: JsonSchema): ArgumentValidator | undefined
   if (check === ALWAYS) return () => VALID;
   const root = check;
   return (args: unknown): ArgumentCheck => {
-    const issues: ArgumentIssue[] = [];
+    let issues: ArgumentIssue[];
     try {
+      if (root(args, "", null)) return VALID;
+      issues = [];
       root(args, "", issues);
     } catch (error) {
       // As fromAjvValidator: a value whose reads throw is invalid, never a crash and never a pass.
@@ -102,7 +118,11 @@ export function planValidator(schema: JsonSchema): ArgumentValidator | undefined
         issues: [{ path: "", message: `could not be validated (${reason}); send plain JSON data` }],
       };
     }
-    return issues.length === 0 ? VALID : { ok: false, issues };
+    // The fast pass found an issue: the full pass finds it too, unless the arguments changed under the
+    // reads (a getter), and then they are not valid either.
+    if (issues.length === 0)
+      return { ok: false, issues: [{ path: "", message: "arguments do not match the input schema" }] };
+    return { ok: false, issues };
   };
 }
 
@@ -203,7 +223,7 @@ function planNode(node: unknown): Node {
     const value = node.const;
     if (!isScalar(value)) decline();
     untyped.push((data, path, issues) => {
-      if (value !== data) issues.push({ path, message: "must be equal to constant" });
+      return value === data || fail(issues, path, "must be equal to constant");
     });
   }
   if (Object.hasOwn(node, "enum")) {
@@ -212,13 +232,13 @@ function planNode(node: unknown): Node {
     if (new Set(values).size !== values.length) decline();
     const list = [...values];
     untyped.push((data, path, issues) => {
-      for (const value of list) if (data === value) return;
-      issues.push({ path, message: "must be equal to one of the allowed values" });
+      for (const value of list) if (data === value) return true;
+      return fail(issues, path, "must be equal to one of the allowed values");
     });
   }
 
   if (type === undefined) {
-    if (untyped.length === 0) return () => {}; // annotations only: ajv generates code that reads the value.
+    if (untyped.length === 0) return PASS; // annotations only: ajv generates code that reads the value.
     return runAll(untyped);
   }
 
@@ -231,13 +251,11 @@ function planNode(node: unknown): Node {
   if (group === undefined) {
     // No keyword of the type's group: ajv checks the type first, then the keywords of no type.
     if (first === undefined) {
-      return (data, path, issues) => {
-        if (!isType(data)) issues.push({ path, message: typeMessage });
-      };
+      return (data, path, issues) => isType(data) || fail(issues, path, typeMessage);
     }
     return (data, path, issues) => {
-      if (!isType(data)) issues.push({ path, message: typeMessage });
-      first(data, path, issues);
+      if (!isType(data) && !fail(issues, path, typeMessage)) return false;
+      return first(data, path, issues);
     };
   }
   if (typeName === "integer") {
@@ -245,24 +263,22 @@ function planNode(node: unknown): Node {
     // finite number (so 1.5 against {type: integer, minimum: 2} reports both).
     const numberKeywords = group;
     return (data, path, issues) => {
-      if (!isType(data)) issues.push({ path, message: typeMessage });
-      if (first !== undefined) first(data, path, issues);
-      if (typeof data === "number" && Number.isFinite(data)) numberKeywords(data, path, issues);
+      if (!isType(data) && !fail(issues, path, typeMessage)) return false;
+      if (first !== undefined && !first(data, path, issues)) return false;
+      if (typeof data === "number" && Number.isFinite(data)) return numberKeywords(data, path, issues);
+      return true;
     };
   }
   // The type has a group of keywords: the keywords of no type run first, then the group's keywords when the
   // type matches, else the type error.
   const typed = group;
   if (first === undefined) {
-    return (data, path, issues) => {
-      if (isType(data)) typed(data, path, issues);
-      else issues.push({ path, message: typeMessage });
-    };
+    return (data, path, issues) =>
+      isType(data) ? typed(data, path, issues) : fail(issues, path, typeMessage);
   }
   return (data, path, issues) => {
-    first(data, path, issues);
-    if (isType(data)) typed(data, path, issues);
-    else issues.push({ path, message: typeMessage });
+    if (!first(data, path, issues)) return false;
+    return isType(data) ? typed(data, path, issues) : fail(issues, path, typeMessage);
   };
 }
 
@@ -274,25 +290,22 @@ function runAll(checks: readonly Check[]): Check {
   const [a, b, c] = checks as Check[];
   switch (checks.length) {
     case 0:
-      return () => {};
+      return PASS;
     case 1:
       return a as Check;
     case 2:
-      return (data, path, issues) => {
-        (a as Check)(data, path, issues);
-        (b as Check)(data, path, issues);
-      };
+      return (data, path, issues) => (a as Check)(data, path, issues) && (b as Check)(data, path, issues);
     case 3:
-      return (data, path, issues) => {
-        (a as Check)(data, path, issues);
-        (b as Check)(data, path, issues);
+      return (data, path, issues) =>
+        (a as Check)(data, path, issues) &&
+        (b as Check)(data, path, issues) &&
         (c as Check)(data, path, issues);
-      };
     default: {
       const list = [...checks];
       const n = list.length;
       return (data, path, issues) => {
-        for (let i = 0; i < n; i++) (list[i] as Check)(data, path, issues);
+        for (let i = 0; i < n; i++) if (!(list[i] as Check)(data, path, issues)) return false;
+        return true;
       };
     }
   }
@@ -325,28 +338,32 @@ function numberKeywords(node: Record<string, unknown>): Check | undefined {
     const limit = bound(node.maximum);
     const message = `must be <= ${limit}`;
     checks.push((data, path, issues) => {
-      if ((data as number) > limit) issues.push({ path, message });
+      if ((data as number) > limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "minimum")) {
     const limit = bound(node.minimum);
     const message = `must be >= ${limit}`;
     checks.push((data, path, issues) => {
-      if ((data as number) < limit) issues.push({ path, message });
+      if ((data as number) < limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "exclusiveMaximum")) {
     const limit = bound(node.exclusiveMaximum);
     const message = `must be < ${limit}`;
     checks.push((data, path, issues) => {
-      if ((data as number) >= limit) issues.push({ path, message });
+      if ((data as number) >= limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "exclusiveMinimum")) {
     const limit = bound(node.exclusiveMinimum);
     const message = `must be > ${limit}`;
     checks.push((data, path, issues) => {
-      if ((data as number) <= limit) issues.push({ path, message });
+      if ((data as number) <= limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   return checks.length === 0 ? undefined : runAll(checks);
@@ -359,14 +376,16 @@ function stringKeywords(node: Record<string, unknown>): Check | undefined {
     const limit = count(node.maxLength);
     const message = `must NOT have more than ${limit} characters`;
     checks.push((data, path, issues) => {
-      if (ajvUcs2length(data as string) > limit) issues.push({ path, message });
+      if (ajvUcs2length(data as string) > limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "minLength")) {
     const limit = count(node.minLength);
     const message = `must NOT have fewer than ${limit} characters`;
     checks.push((data, path, issues) => {
-      if (ajvUcs2length(data as string) < limit) issues.push({ path, message });
+      if (ajvUcs2length(data as string) < limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "pattern")) {
@@ -382,7 +401,8 @@ function stringKeywords(node: Record<string, unknown>): Check | undefined {
     const regex = schemaPattern(source, "u");
     const message = `must match pattern "${source}"`;
     checks.push((data, path, issues) => {
-      if (!regex.test(data as string)) issues.push({ path, message });
+      if (!regex.test(data as string) && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   return checks.length === 0 ? undefined : runAll(checks);
@@ -398,14 +418,16 @@ function arrayKeywords(node: Record<string, unknown>): Check | undefined {
     const limit = count(node.maxItems);
     const message = `must NOT have more than ${limit} items`;
     checks.push((data, path, issues) => {
-      if ((data as unknown[]).length > limit) issues.push({ path, message });
+      if ((data as unknown[]).length > limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   if (Object.hasOwn(node, "minItems")) {
     const limit = count(node.minItems);
     const message = `must NOT have fewer than ${limit} items`;
     checks.push((data, path, issues) => {
-      if ((data as unknown[]).length < limit) issues.push({ path, message });
+      if ((data as unknown[]).length < limit && !fail(issues, path, message)) return false;
+      return true;
     });
   }
   let itemType: string | undefined;
@@ -418,7 +440,8 @@ function arrayKeywords(node: Record<string, unknown>): Check | undefined {
       checks.push((data, path, issues) => {
         const list = data as unknown[];
         const length = list.length;
-        for (let i = 0; i < length; i++) item(list[i], `${path}/${i}`, issues);
+        for (let i = 0; i < length; i++) if (!item(list[i], `${path}/${i}`, issues)) return false;
+        return true;
       });
     }
   }
@@ -458,12 +481,12 @@ function hashedUnique(isItemType: (data: unknown) => boolean): Check {
         if (!isItemType(item)) continue;
         const key = item as unknown as string;
         if (typeof indices[key] === "number") {
-          issues.push({ path, message: duplicateMessage(indices[key] as number, i) });
-          break;
+          return fail(issues, path, duplicateMessage(indices[key] as number, i));
         }
         indices[key] = i;
       }
     }
+    return true;
   };
 }
 
@@ -472,15 +495,15 @@ const deepUnique: Check = (data, path, issues) => {
   const list = data as unknown[];
   let i = list.length;
   if (i > 1) {
-    outer: for (; i--; ) {
+    for (; i--; ) {
       for (let j = i; j--; ) {
         if (ajvEqual(list[i], list[j])) {
-          issues.push({ path, message: duplicateMessage(j, i) });
-          break outer;
+          return fail(issues, path, duplicateMessage(j, i));
         }
       }
     }
   }
+  return true;
 };
 
 function objectKeywords(node: Record<string, unknown>): Check | undefined {
@@ -506,9 +529,10 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
         for (let i = 0; i < n; i++) {
           const name = requiredNames[i] as string;
           if (object[name] === undefined || !hasOwn(object, name)) {
-            issues.push({ path: path + (tails[i] as string), message: "is required" });
+            if (!fail(issues, path + (tails[i] as string), "is required")) return false;
           }
         }
+        return true;
       });
     }
   }
@@ -518,8 +542,9 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
     if (additional === false) {
       checks.push((data, path, issues) => {
         for (const key of Object.keys(data as object)) {
-          if (!known(key)) issues.push({ path: `${path}/${escapePointer(key)}`, message: "is not allowed" });
+          if (!known(key) && !fail(issues, `${path}/${escapePointer(key)}`, "is not allowed")) return false;
         }
+        return true;
       });
     } else if (additional !== true) {
       const rest = planNode(additional);
@@ -527,8 +552,9 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
         checks.push((data, path, issues) => {
           const object = data as Record<string, unknown>;
           for (const key of Object.keys(object)) {
-            if (!known(key)) rest(object[key], `${path}/${escapePointer(key)}`, issues);
+            if (!known(key) && !rest(object[key], `${path}/${escapePointer(key)}`, issues)) return false;
           }
+          return true;
         });
       }
     }
@@ -550,9 +576,11 @@ function objectKeywords(node: Record<string, unknown>): Check | undefined {
         for (let i = 0; i < n; i++) {
           const name = propertyNames[i] as string;
           if (object[name] !== undefined && hasOwn(object, name)) {
-            (propertyChecks[i] as Check)(object[name], path + (tails[i] as string), issues);
+            if (!(propertyChecks[i] as Check)(object[name], path + (tails[i] as string), issues))
+              return false;
           }
         }
+        return true;
       });
     }
   }

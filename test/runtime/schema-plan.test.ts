@@ -315,6 +315,18 @@ describe("planValidator", () => {
     });
   });
 
+  it("never passes arguments that change under its reads", () => {
+    // A getter that gives an invalid value first and a valid one after: the fast pass finds the issue, the full
+    // pass does not; the arguments are still refused.
+    const schema = { type: "object", properties: { path: { type: "string" } } };
+    let reads = 0;
+    const shifty = Object.defineProperty({}, "path", {
+      enumerable: true,
+      get: () => (reads++ < 2 ? 5 : "ok"),
+    });
+    expect(planValidator(schema)?.(shifty).ok).toBe(false);
+  });
+
   it.each([
     { type: "string", format: "email" },
     { type: "number", multipleOf: 2 },
