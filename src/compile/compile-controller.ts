@@ -33,6 +33,7 @@ import {
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { sourceIntegrity } from "../runtime/compiled-module.js";
 import { fingerprintData, fingerprintOfCanonical } from "../runtime/fingerprint.js";
+import { PLANNED_VALIDATOR, planValidator } from "../runtime/schema-plan.js";
 import type { JsonSchema } from "../runtime/types.js";
 import {
   ajvOptions,
@@ -166,10 +167,14 @@ function moduleSource(bundle: PolicyBundle, options: CompileModuleOptions): Code
   const byDraft = new Map<SchemaDraft, SchemaEntry[]>();
   const validatorRefs: Code[] = [];
   const groupNames = new Map<SchemaDraft, string>();
-  const add = (key: string, label: string, schema: JsonSchema): SchemaDraft => {
+  const add = (key: string, label: string, schema: JsonSchema): SchemaDraft | "plan" => {
     const draft = schemaDraft(schema);
     if (typeof draft === "object")
       throw new EmitError(`${label}: unsupported $schema "${draft.unsupported}"`);
+    // A schema `planValidator` takes carries no ajv code: the module names it PLANNED_VALIDATOR and the
+    // runtime builds the validator at import from the schema in the module's data (covered by the
+    // fingerprint), as the loaded controller does.
+    if (planValidator(schema) !== undefined) return "plan";
     const list = byDraft.get(draft) ?? [];
     list.push({ key, label, schema });
     byDraft.set(draft, list);
@@ -190,13 +195,21 @@ function moduleSource(bundle: PolicyBundle, options: CompileModuleOptions): Code
     groups.push(group.code);
   }
   bundle.tools.forEach((tool, index) => {
-    const group = ident(groupNames.get(drafts[index] as SchemaDraft) as string);
+    const draft = drafts[index];
+    if (draft === "plan") {
+      validatorRefs.push(code`[${literal(tool.name)}, ${literal(PLANNED_VALIDATOR)}]`);
+      return;
+    }
+    const group = ident(groupNames.get(draft as SchemaDraft) as string);
     validatorRefs.push(code`[${literal(tool.name)}, ${group}.${ident(`v${index}`)}]`);
   });
   const contextValidator =
     contextDraft === undefined
       ? code``
-      : code`
+      : contextDraft === "plan"
+        ? code`
+    context: ${literal(PLANNED_VALIDATOR)},`
+        : code`
     context: ${ident(groupNames.get(contextDraft) as string)}.context,`;
   const helperNames = [...helpers].sort().map((n) => ident(n));
   const specs = bundle.tools.map((t) => ({

@@ -2,8 +2,8 @@
  * The import-time check of a module written by `toolgate compile`. Everything the module executes besides
  * its few lines of wiring lives in two functions: one returns the policy data (tool specs, statements, the
  * context schema, the canonical fingerprinted text, the settings), each piece read with `JSON.parse`; the
- * other holds the validators (ajv standalone code). `toolgate compile` writes the SHA-256 of each function's
- * source text next to them. At import, before either runs, the source text of each (as the engine keeps it,
+ * other holds the validators (ajv standalone code, or `"plan"` for a schema `planValidator` builds at import
+ * from the data). `toolgate compile` writes the SHA-256 of each function's source text next to them. At import, before either runs, the source text of each (as the engine keeps it,
  * `Function.prototype.toString`) is hashed again and must match; then the data must be what the fingerprint
  * hashes (`verifyCompiledPolicy`). An edit to any of it — a rule, an enum value of a spec, a character of a
  * validator, a redaction, a limit — makes the import fail with a `ToolgateError` (`fingerprint-mismatch`)
@@ -18,8 +18,9 @@ import { verifyCompiledPolicy } from "./fingerprint.js";
 import { deepFreeze } from "./handlers.js";
 import { type ControllerMode, DEFAULT_MODE, isControllerMode } from "./mode.js";
 import type { StatementSpec } from "./policy.js";
+import { PLANNED_VALIDATOR, planValidator } from "./schema-plan.js";
 import type { ToolAlias } from "./tool-aliases.js";
-import type { ToolSpec } from "./types.js";
+import type { ArgumentValidator, JsonSchema, ToolSpec } from "./types.js";
 
 const functionText = Function.prototype.toString;
 
@@ -76,10 +77,14 @@ export interface CompiledModuleData {
   };
 }
 
-/** What the module's validators function returns: each tool's validate function, in the specs' order. */
+/**
+ * What the module's validators function returns: each tool's validate function, in the specs' order, or
+ * `"plan"` for a schema the runtime validates without ajv code (`planValidator`, built from the schema in the
+ * module's data).
+ */
 export interface CompiledModuleValidators {
-  readonly tools: readonly (readonly [string, AjvValidateFunction])[];
-  readonly context?: AjvValidateFunction;
+  readonly tools: readonly (readonly [string, AjvValidateFunction | typeof PLANNED_VALIDATOR])[];
+  readonly context?: AjvValidateFunction | typeof PLANNED_VALIDATOR;
 }
 
 /** What a compiled module hands to `verifyCompiledModule`. */
@@ -164,7 +169,9 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
     !Array.isArray(tools) ||
     tools.length !== data.specs.length ||
     tools.some(
-      ([name, validate], index) => name !== data.specs[index]?.name || typeof validate !== "function",
+      ([name, validate], index) =>
+        name !== data.specs[index]?.name ||
+        (typeof validate !== "function" && validate !== PLANNED_VALIDATOR),
     ) ||
     (data.contextSchema === null) !== (validators.context === undefined)
   ) {
@@ -172,15 +179,49 @@ export function verifyCompiledModule(source: CompiledModuleSource): VerifiedComp
   }
   const parts: Omit<ControllerParts, "policy"> = {
     specs: data.specs,
-    validators: new Map(tools.map(([name, validate]) => [name, fromAjvValidator(validate)])),
+    validators: new Map(
+      tools.map(([name, validate], index) => [
+        name,
+        validatorOf(validate, (data.specs[index] as ToolSpec).inputSchema, `tool "${name}"`),
+      ]),
+    ),
     statements: data.statements,
     mode: mode as ControllerMode,
     fingerprint: source.fingerprint,
     canonical: () => canonical,
     redact: new Map(settings.redact),
-    ...(validators.context === undefined ? {} : { contextValidator: fromAjvValidator(validators.context) }),
+    ...(validators.context === undefined
+      ? {}
+      : {
+          contextValidator: validatorOf(
+            validators.context,
+            data.contextSchema as JsonSchema,
+            "context_schema",
+          ),
+        }),
     ...(settings.approvalTtlMs === undefined ? {} : { approvalTtlMs: settings.approvalTtlMs }),
     ...(settings.grantMaxMs === undefined ? {} : { grantMaxMs: settings.grantMaxMs }),
   };
   return { specs: data.specs, statements: data.statements, aliases, parts };
+}
+
+/**
+ * The validator of one schema of a compiled module: ajv's standalone function wrapped, or, for a schema the
+ * module left to the plan, `planValidator` over the schema in the (verified) data. A schema this runtime's
+ * plan declines is refused, never let through unvalidated.
+ */
+function validatorOf(
+  validate: AjvValidateFunction | typeof PLANNED_VALIDATOR,
+  schema: JsonSchema,
+  what: string,
+): ArgumentValidator {
+  if (validate !== PLANNED_VALIDATOR) return fromAjvValidator(validate);
+  const planned = planValidator(schema);
+  if (planned === undefined) {
+    throw new ToolgateError(
+      "fingerprint-mismatch",
+      `this compiled controller's validator of ${what} is not one this version of toolgate can build; re-run \`toolgate compile\``,
+    );
+  }
+  return planned;
 }

@@ -10,6 +10,7 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { AjvValidateFunction } from "../runtime/ajv-validator.js";
 import { fromAjvValidator, schemaPattern } from "../runtime/ajv-validator.js";
 import { ToolgateError } from "../runtime/errors.js";
+import { planValidator } from "../runtime/schema-plan.js";
 import type { ArgumentValidator, JsonSchema } from "../runtime/types.js";
 import { withJsonEqual } from "./json-equal.js";
 import { usePrecompiledMetaSchema } from "./meta-schema.js";
@@ -53,9 +54,12 @@ export function schemaDraft(schema: JsonSchema): SchemaDraft | { unsupported: st
   return { unsupported: declared };
 }
 
-/** What `ValidatorFactory.compile` returns. */
+/**
+ * What `ValidatorFactory.compile` returns. `validate` is ajv's function, absent when the schema was small
+ * enough for `planValidator` to build the validator without ajv.
+ */
 export type CompiledSchema =
-  | { ok: true; validator: ArgumentValidator; validate: AjvValidateFunction }
+  | { ok: true; validator: ArgumentValidator; validate?: AjvValidateFunction }
   | { ok: false; message: string };
 
 /**
@@ -107,6 +111,15 @@ export class ValidatorFactory {
   #compilesAsDefault(): boolean {
     const { code, ...rest } = this.#extra;
     return Object.keys(rest).length === 0 && Object.keys(code ?? {}).every((key) => key === "source");
+  }
+
+  /** Whether this factory's options only shape ajv's generated code (`code.source`, `esm`, `optimize`). */
+  #decidesAsDefault(): boolean {
+    const { code, ...rest } = this.#extra;
+    return (
+      Object.keys(rest).length === 0 &&
+      Object.keys(code ?? {}).every((key) => key === "source" || key === "esm" || key === "optimize")
+    );
   }
 
   /**
@@ -182,6 +195,14 @@ export class ValidatorFactory {
         ok: false,
         message: `${PROTO_MESSAGE} at "#${proto}"; rename the property`,
       };
+    }
+    // A schema in the plan's subset is validated by closures, as ajv would validate it, without paying for
+    // ajv's code generation; anything else compiles with ajv. So does every schema of a factory whose options
+    // change what its validators decide; options of the generated code alone (`code`: source, esm, optimize,
+    // as `compileFactory` gives) do not, and `toolgate compile` writes no ajv code for a planned schema.
+    if (this.#decidesAsDefault()) {
+      const planned = planValidator(schema);
+      if (planned !== undefined) return { ok: true, validator: planned };
     }
     try {
       const ajv = this.ajvFor(draft);

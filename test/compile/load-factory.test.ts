@@ -54,9 +54,9 @@ describe("tools whose schemas are equal", () => {
       if (loaded.bundle === undefined) throw new Error("the synthetic policy did not load");
       const module = await importCompiled(await writeCompiled(loaded.bundle, dir));
       const text = await compileController(loaded.bundle);
-      expect(text.module).toMatch(/v5: (\w+), v6: (\w+)/);
-      const [, five] = /v5: (\w+)/.exec(text.module) ?? [];
-      expect(text.module).toContain(`v1: ${five},`);
+      // The synthetic schemas are all in planValidator's subset: the module carries no ajv code for them.
+      expect(text.module).not.toContain("function validate");
+      expect(text.module).toContain('["tool_0005", "plan"]');
       const calls = [
         { path: "a" },
         { path: "" },

@@ -13,7 +13,7 @@ describe("compiled validators by schema object", () => {
     const first = new ValidatorFactory().compile(schema);
     const second = new ValidatorFactory().compile(schema);
     if (!first.ok || !second.ok) throw new Error("schema refused");
-    expect(second.validate).toBe(first.validate);
+    expect(second.validator).toBe(first.validator);
   });
 
   it("compiles a schema again after it changed", () => {
@@ -22,7 +22,7 @@ describe("compiled validators by schema object", () => {
     schema.maxLength = 4;
     const after = new ValidatorFactory().compile(schema);
     if (!before.ok || !after.ok) throw new Error("schema refused");
-    expect(after.validate).not.toBe(before.validate);
+    expect(after.validator).not.toBe(before.validator);
     expect(after.validator("abcd").ok).toBe(true);
     expect(before.validator("abcd").ok).toBe(false);
   });
@@ -32,7 +32,7 @@ describe("compiled validators by schema object", () => {
     const plain = new ValidatorFactory().compile(schema);
     const other = new ValidatorFactory({ allErrors: false }).compile(schema);
     if (!plain.ok || !other.ok) throw new Error("schema refused");
-    expect(other.validate).not.toBe(plain.validate);
+    expect(other.validator).not.toBe(plain.validator);
   });
 
   it("keeps a refused schema refused, with its message, every time", () => {
@@ -49,13 +49,13 @@ describe("compiled validators by schema object", () => {
     const equal = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 4 } } });
     const other = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 5 } } });
     if (!first.ok || !equal.ok || !other.ok) throw new Error("schema refused");
-    expect(equal.validate).toBe(first.validate);
-    expect(other.validate).not.toBe(first.validate);
+    expect(equal.validator).toBe(first.validator);
+    expect(other.validator).not.toBe(first.validator);
     expect(equal.validator({ path: "abcde" })).toEqual(first.validator({ path: "abcde" }));
     factory.reset();
     const again = factory.compile({ type: "object", properties: { path: { type: "string", maxLength: 4 } } });
     if (!again.ok) throw new Error("schema refused");
-    expect(again.validate).not.toBe(first.validate);
+    expect(again.validator).not.toBe(first.validator);
   });
 
   it("refuses each copy of a refused schema with the same message", () => {
