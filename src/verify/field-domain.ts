@@ -27,6 +27,7 @@ import {
   complement,
   constant,
   type Dfa,
+  DfaBuilder,
   intersect,
   intersectLengths,
   type LengthSet,
@@ -323,6 +324,12 @@ export class StringTheory {
         }
       }
       if (a.operator === "url") texts.push(JSON.stringify(a.value), "://@.-_");
+      if (a.operator === SCHEMA_OPERATOR) {
+        const side = a.value as SchemaSide;
+        for (const v of finiteValues(side.schema) ?? []) if (typeof v === "string") texts.push(v);
+        if (typeof side.schema.pattern === "string")
+          patterns.push({ pattern: side.schema.pattern, flags: "u" });
+      }
       for (const truth of [0, 1, 2] as const) {
         const seed = seedPattern(a, truth);
         if (seed !== undefined) patterns.push(seed);
@@ -384,6 +391,8 @@ export class StringTheory {
           const { certain, possible } = (paths as PathLanguages).pathPrefix(a.value as string);
           return { kind: "path", certain, possible };
         }
+        case SCHEMA_OPERATOR:
+          return schemaAtom(a.value as SchemaSide, automata, k);
         default:
           return { kind: "free" };
       }
@@ -556,6 +565,55 @@ export class StringTheory {
     }
     return [...new Set(out)];
   }
+}
+
+/**
+ * The operator name of a field's validity under one side's schema (an atom `diff` adds with `AtomTable.custom`):
+ * its value is a {@link SchemaSide}, its truth on a value is `checkValue`'s.
+ */
+export const SCHEMA_OPERATOR = "schema";
+
+/** One side's schema of a field, as the value of a {@link SCHEMA_OPERATOR} atom. */
+export interface SchemaSide {
+  /** `old` or `new`: only to tell the two atoms apart and to name them. */
+  readonly side: string;
+  readonly schema: JsonSchema;
+  readonly missingAllowed: boolean;
+  /** The field is not declared on this side and the object forbids other properties: only missing is valid. */
+  readonly absentOnly: boolean;
+}
+
+/**
+ * How a side's schema reads strings: exactly by its `enum`/`const` strings, or its `pattern` and lengths; a
+ * `format` is not a language here, so the atom is left free (its strings go to the loose region: `unknown`).
+ */
+function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom {
+  if (side.absentOnly || !allowedTypes(side.schema).has("string")) return { kind: "fixed", truth: 0 };
+  if (side.schema.format !== undefined) return { kind: "free" };
+  const finite = finiteValues(side.schema);
+  let lang =
+    finite === undefined
+      ? constant(k, true)
+      : literals(
+          automata.alphabet,
+          finite.filter((v): v is string => typeof v === "string"),
+        );
+  if (typeof side.schema.pattern === "string")
+    lang = intersect(lang, automata.pattern(side.schema.pattern, "u"));
+  const lo = typeof side.schema.minLength === "number" ? side.schema.minLength : 0;
+  const hi = typeof side.schema.maxLength === "number" ? side.schema.maxLength : Number.POSITIVE_INFINITY;
+  if (lo > 0 || hi !== Number.POSITIVE_INFINITY) lang = intersect(lang, lengthDfa(k, lo, hi));
+  return { kind: "lang", lang, degradable: false };
+}
+
+/** The strings of `lo` to `hi` symbols (code points), as a counter automaton. */
+export function lengthDfa(k: number, lo: number, hi: number): Dfa {
+  const b = new DfaBuilder(k);
+  const top = hi === Number.POSITIVE_INFINITY ? lo : hi + 1;
+  // State i: i symbols read (the last state: `lo` or more when unbounded, more than `hi` otherwise).
+  for (let i = 0; i <= top; i++) b.add(i >= lo && i <= hi);
+  for (let i = 0; i <= top; i++) for (let c = 0; c < k; c++) b.set(i, c, Math.min(i + 1, top));
+  return b.build(0);
 }
 
 function mergeLengths(a: LengthSet, b: LengthSet): LengthSet {
