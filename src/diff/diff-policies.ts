@@ -317,10 +317,15 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
 
   // The engine last: its regions cover what the heuristics may have missed, and its witnesses are deduplicated
   // against theirs.
-  const engine = options.engine === false ? [] : diffRegions(base, head);
-  for (const tool of engine) {
+  const regions = options.engine === false ? [] : diffRegions(base, head);
+  for (const tool of regions) {
     for (const change of tool.changes) consider(change.tool, change.arguments, change.context, "engine");
   }
+  // A loosening confirmed by any source decides whether the tool loosens, even where the engine alone could not.
+  const engine = regions.map((t): ToolRegions => {
+    if (t.status === "complete" || !found.some((d) => d.tool === t.tool && d.change === "loosened")) return t;
+    return { tool: t.tool, status: "complete", changes: t.changes };
+  });
 
   const decisions = found
     .map((d, index) => ({ d, index }))

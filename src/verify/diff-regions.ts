@@ -65,7 +65,8 @@ export interface ToolRegions {
 
 /** Options of {@link diffRegions}. */
 export interface DiffRegionsOptions {
-  /** Concrete models tried per direction (loosened, tightened); default 16. */
+  /** Concrete models tried per direction (loosened, tightened), each a region to confirm; default 4 (each costs
+   * automata of its own: more regions cost time, and the status does not depend on them). */
   readonly maxModels?: number;
   /** Visits per search; default the search's own. */
   readonly budget?: number;
@@ -411,7 +412,7 @@ function diffTool(
     },
   };
   const atomCount = table.atoms.length;
-  const maxModels = options.maxModels ?? 16;
+  const maxModels = options.maxModels ?? 4;
   const search = (goal: Goal, concreteOnly: boolean, max: number) =>
     searchModels(question.fields, atomCount, goal, {
       concreteOnly,
