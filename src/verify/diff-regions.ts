@@ -187,19 +187,30 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
       for (const key of new Set([...Object.keys(pa), ...Object.keys(pb), ...ra, ...rb])) {
         const inA = Object.hasOwn(pa, key);
         const inB = Object.hasOwn(pb, key);
+        // Required and declared nowhere, alike on both sides: nothing changed for it.
+        if (!inA && !inB && ra.has(key) === rb.has(key)) continue;
+        // A required property the side does not declare: the per-field facts read it as optional.
+        if ((ra.has(key) && !inA) || (rb.has(key) && !inB)) {
+          out.problems.push(`${where}: ${key} is required but not declared`);
+          continue;
+        }
         if (inA && inB && ra.has(key) === rb.has(key)) walk(pa[key], pb[key], [...path, key]);
         else if (inA && inB) {
           // Required on one side only: the field's presence is read by its validity atoms.
           const problem =
             withoutAnnotations(pa[key]) === withoutAnnotations(pb[key])
               ? undefined
-              : (leafProblem(pa[key]) ?? leafProblem(pb[key]));
+              : leafChangeProblem(pa[key], pb[key]);
           if (problem !== undefined) out.problems.push(`${where}: ${key} ${problem}`);
           out.fields.push({ path: [...path, key], absentOnly: [false, false] });
         } else {
           const declared = inA ? pa[key] : pb[key];
           const problem = leafProblem(declared);
           if (problem !== undefined) out.problems.push(`${where}: ${key} ${problem}`);
+          // Where the field is not declared, a schema for other properties would constrain it: not read here.
+          const other = inA ? b.additionalProperties : a.additionalProperties;
+          if (other !== undefined && typeof other !== "boolean")
+            out.problems.push(`${where}: ${key} is read by \`additionalProperties\` on one side`);
           out.fields.push({
             path: [...path, key],
             absentOnly: [!inA && a.additionalProperties === false, !inB && b.additionalProperties === false],
@@ -208,7 +219,7 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
       }
       return;
     }
-    const problem = leafProblem(o) ?? leafProblem(n);
+    const problem = leafChangeProblem(o, n);
     if (problem !== undefined || path.length === 0) {
       out.problems.push(`${where}: ${problem ?? "changed in a way the engine does not model"}`);
       return;
@@ -217,6 +228,19 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
   };
   walk(before, after, []);
   return out;
+}
+
+/** Why the change between two leaf schemas is not modelled, or undefined when it is. */
+function leafChangeProblem(o: Schemaish, n: Schemaish): string | undefined {
+  // The search cuts numbers at one `multipleOf`: a changed one is not modelled.
+  const multiple = (s: Schemaish) => (isObject(s) ? (s.multipleOf ?? null) : null);
+  return (
+    leafProblem(o) ??
+    leafProblem(n) ??
+    (canonicalJson(multiple(o)) === canonicalJson(multiple(n))
+      ? undefined
+      : "changes `multipleOf`, not modelled here")
+  );
 }
 
 /** Why a leaf schema's changes are not modelled, or undefined when they are. */
