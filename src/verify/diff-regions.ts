@@ -291,8 +291,28 @@ function atomText(atom: Atom, mask: number): string | undefined {
     const side = atom.value as SchemaSide;
     return `${fieldName(atom)} valid under the ${side.side} schema: ${truth}`;
   }
-  return `${fieldName(atom)} ${atom.operator} ${canonicalJson(atom.value)}: ${truth}`;
+  const verb = VERBS[atom.operator] ?? atom.operator;
+  const value =
+    Array.isArray(atom.value) && atom.value.length === 1 && atom.operator === "glob"
+      ? canonicalJson(atom.value[0])
+      : canonicalJson(atom.value);
+  return `${fieldName(atom)} ${verb} ${value}: ${truth}`;
 }
+
+/** How a condition line reads each operator. */
+const VERBS: Readonly<Record<string, string>> = {
+  glob: "matches glob",
+  path_prefix: "path prefix",
+  regex: "matches regex",
+  prefix: "starts with",
+  equals: "equals",
+  in: "in",
+  command: "runs command",
+  url: "url matches",
+  min: "at least",
+  max: "at most",
+  exists: "exists",
+};
 
 /**
  * Compares the decisions of two policies tool by tool on the engine.

@@ -101,8 +101,8 @@ describe("toolgate diff on the decision engine", () => {
     const tool = diff.engine[0];
     expect(tool?.status).toBe("complete");
     const region = tool?.changes.find((c) => c.change === "loosened");
-    expect(region?.condition).toContain('path glob ["**/*.pem","**/*.key"]: true');
-    expect(region?.condition).toContain('path glob ["**/*.pem"]: false');
+    expect(region?.condition).toContain('path matches glob ["**/*.pem","**/*.key"]: true');
+    expect(region?.condition).toContain('path matches glob "**/*.pem": false');
     expectEveryChangeFlips(diff, base, head);
     expectRegionsConfirmed(base, head);
   });
