@@ -516,9 +516,17 @@ function diffTool(
   if (changes.some((c) => c.change === "loosened")) return done("complete");
   if (problems.length > 0) return done("unknown", problems.join("; "));
   if (unconfirmedLoosened > 0) {
+    // Candidates that do not confirm come from what the engine over-approximates: name it when it can.
+    const operators = new Set(table.atoms.filter((a) => relevant.has(a.id)).map((a) => a.operator));
+    const why = [
+      operators.has("command")
+        ? "`command` rules are not modelled exactly (compound commands, words past the prefixes)"
+        : undefined,
+      operators.has("url") ? "`url` rules are decided only on the URLs tried" : undefined,
+    ].filter((w) => w !== undefined);
     return done(
       "unknown",
-      `${unconfirmedLoosened} call(s) the engine found loosened were not confirmed by the controllers`,
+      `${why.length > 0 ? `${why.join("; ")}: ` : ""}${unconfirmedLoosened} candidate loosened call(s) were not confirmed by the controllers`,
     );
   }
   if (!looseSearch.complete) return done("unknown", "the search ran out of its budget");
