@@ -20,9 +20,14 @@ import type { ArgumentValidator, JsonSchema, PolicyAction, ToolContext } from ".
 import { AutomataPool } from "./automata.js";
 import { ALLOW, ASK, DENY, INVALID, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
-import { SCHEMA_OPERATOR, type SchemaSide } from "./field-domain.js";
+import {
+  SCHEMA_LENGTH_OPERATOR,
+  SCHEMA_OPERATOR,
+  type SchemaLength,
+  type SchemaSide,
+} from "./field-domain.js";
 import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } from "./formula.js";
-import { checkValue, mayBeMissing, schemaOfField } from "./schema-facts.js";
+import { checkValue, codePointLength, mayBeMissing, schemaOfField } from "./schema-facts.js";
 import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
 import { callOf, decisionOnly, searchOrder, searchPriority, ToolQuestion } from "./verify-properties.js";
 
@@ -291,6 +296,10 @@ function atomText(atom: Atom, mask: number): string | undefined {
     const side = atom.value as SchemaSide;
     return `${fieldName(atom)} valid under the ${side.side} schema: ${truth}`;
   }
+  if (atom.operator === SCHEMA_LENGTH_OPERATOR) {
+    const { side, lo, hi } = atom.value as SchemaLength;
+    return `${fieldName(atom)} length within the ${side} schema's ${lo}..${hi ?? "∞"}: ${truth}`;
+  }
   const verb = VERBS[atom.operator] ?? atom.operator;
   const value =
     Array.isArray(atom.value) && atom.value.length === 1 && atom.operator === "glob"
@@ -395,9 +404,11 @@ function diffTool(
       const ref = fieldRef(scope, field.path.join("."));
       (["old", "new"] as const).forEach((side, i) => {
         const root = (roots[s] as [JsonSchema | null, JsonSchema | null])[i] ?? null;
+        // Lengths are an atom of their own (see SCHEMA_LENGTH_OPERATOR); the rest of the leaf is one atom.
+        const { minLength, maxLength, ...rest } = schemaOfField(root, field.path);
         const value: SchemaSide = {
           side,
-          schema: schemaOfField(root, field.path),
+          schema: rest,
           missingAllowed: mayBeMissing(root, field.path),
           absentOnly: field.absentOnly[i] as boolean,
         };
@@ -416,6 +427,22 @@ function diffTool(
         );
         schemaAtoms.push(atom);
         validity[i]?.push({ kind: "atom", atom });
+        if (!value.absentOnly && (typeof minLength === "number" || typeof maxLength === "number")) {
+          const bounds: SchemaLength = {
+            side,
+            lo: typeof minLength === "number" ? minLength : 0,
+            ...(typeof maxLength === "number" ? { hi: maxLength } : {}),
+          };
+          const hi = bounds.hi ?? Number.POSITIVE_INFINITY;
+          // Only strings have a length: every other value (and a missing one) passes the bounds.
+          const length = table.custom(ref, SCHEMA_LENGTH_OPERATOR, bounds, (v) => {
+            if (typeof v !== "string") return 1;
+            const n = codePointLength(v);
+            return n >= bounds.lo && n <= hi ? 1 : 0;
+          });
+          schemaAtoms.push(length);
+          validity[i]?.push({ kind: "atom", atom: length });
+        }
       });
     }
   });

@@ -25,9 +25,9 @@ import type { Automata, AutomataPool } from "./automata.js";
 import {
   ANY_LENGTH,
   complement,
+  complementLengths,
   constant,
   type Dfa,
-  DfaBuilder,
   intersect,
   intersectLengths,
   type LengthSet,
@@ -87,6 +87,8 @@ type StringAtom =
   | { readonly kind: "fixed"; readonly truth: Truth }
   | { readonly kind: "lang"; readonly lang: Dfa; readonly degradable: boolean }
   | { readonly kind: "path"; readonly certain: Dfa; readonly possible: Dfa }
+  /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
+  | { readonly kind: "length"; readonly lengths: LengthSet }
   | { readonly kind: "free" };
 
 function literal(text: string): string {
@@ -393,6 +395,10 @@ export class StringTheory {
         }
         case SCHEMA_OPERATOR:
           return schemaAtom(a.value as SchemaSide, automata, k);
+        case SCHEMA_LENGTH_OPERATOR: {
+          const { lo, hi } = a.value as SchemaLength;
+          return { kind: "length", lengths: lengthRange(lo, hi ?? Number.POSITIVE_INFINITY) };
+        }
         default:
           return { kind: "free" };
       }
@@ -478,6 +484,18 @@ export class StringTheory {
         exact = narrow(exact, lang);
         break;
       }
+      case "length": {
+        if (truth === 2) return null;
+        const lengths = truth === 1 ? atom.lengths : complementLengths(atom.lengths);
+        const cut = (region: Region | null): Region | null => {
+          if (region === null) return null;
+          const r = { dfa: region.dfa, lengths: intersectLengths(region.lengths, lengths) };
+          return nonEmpty(r) ? r : null;
+        };
+        exact = cut(exact);
+        loose = cut(loose);
+        break;
+      }
       case "free":
         loosen();
         break;
@@ -542,6 +560,7 @@ export class StringTheory {
     for (const [i, truth] of state.truths) {
       // The loose region holds the exact languages' truths already: only the other atoms seed it.
       const atom = this.#atoms[i] as StringAtom;
+      if (atom.kind === "length") continue;
       if (atom.kind === "lang" || atom.kind === "fixed") {
         if (this.hasPaths && atom.kind === "lang" && truth !== 2)
           spelt = intersect(spelt, truth === 1 ? atom.lang : complement(atom.lang), false);
@@ -573,7 +592,21 @@ export class StringTheory {
  */
 export const SCHEMA_OPERATOR = "schema";
 
-/** One side's schema of a field, as the value of a {@link SCHEMA_OPERATOR} atom. */
+/**
+ * The operator name of a field's length bounds under one side's schema (`minLength`, `maxLength`): its value is a
+ * {@link SchemaLength}. Kept apart from {@link SCHEMA_OPERATOR} so that a bound narrows the lengths of a region
+ * rather than multiplying its automaton by a counter (a `maxLength` of thousands stays cheap).
+ */
+export const SCHEMA_LENGTH_OPERATOR = "schema-length";
+
+/** One side's length bounds of a string field (`hi` absent: none). */
+export interface SchemaLength {
+  readonly side: string;
+  readonly lo: number;
+  readonly hi?: number;
+}
+
+/** One side's schema of a field, as the value of a {@link SCHEMA_OPERATOR} atom (lengths are read apart). */
 export interface SchemaSide {
   /** `old` or `new`: only to tell the two atoms apart and to name them. */
   readonly side: string;
@@ -584,7 +617,8 @@ export interface SchemaSide {
 }
 
 /**
- * How a side's schema reads strings: exactly by its `enum`/`const` strings, or its `pattern` and lengths; a
+ * How a side's schema reads strings: exactly by its `enum`/`const` strings and its `pattern` (lengths are a
+ * {@link SCHEMA_LENGTH_OPERATOR} atom of their own); a
  * `format` is not a language here, so the atom is left free (its strings go to the loose region: `unknown`).
  */
 function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom {
@@ -600,20 +634,7 @@ function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom
         );
   if (typeof side.schema.pattern === "string")
     lang = intersect(lang, automata.pattern(side.schema.pattern, "u"));
-  const lo = typeof side.schema.minLength === "number" ? side.schema.minLength : 0;
-  const hi = typeof side.schema.maxLength === "number" ? side.schema.maxLength : Number.POSITIVE_INFINITY;
-  if (lo > 0 || hi !== Number.POSITIVE_INFINITY) lang = intersect(lang, lengthDfa(k, lo, hi));
   return { kind: "lang", lang, degradable: false };
-}
-
-/** The strings of `lo` to `hi` symbols (code points), as a counter automaton. */
-export function lengthDfa(k: number, lo: number, hi: number): Dfa {
-  const b = new DfaBuilder(k);
-  const top = hi === Number.POSITIVE_INFINITY ? lo : hi + 1;
-  // State i: i symbols read (the last state: `lo` or more when unbounded, more than `hi` otherwise).
-  for (let i = 0; i <= top; i++) b.add(i >= lo && i <= hi);
-  for (let i = 0; i <= top; i++) for (let c = 0; c < k; c++) b.set(i, c, Math.min(i + 1, top));
-  return b.build(0);
 }
 
 function mergeLengths(a: LengthSet, b: LengthSet): LengthSet {

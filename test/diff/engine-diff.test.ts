@@ -119,7 +119,7 @@ describe("toolgate diff on the decision engine", () => {
     const query = (region?.arguments as { query: string } | undefined)?.query ?? "";
     expect(query.length).toBeGreaterThan(8);
     expect(query).not.toContain("password");
-    expect(region?.condition).toContain("query valid under the old schema: false");
+    expect(region?.condition).toContain("query length within the old schema's 0..8: false");
     expect(diff.summary.loosened).toBeGreaterThan(0);
     expectEveryChangeFlips(diff, base, head);
     expectRegionsConfirmed(base, head);
