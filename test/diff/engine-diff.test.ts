@@ -320,4 +320,58 @@ rules:
     );
     expect(decided).toBeGreaterThan(unknown);
   }, 120_000);
+
+  it("property (numbers): a complete answer is right on every call when bounds move in the schema and the rules", () => {
+    const operators = fc.constantFrom(
+      "{ min: 2 }",
+      "{ max: 4 }",
+      "{ equals: 3 }",
+      "{ in: [1, 5] }",
+      "{ not: { min: 3 } }",
+    );
+    const rule = fc.record({ decision: fc.constantFrom("allow", "ask", "deny"), when: operators });
+    const numberSide = fc.record({
+      rules: fc.array(rule, { minLength: 0, maxLength: 3 }),
+      otherwise: fc.constantFrom(undefined, "ask", "allow"),
+      type: fc.constantFrom("integer", "number"),
+      minimum: fc.constantFrom(0, 1),
+      maximum: fc.constantFrom(3, 5),
+      required: fc.boolean(),
+    });
+    type Side = typeof numberSide extends fc.Arbitrary<infer S> ? S : never;
+    const load = (s: Side, label: string): DiffSide => {
+      const schema = `{ type: ${s.type}, minimum: ${s.minimum}, maximum: ${s.maximum} }`;
+      const rules = s.rules
+        .map(
+          (r, i) =>
+            `  - id: r${i}\n    tools: [t]\n    decision: ${r.decision}\n    when:\n      n: ${r.when}\n    reason: r${i}\n`,
+        )
+        .join("");
+      const policy = `version: 1\n${s.otherwise === undefined ? "" : `otherwise: { t: ${s.otherwise} }\n`}${rules === "" ? "" : `rules:\n${rules}`}`;
+      return { label, ...loadFromText(toolsWith("t", "n", schema, "A tool.", s.required), policy) };
+    };
+    const calls = [{}, ...[-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7].map((n) => ({ n }))];
+    let decided = 0;
+    fc.assert(
+      fc.property(numberSide, numberSide, (x, y) => {
+        const base = load(x, "base");
+        const head = load(y, "head");
+        expectRegionsConfirmed(base, head);
+        const tool = diffRegions(base, head).find((t) => t.tool === "t");
+        if (tool === undefined || tool.status !== "complete") return;
+        decided++;
+        const loosened = calls.filter(
+          (call) => RANK[outcomeOf(head, "t", call)] < RANK[outcomeOf(base, "t", call)],
+        );
+        expect({ reported: tool.changes.some((c) => c.change === "loosened"), example: loosened[0] }).toEqual(
+          {
+            reported: loosened.length > 0,
+            example: loosened[0],
+          },
+        );
+      }),
+      { numRuns: Number(process.env.TOOLGATE_DIFF_ENGINE_RUNS ?? 60) },
+    );
+    expect(decided).toBeGreaterThan(0);
+  }, 120_000);
 });
