@@ -70,7 +70,7 @@ export interface ToolRegions {
 
 /** Options of {@link diffRegions}. */
 export interface DiffRegionsOptions {
-  /** Concrete models tried per direction (loosened, tightened), each a region to confirm; default 4 (each costs
+  /** Concrete models tried per direction (loosened, tightened), each a region to confirm; default 2 (each costs
    * automata of its own: more regions cost time, and the status does not depend on them). */
   readonly maxModels?: number;
   /** Visits per search; default the search's own. */
@@ -483,7 +483,7 @@ function diffTool(
     },
   };
   const atomCount = table.atoms.length;
-  const maxModels = options.maxModels ?? 4;
+  const maxModels = options.maxModels ?? 2;
   const search = (goal: Goal, concreteOnly: boolean, max: number) =>
     searchModels(question.fields, atomCount, goal, {
       concreteOnly,
