@@ -79,6 +79,12 @@ export interface DiffRegionsOptions {
 
 const RANK: Readonly<Record<SideOutcome, number>> = { allow: 0, ask: 1, deny: 2, invalid: 2 };
 
+/**
+ * Regions of a concrete search whose strings could not be built before it stops (incomplete, so `unknown` unless a
+ * loosening was confirmed): each try on a loose region (`command`, `url`) costs tens of milliseconds.
+ */
+const MAX_FAILED_WITNESSES = 12;
+
 /** Classifies two different outcomes as `diff` does. */
 function classify(before: SideOutcome, after: SideOutcome): RegionChangeKind {
   if (RANK[after] < RANK[before]) return "loosened";
@@ -488,6 +494,7 @@ function diffTool(
     searchModels(question.fields, atomCount, goal, {
       concreteOnly,
       maxModels: max,
+      maxFailedWitnesses: MAX_FAILED_WITNESSES,
       order,
       ...(options.budget === undefined ? {} : { budget: options.budget }),
     });
@@ -556,7 +563,12 @@ function diffTool(
       `${why.length > 0 ? `${why.join("; ")}: ` : ""}${unconfirmedLoosened} candidate loosened call(s) were not confirmed by the controllers`,
     );
   }
-  if (!looseSearch.complete) return done("unknown", "the search ran out of its budget");
+  if (!looseSearch.complete) {
+    return done(
+      "unknown",
+      "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",
+    );
+  }
   const abstract = search(loosened, false, 1);
   const model = abstract.models[0];
   if (model !== undefined) {
