@@ -2,7 +2,7 @@ import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { type LoadResult, loadPolicyResultSync } from "../config/load-policy.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
 import { type DiffSide, diffPolicies, hasChanges } from "../diff/diff-policies.js";
-import { DIFF_FORMATS, formatPolicyDiff } from "../diff/format-diff.js";
+import { DIFF_FORMATS, formatPolicyDiff, unknownTools } from "../diff/format-diff.js";
 import {
   openPolicySource,
   type PolicySource,
@@ -30,6 +30,8 @@ export interface DiffCommandOptions {
   readonly calls?: readonly string[];
   readonly format: string;
   readonly failOn?: string;
+  /** With `--fail-on`: a tool whose loosening the engine could not decide is a warning, not a failure. */
+  readonly allowUnknown?: boolean;
   readonly color?: boolean;
 }
 
@@ -115,8 +117,19 @@ export async function runDiff(options: DiffCommandOptions): Promise<number> {
         `${countOf(redacted, "recorded call")} with redacted arguments ${redacted === 1 ? "was" : "were"} not replayed`,
       );
     }
-    if (options.failOn === "loosened") return diff.summary.loosened > 0 ? EXIT.findings : EXIT.ok;
-    if (options.failOn === "changed") return hasChanges(diff) ? EXIT.findings : EXIT.ok;
+    // Fail closed: a tool whose loosening is unknown may loosen, so `--fail-on` fails on it unless accepted.
+    const unknown = unknownTools(diff);
+    if (options.failOn !== undefined && unknown.length > 0) {
+      printError(
+        options.allowUnknown === true
+          ? `warning: whether ${unknown.map((t) => t.tool).join(", ")} loosen(s) is unknown; accepted with --allow-unknown`
+          : `whether ${unknown.map((t) => t.tool).join(", ")} loosen(s) is unknown (${unknown.map((t) => `${t.tool}: ${t.reason ?? "not decided"}`).join("; ")}); --fail-on ${options.failOn} fails closed: review the change and pass --allow-unknown to accept it`,
+      );
+    }
+    const unknownFails = unknown.length > 0 && options.allowUnknown !== true;
+    if (options.failOn === "loosened")
+      return diff.summary.loosened > 0 || unknownFails ? EXIT.findings : EXIT.ok;
+    if (options.failOn === "changed") return hasChanges(diff) || unknownFails ? EXIT.findings : EXIT.ok;
     return EXIT.ok;
   } finally {
     for (const source of sources) source.dispose();

@@ -144,7 +144,14 @@ export function buildProgram(state: { code: number }): Command {
       [],
     )
     .addOption(formatOption(["stylish", "markdown", "json", "github", "sarif"]))
-    .option("--fail-on <what>", "exit 1 when something loosened, or changed at all: loosened, changed")
+    .option(
+      "--fail-on <what>",
+      "exit 1 when something loosened, or changed at all: loosened, changed (also when whether a tool loosens is unknown)",
+    )
+    .option(
+      "--allow-unknown",
+      "with --fail-on: a tool whose loosening is unknown is a warning, not a failure",
+    )
     .option("--no-color", "no ANSI colours")
     .action(async (options) => {
       const { runDiff } = await import("./diff.js");

@@ -13,6 +13,7 @@ import type { StatementSpec, ToolPolicy } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";
 import type { ArgumentValidator, PolicyAction, StatementSource, ToolContext } from "../runtime/types.js";
 import { sharedValidatorFactory } from "../validation/argument-validator.js";
+import { diffRegions, type ToolRegions } from "../verify/diff-regions.js";
 import type { RecordedCall } from "./recorded-calls.js";
 import { compareAliases, compareSettings, type SettingChange } from "./setting-changes.js";
 import { compareStatements, type StatementChanges, type StatementPair } from "./statement-changes.js";
@@ -32,8 +33,8 @@ export interface SideDecision {
   readonly statementIds: readonly string[];
 }
 
-/** Where a call came from. */
-export type CallSource = "test" | "recorded" | "generated";
+/** Where a call came from (`engine`: a witness of a region the decision engine found and both controllers confirmed). */
+export type CallSource = "test" | "recorded" | "generated" | "engine";
 
 /**
  * How the decision moved: `loosened` lets more through (deny→ask, deny→allow, ask→allow, and a call that
@@ -76,7 +77,17 @@ export interface PolicyDiff {
     readonly head: ReadonlyMap<string, StatementSource>;
   };
   /** How many calls each source gave (after merging duplicates). */
-  readonly evaluated: { readonly test: number; readonly recorded: number; readonly generated: number };
+  readonly evaluated: {
+    readonly test: number;
+    readonly recorded: number;
+    readonly generated: number;
+    readonly engine: number;
+  };
+  /**
+   * The decision engine's answer per tool that both sides declare and the change touches: whether the tool
+   * loosens is decided (`complete`) or not (`unknown`, with the reason), and the regions whose decision changed.
+   */
+  readonly engine: readonly ToolRegions[];
 }
 
 /** Options of `diffPolicies`. */
@@ -87,12 +98,14 @@ export interface DiffOptions {
   readonly generate?: boolean;
   /** At most this many generated calls that flip alike (same tool, actions and deciding statements); default 3. */
   readonly witnessesPerGroup?: number;
+  /** Search every changed tool's calls with the decision engine (default true). */
+  readonly engine?: boolean;
 }
 
 // A call the schema refuses never runs: as strict as a deny.
 const RANK: Readonly<Record<SideDecision["action"], number>> = { ...ACTION_RANK, invalid: ACTION_RANK.deny };
 const CHANGE_ORDER: Readonly<Record<DecisionChangeKind, number>> = { loosened: 0, tightened: 1, changed: 2 };
-const SOURCE_ORDER: Readonly<Record<CallSource, number>> = { test: 0, recorded: 1, generated: 2 };
+const SOURCE_ORDER: Readonly<Record<CallSource, number>> = { test: 0, recorded: 1, generated: 2, engine: 3 };
 
 /** Classifies a pair of different actions. */
 export function classifyChange(
@@ -225,7 +238,7 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
   const found: DecisionChange[] = [];
   const seen = new Set<string>();
   const groups = new Map<string, number>();
-  const evaluated = { test: 0, recorded: 0, generated: 0 };
+  const evaluated = { test: 0, recorded: 0, generated: 0, engine: 0 };
   const consider = (tool: string, args: unknown, context: ToolContext, source: CallSource) => {
     const key = callKey(tool, args, context);
     if (key === undefined || seen.has(key)) return;
@@ -234,6 +247,12 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
     const b = before.decide(key, tool, args, context);
     const a = after.decide(key, tool, args, context);
     if (a.action === b.action) return;
+    if (source === "engine") {
+      // A region's witness adds to the report only what the other sources did not show already: the same
+      // tool moved between the same decisions of the same statements.
+      const group = canonicalJson([tool, b, a]);
+      if (found.some((d) => canonicalJson([d.tool, d.before, d.after]) === group)) return;
+    }
     if (source === "generated") {
       const group = canonicalJson([tool, b, a]);
       const count = groups.get(group) ?? 0;
@@ -296,6 +315,18 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
     }
   }
 
+  // The engine last: its regions cover what the heuristics may have missed, and its witnesses are deduplicated
+  // against theirs.
+  const regions = options.engine === false ? [] : diffRegions(base, head);
+  for (const tool of regions) {
+    for (const change of tool.changes) consider(change.tool, change.arguments, change.context, "engine");
+  }
+  // A loosening confirmed by any source decides whether the tool loosens, even where the engine alone could not.
+  const engine = regions.map((t): ToolRegions => {
+    if (t.status === "complete" || !found.some((d) => d.tool === t.tool && d.change === "loosened")) return t;
+    return { tool: t.tool, status: "complete", changes: t.changes };
+  });
+
   const decisions = found
     .map((d, index) => ({ d, index }))
     .sort(
@@ -326,6 +357,7 @@ export function diffPolicies(base: DiffSide, head: DiffSide, options: DiffOption
     },
     sources: { base: sourceMap(base.bundle.statements), head: sourceMap(head.bundle.statements) },
     evaluated,
+    engine,
   };
 }
 

@@ -11,6 +11,7 @@ import { pathToSarifUri, SARIF_SCHEMA_URI, SARIF_SRCROOT } from "../diagnostics/
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { countOf } from "../runtime/plural.js";
 import type { StatementSource } from "../runtime/types.js";
+import type { ToolRegions } from "../verify/diff-regions.js";
 import type { DecisionChange, DecisionChangeKind, PolicyDiff, SideDecision } from "./diff-policies.js";
 import type { SettingChange } from "./setting-changes.js";
 
@@ -33,7 +34,10 @@ export interface DiffFormatOptions {
  * The JSON form of a diff, exactly the documented contract:
  * `{ base: { fingerprint }, head: { fingerprint }, statements: { added, removed, changed }, settings: [...],
  * decisions: [...], summary: { loosened, tightened, changed } }` (`settings`: the enforcement settings that
- * changed, each `{ setting, before, after, change, reason }`; the summary counts them with the decisions).
+ * changed, each `{ setting, before, after, change, reason }`; the summary counts them with the decisions), and
+ * `engine: [...]`: per tool that both sides declare and the change touches, the decision engine's
+ * `{ tool, status: "complete" | "unknown", reason?, regions: [{ change, before, after, condition, arguments,
+ * context }] }` (`unknown`: whether the tool loosens could not be decided; `--fail-on loosened` fails on it).
  */
 export function toPolicyDiffJson(diff: PolicyDiff) {
   return {
@@ -57,8 +61,29 @@ export function toPolicyDiffJson(diff: PolicyDiff) {
       source: d.source,
     })),
     summary: diff.summary,
+    engine: diff.engine.map((t) => ({
+      tool: t.tool,
+      status: t.status,
+      ...(t.reason === undefined ? {} : { reason: t.reason }),
+      regions: t.changes.map((c) => ({
+        change: c.change,
+        before: c.before,
+        after: c.after,
+        condition: c.condition,
+        arguments: c.arguments,
+        context: c.context,
+      })),
+    })),
   };
 }
+
+/** The tools whose loosening the engine could not decide. */
+export function unknownTools(diff: PolicyDiff): readonly ToolRegions[] {
+  return diff.engine.filter((t) => t.status === "unknown");
+}
+
+/** What an `unknown` tool means for CI, in one sentence. */
+const UNKNOWN_NOTE = "`--fail-on loosened` fails on it unless `--allow-unknown` is given";
 
 /** The call as one line of JSON: arguments, and the context when there is one. */
 function callText(d: DecisionChange): string {
@@ -85,7 +110,9 @@ function summaryLine(diff: PolicyDiff): string {
   const other = diff.summary.changed - diff.summary.loosened - diff.summary.tightened;
   const parts = [`${diff.summary.loosened} loosened`, `${diff.summary.tightened} tightened`];
   if (other > 0) parts.push(`${countOf(other, "other change")}`);
-  return `${parts.join(", ")}; ${countOf(count, "statement change")}`;
+  const unknown = unknownTools(diff).length;
+  const tail = unknown > 0 ? `; ${countOf(unknown, "tool")} whose loosening is unknown` : "";
+  return `${parts.join(", ")}; ${countOf(count, "statement change")}${tail}`;
 }
 
 const PAINT: Readonly<Record<DecisionChangeKind, string>> = {
@@ -130,6 +157,23 @@ function formatStylishDiff(diff: PolicyDiff, color: boolean): string {
       lines.push(`             ${e(sideText(d.before))} → ${e(sideText(d.after))}  [${d.source}]`);
     }
   }
+  if (diff.engine.length > 0) {
+    lines.push("", "engine (every valid call of each changed tool)");
+    for (const t of diff.engine) {
+      const status =
+        t.status === "complete"
+          ? "complete"
+          : `unknown: ${t.reason ?? "not decided"} (${UNKNOWN_NOTE.replaceAll("`", "")})`;
+      lines.push(`  ${e(t.tool)}  ${e(status)}`);
+      for (const c of t.changes) {
+        const label = c.change.padEnd(9);
+        const mark = color ? `${PAINT[c.change]}${label}\u001b[0m` : label;
+        lines.push(`    ${mark}  where ${e(c.condition.join("; ") || "every call")}`);
+        const call = callText({ arguments: c.arguments, context: c.context } as DecisionChange);
+        lines.push(`               e.g. ${e(c.tool)} ${e(call)}: ${c.before} → ${c.after}`);
+      }
+    }
+  }
   lines.push("", summaryLine(diff));
   return `${lines.join("\n")}\n`;
 }
@@ -155,9 +199,11 @@ function formatMarkdownDiff(diff: PolicyDiff, maxRows: number): string {
   const headline =
     loosened > 0
       ? `:warning: this change loosens the policy: ${countOf(loosened, "loosening")} — calls that now get through, or settings that enforce less`
-      : diff.decisions.length + diff.settings.length > 0
-        ? "this change does not loosen the policy"
-        : "no decision changes";
+      : unknownTools(diff).length > 0
+        ? `:warning: whether this change loosens the policy is unknown for ${countOf(unknownTools(diff).length, "tool")} (see the decision engine below)`
+        : diff.decisions.length + diff.settings.length > 0
+          ? "this change does not loosen the policy"
+          : "no decision changes";
   out.push(`### toolgate diff: ${summaryLine(diff)}`, "", headline, "");
   out.push(
     `Base ${code(diff.base.label)} ${code(diff.base.fingerprint)} → head ${code(diff.head.label)} ${code(diff.head.fingerprint)}`,
@@ -196,6 +242,22 @@ function formatMarkdownDiff(diff: PolicyDiff, maxRows: number): string {
       if (rows.length > maxRows) out.push(`| … and ${rows.length - maxRows} more | | | |`);
       out.push("");
     }
+  }
+  if (diff.engine.length > 0) {
+    out.push("#### Decision engine", "", "| Tool | Status | Regions |", "| --- | --- | --- |");
+    for (const t of diff.engine) {
+      const status =
+        t.status === "complete"
+          ? "complete"
+          : `**unknown**: ${escapeControl(t.reason ?? "not decided").replaceAll("|", "\\|")} (${UNKNOWN_NOTE})`;
+      const regions = t.changes
+        .map(
+          (c) => `${c.change} ${c.before} → ${c.after} where ${code(c.condition.join("; ") || "every call")}`,
+        )
+        .join("<br>");
+      out.push(`| ${code(t.tool)} | ${status} | ${regions} |`);
+    }
+    out.push("");
   }
   if (tightened + loosened === 0 && diff.decisions.length === 0) {
     out.push(
@@ -247,7 +309,7 @@ function locate(diff: PolicyDiff, d: DecisionChange): StatementSource | { file: 
 }
 
 interface Finding {
-  readonly change: DecisionChangeKind;
+  readonly change: DecisionChangeKind | "unknown";
   readonly file: string;
   readonly line: number;
   readonly message: string;
@@ -281,8 +343,15 @@ function findings(diff: PolicyDiff): Finding[] {
       },
     });
   }
+  const unknown: Finding[] = unknownTools(diff).map((t) => ({
+    change: "unknown",
+    file: diff.head.anchor,
+    line: 1,
+    message: `unknown: whether ${t.tool} loosens could not be decided (${t.reason ?? "not decided"}); ${UNKNOWN_NOTE}`,
+  }));
   return [
     ...settings,
+    ...unknown,
     ...[...groups.values()].map(({ finding, count }) =>
       count === 1
         ? finding
@@ -291,7 +360,8 @@ function findings(diff: PolicyDiff): Finding[] {
   ];
 }
 
-const GITHUB_LEVEL: Readonly<Record<DecisionChangeKind, string>> = {
+const GITHUB_LEVEL: Readonly<Record<Finding["change"], string>> = {
+  unknown: "warning",
   loosened: "warning",
   tightened: "notice",
   changed: "notice",
@@ -312,7 +382,12 @@ function formatGithubDiff(diff: PolicyDiff): string {
   return out;
 }
 
-const SARIF_RULES: Readonly<Record<DecisionChangeKind, { id: string; text: string; level: string }>> = {
+const SARIF_RULES: Readonly<Record<Finding["change"], { id: string; text: string; level: string }>> = {
+  unknown: {
+    id: "loosening-unknown",
+    text: "Whether the change lets more calls through could not be decided for this tool.",
+    level: "warning",
+  },
   loosened: {
     id: "decision-loosened",
     text: "The change lets a call through that the policy refused or asked about before.",
@@ -332,7 +407,7 @@ const SARIF_RULES: Readonly<Record<DecisionChangeKind, { id: string; text: strin
 
 function formatSarifDiff(diff: PolicyDiff, toolVersion: string): string {
   const list = findings(diff);
-  const kinds = (["loosened", "tightened", "changed"] as const).filter((k) =>
+  const kinds = (["loosened", "unknown", "tightened", "changed"] as const).filter((k) =>
     list.some((f) => f.change === k),
   );
   const rules = kinds.map((k) => ({

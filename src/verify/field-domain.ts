@@ -25,6 +25,7 @@ import type { Automata, AutomataPool } from "./automata.js";
 import {
   ANY_LENGTH,
   complement,
+  complementLengths,
   constant,
   type Dfa,
   intersect,
@@ -86,6 +87,8 @@ type StringAtom =
   | { readonly kind: "fixed"; readonly truth: Truth }
   | { readonly kind: "lang"; readonly lang: Dfa; readonly degradable: boolean }
   | { readonly kind: "path"; readonly certain: Dfa; readonly possible: Dfa }
+  /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
+  | { readonly kind: "length"; readonly lengths: LengthSet }
   | { readonly kind: "free" };
 
 function literal(text: string): string {
@@ -323,6 +326,12 @@ export class StringTheory {
         }
       }
       if (a.operator === "url") texts.push(JSON.stringify(a.value), "://@.-_");
+      if (a.operator === SCHEMA_OPERATOR) {
+        const side = a.value as SchemaSide;
+        for (const v of finiteValues(side.schema) ?? []) if (typeof v === "string") texts.push(v);
+        if (typeof side.schema.pattern === "string")
+          patterns.push({ pattern: side.schema.pattern, flags: "u" });
+      }
       for (const truth of [0, 1, 2] as const) {
         const seed = seedPattern(a, truth);
         if (seed !== undefined) patterns.push(seed);
@@ -383,6 +392,12 @@ export class StringTheory {
         case "path_prefix": {
           const { certain, possible } = (paths as PathLanguages).pathPrefix(a.value as string);
           return { kind: "path", certain, possible };
+        }
+        case SCHEMA_OPERATOR:
+          return schemaAtom(a.value as SchemaSide, automata, k);
+        case SCHEMA_LENGTH_OPERATOR: {
+          const { lo, hi } = a.value as SchemaLength;
+          return { kind: "length", lengths: lengthRange(lo, hi ?? Number.POSITIVE_INFINITY) };
         }
         default:
           return { kind: "free" };
@@ -469,6 +484,18 @@ export class StringTheory {
         exact = narrow(exact, lang);
         break;
       }
+      case "length": {
+        if (truth === 2) return null;
+        const lengths = truth === 1 ? atom.lengths : complementLengths(atom.lengths);
+        const cut = (region: Region | null): Region | null => {
+          if (region === null) return null;
+          const r = { dfa: region.dfa, lengths: intersectLengths(region.lengths, lengths) };
+          return nonEmpty(r) ? r : null;
+        };
+        exact = cut(exact);
+        loose = cut(loose);
+        break;
+      }
       case "free":
         loosen();
         break;
@@ -533,6 +560,7 @@ export class StringTheory {
     for (const [i, truth] of state.truths) {
       // The loose region holds the exact languages' truths already: only the other atoms seed it.
       const atom = this.#atoms[i] as StringAtom;
+      if (atom.kind === "length") continue;
       if (atom.kind === "lang" || atom.kind === "fixed") {
         if (this.hasPaths && atom.kind === "lang" && truth !== 2)
           spelt = intersect(spelt, truth === 1 ? atom.lang : complement(atom.lang), false);
@@ -556,6 +584,57 @@ export class StringTheory {
     }
     return [...new Set(out)];
   }
+}
+
+/**
+ * The operator name of a field's validity under one side's schema (an atom `diff` adds with `AtomTable.custom`):
+ * its value is a {@link SchemaSide}, its truth on a value is `checkValue`'s.
+ */
+export const SCHEMA_OPERATOR = "schema";
+
+/**
+ * The operator name of a field's length bounds under one side's schema (`minLength`, `maxLength`): its value is a
+ * {@link SchemaLength}. Kept apart from {@link SCHEMA_OPERATOR} so that a bound narrows the lengths of a region
+ * rather than multiplying its automaton by a counter (a `maxLength` of thousands stays cheap).
+ */
+export const SCHEMA_LENGTH_OPERATOR = "schema-length";
+
+/** One side's length bounds of a string field (`hi` absent: none). */
+export interface SchemaLength {
+  readonly side: string;
+  readonly lo: number;
+  readonly hi?: number;
+}
+
+/** One side's schema of a field, as the value of a {@link SCHEMA_OPERATOR} atom (lengths are read apart). */
+export interface SchemaSide {
+  /** `old` or `new`: only to tell the two atoms apart and to name them. */
+  readonly side: string;
+  readonly schema: JsonSchema;
+  readonly missingAllowed: boolean;
+  /** The field is not declared on this side and the object forbids other properties: only missing is valid. */
+  readonly absentOnly: boolean;
+}
+
+/**
+ * How a side's schema reads strings: exactly by its `enum`/`const` strings and its `pattern` (lengths are a
+ * {@link SCHEMA_LENGTH_OPERATOR} atom of their own); a
+ * `format` is not a language here, so the atom is left free (its strings go to the loose region: `unknown`).
+ */
+function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom {
+  if (side.absentOnly || !allowedTypes(side.schema).has("string")) return { kind: "fixed", truth: 0 };
+  if (side.schema.format !== undefined) return { kind: "free" };
+  const finite = finiteValues(side.schema);
+  let lang =
+    finite === undefined
+      ? constant(k, true)
+      : literals(
+          automata.alphabet,
+          finite.filter((v): v is string => typeof v === "string"),
+        );
+  if (typeof side.schema.pattern === "string")
+    lang = intersect(lang, automata.pattern(side.schema.pattern, "u"));
+  return { kind: "lang", lang, degradable: false };
 }
 
 function mergeLengths(a: LengthSet, b: LengthSet): LengthSet {

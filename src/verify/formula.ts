@@ -89,6 +89,20 @@ export class AtomTable {
     return id;
   }
 
+  /**
+   * An atom that is not a policy operator (`diff` reads a field's validity under each side's schema this way):
+   * its truth on a value is `test`'s, and the string theory reads it by `operator` (see `field-domain.ts`).
+   */
+  custom(field: FieldRef, operator: string, value: unknown, test: (value: unknown) => Truth): number {
+    const key = `${field.key}\u0000${operator}\u0000${canonicalJson(value)}`;
+    const known = this.#byKey.get(key);
+    if (known !== undefined) return known;
+    const id = this.atoms.length;
+    this.atoms.push({ id, field, operator, value, test });
+    this.#byKey.set(key, id);
+    return id;
+  }
+
   /** The formula of a `when:` or `context:` condition (absent or empty: true). */
   condition(spec: ConditionSpec | undefined, scope: FieldRef["scope"]): Formula {
     if (spec === undefined) return TRUE_FORMULA;

@@ -52,6 +52,11 @@ export interface SearchOptions {
   readonly maxModels: number;
   /** Stop after visiting this many choices. */
   readonly budget?: number;
+  /**
+   * With `concreteOnly`: stop (incomplete) after this many regions whose strings could not be built. Building a
+   * candidate from a loose region (`command`, `url`) is the costly step; `diff` bounds it to keep its time.
+   */
+  readonly maxFailedWitnesses?: number;
 }
 
 const DEFAULT_BUDGET = 200_000;
@@ -89,6 +94,7 @@ export function searchModels(
   const budget = options.budget ?? DEFAULT_BUDGET;
   let visits = 0;
   let stopped = false;
+  let failedWitnesses = 0;
 
   const record = (): void => {
     const loose = [...values.values()].filter((v) => v.loose === true).length;
@@ -108,6 +114,9 @@ export function searchModels(
     path: string,
   ): { value: string; loose: boolean } | null => {
     const found = (field.strings() as NonNullable<ReturnType<FieldDomain["strings"]>>).witness(state, path);
+    if (found === undefined && options.concreteOnly && options.maxFailedWitnesses !== undefined) {
+      if (++failedWitnesses >= options.maxFailedWitnesses) stopped = true;
+    }
     return found === undefined ? null : { value: found.text, loose: found.loose };
   };
   const orderOf = (field: FieldDomain): readonly number[] =>

@@ -61,7 +61,7 @@ export interface PropertyResult {
 }
 
 /** A controller whose handlers never run: it prepares and decides, as `explain` does. */
-function decisionOnly(
+export function decisionOnly(
   bundle: PolicyBundle,
   validators: ReadonlyMap<string, ArgumentValidator>,
 ): ToolController {

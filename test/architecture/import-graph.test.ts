@@ -50,8 +50,12 @@ const LAYERS: readonly { readonly folders: readonly string[]; readonly role: str
     role: "the stages over the bundle — YAML → bundle (config), bundle → types (codegen), the policy tests, notifiers from the bundle's settings — and the approval inbox",
   },
   {
-    folders: ["compile", "lint", "composition", "diff", "scaffold", "verify"],
-    role: "what combines those: bundle → controller module (compile), lint (load, check, test), the composition root, policy diff, init, properties proven over every call (verify)",
+    folders: ["verify"],
+    role: "the decision engine over every call, on the bundle and the runtime's operators: properties proven for `verify`, the regions of calls a change moves for `diff`",
+  },
+  {
+    folders: ["compile", "lint", "composition", "diff", "scaffold"],
+    role: "what combines those: bundle → controller module (compile), lint (load, check, test), the composition root, policy diff (its heuristics and the decision engine), init",
   },
   { folders: ["mcp-proxy"], role: "the MCP gateway, a controller composed in front of MCP servers" },
   { folders: ["cli"], role: "the command line" },

@@ -46,7 +46,15 @@ describe("toolgate diff", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(1);
     const out = JSON.parse(run.stdout);
-    expect(Object.keys(out)).toEqual(["base", "head", "statements", "settings", "decisions", "summary"]);
+    expect(Object.keys(out)).toEqual([
+      "base",
+      "head",
+      "statements",
+      "settings",
+      "decisions",
+      "summary",
+      "engine",
+    ]);
     expect(Object.keys(out.base)).toEqual(["fingerprint"]);
     expect(out.base.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(out.head.fingerprint).not.toBe(out.base.fingerprint);
@@ -70,13 +78,20 @@ describe("toolgate diff", () => {
     expect(toolgate([...pair("narrowed-deny-glob"), "--format", "json"], ROOT).code).toBe(0);
   });
 
-  it("exit codes: a pure reformatting is clean for both --fail-on; a tightening fails only --fail-on changed", () => {
+  it("exit codes: a pure reformatting is clean for both --fail-on; a tightening fails only --fail-on changed (or while the engine cannot decide it)", () => {
     for (const failOn of ["loosened", "changed"]) {
       const run = toolgate([...pair("reformatted"), "--format", "json", "--fail-on", failOn], ROOT);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).summary).toEqual({ loosened: 0, tightened: 0, changed: 0 });
     }
-    expect(toolgate([...pair("tightened-allow-commands"), "--fail-on", "loosened"], ROOT).code).toBe(0);
+    // `command` rules are not modelled exactly: whether run_shell loosens is unknown, which fails closed
+    // unless accepted with --allow-unknown.
+    const unknown = toolgate([...pair("tightened-allow-commands"), "--fail-on", "loosened"], ROOT);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/whether run_shell loosen\(s\) is unknown .*--allow-unknown/);
+    expect(
+      toolgate([...pair("tightened-allow-commands"), "--fail-on", "loosened", "--allow-unknown"], ROOT).code,
+    ).toBe(0);
     expect(toolgate([...pair("tightened-allow-commands"), "--fail-on", "changed"], ROOT).code).toBe(1);
   });
 
@@ -112,7 +127,11 @@ describe("toolgate diff", () => {
   it("github annotates the changed line of the head policy", () => {
     const run = toolgate([...pair("widened-allow-commands"), "--format", "github"], ROOT);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split("\n");
+    const all = run.stdout.trimEnd().split("\n");
+    // The engine alone cannot decide run_shell (its `command` rules), but the confirmed loosenings decide it: no
+    // `unknown` warning.
+    expect(all.filter((l) => l.includes("title=toolgate diff%3A unknown"))).toHaveLength(0);
+    const lines = all.filter((l) => !l.includes("title=toolgate diff%3A unknown"));
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
       expect(line).toMatch(

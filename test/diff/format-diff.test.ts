@@ -50,7 +50,8 @@ function diffOf(decisions: DecisionChange[], settings: SettingChange[] = []): Po
       base: new Map([["shell-safe", { file: "policy.yaml", line: 4 }]]),
       head: new Map([["shell-safe", { file: "policy.yaml", line: 5 }]]),
     },
-    evaluated: { test: 0, recorded: 0, generated: decisions.length },
+    evaluated: { test: 0, recorded: 0, generated: decisions.length, engine: 0 },
+    engine: [],
   };
 }
 
@@ -98,6 +99,7 @@ describe("formatPolicyDiff", () => {
       settings: [],
       decisions: [loosened("ls")],
       summary: { loosened: 1, tightened: 0, changed: 1 },
+      engine: [],
     });
   });
 

@@ -1,0 +1,585 @@
+/**
+ * `diff` on the verification engine: for each tool that both policies declare and that the change touches, every
+ * region of calls whose decision moved. One atom table holds the statements of both sides (each field is assigned
+ * once for both), and, where the tool's `input_schema` or the `context_schema` changed, each changed field's
+ * validity under each side's schema (atoms of their own, see `SCHEMA_OPERATOR`). A call's outcome on a side is
+ * `invalid` where that side's schema refuses it, otherwise the side's decision with its mode applied.
+ *
+ * The search looks for calls that are loosened (the new side lets through more: deny→ask, deny→allow, ask→allow,
+ * invalid→ask or allow) or tightened. Each call found is confirmed by both real controllers (`explain`, then the
+ * mode); only confirmed calls are reported. A tool is `complete` when a loosened call was confirmed or when the
+ * complete search over an over-approximation of the valid calls finds none that may be loosened; otherwise it is
+ * `unknown`, with the reason (a schema change the engine does not model, strings it cannot build, the budget…).
+ */
+import type { PolicyBundle } from "../bundle/policy-bundle.js";
+import { canonicalJson } from "../runtime/canonical-json.js";
+import type { ToolController } from "../runtime/controller.js";
+import { applyMode, type ControllerMode } from "../runtime/mode.js";
+import type { StatementSpec } from "../runtime/policy.js";
+import type { ArgumentValidator, JsonSchema, PolicyAction, ToolContext } from "../runtime/types.js";
+import { AutomataPool } from "./automata.js";
+import { ALLOW, ASK, DENY, INVALID, ToolDecision } from "./decision-model.js";
+import { TooComplex } from "./dfa.js";
+import {
+  SCHEMA_LENGTH_OPERATOR,
+  SCHEMA_OPERATOR,
+  type SchemaLength,
+  type SchemaSide,
+} from "./field-domain.js";
+import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } from "./formula.js";
+import { checkValue, codePointLength, mayBeMissing, schemaOfField } from "./schema-facts.js";
+import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
+import { callOf, decisionOnly, searchOrder, searchPriority, ToolQuestion } from "./verify-properties.js";
+
+/** One side of the comparison: a loaded bundle and its validators. */
+export interface RegionSide {
+  readonly bundle: PolicyBundle;
+  readonly validators: ReadonlyMap<string, ArgumentValidator>;
+}
+
+/** What a side does with a call: its action after the mode, or `invalid` when its schemas refuse the call. */
+export type SideOutcome = PolicyAction | "invalid";
+
+/** How the outcome moved (as `diff` classifies it: invalid is as strict as deny). */
+export type RegionChangeKind = "loosened" | "tightened" | "changed";
+
+/** A region of calls whose outcome changed, with a witness call that both controllers confirmed. */
+export interface RegionChange {
+  readonly tool: string;
+  /** The region: the truth of each atom the decisions read, as `field operator value: truth`. */
+  readonly condition: readonly string[];
+  readonly arguments: unknown;
+  readonly context: ToolContext;
+  readonly before: SideOutcome;
+  readonly after: SideOutcome;
+  readonly change: RegionChangeKind;
+}
+
+/** The engine's answer for one tool. */
+export interface ToolRegions {
+  readonly tool: string;
+  /**
+   * `complete`: whether the tool loosens is decided — a loosened call was confirmed, or none exists. `unknown`: the
+   * engine could not decide it (see `reason`); no loosened call was confirmed, yet one may exist.
+   */
+  readonly status: "complete" | "unknown";
+  readonly reason?: string;
+  /** The confirmed changes, loosened first. */
+  readonly changes: readonly RegionChange[];
+}
+
+/** Options of {@link diffRegions}. */
+export interface DiffRegionsOptions {
+  /** Concrete models tried per direction (loosened, tightened), each a region to confirm; default 2 (each costs
+   * automata of its own: more regions cost time, and the status does not depend on them). */
+  readonly maxModels?: number;
+  /** Visits per search; default the search's own. */
+  readonly budget?: number;
+}
+
+const RANK: Readonly<Record<SideOutcome, number>> = { allow: 0, ask: 1, deny: 2, invalid: 2 };
+
+/**
+ * Regions of a concrete search whose strings could not be built before it stops (incomplete, so `unknown` unless a
+ * loosening was confirmed): each try on a loose region (`command`, `url`) costs tens of milliseconds.
+ */
+const MAX_FAILED_WITNESSES = 12;
+
+/** Classifies two different outcomes as `diff` does. */
+function classify(before: SideOutcome, after: SideOutcome): RegionChangeKind {
+  if (RANK[after] < RANK[before]) return "loosened";
+  if (RANK[after] > RANK[before]) return "tightened";
+  return "changed";
+}
+
+/** The ranks of a mask of outcomes, lowest and highest (invalid ranks as deny). */
+function rankRange(mask: number): [number, number] {
+  let lo = 3;
+  let hi = -1;
+  if (mask & ALLOW) {
+    lo = Math.min(lo, 0);
+    hi = Math.max(hi, 0);
+  }
+  if (mask & ASK) {
+    lo = Math.min(lo, 1);
+    hi = Math.max(hi, 1);
+  }
+  if (mask & (DENY | INVALID)) {
+    lo = Math.min(lo, 2);
+    hi = Math.max(hi, 2);
+  }
+  return [lo, hi];
+}
+
+/** Keywords that never change which values a schema allows. */
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "default",
+  "examples",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+/** Keywords of a leaf schema whose changes the engine models exactly (per field, on both sides). */
+const LEAF_KEYWORDS = new Set([
+  "type",
+  "enum",
+  "const",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  ...ANNOTATIONS,
+]);
+/** Keywords of an object schema the walk below reads (the others must be equal on both sides). */
+const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", ...ANNOTATIONS]);
+
+type Schemaish = Record<string, unknown> | null | undefined;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function withoutAnnotations(schema: Schemaish): string {
+  if (!isObject(schema)) return canonicalJson(schema ?? null);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(k)) continue;
+    out[k] =
+      k === "properties" && isObject(v)
+        ? mapValues(v, (p) => JSON.parse(withoutAnnotations(p as Schemaish)))
+        : v;
+  }
+  return canonicalJson(out);
+}
+
+function mapValues(o: Record<string, unknown>, f: (v: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}
+
+/** The fields whose validity differs between two schemas, each with whether a side forbids it outright. */
+interface SchemaChanges {
+  readonly fields: { readonly path: string[]; readonly absentOnly: readonly [boolean, boolean] }[];
+  readonly problems: string[];
+}
+
+/**
+ * Where two schemas (of a tool's arguments, or of the context) may allow different values: the fields whose own
+ * schema, or whose being required, differs. A difference the per-field model cannot express (a keyword such as
+ * `items`, `$ref`, `oneOf` or `additionalProperties` that changed) is a problem: the tool is then `unknown`.
+ */
+export function schemaChanges(before: Schemaish, after: Schemaish, what: string): SchemaChanges {
+  const out: SchemaChanges = { fields: [], problems: [] };
+  const walk = (o: Schemaish, n: Schemaish, path: string[]): void => {
+    if (withoutAnnotations(o) === withoutAnnotations(n)) return;
+    const where = path.length === 0 ? what : `${what} at ${path.join(".")}`;
+    const objectLike = (s: Schemaish) =>
+      isObject(s) && isObject(s.properties) && Object.keys(s).every((k) => OBJECT_KEYWORDS.has(k));
+    if (objectLike(o) && objectLike(n)) {
+      const a = o as Record<string, unknown>;
+      const b = n as Record<string, unknown>;
+      for (const key of ["type", "additionalProperties"]) {
+        if (canonicalJson(a[key] ?? null) !== canonicalJson(b[key] ?? null))
+          out.problems.push(`${where}: \`${key}\` changed`);
+      }
+      const required = (s: Record<string, unknown>) =>
+        new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+      const ra = required(a);
+      const rb = required(b);
+      const pa = a.properties as Record<string, Schemaish>;
+      const pb = b.properties as Record<string, Schemaish>;
+      for (const key of new Set([...Object.keys(pa), ...Object.keys(pb), ...ra, ...rb])) {
+        const inA = Object.hasOwn(pa, key);
+        const inB = Object.hasOwn(pb, key);
+        // Required and declared nowhere, alike on both sides: nothing changed for it.
+        if (!inA && !inB && ra.has(key) === rb.has(key)) continue;
+        // A required property the side does not declare: the per-field facts read it as optional.
+        if ((ra.has(key) && !inA) || (rb.has(key) && !inB)) {
+          out.problems.push(`${where}: ${key} is required but not declared`);
+          continue;
+        }
+        if (inA && inB && ra.has(key) === rb.has(key)) walk(pa[key], pb[key], [...path, key]);
+        else if (inA && inB) {
+          // Required on one side only: the field's presence is read by its validity atoms.
+          const problem =
+            withoutAnnotations(pa[key]) === withoutAnnotations(pb[key])
+              ? undefined
+              : leafChangeProblem(pa[key], pb[key]);
+          if (problem !== undefined) out.problems.push(`${where}: ${key} ${problem}`);
+          out.fields.push({ path: [...path, key], absentOnly: [false, false] });
+        } else {
+          const declared = inA ? pa[key] : pb[key];
+          const problem = leafProblem(declared);
+          if (problem !== undefined) out.problems.push(`${where}: ${key} ${problem}`);
+          // Where the field is not declared, a schema for other properties would constrain it: not read here.
+          const other = inA ? b.additionalProperties : a.additionalProperties;
+          if (other !== undefined && typeof other !== "boolean")
+            out.problems.push(`${where}: ${key} is read by \`additionalProperties\` on one side`);
+          out.fields.push({
+            path: [...path, key],
+            absentOnly: [!inA && a.additionalProperties === false, !inB && b.additionalProperties === false],
+          });
+        }
+      }
+      return;
+    }
+    const problem = leafChangeProblem(o, n);
+    if (problem !== undefined || path.length === 0) {
+      out.problems.push(`${where}: ${problem ?? "changed in a way the engine does not model"}`);
+      return;
+    }
+    out.fields.push({ path, absentOnly: [false, false] });
+  };
+  walk(before, after, []);
+  return out;
+}
+
+/** Why the change between two leaf schemas is not modelled, or undefined when it is. */
+function leafChangeProblem(o: Schemaish, n: Schemaish): string | undefined {
+  // The search cuts numbers at one `multipleOf`: a changed one is not modelled.
+  const multiple = (s: Schemaish) => (isObject(s) ? (s.multipleOf ?? null) : null);
+  return (
+    leafProblem(o) ??
+    leafProblem(n) ??
+    (canonicalJson(multiple(o)) === canonicalJson(multiple(n))
+      ? undefined
+      : "changes `multipleOf`, not modelled here")
+  );
+}
+
+/** Why a leaf schema's changes are not modelled, or undefined when they are. */
+function leafProblem(schema: Schemaish): string | undefined {
+  if (schema === undefined || schema === null) return undefined;
+  if (!isObject(schema)) return "has a schema the engine does not read";
+  const other = Object.keys(schema).filter((k) => !LEAF_KEYWORDS.has(k));
+  return other.length === 0
+    ? undefined
+    : `uses ${other.map((k) => `\`${k}\``).join(", ")}, not modelled here`;
+}
+
+/** The decision-relevant parts of a tool's statements on a side, comparable across sides. */
+function decisionKey(statements: readonly StatementSpec[], tool: string): string {
+  return canonicalJson(
+    statements
+      .filter((s) => s.tools.includes(tool))
+      .map((s) => canonicalJson([s.kind, s.action, s.when ?? null, s.context ?? null]))
+      .sort(),
+  );
+}
+
+/** Everything of a tool on a side that `diff` shows (statements with ids and reasons, its schema). */
+function toolKey(bundle: PolicyBundle, tool: string): string {
+  const spec = bundle.tools.find((t) => t.name === tool);
+  return canonicalJson([
+    bundle.mode,
+    bundle.contextSchema,
+    spec?.inputSchema ?? null,
+    bundle.statements
+      .filter((s) => s.tools.includes(tool))
+      .map((s) => canonicalJson([s.id, s.kind, s.action, s.reason, s.when ?? null, s.context ?? null]))
+      .sort(),
+  ]);
+}
+
+/** A field name for output: its dotted path, `context.` first for a context field. */
+function fieldName(atom: Atom): string {
+  const dotted = atom.field.path.join(".");
+  return atom.field.scope === "context" ? `context.${dotted}` : dotted;
+}
+
+/** One atom's truth in a model, as a line of a region's condition. */
+function atomText(atom: Atom, mask: number): string | undefined {
+  const truth = mask === T ? "true" : mask === F ? "false" : mask === U ? "maybe" : undefined;
+  if (truth === undefined) return undefined;
+  if (atom.operator === SCHEMA_OPERATOR) {
+    const side = atom.value as SchemaSide;
+    return `${fieldName(atom)} valid under the ${side.side} schema: ${truth}`;
+  }
+  if (atom.operator === SCHEMA_LENGTH_OPERATOR) {
+    const { side, lo, hi } = atom.value as SchemaLength;
+    return `${fieldName(atom)} length within the ${side} schema's ${lo}..${hi ?? "∞"}: ${truth}`;
+  }
+  const verb = VERBS[atom.operator] ?? atom.operator;
+  const value =
+    Array.isArray(atom.value) && atom.value.length === 1 && atom.operator === "glob"
+      ? canonicalJson(atom.value[0])
+      : canonicalJson(atom.value);
+  return `${fieldName(atom)} ${verb} ${value}: ${truth}`;
+}
+
+/** How a condition line reads each operator. */
+const VERBS: Readonly<Record<string, string>> = {
+  glob: "matches glob",
+  path_prefix: "path prefix",
+  regex: "matches regex",
+  prefix: "starts with",
+  equals: "equals",
+  in: "in",
+  command: "runs command",
+  url: "url matches",
+  min: "at least",
+  max: "at most",
+  exists: "exists",
+};
+
+/**
+ * Compares the decisions of two policies tool by tool on the engine.
+ * @returns one entry per tool that both declare and whose statements, schema, context schema or mode differ
+ *   (tools added or removed are `diff`'s settings changes), sorted by name.
+ */
+export function diffRegions(
+  base: RegionSide,
+  head: RegionSide,
+  options: DiffRegionsOptions = {},
+): ToolRegions[] {
+  const names = base.bundle.tools
+    .map((t) => t.name)
+    .filter((name) => head.bundle.tools.some((t) => t.name === name))
+    .filter((name) => toolKey(base.bundle, name) !== toolKey(head.bundle, name))
+    .sort();
+  if (names.length === 0) return [];
+  const before = decisionOnly(base.bundle, base.validators);
+  const after = decisionOnly(head.bundle, head.validators);
+  const pool = new AutomataPool();
+  return names.map((tool) => {
+    try {
+      return diffTool(tool, base.bundle, head.bundle, before, after, pool, options);
+    } catch (error) {
+      if (!(error instanceof TooComplex)) throw error;
+      return { tool, status: "unknown", reason: `too large to decide here (${error.message})`, changes: [] };
+    }
+  });
+}
+
+/** What a controller does with a call: its action after the mode, or `invalid`. */
+function outcome(
+  controller: ToolController,
+  mode: ControllerMode,
+  tool: string,
+  args: unknown,
+  context: ToolContext,
+): SideOutcome {
+  const explained = controller.explain({ callId: "diff", toolName: tool, arguments: args }, context);
+  if ("callId" in explained) return "invalid";
+  return applyMode(explained.decision, mode).decision.action;
+}
+
+function diffTool(
+  tool: string,
+  base: PolicyBundle,
+  head: PolicyBundle,
+  before: ToolController,
+  after: ToolController,
+  pool: AutomataPool,
+  options: DiffRegionsOptions,
+): ToolRegions {
+  const oldSchema = base.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema;
+  const newSchema = head.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema;
+  const args = schemaChanges(oldSchema, newSchema, "input_schema");
+  const context = schemaChanges(base.contextSchema, head.contextSchema, "context_schema");
+  const problems = [...args.problems, ...context.problems];
+  const sameDecisions =
+    base.mode === head.mode && decisionKey(base.statements, tool) === decisionKey(head.statements, tool);
+  if (sameDecisions && args.fields.length + context.fields.length === 0 && problems.length === 0) {
+    return { tool, status: "complete", changes: [] };
+  }
+
+  const question = new ToolQuestion([oldSchema, newSchema], [base.contextSchema, head.contextSchema], pool);
+  const table = question.table;
+  const oldDecision = new ToolDecision(table, tool, base.statements, base.mode);
+  const newDecision = new ToolDecision(table, tool, head.statements, head.mode);
+  // Each changed field's validity on each side: the call is valid on a side when every such atom is true there
+  // (the fields whose schema did not change are valid alike on both sides, and the search only offers values
+  // valid on some side).
+  const validity: [Formula[], Formula[]] = [[], []];
+  const schemaAtoms: number[] = [];
+  const roots: [JsonSchema | null, JsonSchema | null][] = [
+    [oldSchema, newSchema],
+    [base.contextSchema, head.contextSchema],
+  ];
+  (["arguments", "context"] as const).forEach((scope, s) => {
+    const changes = s === 0 ? args : context;
+    for (const field of changes.fields) {
+      const ref = fieldRef(scope, field.path.join("."));
+      (["old", "new"] as const).forEach((side, i) => {
+        const root = (roots[s] as [JsonSchema | null, JsonSchema | null])[i] ?? null;
+        // Lengths are an atom of their own (see SCHEMA_LENGTH_OPERATOR); the rest of the leaf is one atom.
+        const { minLength, maxLength, ...rest } = schemaOfField(root, field.path);
+        const value: SchemaSide = {
+          side,
+          schema: rest,
+          missingAllowed: mayBeMissing(root, field.path),
+          absentOnly: field.absentOnly[i] as boolean,
+        };
+        const atom = table.custom(ref, SCHEMA_OPERATOR, value, (v) =>
+          value.absentOnly
+            ? v === undefined
+              ? 1
+              : 0
+            : v === undefined
+              ? value.missingAllowed
+                ? 1
+                : 0
+              : checkValue(value.schema, v, false)
+                ? 1
+                : 0,
+        );
+        schemaAtoms.push(atom);
+        validity[i]?.push({ kind: "atom", atom });
+        if (!value.absentOnly && (typeof minLength === "number" || typeof maxLength === "number")) {
+          const bounds: SchemaLength = {
+            side,
+            lo: typeof minLength === "number" ? minLength : 0,
+            ...(typeof maxLength === "number" ? { hi: maxLength } : {}),
+          };
+          const hi = bounds.hi ?? Number.POSITIVE_INFINITY;
+          // Only strings have a length: every other value (and a missing one) passes the bounds.
+          const length = table.custom(ref, SCHEMA_LENGTH_OPERATOR, bounds, (v) => {
+            if (typeof v !== "string") return 1;
+            const n = codePointLength(v);
+            return n >= bounds.lo && n <= hi ? 1 : 0;
+          });
+          schemaAtoms.push(length);
+          validity[i]?.push({ kind: "atom", atom: length });
+        }
+      });
+    }
+  });
+  const validOld: Formula = validity[0].length === 0 ? TRUE_FORMULA : { kind: "and", of: validity[0] };
+  const validNew: Formula = validity[1].length === 0 ? TRUE_FORMULA : { kind: "and", of: validity[1] };
+  const priority = searchPriority([validOld, validNew], [oldDecision, newDecision]);
+  question.buildFields(priority);
+  const relevant = new Set<number>([
+    ...oldDecision.atomRanks().keys(),
+    ...newDecision.atomRanks().keys(),
+    ...schemaAtoms,
+  ]);
+  const order = searchOrder(question.fields, relevant, priority);
+  const sides = (masks: Uint8Array): [number, number] => {
+    const side = (decision: ToolDecision, valid: Formula): number => {
+      const v = evaluate(valid, masks);
+      return (v & F ? INVALID : 0) | (v & (T | U) ? decision.decide(masks) : 0);
+    };
+    return [side(oldDecision, validOld), side(newDecision, validNew)];
+  };
+  // Loosened: some pair of possible outcomes with the new one less strict; missed: some pair not so.
+  const loosened: Goal = {
+    reach: (masks) => {
+      const [o, n] = sides(masks);
+      if (o === 0 || n === 0) return MISSED;
+      const [oLo, oHi] = rankRange(o);
+      const [nLo, nHi] = rankRange(n);
+      return (nLo < oHi ? REACHED : 0) | (nHi >= oLo ? MISSED : 0);
+    },
+  };
+  const tightened: Goal = {
+    reach: (masks) => {
+      const [o, n] = sides(masks);
+      if (o === 0 || n === 0) return MISSED;
+      const [oLo, oHi] = rankRange(o);
+      const [nLo, nHi] = rankRange(n);
+      return (oLo < nHi ? REACHED : 0) | (oHi >= nLo ? MISSED : 0);
+    },
+  };
+  const atomCount = table.atoms.length;
+  const maxModels = options.maxModels ?? 2;
+  const search = (goal: Goal, concreteOnly: boolean, max: number) =>
+    searchModels(question.fields, atomCount, goal, {
+      concreteOnly,
+      maxModels: max,
+      maxFailedWitnesses: MAX_FAILED_WITNESSES,
+      order,
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+    });
+
+  const changes: RegionChange[] = [];
+  const seen = new Set<string>();
+  let unconfirmedLoosened = 0;
+  const confirm = (model: Model): RegionChange | undefined => {
+    const call = callOf(model, question.fields, newSchema, head.contextSchema);
+    const b = outcome(before, base.mode, tool, call.arguments, call.context);
+    const a = outcome(after, head.mode, tool, call.arguments, call.context);
+    if (a === b) return undefined;
+    const condition: string[] = [];
+    for (const atom of table.atoms) {
+      if (!relevant.has(atom.id)) continue;
+      const text = atomText(atom, model.masks[atom.id] as number);
+      if (text !== undefined) condition.push(text);
+    }
+    return {
+      tool,
+      condition,
+      arguments: call.arguments,
+      context: call.context,
+      before: b,
+      after: a,
+      change: classify(b, a),
+    };
+  };
+  const take = (models: readonly Model[], wanted: RegionChangeKind): number => {
+    let unconfirmed = 0;
+    for (const model of models) {
+      const change = confirm(model);
+      if (change === undefined || change.change !== wanted) {
+        unconfirmed++;
+        continue;
+      }
+      const key = canonicalJson([change.condition, change.before, change.after]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      changes.push(change);
+    }
+    return unconfirmed;
+  };
+  const looseSearch = search(loosened, true, maxModels);
+  unconfirmedLoosened = take(looseSearch.models, "loosened");
+  take(search(tightened, true, maxModels).models, "tightened");
+  const done = (status: "complete" | "unknown", reason?: string): ToolRegions => ({
+    tool,
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    changes,
+  });
+  if (changes.some((c) => c.change === "loosened")) return done("complete");
+  if (problems.length > 0) return done("unknown", problems.join("; "));
+  if (unconfirmedLoosened > 0) {
+    // Candidates that do not confirm come from what the engine over-approximates: name it when it can.
+    const operators = new Set(table.atoms.filter((a) => relevant.has(a.id)).map((a) => a.operator));
+    const why = [
+      operators.has("command")
+        ? "`command` rules are not modelled exactly (compound commands, words past the prefixes)"
+        : undefined,
+      operators.has("url") ? "`url` rules are decided only on the URLs tried" : undefined,
+    ].filter((w) => w !== undefined);
+    return done(
+      "unknown",
+      `${why.length > 0 ? `${why.join("; ")}: ` : ""}${unconfirmedLoosened} candidate loosened call(s) were not confirmed by the controllers`,
+    );
+  }
+  if (!looseSearch.complete) {
+    return done(
+      "unknown",
+      "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",
+    );
+  }
+  const abstract = search(loosened, false, 1);
+  const model = abstract.models[0];
+  if (model !== undefined) {
+    const why = [...model.abstract].map(
+      ([field, reason]) => `${field.replace(/^arguments:/, "")}: ${reason}`,
+    );
+    return done(
+      "unknown",
+      `no loosened call was built, but one may exist: ${why.join("; ") || "its values could not be built"}`,
+    );
+  }
+  if (!abstract.complete) return done("unknown", "the search ran out of its budget");
+  return done("complete");
+}

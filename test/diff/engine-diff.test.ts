@@ -1,0 +1,377 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type DiffSide, diffPolicies } from "../../src/diff/diff-policies.js";
+import { applyMode } from "../../src/runtime/mode.js";
+import { decisionController } from "../../src/testing/run-policy-tests.js";
+import { diffRegions, type RegionSide } from "../../src/verify/diff-regions.js";
+import { assertBuilt, toolgate, writeTree } from "../cli/cli-helpers.js";
+import { loadFromText } from "../verify/helpers.js";
+import { expectEveryChangeFlips } from "./diff-helpers.js";
+
+/** A tools file with one tool whose only argument is `field` with this schema (YAML flow text). */
+function toolsWith(
+  tool: string,
+  field: string,
+  schema: string,
+  description = "Reads a file.",
+  required = true,
+): string {
+  return `tools:
+  - name: ${tool}
+    description: ${description}
+    input_schema:
+      type: object
+      properties:
+        ${field}: ${schema}
+      required: [${required ? field : ""}]
+      additionalProperties: false
+`;
+}
+
+/** A policy that allows `tool` except where a deny rule's condition (YAML flow text) holds. */
+function denyPolicy(tool: string, field: string, operators: string, reason = "never"): string {
+  return `version: 1
+allow: [${tool}]
+rules:
+  - id: deny-some
+    tools: [${tool}]
+    decision: deny
+    when:
+      ${field}: ${operators}
+    reason: ${reason}
+`;
+}
+
+function side(label: string, tools: string, policy: string): DiffSide {
+  return { label, ...loadFromText(tools, policy) };
+}
+
+type Outcome = "allow" | "ask" | "deny" | "invalid";
+const RANK: Readonly<Record<Outcome, number>> = { allow: 0, ask: 1, deny: 2, invalid: 2 };
+
+/** What a side's real controller does with a call (its mode applied), as `toolgate explain` shows it. */
+function outcomeOf(s: RegionSide, tool: string, args: unknown, context: object = {}): Outcome {
+  const controller = decisionController(s.bundle, s.validators);
+  const r = controller.explain({ callId: "oracle", toolName: tool, arguments: args }, context as never);
+  return "callId" in r ? "invalid" : applyMode(r.decision, controller.mode).decision.action;
+}
+
+/** Every region's witness, decided again by both controllers, gives the reported outcomes and kind. */
+function expectRegionsConfirmed(base: RegionSide, head: RegionSide): void {
+  for (const tool of diffRegions(base, head)) {
+    for (const c of tool.changes) {
+      const b = outcomeOf(base, c.tool, c.arguments, c.context);
+      const a = outcomeOf(head, c.tool, c.arguments, c.context);
+      expect([b, a]).toEqual([c.before, c.after]);
+      const kind = RANK[a] < RANK[b] ? "loosened" : RANK[a] > RANK[b] ? "tightened" : "changed";
+      expect(c.change).toBe(kind);
+    }
+  }
+}
+
+describe("toolgate diff on the decision engine", () => {
+  it("a narrowed deny glob on a field with a schema pattern: the heuristics see nothing, the engine a loosening", () => {
+    // Paths are `keys/<digits>.<letters>`: the heuristic witnesses of the glob (`a/x.key`, `.key`, …) are all
+    // refused by the pattern on both sides, so the old diff reported no change.
+    const tools = toolsWith(
+      "read_file",
+      "path",
+      '{ type: string, pattern: "^keys/[0-9]+\\\\.[a-z]+$", maxLength: 64 }',
+    );
+    const base = side("base", tools, denyPolicy("read_file", "path", '{ glob: ["**/*.pem", "**/*.key"] }'));
+    const head = side("head", tools, denyPolicy("read_file", "path", '{ glob: ["**/*.pem"] }'));
+
+    const heuristic = diffPolicies(base, head, { engine: false });
+    expect(heuristic.decisions).toEqual([]);
+    expect(heuristic.summary).toEqual({ loosened: 0, tightened: 0, changed: 0 });
+
+    const diff = diffPolicies(base, head);
+    expect(diff.summary.loosened).toBeGreaterThan(0);
+    const change = diff.decisions.find((d) => d.change === "loosened");
+    expect(change).toMatchObject({
+      tool: "read_file",
+      source: "engine",
+      before: { action: "deny", statementIds: ["deny-some"] },
+      after: { action: "allow" },
+    });
+    expect((change?.arguments as { path: string } | undefined)?.path).toMatch(/^keys\/[0-9]+\.key$/);
+    expect(diff.engine).toHaveLength(1);
+    const tool = diff.engine[0];
+    expect(tool?.status).toBe("complete");
+    const region = tool?.changes.find((c) => c.change === "loosened");
+    expect(region?.condition).toContain('path matches glob ["**/*.pem","**/*.key"]: true');
+    expect(region?.condition).toContain('path matches glob "**/*.pem": false');
+    expectEveryChangeFlips(diff, base, head);
+    expectRegionsConfirmed(base, head);
+  });
+
+  it("a raised maxLength: calls the old schema refused and no deny rule covers are loosened (invalid → allow)", () => {
+    const policy = denyPolicy("search", "query", '{ regex: "password" }');
+    const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
+    const head = side("head", toolsWith("search", "query", "{ type: string, maxLength: 64 }"), policy);
+    const diff = diffPolicies(base, head);
+    const tool = diff.engine.find((t) => t.tool === "search");
+    expect(tool?.status).toBe("complete");
+    const region = tool?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    const query = (region?.arguments as { query: string } | undefined)?.query ?? "";
+    expect(query.length).toBeGreaterThan(8);
+    expect(query).not.toContain("password");
+    expect(region?.condition).toContain("query length within the old schema's 0..8: false");
+    expect(diff.summary.loosened).toBeGreaterThan(0);
+    expectEveryChangeFlips(diff, base, head);
+    expectRegionsConfirmed(base, head);
+  });
+
+  it("a raised maxLength: a deny rule on long values that misses a line break is a loosening, exactly", () => {
+    // `.` does not match a line terminator: eight letters and one of them is long and not denied.
+    const policy = denyPolicy("search", "query", '{ regex: "^.{9,}$" }');
+    const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
+    const head = side("head", toolsWith("search", "query", "{ type: string, maxLength: 64 }"), policy);
+    const diff = diffPolicies(base, head);
+    const region = diff.engine[0]?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    expect((region?.arguments as { query: string } | undefined)?.query).toMatch(/[\n\r\u2028\u2029]/);
+    expectRegionsConfirmed(base, head);
+  });
+
+  it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
+    const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
+    const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
+    const head = side("head", toolsWith("search", "query", "{ type: string, maxLength: 64 }"), policy);
+    const diff = diffPolicies(base, head);
+    expect(diff.engine).toEqual([{ tool: "search", status: "complete", changes: [] }]);
+    expect(diff.summary.loosened).toBe(0);
+  });
+
+  it("a tightening: a widened deny glob is tightened, complete, and nothing loosened", () => {
+    const tools = toolsWith("read_file", "path", "{ type: string, maxLength: 64 }");
+    const base = side("base", tools, denyPolicy("read_file", "path", '{ glob: ["**/*.pem"] }'));
+    const head = side("head", tools, denyPolicy("read_file", "path", '{ glob: ["**/*.pem", "secrets/**"] }'));
+    const diff = diffPolicies(base, head);
+    expect(diff.summary.loosened).toBe(0);
+    expect(diff.summary.tightened).toBeGreaterThan(0);
+    const tool = diff.engine[0];
+    expect(tool?.status).toBe("complete");
+    expect(tool?.changes.length).toBeGreaterThan(0);
+    expect(
+      tool?.changes.every((c) => c.change === "tightened" && c.before === "allow" && c.after === "deny"),
+    ).toBe(true);
+    expectEveryChangeFlips(diff, base, head);
+    expectRegionsConfirmed(base, head);
+  });
+
+  it("an unrelated edit (a tool's description, a rule's reason): no change, complete", () => {
+    const base = side(
+      "base",
+      toolsWith("read_file", "path", "{ type: string }", "Reads a file."),
+      denyPolicy("read_file", "path", '{ glob: ["**/*.pem"] }', "keys stay private"),
+    );
+    const head = side(
+      "head",
+      toolsWith("read_file", "path", "{ type: string, description: the file }", "Reads one text file."),
+      denyPolicy("read_file", "path", '{ glob: ["**/*.pem"] }', "private keys are never read"),
+    );
+    const diff = diffPolicies(base, head);
+    expect(diff.decisions).toEqual([]);
+    expect(diff.engine).toEqual([{ tool: "read_file", status: "complete", changes: [] }]);
+  });
+
+  describe("a command operator beyond plain words", () => {
+    const tools = toolsWith("run_shell", "command", "{ type: string, maxLength: 200 }");
+    const policy = (commands: string) => `version: 1
+otherwise: { run_shell: ask }
+rules:
+  - id: safe
+    tools: [run_shell]
+    decision: allow
+    when:
+      command: { command: ${commands} }
+    reason: read-only commands
+`;
+    // A tightening (an option no longer allowed): the engine cannot decide it, yet nothing loosens.
+    const before = policy('["git status", { prefix: "git log", options: [--oneline, --stat] }]');
+    const after = policy('["git status", { prefix: "git log", options: [--oneline] }]');
+    let dir = "";
+    beforeAll(() => {
+      assertBuilt();
+      const config = "tools: [tools.yaml]\npolicy: policy.yaml\n";
+      dir = writeTree({
+        "base/toolgate.config.yaml": config,
+        "base/tools.yaml": tools,
+        "base/policy.yaml": before,
+        "head/toolgate.config.yaml": config,
+        "head/tools.yaml": tools,
+        "head/policy.yaml": after,
+      });
+      return () => rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("is unknown, with the reason, never no change", () => {
+      const diff = diffPolicies(side("base", tools, before), side("head", tools, after), { generate: false });
+      expect(diff.engine).toHaveLength(1);
+      expect(diff.engine[0]?.status).toBe("unknown");
+      expect(diff.engine[0]?.reason).toMatch(/`command` rules are not modelled exactly.*not confirmed/);
+    });
+
+    it("fails --fail-on loosened (exit 1, in every format) unless --allow-unknown accepts it", () => {
+      const args = [
+        "diff",
+        "--base",
+        join(dir, "base"),
+        "--head",
+        join(dir, "head"),
+        "--fail-on",
+        "loosened",
+      ];
+      const json = toolgate([...args, "--format", "json"], dir);
+      expect(json.code).toBe(1);
+      const out = JSON.parse(json.stdout) as { engine: { tool: string; status: string; reason?: string }[] };
+      expect(out.engine.map((t) => [t.tool, t.status])).toEqual([["run_shell", "unknown"]]);
+      expect(typeof out.engine[0]?.reason).toBe("string");
+      expect(json.stderr).toMatch(/fails closed.*--allow-unknown/);
+      const text = toolgate(args, dir);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(/^ {2}run_shell {2}unknown: /m);
+      expect(text.stdout).toMatch(/1 tool whose loosening is unknown$/m);
+      for (const format of ["markdown", "github", "sarif"]) {
+        const run = toolgate([...args, "--format", format], dir);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toMatch(/unknown/);
+      }
+      const accepted = toolgate([...args, "--allow-unknown"], dir);
+      expect(accepted.code).toBe(0);
+      expect(accepted.stderr).toMatch(/^toolgate: warning: whether run_shell loosen\(s\) is unknown/m);
+    });
+  });
+
+  it("property: every region is confirmed, and a complete answer without a loosening is right on every call", () => {
+    // One tool, one string field over {a, b, /, .} of at most 3 characters (fixed by the schema's pattern; its
+    // length bound, its pattern and whether the field is required may change between the sides), a few rules on
+    // each side: brute force decides every call.
+    const CHARS = ["a", "b", "/", "."];
+    const strings: string[] = [""];
+    for (let n = 1; n <= 3; n++) {
+      for (const s of strings.filter((x) => x.length === n - 1)) for (const c of CHARS) strings.push(s + c);
+    }
+    const operators = fc.constantFrom(
+      '{ glob: ["**/a*"] }',
+      '{ glob: ["a/**"] }',
+      '{ glob: ["*.b"] }',
+      '{ glob: ["**/.a*", "b"] }',
+      '{ prefix: "a" }',
+      '{ equals: "ab" }',
+      '{ regex: "^b" }',
+      '{ regex: "a$" }',
+      '{ path_prefix: "a/" }',
+      '{ in: ["a", "b/a"] }',
+      '{ not: { prefix: "." } }',
+    );
+    const rule = fc.record({ decision: fc.constantFrom("allow", "ask", "deny"), when: operators });
+    const policySide = fc.record({
+      rules: fc.array(rule, { minLength: 0, maxLength: 3 }),
+      otherwise: fc.constantFrom(undefined, "ask", "allow"),
+      max: fc.constantFrom(2, 3),
+      pattern: fc.constantFrom("^[ab/.]*$", "^[ab/.]*$", "^[ab/]*$"),
+      required: fc.boolean(),
+      mode: fc.constantFrom("enforce", "enforce", "ci"),
+    });
+    type Side = typeof policySide extends fc.Arbitrary<infer S> ? S : never;
+    const load = (s: Side, label: string): DiffSide => {
+      const schema = `{ type: string, pattern: "${s.pattern}", maxLength: ${s.max} }`;
+      const tools = toolsWith("t", "p", schema, "A tool.", s.required);
+      const rules = s.rules
+        .map(
+          (r, i) =>
+            `  - id: r${i}\n    tools: [t]\n    decision: ${r.decision}\n    when:\n      p: ${r.when}\n    reason: r${i}\n`,
+        )
+        .join("");
+      const policy = `version: 1\n${s.otherwise === undefined ? "" : `otherwise: { t: ${s.otherwise} }\n`}${rules === "" ? "" : `rules:\n${rules}`}`;
+      return { label, ...loadFromText(tools, policy, s.mode === "enforce" ? "" : `mode: ${s.mode}\n`) };
+    };
+    let decided = 0;
+    let unknown = 0;
+    fc.assert(
+      fc.property(policySide, policySide, (x, y) => {
+        const base = load(x, "base");
+        const head = load(y, "head");
+        const result = diffRegions(base, head);
+        expectRegionsConfirmed(base, head);
+        const tool = result.find((t) => t.tool === "t");
+        if (tool?.status === "unknown") unknown++;
+        if (tool === undefined || tool.status !== "complete") return;
+        decided++;
+        const calls = [{}, ...strings.map((p) => ({ p }))];
+        const loosened = calls.filter((call) => {
+          const b = outcomeOf(base, "t", call);
+          const a = outcomeOf(head, "t", call);
+          return RANK[a] < RANK[b];
+        });
+        const reported = tool.changes.some((c) => c.change === "loosened");
+        // Complete: a loosening exists exactly when one was reported.
+        expect({ reported, example: loosened[0] }).toEqual({
+          reported: loosened.length > 0,
+          example: loosened[0],
+        });
+      }),
+      { numRuns: Number(process.env.TOOLGATE_DIFF_ENGINE_RUNS ?? 60) },
+    );
+    expect(decided).toBeGreaterThan(unknown);
+  }, 120_000);
+
+  it("property (numbers): a complete answer is right on every call when bounds move in the schema and the rules", () => {
+    const operators = fc.constantFrom(
+      "{ min: 2 }",
+      "{ max: 4 }",
+      "{ equals: 3 }",
+      "{ in: [1, 5] }",
+      "{ not: { min: 3 } }",
+    );
+    const rule = fc.record({ decision: fc.constantFrom("allow", "ask", "deny"), when: operators });
+    const numberSide = fc.record({
+      rules: fc.array(rule, { minLength: 0, maxLength: 3 }),
+      otherwise: fc.constantFrom(undefined, "ask", "allow"),
+      type: fc.constantFrom("integer", "number"),
+      minimum: fc.constantFrom(0, 1),
+      maximum: fc.constantFrom(3, 5),
+      required: fc.boolean(),
+    });
+    type Side = typeof numberSide extends fc.Arbitrary<infer S> ? S : never;
+    const load = (s: Side, label: string): DiffSide => {
+      const schema = `{ type: ${s.type}, minimum: ${s.minimum}, maximum: ${s.maximum} }`;
+      const rules = s.rules
+        .map(
+          (r, i) =>
+            `  - id: r${i}\n    tools: [t]\n    decision: ${r.decision}\n    when:\n      n: ${r.when}\n    reason: r${i}\n`,
+        )
+        .join("");
+      const policy = `version: 1\n${s.otherwise === undefined ? "" : `otherwise: { t: ${s.otherwise} }\n`}${rules === "" ? "" : `rules:\n${rules}`}`;
+      return { label, ...loadFromText(toolsWith("t", "n", schema, "A tool.", s.required), policy) };
+    };
+    const calls = [{}, ...[-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7].map((n) => ({ n }))];
+    let decided = 0;
+    fc.assert(
+      fc.property(numberSide, numberSide, (x, y) => {
+        const base = load(x, "base");
+        const head = load(y, "head");
+        expectRegionsConfirmed(base, head);
+        const tool = diffRegions(base, head).find((t) => t.tool === "t");
+        if (tool === undefined || tool.status !== "complete") return;
+        decided++;
+        const loosened = calls.filter(
+          (call) => RANK[outcomeOf(head, "t", call)] < RANK[outcomeOf(base, "t", call)],
+        );
+        expect({ reported: tool.changes.some((c) => c.change === "loosened"), example: loosened[0] }).toEqual(
+          {
+            reported: loosened.length > 0,
+            example: loosened[0],
+          },
+        );
+      }),
+      { numRuns: Number(process.env.TOOLGATE_DIFF_ENGINE_RUNS ?? 60) },
+    );
+    expect(decided).toBeGreaterThan(0);
+  }, 120_000);
+});
