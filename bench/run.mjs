@@ -30,6 +30,7 @@ import { casbinEnforcer, cedarAuthorizer, toolgatePolicyYaml } from "./peers.mjs
 import { benchRealistic } from "./realistic.mjs";
 import { benchStores } from "./stores.mjs";
 import { writeSyntheticConfig } from "./synthetic-config.mjs";
+import { benchVerify } from "./verify.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Under the repository, so that generated modules resolve `toolgate/runtime` by the package's own name.
@@ -324,6 +325,20 @@ async function lint() {
 }
 
 // 4. Codegen ---------------------------------------------------------------------------------------------------
+// `toolgate verify` as a whole command on twenty properties of the reference policy (bench/verify.mjs).
+async function verify() {
+  const r = benchVerify({ runs: smoke ? 1 : 5 });
+  row(
+    "verify",
+    `toolgate verify command, whole process (reference policy, ${r.properties} properties)`,
+    r.commandMs,
+    "ms",
+    undefined,
+    "< 2000 ms",
+    r.commandMs < 2000,
+  );
+}
+
 async function codegen() {
   const r = await benchCodegen({ tools: sizes.codegenTools, runs: sizes.codegenRuns });
   row(
@@ -437,7 +452,7 @@ console.log(`toolgate benchmarks${smoke ? " (smoke run, tiny sizes)" : ""} — $
 // `--only NAME[,NAME…]` runs those sections only and writes nothing, unless `--merge` is given too: then the
 // rows of those sections in bench/RESULTS.md are replaced by the new ones, the others kept, and a line says
 // which sections were measured again, when.
-const sections = { realistic, hot: hotPath, cold: coldStart, hook, lint, codegen, approvals, memory };
+const sections = { realistic, hot: hotPath, cold: coldStart, hook, lint, verify, codegen, approvals, memory };
 // The table's section labels each run section writes (to find a section's rows in an earlier RESULTS.md).
 const SECTION_LABELS = {
   realistic: ["reference", "two globs", "everyday", "scaling", "regex"],
@@ -445,6 +460,7 @@ const SECTION_LABELS = {
   cold: ["cold start"],
   hook: ["hook"],
   lint: ["lint"],
+  verify: ["verify"],
   codegen: ["codegen"],
   approvals: ["approvals"],
   memory: ["memory"],

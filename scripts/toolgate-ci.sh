@@ -13,6 +13,9 @@
 #   TOOLGATE_CODEGEN_CHECK  auto (default) or true: compare codegen.out when the configuration sets it, else
 #                           check that the types generate; false: skip
 #   TOOLGATE_COMPILE_CHECK  the same for compile.out and the compiled controller
+#   TOOLGATE_VERIFY         auto (default): toolgate verify when the configuration file (TOOLGATE_CONFIG, else
+#                           toolgate.config.yaml) lists property files under properties:; strict: the same with
+#                           --strict; false: skip
 set -u
 toolgate=${TOOLGATE:-npx --no-install toolgate}
 sarif=${TOOLGATE_SARIF:-toolgate.sarif}
@@ -58,5 +61,16 @@ for command in codegen compile; do
   $toolgate "$command" "$@" --check
   check $?
 done
+
+# A configuration without property files has nothing to verify; the key is looked for in the file itself so
+# that a missing list is not mistaken for a usage error of toolgate verify.
+verify=${TOOLGATE_VERIFY:-auto}
+if [ "$verify" != false ] && grep -q '^properties:' "${TOOLGATE_CONFIG:-toolgate.config.yaml}" 2>/dev/null; then
+  step verify
+  strict=""
+  if [ "$verify" = strict ]; then strict="--strict"; fi
+  $toolgate verify "$@" --format "${TOOLGATE_LOG_FORMAT:-stylish}" $strict
+  check $?
+fi
 
 exit "$status"

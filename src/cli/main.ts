@@ -41,7 +41,10 @@ export function buildProgram(state: { code: number }): Command {
     .description(
       "prove properties of the policy (never/always a decision) for every valid call: holds, fails with a witness, or unknown",
     )
-    .argument("<files...>", "property files (YAML)")
+    .argument(
+      "[files...]",
+      "property files (YAML); default: those listed under properties: in the configuration",
+    )
     .option("--config <path>", "configuration file (default: discovered from the working directory)")
     .addOption(formatOption(["stylish", "json", "sarif", "github"]))
     .option("--strict", "exit 1 when a property is unknown")

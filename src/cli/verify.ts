@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { parse as parseYamlText } from "yaml";
+import { expandPattern } from "../config/expand-globs.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
 import { formatSarif } from "../diagnostics/format-sarif.js";
@@ -60,13 +62,41 @@ function printProblems(problems: readonly PropertyProblem[]): void {
 }
 
 /**
+ * The property files listed under `properties:` in the configuration (paths or globs relative to the config
+ * file), as paths relative to the working directory. The configuration is loaded (and checked) once, so its
+ * schema has already accepted the list; only the list is read here.
+ */
+function configPropertyFiles(config: string | undefined): string[] {
+  const loaded = loadBundleOrReport(config, false);
+  if ("exit" in loaded)
+    throw new UsageError("the configuration does not load; fix it (toolgate lint) or pass property files");
+  const configFile = resolve(loaded.bundle.configFile);
+  const raw = parseYamlText(readFileSync(configFile, "utf8")) as { properties?: unknown } | null;
+  const listed = Array.isArray(raw?.properties) ? (raw.properties as string[]) : [];
+  if (listed.length === 0) {
+    throw new UsageError(
+      `pass the property files to verify, or list them under properties: in ${display(configFile)}`,
+    );
+  }
+  const base = dirname(configFile);
+  const files: string[] = [];
+  for (const pattern of listed) {
+    const expanded = expandPattern(base, pattern);
+    if (!expanded.ok) throw new UsageError(`${display(configFile)}: properties: ${expanded.message}`);
+    for (const file of expanded.files) files.push(display(join(base, file)));
+  }
+  return files;
+}
+
+/**
  * `toolgate verify FILES…`: proves the properties of the given property files against the configuration's
  * policy. Exit 0 when every property holds (or is unknown, unless `--strict`), 1 when one fails (or, with
  * `--strict`, is unknown), 2 when the files or the configuration cannot be read.
  */
-export async function runVerify(files: readonly string[], options: VerifyCommandOptions): Promise<number> {
+export async function runVerify(given: readonly string[], options: VerifyCommandOptions): Promise<number> {
+  let files = given;
   const format = parseFormat(options.format, VERIFY_FORMATS);
-  if (files.length === 0) throw new UsageError("pass the property files to verify");
+  if (files.length === 0) files = configPropertyFiles(options.config);
   const properties: Property[] = [];
   const problems: PropertyProblem[] = [];
   for (const file of files) {

@@ -80,6 +80,32 @@ properties:
     expect(json.code).toBe(1);
   });
 
+  it("reads the property files listed under properties: in the config, relative to the config file", async () => {
+    const dir = writeTree({
+      "conf/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\nproperties: [props/*.yaml]\n",
+      "conf/tools.yaml": TOOLS,
+      "conf/policy.yaml": POLICY,
+      "conf/props/rm.yaml": `version: 1
+properties:
+  - id: rm-denied
+    tool: shell
+    where: { command: { command: ["rm -rf"] } }
+    always: deny
+`,
+    });
+    process.chdir(dir);
+    const { code, stdout } = await runCli(["verify", "--config", "conf/toolgate.config.yaml", "--no-color"]);
+    expect(stdout).toContain("holds   rm-denied  conf/props/rm.yaml:3:5");
+    expect(code).toBe(0);
+  });
+
+  it("asks for property files when none are given and the config lists none", async () => {
+    project("version: 1\nproperties: []\n");
+    const { code, stderr } = await runCli(["verify", "--no-color"]);
+    expect(stderr).toContain("list them under properties:");
+    expect(code).toBe(2);
+  });
+
   it("exits 1 on unknown only with --strict", async () => {
     project(`version: 1
 properties:

@@ -17,6 +17,8 @@ export interface RawConfig {
   readonly tools: readonly string[];
   readonly policy: string;
   readonly tests?: readonly string[];
+  /** Property files for `toolgate verify` (paths or globs relative to the config file). */
+  readonly properties?: readonly string[];
   readonly context_schema?: JsonSchema;
   readonly codegen?: { readonly out: string };
   readonly compile?: { readonly out: string };
