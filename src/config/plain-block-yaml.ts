@@ -29,8 +29,11 @@ export interface PlainBlockYaml {
  */
 const MAX_DEPTH = 100;
 
-/** Thrown inside the reader to give up; never leaves this module. */
-const GIVE_UP = new Error("not plain block YAML");
+/**
+ * Thrown inside the reader to give up; caught where the reader starts, so it never leaves this module. A signal,
+ * not an error (it has no stack to build): toolgate's errors are all of the ToolgateError family.
+ */
+const GIVE_UP: unique symbol = Symbol("not plain block YAML");
 
 function giveUp(): never {
   throw GIVE_UP;

@@ -74,11 +74,14 @@ const DRAFT_2020 = new Set([
  */
 export const PLANNED_VALIDATOR = "plan";
 
-/** Thrown inside the planner when a schema leaves the subset; never escapes `planValidator`. */
-class Decline extends Error {}
+/**
+ * Thrown inside the planner when a schema leaves the subset; caught by `planValidator`, so it never escapes. A
+ * signal, not an error: toolgate's errors are all of the ToolgateError family.
+ */
+const DECLINE: unique symbol = Symbol("outside the plan's subset");
 
 function decline(): never {
-  throw new Decline();
+  throw DECLINE;
 }
 
 const VALID: ArgumentCheck = Object.freeze({ ok: true });
@@ -97,9 +100,8 @@ export function planValidator(schema: JsonSchema): ArgumentValidator | undefined
     if (Object.hasOwn(schema, "$schema") && !(typeof $schema === "string" && DRAFT_2020.has($schema)))
       decline();
     check = planNode(rest);
-  } catch (error) {
-    if (error instanceof Decline) return undefined;
-    // A pattern the engine refuses, a schema too deep for the stack: ajv says what is wrong with it.
+  } catch {
+    // DECLINE, or a pattern the engine refuses, a schema too deep for the stack: ajv says what is wrong with it.
     return undefined;
   }
   if (check === ALWAYS) return () => VALID;
