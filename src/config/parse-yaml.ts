@@ -8,6 +8,7 @@ import type { LineCounter, parseDocument, Range, Node as YamlNode } from "yaml";
 import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 import {
   childPointer,
+  linePosition,
   type NodePosition,
   type ParsedFile,
   positionOf,
@@ -249,16 +250,7 @@ class JsonPositions {
   }
 
   #linePos(offset: number): { line: number; col: number } {
-    const starts = this.#lineStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (offset < (starts[mid] as number)) high = mid;
-      else low = mid + 1;
-    }
-    const start = starts[low - 1] as number;
-    return { line: low, col: offset - start + 1 };
+    return linePosition(this.#lineStarts, offset);
   }
 
   #span(from: number, to: number): Span {

@@ -51,3 +51,18 @@ export function positionOf(parsed: ParsedFile, pointer: string, prefer: "key" | 
     current = current.slice(0, current.lastIndexOf("/"));
   }
 }
+
+/**
+ * The 1-based line and column of `offset` in a text whose lines start at `starts` (ascending offsets, the first
+ * 0), counted as the YAML parser's LineCounter counts them.
+ */
+export function linePosition(starts: readonly number[], offset: number): { line: number; col: number } {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (offset < (starts[mid] as number)) high = mid;
+    else low = mid + 1;
+  }
+  return { line: low, col: offset - (starts[low - 1] as number) + 1 };
+}

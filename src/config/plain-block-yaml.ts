@@ -12,7 +12,7 @@
  * left empty (a sequence item also with the comment lines before its `-`) or a collection that keeps the comments
  * after its last item, up to the next content token.
  */
-import { childPointer, type NodePosition, type Span } from "./parsed-file.js";
+import { childPointer, linePosition, type NodePosition, type Span } from "./parsed-file.js";
 
 /** The longest key the YAML parser takes as an implicit key (YAML allows 1024 characters). */
 export const MAX_PLAIN_KEY = 1000;
@@ -228,15 +228,7 @@ class BlockReader {
   }
 
   #linePos(offset: number): { line: number; col: number } {
-    const starts = this.#starts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (offset < (starts[mid] as number)) high = mid;
-      else low = mid + 1;
-    }
-    return { line: low, col: offset - (starts[low - 1] as number) + 1 };
+    return linePosition(this.#starts, offset);
   }
 
   #span(from: number, to: number): Span {

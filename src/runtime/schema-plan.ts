@@ -40,7 +40,7 @@ const ALWAYS: unique symbol = Symbol("always valid");
 type Node = Check | typeof ALWAYS;
 
 /** The keywords that carry no validation (ajv's metadata and core annotation keywords). */
-const ANNOTATIONS: ReadonlySet<string> = new Set([
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "title",
   "description",
   "default",

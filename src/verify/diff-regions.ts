@@ -11,11 +11,13 @@
  * complete search over an over-approximation of the valid calls finds none that may be loosened; otherwise it is
  * `unknown`, with the reason (a schema change the engine does not model, strings it cannot build, the budget…).
  */
+
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { canonicalJson } from "../runtime/canonical-json.js";
 import type { ToolController } from "../runtime/controller.js";
 import { applyMode, type ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
+import { ANNOTATIONS } from "../runtime/schema-plan.js";
 import type { ArgumentValidator, JsonSchema, PolicyAction, ToolContext } from "../runtime/types.js";
 import { AutomataPool } from "./automata.js";
 import { ALLOW, ASK, DENY, INVALID, ToolDecision } from "./decision-model.js";
@@ -111,17 +113,6 @@ function rankRange(mask: number): [number, number] {
   return [lo, hi];
 }
 
-/** Keywords that never change which values a schema allows. */
-const ANNOTATIONS = new Set([
-  "description",
-  "title",
-  "default",
-  "examples",
-  "$comment",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-]);
 /** Keywords of a leaf schema whose changes the engine models exactly (per field, on both sides). */
 const LEAF_KEYWORDS = new Set([
   "type",
