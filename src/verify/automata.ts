@@ -8,12 +8,14 @@ import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
 import { type Dfa, TooComplex } from "./dfa.js";
 import { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
+import { UrlLanguages } from "./url-language.js";
 
 /** DFAs over one alphabet, each made once. */
 export class Automata {
   readonly alphabet: Alphabet;
   readonly #cache = new Map<string, Dfa>();
   #paths: PathLanguages | undefined;
+  #urls: UrlLanguages | undefined;
 
   constructor(alphabet: Alphabet) {
     this.alphabet = alphabet;
@@ -45,6 +47,12 @@ export class Automata {
   paths(): PathLanguages {
     this.#paths ??= new PathLanguages(this);
     return this.#paths;
+  }
+
+  /** The URL languages over this alphabet (the alphabet must have been cut for URLs). */
+  urls(): UrlLanguages {
+    this.#urls ??= new UrlLanguages(this);
+    return this.#urls;
   }
 }
 

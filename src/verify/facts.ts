@@ -13,10 +13,16 @@
  *   prefix made of its first words may; a string certainly covered by prefixes is certainly covered by prefixes
  *   made of their first words (without `$` or options).
  *
+ * - `url`: the runtime reads a URL's spelling before its parts, alike for every `url` operator, so when every part
+ *   operator `b` reads is read by `a` at least as strictly (its schemes, hosts, ports, path globs and query keys
+ *   among `b`'s), `a` certain means `b` certain and `a` possible means `b` possible; and when `a`'s schemes, ports
+ *   or host names and `b`'s have nothing in common, `a` certain means `b` false.
+ *
  * Every fact is an implication between runtime answers that holds for every string; a fact that does not apply
  * is simply not used (the search then says `unknown` rather than `holds`).
  */
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
+import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { Truth } from "../runtime/truth.js";
 import type { Automata } from "./automata.js";
 import { constant, type Dfa, isSubset, literals, subtract, union } from "./dfa.js";
@@ -55,10 +61,83 @@ function startsWithList(longer: readonly string[], shorter: readonly string[]): 
   return shorter.length <= longer.length && shorter.every((w, i) => longer[i] === w);
 }
 
+/** The parts of a `url` operator that its facts compare (`null`: the part is not read). */
+interface UrlParts {
+  readonly schemes: ReadonlySet<string> | null;
+  /** Host names (lower case, every form a pattern names) and `*.` suffixes (`.example.com`). */
+  readonly names: ReadonlySet<string> | null;
+  readonly suffixes: readonly string[] | null;
+  readonly ports: ReadonlySet<number> | null;
+  readonly paths: ReadonlySet<string> | null;
+  readonly keys: ReadonlySet<string> | null;
+}
+
+function listOf<T>(value: T | readonly T[] | undefined): readonly T[] | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
+}
+
+/** The parts of a `url` operator, or `undefined` when one does not read as the runtime compiles it. */
+function urlParts(spec: UrlSpec): UrlParts | undefined {
+  const schemes = listOf(spec.scheme);
+  let names: Set<string> | null = null;
+  let suffixes: string[] | null = null;
+  const hosts = listOf(spec.host);
+  if (hosts !== null) {
+    names = new Set();
+    suffixes = [];
+    for (const text of hosts) {
+      const pattern = hostPattern(text);
+      if (typeof pattern === "string") return undefined;
+      if ("suffix" in pattern) suffixes.push(pattern.suffix);
+      else for (const name of pattern.names) names.add(name);
+    }
+  }
+  const ports = listOf(spec.port);
+  const paths = listOf(spec.path);
+  return {
+    schemes: schemes === null ? null : new Set(schemes.map((s) => s.toLowerCase())),
+    names,
+    suffixes,
+    ports: ports === null ? null : new Set(ports),
+    paths: paths === null ? null : new Set(paths),
+    keys: spec.query === undefined ? null : new Set(spec.query.keys),
+  };
+}
+
+function subsetOf<T>(a: ReadonlySet<T> | null, b: ReadonlySet<T> | null): boolean {
+  return b === null || (a !== null && [...a].every((x) => b.has(x)));
+}
+
+function disjoint<T>(a: ReadonlySet<T> | null, b: ReadonlySet<T> | null): boolean {
+  return a !== null && b !== null && [...a].every((x) => !b.has(x));
+}
+
+/** Every URL `a` reads as certain (possible) `b` reads as certain (possible) too. */
+function urlCovers(a: UrlParts, b: UrlParts): boolean {
+  if (!subsetOf(a.schemes, b.schemes) || !subsetOf(a.ports, b.ports)) return false;
+  if (!subsetOf(a.paths, b.paths) || !subsetOf(a.keys, b.keys)) return false;
+  if (b.names === null) return true;
+  if (a.names === null || !subsetOf(a.names, b.names)) return false;
+  return (a.suffixes ?? []).every((s) => (b.suffixes ?? []).some((t) => s.endsWith(t)));
+}
+
+/** A URL `a` reads as certain is one `b` reads as false. */
+function urlExcludes(a: UrlParts, b: UrlParts): boolean {
+  if (disjoint(a.schemes, b.schemes) || disjoint(a.ports, b.ports)) return true;
+  if (a.names === null || b.names === null || (a.suffixes ?? []).length > 0) return false;
+  const bNames = b.names;
+  const bSuffixes = b.suffixes ?? [];
+  return [...a.names].every(
+    (name) => !bNames.has(name) && !bSuffixes.some((s) => name.endsWith(s) && name.length > s.length),
+  );
+}
+
 /** The facts of one field's path and command operators. */
 export class FieldFacts {
   readonly #paths = new Map<number, PathReadings>();
   readonly #commands = new Map<number, readonly CommandWords[]>();
+  readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
 
@@ -96,13 +175,33 @@ export class FieldFacts {
           entries.push({ words: read.prefix.words, plain, key: JSON.stringify(spec) });
         }
         this.#commands.set(atom.id, entries);
+      } else if (atom.operator === "url") {
+        const parts = urlParts(atom.value as UrlSpec);
+        if (parts !== undefined) this.#urls.set(atom.id, parts);
       }
     }
   }
 
   /** Whether the facts allow these truths of the field's atoms (atoms not listed may have any truth). */
   allows(truths: ReadonlyMap<number, Truth>): boolean {
-    return this.#pathsAllow(truths) && this.#commandsAllow(truths);
+    return this.#pathsAllow(truths) && this.#commandsAllow(truths) && this.#urlsAllow(truths);
+  }
+
+  #urlsAllow(truths: ReadonlyMap<number, Truth>): boolean {
+    const ids = [...this.#urls.keys()].filter((id) => truths.has(id));
+    if (ids.length < 2) return true;
+    for (const a of ids) {
+      const ta = truths.get(a) as Truth;
+      const pa = this.#urls.get(a) as UrlParts;
+      for (const b of ids) {
+        if (b === a) continue;
+        const tb = truths.get(b) as Truth;
+        const pb = this.#urls.get(b) as UrlParts;
+        if (urlCovers(pa, pb) && ((ta === 1 && tb !== 1) || (ta !== 0 && tb === 0))) return false;
+        if (ta === 1 && tb !== 0 && urlExcludes(pa, pb)) return false;
+      }
+    }
+    return true;
   }
 
   #covered(key: string, what: Dfa, by: readonly Dfa[]): boolean {

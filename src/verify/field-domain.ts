@@ -46,6 +46,7 @@ import type { Atom, FieldRef } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
 import { allowedTypes, checkValue, finiteValues, passesFormat } from "./schema-facts.js";
+import { UrlLanguages } from "./url-language.js";
 
 /** One way a field can be, for the search. */
 export type FieldOption =
@@ -86,7 +87,13 @@ export interface TheoryState {
 type StringAtom =
   | { readonly kind: "fixed"; readonly truth: Truth }
   | { readonly kind: "lang"; readonly lang: Dfa; readonly degradable: boolean }
-  | { readonly kind: "path"; readonly certain: Dfa; readonly possible: Dfa }
+  | {
+      readonly kind: "path";
+      readonly certain: Dfa;
+      readonly possible: Dfa;
+      /** Every string, modelled or not, the operator may certainly match (the loose region is cut to it). */
+      readonly certainAnywhere?: Dfa;
+    }
   /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
   | { readonly kind: "length"; readonly lengths: LengthSet }
   | { readonly kind: "free" };
@@ -300,6 +307,8 @@ export class StringTheory {
   readonly #witnesses = new Map<string, { readonly text: string; readonly loose: boolean } | null>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
+  /** Whether some atom reads strings in a way modelled only on simple URLs. */
+  readonly hasUrls: boolean;
 
   constructor(field: FieldDomain, pool: AutomataPool) {
     this.#field = field;
@@ -307,6 +316,7 @@ export class StringTheory {
     const builder = new AlphabetBuilder();
     const globs: string[] = [];
     const prefixes: string[] = [];
+    const urls: UrlSpec[] = [];
     const texts: string[] = [];
     /** Every pattern the field's automata are made from: its boundaries cut the alphabet. */
     const patterns: { pattern: string; flags: string }[] = [];
@@ -325,7 +335,10 @@ export class StringTheory {
           if (read.ok) for (const w of read.prefix.words) texts.push(w);
         }
       }
-      if (a.operator === "url") texts.push(JSON.stringify(a.value), "://@.-_");
+      if (a.operator === "url") {
+        texts.push(JSON.stringify(a.value), "://@.-_");
+        urls.push(a.value as UrlSpec);
+      }
       if (a.operator === SCHEMA_OPERATOR) {
         const side = a.value as SchemaSide;
         for (const v of finiteValues(side.schema) ?? []) if (typeof v === "string") texts.push(v);
@@ -343,6 +356,8 @@ export class StringTheory {
     for (const p of sidePatterns) if (p !== undefined) patterns.push(p);
     this.hasPaths = globs.length > 0 || prefixes.length > 0;
     if (this.hasPaths) pool.addPathBoundaries(builder, globs, prefixes);
+    this.hasUrls = urls.length > 0;
+    if (this.hasUrls) UrlLanguages.addBoundaries(builder, urls);
     for (const { pattern, flags } of patterns) {
       const language = RegexLanguage.parse(pattern, flags);
       if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
@@ -357,6 +372,7 @@ export class StringTheory {
     this.alphabet = alphabet;
     const k = alphabet.size;
     const paths = this.hasPaths ? automata.paths() : undefined;
+    const urlLanguages = this.hasUrls ? automata.urls() : undefined;
     const maxLength = maxLengthOf(field.sides);
     this.#atoms = atoms.map((a): StringAtom => {
       switch (a.operator) {
@@ -393,6 +409,10 @@ export class StringTheory {
           const { certain, possible } = (paths as PathLanguages).pathPrefix(a.value as string);
           return { kind: "path", certain, possible };
         }
+        case "url": {
+          const languages = (urlLanguages as UrlLanguages).url(a.value as UrlSpec);
+          return languages === undefined ? { kind: "free" } : { kind: "path", ...languages };
+        }
         case SCHEMA_OPERATOR:
           return schemaAtom(a.value as SchemaSide, automata, k);
         case SCHEMA_LENGTH_OPERATOR: {
@@ -415,8 +435,13 @@ export class StringTheory {
       lengths = mergeLengths(lengths, lengthRange(lo, hi));
     });
     if (field.sides.length === 0) lengths = ANY_LENGTH;
-    const exactDomain = paths !== undefined ? intersect(valid, paths.simple) : valid;
-    const looseDomain = paths !== undefined ? subtract(valid, paths.simple) : valid;
+    // The strings every operator of the field is modelled on: simple paths, simple URLs, or (both) none.
+    let universe: Dfa | undefined;
+    if (paths !== undefined) universe = paths.simple;
+    if (urlLanguages !== undefined)
+      universe = universe === undefined ? urlLanguages.simple : intersect(universe, urlLanguages.simple);
+    const exactDomain = universe !== undefined ? intersect(valid, universe) : valid;
+    const looseDomain = universe !== undefined ? subtract(valid, universe) : valid;
     this.#valid = { dfa: valid, lengths };
     const exact = { dfa: exactDomain, lengths };
     const loose = { dfa: looseDomain, lengths };
@@ -482,6 +507,7 @@ export class StringTheory {
               ? subtract(atom.possible, atom.certain)
               : complement(atom.possible);
         exact = narrow(exact, lang);
+        if (truth === 1 && atom.certainAnywhere !== undefined) loose = narrow(loose, atom.certainAnywhere);
         break;
       }
       case "length": {

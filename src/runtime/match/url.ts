@@ -66,7 +66,7 @@ const DEFAULT_PORTS: ReadonlyMap<string, number | null> = new Map([
  * embeds an IPv4 address also names that address), or (`*.` written before it) its subdomains: the names ending
  * in `suffix`.
  */
-type HostPattern = { readonly names: ReadonlySet<string> } | { readonly suffix: string };
+export type HostPattern = { readonly names: ReadonlySet<string> } | { readonly suffix: string };
 
 interface CompiledUrl {
   readonly schemes: ReadonlySet<string> | null;
@@ -90,7 +90,7 @@ const IPV6_WRITTEN = /^\[?[0-9a-f:.]*:[0-9a-f:.]*\]?$/;
  * address in any spelling (in brackets or not), which is read in its compressed form and as every IPv4 address
  * it embeds.
  */
-function hostPattern(text: string): HostPattern | string {
+export function hostPattern(text: string): HostPattern | string {
   if (typeof text !== "string" || text.length === 0) return "a host must be a non-empty string";
   let rest = text.toLowerCase();
   if (IPV6_WRITTEN.test(rest)) {

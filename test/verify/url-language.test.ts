@@ -1,0 +1,213 @@
+/**
+ * On the simple URLs, the verifier's automata of the `url` operator give exactly the runtime's answers: certain
+ * where the operator is certain, possible where it may match; every URL the operator is certain of, simple or not,
+ * is in `certainAnywhere`; and the facts between two `url` operators hold on every string. URLs are drawn from
+ * parts that make simple ones (schemes in both cases, hosts, ports, paths, queries) and parts that do not (userinfo,
+ * backslashes, dot segments, percent signs, blanks, IP addresses, trailing dots, leading zeros, fragments).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileUrl, type UrlSpec } from "../../src/runtime/match/url.js";
+import { AlphabetBuilder } from "../../src/verify/alphabet.js";
+import { Automata } from "../../src/verify/automata.js";
+import { accepts } from "../../src/verify/dfa.js";
+import { FieldFacts } from "../../src/verify/facts.js";
+import type { Atom } from "../../src/verify/formula.js";
+import { UrlLanguages } from "../../src/verify/url-language.js";
+
+const RUNS = Number(process.env.TOOLGATE_URL_RUNS ?? 300);
+
+const SCHEMES = ["https", "HTTPS", "http", "hTtp", "wss", "ftp", "file", "mailto", "h"];
+const HOSTS = [
+  "api.github.com",
+  "API.GitHub.com",
+  "a.example.com",
+  "example.com",
+  "b.a.example.com",
+  "evil.com",
+  "api.github.com.",
+  "127.0.0.1",
+  "0x7f.1",
+  "xn--pi-7kc.github.com",
+  "a-b.com",
+  "a--b.com",
+  "user@evil.com",
+  "api.github.com@evil.com",
+  "localhost",
+  "",
+];
+const PORTS = ["", ":443", ":8443", ":80", ":0443", ":", ":65536", ":21"];
+const PATHS = [
+  "",
+  "/",
+  "/a",
+  "/A",
+  "/a/",
+  "/repos/x",
+  "/Repos/x",
+  "/a/../b",
+  "/%41",
+  "/a//b",
+  "/.",
+  "\\a",
+  "/~x",
+];
+const QUERIES = ["", "?a=1", "?b", "?a=1&b=2", "?a;b", "?%61", "?", "#f", "?a=1#f"];
+const EXTRAS = ["", " ", "\t", "x"];
+
+const wild = fc
+  .tuple(
+    fc.constantFrom(...SCHEMES),
+    fc.constantFrom("://", "://", ":/", ":"),
+    fc.constantFrom(...HOSTS),
+    fc.constantFrom(...PORTS),
+    fc.constantFrom(...PATHS),
+    fc.constantFrom(...QUERIES),
+    fc.constantFrom(...EXTRAS),
+  )
+  .map(([s, sep, h, p, path, q, extra]) => `${extra === "x" ? "" : extra}${s}${sep}${h}${p}${path}${q}`);
+/** URLs of the simple shape, mostly. */
+const plain = fc
+  .tuple(
+    fc.constantFrom("https", "HTTPS", "http", "hTtp", "wss", "ws", "ftp"),
+    fc.constantFrom(
+      "api.github.com",
+      "API.GitHub.com",
+      "a.example.com",
+      "example.com",
+      "evil.com",
+      "a-b.com",
+      "localhost",
+    ),
+    fc.constantFrom("", ":443", ":8443", ":80", ":21", ":0"),
+    fc.constantFrom("", "/", "/a", "/A", "/a/", "/repos/x", "/Repos/x/", "/a/b", "/.x", "/a.b"),
+    fc.constantFrom("", "?a=1", "?b", "?a=1&b=2", "?c", "?a&c="),
+  )
+  .map(([s, h, p, path, q]) => `${s}://${h}${p}${path}${q}`);
+const url = fc.oneof(plain, wild);
+
+const spec: fc.Arbitrary<UrlSpec> = fc
+  .record(
+    {
+      scheme: fc.subarray(["https", "http", "wss", "ftp", "file"], { minLength: 1 }),
+      host: fc.subarray(
+        [
+          "api.github.com",
+          "example.com",
+          "a.example.com",
+          "*.example.com",
+          "evil.com",
+          "127.0.0.1",
+          "localhost",
+        ],
+        {
+          minLength: 1,
+        },
+      ),
+      port: fc.subarray([443, 8443, 80, 21], { minLength: 1 }),
+      path: fc.subarray(["/repos/**", "/a", "/a/*", "/**"], { minLength: 1 }),
+      query: fc.subarray(["a", "b"]).map((keys) => ({ keys })),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((s) => Object.keys(s).length > 0);
+
+function languagesFor(specs: readonly UrlSpec[], values: readonly string[]) {
+  const builder = new AlphabetBuilder();
+  UrlLanguages.addBoundaries(builder, specs);
+  for (const v of values) builder.addText(v);
+  const automata = new Automata(builder.build());
+  return { automata, urls: automata.urls() };
+}
+
+function runtime(s: UrlSpec): (value: string) => number {
+  const compiled = compileUrl(s);
+  if (!compiled.ok) throw new TypeError(`spec does not compile: ${JSON.stringify(compiled.problems)}`);
+  return compiled.test;
+}
+
+describe("url languages", () => {
+  it("are the runtime's answers on simple URLs, and hold every certain URL", () => {
+    let simpleSeen = 0;
+    fc.assert(
+      fc.property(spec, fc.array(url, { minLength: 1, maxLength: 12 }), (s, values) => {
+        const { automata, urls } = languagesFor([s], values);
+        const languages = urls.url(s);
+        expect(languages).toBeDefined();
+        if (languages === undefined) return;
+        const test = runtime(s);
+        for (const value of values) {
+          const symbols = automata.alphabet.symbols(value);
+          const truth = test(value);
+          if (truth === 1) expect(accepts(languages.certainAnywhere, symbols), value).toBe(true);
+          if (!accepts(urls.simple, symbols)) continue;
+          simpleSeen++;
+          expect(accepts(languages.certain, symbols), `${value} certain`).toBe(truth === 1);
+          expect(accepts(languages.possible, symbols), `${value} possible`).toBe(truth !== 0);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    // The generator makes simple URLs: a language that accepted none would pass the loop above.
+    expect(simpleSeen).toBeGreaterThan(RUNS);
+  });
+
+  it("simple URLs are those the parser keeps as written, up to case and a default port", () => {
+    fc.assert(
+      fc.property(url, (value) => {
+        const { automata, urls } = languagesFor([], [value]);
+        if (!accepts(urls.simple, automata.alphabet.symbols(value))) return;
+        const m = /^([A-Za-z]+):\/\/([^:/?]+)(?::(\d+))?([^?]*)(.*)$/.exec(value) as RegExpExecArray;
+        const scheme = (m[1] as string).toLowerCase();
+        const defaults: Record<string, string> = {
+          http: "80",
+          https: "443",
+          ws: "80",
+          wss: "443",
+          ftp: "21",
+        };
+        const port = m[3] === undefined || m[3] === defaults[scheme] ? "" : `:${m[3]}`;
+        const path = m[4] === "" ? "/" : (m[4] as string);
+        expect(new URL(value).href).toBe(
+          `${scheme}://${(m[2] as string).toLowerCase()}${port}${path}${m[5]}`,
+        );
+        expect(runtime({ scheme: ["http", "https", "ws", "wss", "ftp"] })(value)).toBe(1);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("facts between two url operators hold on every string", () => {
+    let pruned = 0;
+    fc.assert(
+      fc.property(spec, spec, fc.array(url, { minLength: 1, maxLength: 12 }), (a, b, values) => {
+        const { automata } = languagesFor([a, b], values);
+        const atoms = [a, b].map((value, id) => ({ id, operator: "url", value }) as unknown as Atom);
+        const facts = new FieldFacts(automata, atoms);
+        const ta = runtime(a);
+        const tb = runtime(b);
+        for (const value of values) {
+          const truths = new Map([
+            [0, ta(value) as 0 | 1 | 2],
+            [1, tb(value) as 0 | 1 | 2],
+          ]);
+          expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
+        }
+        for (const x of [0, 1, 2] as const)
+          for (const y of [0, 1, 2] as const)
+            if (
+              !facts.allows(
+                new Map([
+                  [0, x],
+                  [1, y],
+                ]),
+              )
+            )
+              pruned++;
+      }),
+      { numRuns: RUNS },
+    );
+    // Some pairs are related: facts that never prune would pass the loop above.
+    expect(pruned).toBeGreaterThan(0);
+  });
+});
