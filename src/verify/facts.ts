@@ -118,8 +118,16 @@ function urlCovers(a: UrlParts, b: UrlParts): boolean {
   if (!subsetOf(a.schemes, b.schemes) || !subsetOf(a.ports, b.ports)) return false;
   if (!subsetOf(a.paths, b.paths) || !subsetOf(a.keys, b.keys)) return false;
   if (b.names === null) return true;
-  if (a.names === null || !subsetOf(a.names, b.names)) return false;
-  return (a.suffixes ?? []).every((s) => (b.suffixes ?? []).some((t) => s.endsWith(t)));
+  if (a.names === null) return false;
+  const bNames = b.names;
+  const bSuffixes = b.suffixes ?? [];
+  // A host name (never an IP address, whose IPv6 spellings the runtime reads as a maybe) under a `*.` suffix.
+  const underSuffix = (name: string) =>
+    /[a-z]/.test(name.slice(name.lastIndexOf(".") + 1)) &&
+    !name.includes(":") &&
+    bSuffixes.some((s) => name.endsWith(s) && name.length > s.length);
+  if (![...a.names].every((name) => bNames.has(name) || underSuffix(name))) return false;
+  return (a.suffixes ?? []).every((s) => bSuffixes.some((t) => s.endsWith(t)));
 }
 
 /** A URL `a` reads as certain is one `b` reads as false. */

@@ -305,6 +305,7 @@ export class StringTheory {
   readonly #valid: Region;
   readonly #cache = new Map<string, TheoryState | null>();
   readonly #witnesses = new Map<string, { readonly text: string; readonly loose: boolean } | null>();
+  readonly #seedStrings = new Map<string, readonly string[]>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
   /** Whether some atom reads strings in a way modelled only on simple URLs. */
@@ -564,6 +565,10 @@ export class StringTheory {
       for (const s of candidates) if (s !== undefined && check(s)) return { text: s, loose: false };
     }
     if (state.loose !== null) {
+      // Strings of each atom's seed alone first (made once per atom and truth, and cheap to check): the costly
+      // candidates narrowed by every seed at once only when none of them has all the truths.
+      for (const s of this.#seedCandidates(state, state.loose.lengths))
+        if (check(s)) return { text: s, loose: true };
       for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
     }
     return undefined;
@@ -573,6 +578,27 @@ export class StringTheory {
   #seed(index: number, truth: Truth): Dfa | undefined {
     const seed = seedPattern(this.#field.atoms[index] as Atom, truth);
     return seed === undefined ? undefined : this.#automata.pattern(seed.pattern, seed.flags);
+  }
+
+  /** Strings of the seed languages of the state's atoms, each alone (cached by atom, truth and lengths). */
+  #seedCandidates(state: TheoryState, lengths: LengthSet): string[] {
+    const out: string[] = [];
+    for (const [i, truth] of state.truths) {
+      const key = `${i}\u0000${truth}\u0000${JSON.stringify(lengths)}`;
+      let strings = this.#seedStrings.get(key);
+      if (strings === undefined) {
+        strings = [];
+        try {
+          const seed = this.#seed(i, truth);
+          if (seed !== undefined) strings = someStrings(this.alphabet, seed, lengths, 20);
+        } catch (error) {
+          if (!(error instanceof TooComplex)) throw error;
+        }
+        this.#seedStrings.set(key, strings);
+      }
+      out.push(...strings);
+    }
+    return [...new Set(out)];
   }
 
   /** Candidates for a loose region: strings of it narrowed by each atom's seed language, then of it alone. */

@@ -210,4 +210,42 @@ describe("url languages", () => {
     // Some pairs are related: facts that never prune would pass the loop above.
     expect(pruned).toBeGreaterThan(0);
   });
+
+  it("facts relate the operators the reference policy's rules and properties write", () => {
+    const cases: { a: UrlSpec; b: UrlSpec; value: string }[] = [
+      { a: { host: "a.example.com" }, b: { host: "*.example.com" }, value: "https://a.example.com/" },
+      {
+        a: { scheme: "https", host: ["x.org"], port: 443 },
+        b: { host: ["x.org", "y.org"] },
+        value: "HTTPS://X.ORG",
+      },
+      { a: { host: "x.org" }, b: { host: "y.org" }, value: "https://x.org/" },
+      { a: { port: 443 }, b: { port: 8443 }, value: "https://x.org/" },
+      { a: { scheme: "https" }, b: { scheme: "http" }, value: "https://x.org/" },
+      { a: { path: "/a/*" }, b: { path: ["/a/*", "/b"] }, value: "https://x.org/A/b" },
+    ];
+    for (const { a, b, value } of cases) {
+      const { automata } = languagesFor([a, b], [value]);
+      const atoms = [a, b].map((v, id) => ({ id, operator: "url", value: v }) as unknown as Atom);
+      const facts = new FieldFacts(automata, atoms);
+      const truths = new Map([
+        [0, runtime(a)(value) as 0 | 1 | 2],
+        [1, runtime(b)(value) as 0 | 1 | 2],
+      ]);
+      expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
+      // The fact that relates them rules out some pair of truths.
+      const ruledOut = ([0, 1, 2] as const).flatMap((x) =>
+        ([0, 1, 2] as const).filter(
+          (y) =>
+            !facts.allows(
+              new Map([
+                [0, x],
+                [1, y],
+              ]),
+            ),
+        ),
+      );
+      expect(ruledOut.length, JSON.stringify([a, b])).toBeGreaterThan(0);
+    }
+  });
 });
