@@ -1,14 +1,22 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { parse as parseYamlText } from "yaml";
+import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
 import { expandPattern } from "../config/expand-globs.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
+import { formatDiagnostics } from "../diagnostics/format.js";
 import { formatSarif } from "../diagnostics/format-sarif.js";
 import { countOf } from "../runtime/plural.js";
-import { type PropertyProblem, readPropertyFile } from "../verify/property-file.js";
+import {
+  checkPropertiesAgainstBundle,
+  checkPropertyIds,
+  PROPERTY_DIAGNOSTICS,
+  verifyHelpUri,
+} from "../verify/property-diagnostics.js";
+import { type PropertyFileResult, type PropertyProblem, readPropertyFile } from "../verify/property-file.js";
 import { type Property, type PropertyResult, Verifier } from "../verify/verify-properties.js";
-import { EXIT, parseFormat, print, printError, toolVersion, UsageError, useColor } from "./common.js";
+import { EXIT, parseFormat, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate verify`. */
@@ -21,8 +29,11 @@ export interface VerifyCommandOptions {
 
 export const VERIFY_FORMATS = ["stylish", "json", "sarif", "github"] as const;
 
-/** The SARIF rules of verify's results (its own table: they are not diagnostics of the configuration). */
-const VERIFY_RULES: readonly DiagnosticMeta[] = [
+/**
+ * The SARIF rules of verify's results and of the problems of property files (its own table: they are not
+ * diagnostics of the configuration). Each `property-…` code has its section in docs/verify.md.
+ */
+export const VERIFY_RULES: readonly DiagnosticMeta[] = [
   {
     code: "property-fails",
     severity: "error",
@@ -38,6 +49,11 @@ const VERIFY_RULES: readonly DiagnosticMeta[] = [
       "The verifier could neither prove the property nor find a call that breaks it; the message says why.",
     fix: "Narrow the property's where, or cover the case with a policy test.",
   },
+  // The problems of property files (exit 2): verify's own codes, and the YAML parser's.
+  ...PROPERTY_DIAGNOSTICS,
+  ...DIAGNOSTICS.filter((d) =>
+    ["yaml-syntax", "duplicate-key", "yaml-alias", "file-too-large", "invalid-encoding"].includes(d.code),
+  ),
 ];
 
 function display(file: string): string {
@@ -57,8 +73,24 @@ function witnessLine(result: PropertyResult): string {
   return `${w.tool} ${JSON.stringify(w.arguments)}${context} is decided ${w.decision}`;
 }
 
-function printProblems(problems: readonly PropertyProblem[]): void {
-  for (const p of problems) printError(`${p.file}:${p.line}:${p.column}: ${p.message}`);
+/** Prints the problems of property files in the chosen format, as lint prints the configuration's. */
+function printProblems(
+  problems: readonly PropertyProblem[],
+  format: (typeof VERIFY_FORMATS)[number],
+  color: boolean | undefined,
+  fingerprint: string | null,
+): void {
+  print(
+    formatDiagnostics(format, {
+      diagnostics: problems,
+      fingerprint,
+      color: useColor(color),
+      toolVersion: toolVersion(),
+      table: VERIFY_RULES,
+      helpUri: verifyHelpUri,
+      readSource: readSourceFile,
+    }),
+  );
 }
 
 /**
@@ -97,52 +129,28 @@ export async function runVerify(given: readonly string[], options: VerifyCommand
   let files = given;
   const format = parseFormat(options.format, VERIFY_FORMATS);
   if (files.length === 0) files = configPropertyFiles(options.config);
-  const properties: Property[] = [];
-  const problems: PropertyProblem[] = [];
+  const read: PropertyFileResult[] = [];
   for (const file of files) {
     const absolute = resolve(file);
     if (!existsSync(absolute)) throw new UsageError(`${file} does not exist`);
     if (!statSync(absolute).isFile()) throw new UsageError(`${file} is not a file; pass property files`);
-    const read = readPropertyFile(readFileSync(absolute), display(file));
-    problems.push(...read.problems);
-    properties.push(...read.properties);
+    read.push(readPropertyFile(readFileSync(absolute), display(file)));
   }
-  const ids = new Map<string, Property>();
-  for (const p of properties) {
-    const earlier = ids.get(p.id);
-    if (earlier !== undefined) {
-      problems.push({
-        file: p.source?.file ?? "",
-        line: p.source?.line ?? 1,
-        column: p.source?.column ?? 1,
-        message: `property id "${p.id}" is also used at ${where(earlier.source)}`,
-      });
-    } else ids.set(p.id, p);
-  }
-  if (problems.length > 0) {
-    printProblems(problems);
-    return EXIT.usage;
-  }
+  const problems: PropertyProblem[] = [...read.flatMap((r) => r.problems), ...checkPropertyIds(read)];
   const loaded = loadBundleOrReport(options.config, options.color, "before verifying properties");
-  // A configuration that does not load cannot be verified: a usage error here, not a finding.
-  if ("exit" in loaded) return EXIT.usage;
-  const declared = new Set(loaded.bundle.tools.map((t) => t.name));
-  for (const p of properties) {
-    for (const tool of p.tools) {
-      if (!declared.has(tool)) {
-        problems.push({
-          file: p.source?.file ?? "",
-          line: p.source?.line ?? 1,
-          column: p.source?.column ?? 1,
-          message: `property "${p.id}": tool "${tool}" is not declared in the configuration's tool files`,
-        });
-      }
-    }
-  }
-  if (problems.length > 0) {
-    printProblems(problems);
+  // A configuration that does not load cannot be verified: a usage error here, not a finding. The files'
+  // own problems are reported all the same.
+  if ("exit" in loaded) {
+    if (problems.length > 0) printProblems(problems, format, options.color, null);
     return EXIT.usage;
   }
+  // Every file's problems are reported together, those that need the configuration too; nothing is verified.
+  problems.push(...checkPropertiesAgainstBundle(read, loaded.bundle));
+  if (problems.length > 0) {
+    printProblems(problems, format, options.color, loaded.bundle.fingerprint);
+    return EXIT.usage;
+  }
+  const properties: Property[] = read.flatMap((r) => r.properties);
   const started = performance.now();
   const results = new Verifier(loaded.bundle, loaded.validators).verify(properties);
   const elapsed = Math.round(performance.now() - started);
@@ -182,7 +190,9 @@ export async function runVerify(given: readonly string[], options: VerifyCommand
         line: r.source?.line ?? 1,
         column: r.source?.column ?? 1,
       }));
-    print(formatSarif(diagnostics, { toolVersion: toolVersion(), table: VERIFY_RULES }));
+    print(
+      formatSarif(diagnostics, { toolVersion: toolVersion(), table: VERIFY_RULES, helpUri: verifyHelpUri }),
+    );
   } else if (format === "github") {
     for (const r of results) {
       if (r.status === "holds") continue;

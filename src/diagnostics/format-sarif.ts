@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, sortDiagnostics } from "./diagnostic.js";
 import type { DiagnosticMeta } from "./diagnostic-table.js";
-import { helpUri } from "./rule-help.js";
+import { helpUri as referenceHelpUri } from "./rule-help.js";
 
 /** The `$schema` written into every SARIF log. */
 export const SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -22,6 +22,8 @@ export interface SarifOptions {
   readonly table: readonly DiagnosticMeta[];
   /** Overrides for the table's descriptions, by code. */
   readonly ruleDescriptions?: ReadonlyMap<string, string>;
+  /** Where each code is explained (default: its row of the policy reference, `helpUri` of rule-help.ts). */
+  readonly helpUri?: (code: string) => string;
 }
 
 /**
@@ -44,6 +46,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], options: SarifOp
   const ruleIndex = new Map(codes.map((code, index) => [code, index]));
 
   const table = new Map(options.table.map((d) => [d.code, d]));
+  const helpUri = options.helpUri ?? referenceHelpUri;
   const rules = codes.map((code) => {
     const meta = table.get(code);
     // A code the table lacks is a programmer error; the log still names its rule rather than failing.

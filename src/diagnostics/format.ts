@@ -35,6 +35,8 @@ export interface FormatInput {
   readonly toolVersion: string;
   /** The table of diagnostic codes, `DIAGNOSTICS` (only `sarif` uses it, for its rules). */
   readonly table: readonly DiagnosticMeta[];
+  /** Where each code is explained, for the SARIF rules' `helpUri` (only `sarif` uses it; default: the policy reference). */
+  readonly helpUri?: (code: string) => string;
   /** The text of a diagnostic's file, for the source excerpts of `stylish` (none when not given). */
   readonly readSource?: (file: string) => string | undefined;
 }
@@ -56,7 +58,11 @@ export function formatDiagnostics(format: OutputFormat, input: FormatInput): str
     case "json":
       return formatJson({ fingerprint: input.fingerprint, diagnostics: input.diagnostics });
     case "sarif":
-      return formatSarif(input.diagnostics, { toolVersion: input.toolVersion, table: input.table });
+      return formatSarif(input.diagnostics, {
+        toolVersion: input.toolVersion,
+        table: input.table,
+        ...(input.helpUri === undefined ? {} : { helpUri: input.helpUri }),
+      });
     case "github":
       return formatGithub(input.diagnostics);
     case "junit":

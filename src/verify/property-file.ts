@@ -13,24 +13,29 @@
  *     always: deny               # or never: allow
  * ```
  *
- * Every problem is reported with its file, line and column; a file with problems gives no properties.
+ * Every problem is a diagnostic with one of the codes of `./property-diagnostics.ts` (or the YAML parser's), at its
+ * file, line and column; a file with problems gives no properties. What needs the configuration (tool names,
+ * fields, operator types) is checked after it is loaded (`checkPropertiesAgainstBundle`), on what the reader
+ * hands on as `written`.
  */
 import { parseYaml } from "../config/parse-yaml.js";
 import { childPointer, type ParsedFile, positionOf } from "../config/parsed-file.js";
 import { type ConditionSpec, compileCondition } from "../runtime/condition.js";
 import type { PolicyAction } from "../runtime/types.js";
+import {
+  type PropertyDiagnostic,
+  type PropertyDiagnosticCode,
+  propertyDiagnostic,
+  type WrittenProperty,
+  type WrittenPropertyFile,
+} from "./property-diagnostics.js";
 import type { Property } from "./verify-properties.js";
 
-/** A problem in a property file, where it is. */
-export interface PropertyProblem {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly message: string;
-}
+/** A problem in a property file, where it is, with its code. */
+export type PropertyProblem = PropertyDiagnostic;
 
-/** The properties of one file, or its problems. */
-export interface PropertyFileResult {
+/** The properties of one file, or its problems; and the properties as written, for the later checks. */
+export interface PropertyFileResult extends WrittenPropertyFile {
   readonly properties: readonly Property[];
   readonly problems: readonly PropertyProblem[];
 }
@@ -52,9 +57,8 @@ export function readPropertyFile(bytes: Uint8Array, file: string): PropertyFileR
   if (!parsed.ok) {
     return {
       properties: [],
-      problems: parsed.diagnostics
-        .filter((d) => d.severity === "error")
-        .map((d) => ({ file: d.file, line: d.line, column: d.column, message: d.message })),
+      problems: parsed.diagnostics.filter((d) => d.severity === "error"),
+      written: [],
     };
   }
   return readProperties(parsed.value);
@@ -62,27 +66,43 @@ export function readPropertyFile(bytes: Uint8Array, file: string): PropertyFileR
 
 function readProperties(parsed: ParsedFile): PropertyFileResult {
   const problems: PropertyProblem[] = [];
-  const problem = (pointer: string, message: string, prefer: "key" | "value" = "value") => {
-    const span = positionOf(parsed, pointer, prefer);
-    problems.push({ file: parsed.file, line: span.line, column: span.column, message });
+  const written: WrittenProperty[] = [];
+  const problem = (
+    pointer: string,
+    message: string,
+    prefer: "key" | "value" = "value",
+    code: PropertyDiagnosticCode = "property-schema",
+  ) => {
+    problems.push(propertyDiagnostic(parsed, pointer, code, message, prefer));
   };
   const data = parsed.data;
   if (!isObject(data)) {
-    problem("", "a property file is a mapping with `version: 1` and `properties:`");
-    return { properties: [], problems };
+    problem("", "a property file is a mapping with `version: 1` and `properties:`; write them at the top");
+    return { properties: [], problems, parsed, written };
   }
   for (const key of Object.keys(data)) {
-    if (key !== "version" && key !== "properties")
-      problem(childPointer("", key), `unknown key "${key}"`, "key");
+    if (key !== "version" && key !== "properties" && key !== "$schema")
+      problem(
+        childPointer("", key),
+        `unknown key "${key}" in a property file; it has \`version\` and \`properties\` (and \`$schema\`) only`,
+        "key",
+      );
   }
-  if (data.version !== 1) problem("/version", "`version: 1` is required");
+  if (data.version === undefined) problem("", "`version: 1` is missing; add it at the top of the file");
+  else if (data.version !== 1)
+    problem("/version", `\`version\` must be 1, not ${JSON.stringify(data.version)}`);
   const list = data.properties;
   if (!Array.isArray(list)) {
-    problem("/properties", "`properties:` must be a list of properties");
-    return { properties: [], problems };
+    problem(
+      list === undefined ? "" : "/properties",
+      list === undefined
+        ? "`properties:` is missing; add the list of properties"
+        : "`properties:` must be a list of properties",
+    );
+    return { properties: [], problems, parsed, written };
   }
   const properties: Property[] = [];
-  const ids = new Set<string>();
+  const ids = new Map<string, number>();
   list.forEach((item, index) => {
     const at = childPointer("/properties", index);
     if (!isObject(item)) {
@@ -91,51 +111,99 @@ function readProperties(parsed: ParsedFile): PropertyFileResult {
     }
     const before = problems.length;
     for (const key of Object.keys(item)) {
-      if (!KEYS.has(key)) problem(childPointer(at, key), `unknown key "${key}"`, "key");
+      if (!KEYS.has(key))
+        problem(
+          childPointer(at, key),
+          `unknown key "${key}" in a property; use id, tool or tools, where, context, never or always, description`,
+          "key",
+        );
     }
     const id = item.id;
-    if (typeof id !== "string" || id === "")
-      problem(childPointer(at, "id"), "`id` must be a non-empty string");
-    else if (ids.has(id)) problem(childPointer(at, "id"), `property id "${id}" is used twice`);
-    else ids.add(id);
-    let tools: string[] = [];
+    const idAt = childPointer(at, "id");
+    if (id === undefined) problem(at, "the property has no `id`; give it a unique name");
+    else if (typeof id !== "string" || id === "")
+      problem(idAt, "`id` must be a non-empty string; give the property a unique name");
+    else {
+      const first = ids.get(id);
+      if (first !== undefined)
+        problem(
+          idAt,
+          `property id "${id}" is already used at line ${first}; give each property its own id`,
+          "value",
+          "property-duplicate-id",
+        );
+      else ids.set(id, positionOf(parsed, idAt).line);
+    }
+    let tools: { name: string; pointer: string }[] = [];
     if (item.tool !== undefined && item.tools !== undefined) {
       problem(childPointer(at, "tools"), "give `tool` or `tools`, not both", "key");
-    } else if (typeof item.tool === "string" && item.tool !== "") tools = [item.tool];
+    } else if (typeof item.tool === "string" && item.tool !== "")
+      tools = [{ name: item.tool, pointer: childPointer(at, "tool") }];
     else if (
       Array.isArray(item.tools) &&
       item.tools.length > 0 &&
-      item.tools.every((t) => typeof t === "string")
+      item.tools.every((t) => typeof t === "string" && t !== "")
     )
-      tools = item.tools as string[];
+      tools = (item.tools as string[]).map((name, i) => ({
+        name,
+        pointer: childPointer(childPointer(at, "tools"), i),
+      }));
+    else if (item.tool === undefined && item.tools === undefined)
+      problem(at, "the property names no tool; add `tool` (a name) or `tools` (a list of names)");
     else
       problem(
-        item.tools === undefined ? at : childPointer(at, "tools"),
-        "`tool` (a name) or `tools` (a list of names) is required",
+        childPointer(at, item.tool === undefined ? "tools" : "tool"),
+        item.tool === undefined
+          ? "`tools` must be a non-empty list of tool names"
+          : "`tool` must be a tool name; for several tools use `tools: [a, b]`",
       );
     const kinds = (["never", "always"] as const).filter((k) => item[k] !== undefined);
-    if (kinds.length !== 1) problem(at, "a property has exactly one of `never:` and `always:`");
-    const kind = kinds[0];
+    if (kinds.length === 0) problem(at, "the property has neither `never:` nor `always:`; add one of them");
+    else if (kinds.length === 2)
+      problem(childPointer(at, "always"), "the property has both `never:` and `always:`; keep one", "key");
+    const kind = kinds.length === 1 ? kinds[0] : undefined;
     if (kind !== undefined && !ACTIONS.includes(item[kind] as string)) {
-      problem(childPointer(at, kind), `\`${kind}:\` takes allow, ask or deny`);
+      problem(
+        childPointer(at, kind),
+        `\`${kind}:\` takes allow, ask or deny, not ${JSON.stringify(item[kind])}`,
+      );
     }
+    const conditions: { where?: ConditionSpec; context?: ConditionSpec } = {};
     for (const key of ["where", "context"] as const) {
       const spec = item[key];
       if (spec === undefined) continue;
       if (!isObject(spec)) {
-        problem(childPointer(at, key), `\`${key}:\` is a condition: field names with their operators`);
+        problem(
+          childPointer(at, key),
+          `\`${key}:\` is a condition, a mapping of field names to their operators`,
+        );
         continue;
       }
       const compiled = compileCondition(spec as ConditionSpec);
-      if (!compiled.ok) {
-        for (const p of compiled.problems) problem(childPointer(at, key), `\`${key}:\` ${p.message}`);
+      if (compiled.ok) {
+        conditions[key] = spec as ConditionSpec;
+        continue;
+      }
+      for (const p of compiled.problems) {
+        const fieldAt = childPointer(childPointer(at, key), p.field);
+        const pointer =
+          p.operator === "field" || !Object.hasOwn(spec[p.field] ?? {}, p.operator)
+            ? fieldAt
+            : childPointer(fieldAt, p.operator);
+        problem(pointer, `\`${key}:\` field "${p.field}": ${p.message}`, "key", "property-invalid-condition");
       }
     }
+    written.push({
+      pointer: at,
+      ...(typeof id === "string" && id !== "" ? { id } : {}),
+      tools,
+      ...conditions,
+    });
     if (problems.length > before || kind === undefined) return;
     const span = positionOf(parsed, at);
     properties.push({
       id: id as string,
-      tools,
+      tools: tools.map((t) => t.name),
       ...(item.where === undefined ? {} : { where: item.where as ConditionSpec }),
       ...(item.context === undefined ? {} : { context: item.context as ConditionSpec }),
       kind,
@@ -143,5 +211,7 @@ function readProperties(parsed: ParsedFile): PropertyFileResult {
       source: { file: parsed.file, line: span.line, column: span.column },
     });
   });
-  return problems.length > 0 ? { properties: [], problems } : { properties, problems };
+  return problems.length > 0
+    ? { properties: [], problems, parsed, written }
+    : { properties, problems, parsed, written };
 }

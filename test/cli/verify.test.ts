@@ -133,7 +133,7 @@ properties:
     expect(sarif.code).toBe(0);
   });
 
-  it("exits 2 with file:line:col for a bad property file or an undeclared tool", async () => {
+  it("exits 2 with each problem at its line and column for a bad property file or an undeclared tool", async () => {
     project(`version: 1
 properties:
   - id: bad
@@ -143,8 +143,11 @@ properties:
     tool: nope
     always: deny
 `);
-    const bad = await runCli(["verify", "properties.yaml"]);
-    expect(bad.stderr).toContain("properties.yaml:5:12: `never:` takes allow, ask or deny");
+    const bad = await runCli(["verify", "properties.yaml", "--no-color"]);
+    expect(bad.stdout).toMatch(
+      /^ {2}5:12 +error +`never:` takes allow, ask or deny, not "maybe" +property-schema$/m,
+    );
+    expect(bad.stdout).toMatch(/^ {2}7:11 +error +tool "nope" is not declared .* +property-unknown-tool$/m);
     expect(bad.code).toBe(2);
     project(`version: 1
 properties:
@@ -152,8 +155,10 @@ properties:
     tool: nope
     always: deny
 `);
-    const undeclared = await runCli(["verify", "properties.yaml"]);
-    expect(undeclared.stderr).toContain('properties.yaml:3:5: property "two": tool "nope" is not declared');
+    const undeclared = await runCli(["verify", "properties.yaml", "--format", "json"]);
+    expect(JSON.parse(undeclared.stdout).diagnostics).toMatchObject([
+      { code: "property-unknown-tool", file: "properties.yaml", line: 4, column: 11 },
+    ]);
     expect(undeclared.code).toBe(2);
     const missing = await runCli(["verify", "gone.yaml"]);
     expect(missing.code).toBe(2);
