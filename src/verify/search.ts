@@ -57,10 +57,12 @@ export interface SearchOptions {
    * candidate from a loose region (`command`, `url`) is the costly step; `diff` bounds it to keep its time.
    */
   readonly maxFailedWitnesses?: number;
+  /** Called on each model as it is found; the search stops when it returns true (the caller confirmed it). */
+  readonly accept?: (model: Model) => boolean;
 }
 
 const DEFAULT_BUDGET = 200_000;
-const TRUTH_ORDER: readonly Truth[] = [1, 2, 0];
+const TRUTH_ORDER: readonly Truth[] = [0, 1, 2];
 
 /** Why a string field's region is loose rather than exact. */
 function looseReason(field: FieldDomain): string {
@@ -98,13 +100,14 @@ export function searchModels(
 
   const record = (): void => {
     const loose = [...values.values()].filter((v) => v.loose === true).length;
-    models.push({
+    const model: Model = {
       masks: Uint8Array.from(masks),
       values: new Map(values),
       abstract: new Map(abstract),
       loose,
-    });
-    if (models.length >= options.maxModels) stopped = true;
+    };
+    models.push(model);
+    if (models.length >= options.maxModels || options.accept?.(model) === true) stopped = true;
   };
 
   /** A string of the state's region with its assigned truths (the theory keeps them by the assignments made). */

@@ -91,11 +91,6 @@ export function callOf(
   return { arguments: args, context };
 }
 
-/** The size of a witness, to report the shortest first. */
-function sizeOf(call: { arguments: unknown; context: unknown }): number {
-  return JSON.stringify(call.arguments).length + JSON.stringify(call.context).length;
-}
-
 /** What the verifier knows of one tool for one question: its atoms, fields and decision. */
 export class ToolQuestion {
   readonly table = new AtomTable();
@@ -301,25 +296,22 @@ export class Verifier {
         return (bad !== 0 ? REACHED : 0) | (good !== 0 || !selectedForSure ? MISSED : 0);
       },
     };
-    // First the calls the engine can build, shortest first; each is confirmed by the controller.
+    // First the calls the engine can build, each confirmed by the controller as it is found (the search tries every
+    // atom false first, then true, then maybe, so the first calls are the plainest); the first confirmed one is the
+    // witness.
+    let witness: Witness | undefined;
     const concrete = searchModels(question.fields, question.table.atoms.length, goal, {
       concreteOnly: true,
       maxModels: 24,
       order,
+      accept: (model) => {
+        const call = callOf(model, question.fields, question.argumentsSchema, question.contextSchema);
+        witness = this.#confirm(property, tool, call.arguments, call.context);
+        return witness !== undefined;
+      },
     });
-    const calls = concrete.models
-      .map((m) => ({
-        call: callOf(m, question.fields, question.argumentsSchema, question.contextSchema),
-        loose: m.loose,
-      }))
-      .sort((a, b) => a.loose - b.loose || sizeOf(a.call) - sizeOf(b.call))
-      .map((c) => c.call);
-    let unconfirmed = 0;
-    for (const call of calls) {
-      const witness = this.#confirm(property, tool, call.arguments, call.context);
-      if (witness !== undefined) return { status: "fails", witness };
-      unconfirmed++;
-    }
+    if (witness !== undefined) return { status: "fails", witness };
+    const unconfirmed = concrete.models.length;
     if (unconfirmed > 0) {
       return {
         status: "unknown",
