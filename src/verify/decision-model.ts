@@ -52,6 +52,7 @@ export class ToolDecision {
   readonly #mode: ControllerMode;
   /** When compound commands may be decided part by part: whether `command` is the only operator on their fields. */
   readonly #compound: { readonly onlyCommand: boolean } | undefined;
+  readonly #commandPaths: readonly (readonly string[])[];
   /** Every action a statement of the tool or its fallback gives: what the parts of a compound command may get. */
   readonly #anyAction: number;
 
@@ -73,6 +74,7 @@ export class ToolDecision {
     this.#mode = mode;
     const fields = commandFields(mine.filter((s) => s.kind !== "otherwise").map((s) => s.when));
     this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
+    this.#commandPaths = fields?.paths ?? [];
     let any = ACTION_BIT[this.#fallback];
     for (const s of mine) any |= ACTION_BIT[s.action];
     this.#anyAction = any;
@@ -89,8 +91,18 @@ export class ToolDecision {
     return out;
   }
 
-  /** The actions the controller may take (after the mode) when atoms may have the truths of `masks`. */
-  decide(masks: Uint8Array): number {
+  /** The fields the tool's statements read with `command` (where compound commands are split), or none. */
+  get commandFieldPaths(): readonly (readonly string[])[] {
+    return this.#commandPaths;
+  }
+
+  /**
+   * The actions the controller may take (after the mode) when atoms may have the truths of `masks`.
+   * @param splitParts - whether a compound command's parts may decide (every action of the tool is then possible);
+   *   `false` decides the whole string as it is, for a property whose every violation by a compound command is
+   *   also one by a part of it (see `Verifier`).
+   */
+  decide(masks: Uint8Array, splitParts = true): number {
     // Per rank: some statement may match (yes), some statement must match (must).
     const yes = [false, false, false];
     const must = [false, false, false];
@@ -114,6 +126,7 @@ export class ToolDecision {
     const mayFallBack = !must.some((m) => m);
     if (mayFallBack) policy |= ACTION_BIT[this.#fallback];
     if (
+      splitParts &&
       this.#compound !== undefined &&
       (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
     ) {

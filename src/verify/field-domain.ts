@@ -567,6 +567,7 @@ export class StringTheory {
     if (state.loose !== null) {
       // Strings of each atom's seed alone first (made once per atom and truth, and cheap to check): the costly
       // candidates narrowed by every seed at once only when none of them has all the truths.
+      for (const s of this.#commandCandidates(state)) if (check(s)) return { text: s, loose: true };
       for (const s of this.#seedCandidates(state, state.loose.lengths))
         if (check(s)) return { text: s, loose: true };
       for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
@@ -578,6 +579,36 @@ export class StringTheory {
   #seed(index: number, truth: Truth): Dfa | undefined {
     const seed = seedPattern(this.#field.atoms[index] as Atom, truth);
     return seed === undefined ? undefined : this.#automata.pattern(seed.pattern, seed.flags);
+  }
+
+  /**
+   * Command lines built from the words of the `command` atoms: a prefix the string must certainly run, followed by
+   * the words of one it may run (an argument a program may run: `git status curl`, `xargs rm`), or after a word of
+   * its own; and those words alone. Checked by the runtime like every candidate.
+   */
+  #commandCandidates(state: TheoryState): string[] {
+    const words = (truth: Truth): string[] => {
+      const out: string[] = [];
+      for (const [i, t] of state.truths) {
+        const atom = this.#field.atoms[i] as Atom;
+        if (t !== truth || atom.operator !== "command") continue;
+        for (const spec of atom.value as unknown[]) {
+          const read = parseCommandPrefixSpec(spec);
+          if (read.ok && read.prefix.words.length > 0) out.push(read.prefix.words.join(" "));
+        }
+      }
+      return [...new Set(out)];
+    };
+    const certain = words(1);
+    const maybe = words(2);
+    if (certain.length === 0 && maybe.length === 0) return [];
+    const out: string[] = [];
+    const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
+    const tails = maybe.length === 0 ? ["", "a"] : maybe;
+    for (const head of heads.slice(0, 12))
+      for (const tail of tails.slice(0, 12))
+        out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
+    return out;
   }
 
   /** Strings of the seed languages of the state's atoms, each alone (cached by atom, truth and lengths). */

@@ -9,7 +9,7 @@
 import { bundleParts } from "../bundle/bundle-parts.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { assembleController } from "../runtime/assemble.js";
-import { type ConditionSpec, compileCondition } from "../runtime/condition.js";
+import { type ConditionSpec, compileCondition, splitFieldPath } from "../runtime/condition.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
 import { applyMode, type ControllerMode } from "../runtime/mode.js";
@@ -187,6 +187,82 @@ export function searchOrder(
   return out;
 }
 
+/** The keywords a `command` field's schema may have for {@link partsDecide}: none narrows a part's text. */
+const PLAIN_STRING_KEYWORDS = new Set([
+  "type",
+  "minLength",
+  "maxLength",
+  "description",
+  "title",
+  "examples",
+  "default",
+  "$comment",
+]);
+
+/** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */
+function declaredField(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
+  let current: unknown = schema;
+  for (const segment of path) {
+    const properties = (current as { properties?: Record<string, unknown> } | null)?.properties;
+    if (properties === undefined || properties === null || typeof properties !== "object") return undefined;
+    if (!Object.hasOwn(properties, segment)) return undefined;
+    current = properties[segment];
+  }
+  return current !== null && typeof current === "object" ? (current as JsonSchema) : undefined;
+}
+
+/** A copy of the schema without `minLength` and `maxLength` on the field at `path`, or `undefined`. */
+function withoutLengths(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
+  if (path.length === 0) {
+    const { minLength: _min, maxLength: _max, ...rest } = schema as Record<string, unknown>;
+    return rest as JsonSchema;
+  }
+  const properties = (schema as { properties?: Record<string, JsonSchema> }).properties;
+  const [head, ...tail] = path as [string, ...string[]];
+  if (properties === undefined || !Object.hasOwn(properties, head)) return undefined;
+  const inner = withoutLengths(properties[head] as JsonSchema, tail);
+  if (inner === undefined) return undefined;
+  return { ...schema, properties: { ...properties, [head]: inner } } as JsonSchema;
+}
+
+/**
+ * Whether a property may be decided without the parts of compound commands: the runtime decides a compound command
+ * (`a && b`) by the strictest of its parts' decisions when the whole string falls back, so a compound command is
+ * allowed only when every part is, and is not denied only when no part is. For `never: allow` and `always: deny`,
+ * when the property's `where` selects a compound command only if it selects one of its parts — it reads each field
+ * split into parts with one `command` operator alone, which may match a compound command only where it may match one
+ * of its simple commands (test/verify/compound-parts.test.ts) — a compound command that breaks the property has a
+ * part that breaks it too: a simple command, decided as a whole. The part is a call of the tool as long as the
+ * field's schema says nothing of its text but its length (lengths are dropped for the search; a witness is still
+ * confirmed by the real controller).
+ */
+export function partsDecide(
+  property: Property,
+  inputSchema: JsonSchema,
+  commandPaths: readonly (readonly string[])[],
+): boolean {
+  if (commandPaths.length === 0) return false;
+  const monotone =
+    (property.kind === "never" && property.action === "allow") ||
+    (property.kind === "always" && property.action === "deny");
+  if (!monotone) return false;
+  for (const path of commandPaths) {
+    const field = declaredField(inputSchema, path);
+    if (field === undefined) return false;
+    if (Object.keys(field).some((k) => !PLAIN_STRING_KEYWORDS.has(k))) return false;
+    const key = path.join("\u0000");
+    for (const [name, operators] of Object.entries(property.where ?? {})) {
+      const read = splitFieldPath(name);
+      // A condition on an object that holds the field sees the part in place of the whole: not modelled.
+      if (read.length < path.length && read.every((segment, i) => segment === path[i])) return false;
+      if (read.join("\u0000") !== key) continue;
+      const ops = Object.keys(operators as object);
+      if (ops.length !== 1 || ops[0] !== "command") return false;
+    }
+  }
+  return true;
+}
+
 /** Verifies properties against a loaded bundle. */
 export class Verifier {
   readonly #bundle: PolicyBundle;
@@ -216,16 +292,28 @@ export class Verifier {
     return properties.map((p) => this.verifyOne(p));
   }
 
-  /** The setup of a tool with the conditions of these properties (made once; later properties are added to it). */
-  #setup(tool: string, properties: readonly Property[]): ToolSetup | undefined {
-    let setup = this.#tools.get(tool);
+  /**
+   * The setup of a tool with the conditions of these properties (made once; later properties are added to it).
+   * @param parts - the setup for properties decided on the parts of compound commands (see {@link partsDecide}):
+   *   the fields the tool reads with `command` without their length bounds (a part may be longer or shorter than
+   *   the whole string it came from).
+   */
+  #setup(tool: string, properties: readonly Property[], parts = false): ToolSetup | undefined {
+    const key = parts ? `${tool}\u0000parts` : tool;
+    let setup = this.#tools.get(key);
     const missing = properties.filter((p) => setup === undefined || !setup.conditions.has(p));
     if (setup !== undefined && missing.length === 0) return setup;
     const spec = this.#bundle.tools.find((t) => t.name === tool);
     if (spec === undefined) return undefined;
     // The fields are built from every atom known when the setup is made: a property added later makes it anew.
     const all = setup === undefined ? properties : [...setup.conditions.keys(), ...missing];
-    const question = new ToolQuestion([spec.inputSchema], [this.#bundle.contextSchema], this.#pool);
+    let schema = spec.inputSchema;
+    if (parts) {
+      const paths = new ToolDecision(new AtomTable(), tool, this.#bundle.statements, this.#mode)
+        .commandFieldPaths;
+      for (const path of paths) schema = withoutLengths(schema, path) ?? schema;
+    }
+    const question = new ToolQuestion([schema], [this.#bundle.contextSchema], this.#pool);
     const decision = new ToolDecision(question.table, tool, this.#bundle.statements, this.#mode);
     const conditions = new Map<Property, { where: Formula; context: Formula }>();
     for (const p of all) {
@@ -236,7 +324,7 @@ export class Verifier {
     }
     question.buildFields();
     setup = { question, decision, conditions };
-    this.#tools.set(tool, setup);
+    this.#tools.set(key, setup);
     return setup;
   }
 
@@ -266,8 +354,12 @@ export class Verifier {
     property: Property,
     tool: string,
   ): { status: "holds" } | { status: "fails"; witness: Witness } | { status: "unknown"; reason: string } {
-    const setup = this.#setup(tool, [property]);
-    if (setup === undefined) return { status: "unknown", reason: `tool ${tool} is not declared` };
+    const whole = this.#setup(tool, [property]);
+    if (whole === undefined) return { status: "unknown", reason: `tool ${tool} is not declared` };
+    const spec = this.#bundle.tools.find((t) => t.name === tool);
+    const byParts =
+      spec !== undefined && partsDecide(property, spec.inputSchema, whole.decision.commandFieldPaths);
+    const setup = byParts ? (this.#setup(tool, [property], true) as ToolSetup) : whole;
     const { question, decision } = setup;
     const { where: whereArgs, context: whereContext } = setup.conditions.get(property) as {
       where: Formula;
@@ -290,7 +382,7 @@ export class Verifier {
         const c = evaluate(whereContext, masks);
         if ((w & (T | U)) === 0 || (c & (T | U)) === 0) return MISSED;
         const selectedForSure = (w & F) === 0 && (c & F) === 0;
-        const d = decision.decide(masks);
+        const d = decision.decide(masks, !byParts);
         const bad = property.kind === "never" ? d & bit : d & ~bit;
         const good = property.kind === "never" ? d & ~bit : d & bit;
         return (bad !== 0 ? REACHED : 0) | (good !== 0 || !selectedForSure ? MISSED : 0);

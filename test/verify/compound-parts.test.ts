@@ -1,0 +1,237 @@
+/**
+ * `never: allow` and `always: deny` with a `where` of one `command` operator are decided without modelling the parts
+ * of compound commands (verify-properties.ts, `partsDecide`): a compound command that breaks such a property has a
+ * part that breaks it. That rests on what the runtime does, checked here: a `command` operator that may match a
+ * compound command may match one of its parts, and each part is a simple command. Then on generated shell policies
+ * the verifier's answers are checked against the controller on every command line of a generated set (simple and
+ * compound, quoted, with programs that run their arguments): a `holds` is never contradicted, a witness always
+ * breaks the property.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { bundleParts } from "../../src/bundle/bundle-parts.js";
+import { assembleController } from "../../src/runtime/assemble.js";
+import { splitCompound } from "../../src/runtime/compound-command.js";
+import { compileCondition } from "../../src/runtime/condition.js";
+import { applyMode } from "../../src/runtime/mode.js";
+import type { PolicyAction } from "../../src/runtime/types.js";
+import { type Property, partsDecide, Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const RUNS = Number(process.env.TOOLGATE_COMPOUND_RUNS ?? 60);
+
+const WORDS = [
+  "rm",
+  "ls",
+  "curl",
+  "git",
+  "status",
+  "log",
+  "xargs",
+  "sh",
+  "-c",
+  "sudo",
+  "env",
+  "a",
+  "-rf",
+  "npm",
+];
+const MORE_WORDS = [
+  ...WORDS,
+  "test",
+  "time",
+  "'rm -rf'",
+  '"x y"',
+  "./a",
+  ">/dev/null",
+  "-o",
+  "find",
+  "-delete",
+];
+const OPERATORS = [" ; ", " && ", " || ", " | ", "\n"];
+
+const simple = fc
+  .array(fc.constantFrom(...MORE_WORDS), { minLength: 1, maxLength: 3 })
+  .map((words) => words.join(" "));
+const line = fc
+  .tuple(simple, fc.array(fc.tuple(fc.constantFrom(...OPERATORS), simple), { maxLength: 2 }))
+  .map(([first, rest]) => first + rest.map(([op, s]) => op + s).join(""));
+
+const PREFIXES = [
+  "rm",
+  "rm -rf",
+  "ls",
+  "curl",
+  "git status",
+  "git log",
+  "sh",
+  "npm test",
+  "xargs",
+  "sudo",
+  "a",
+];
+const prefixList = fc.uniqueArray(fc.constantFrom(...PREFIXES), { minLength: 1, maxLength: 3 });
+
+describe("compound commands decided by their parts", () => {
+  it("a command operator that may match a compound command may match one of its simple commands", () => {
+    let compound = 0;
+    fc.assert(
+      fc.property(line, prefixList, (text, prefixes) => {
+        const split = splitCompound({ c: text }, [["c"]]);
+        if (split === undefined) return;
+        compound++;
+        for (const part of split.parts) expect(splitCompound({ c: part }, [["c"]]), part).toBeUndefined();
+        const compiled = compileCondition({ c: { command: prefixes } });
+        if (!compiled.ok) throw new TypeError("the condition compiles");
+        if (compiled.condition({ c: text }) === 0) return;
+        const parts = split.parts.map((part) => compiled.condition({ c: part }));
+        expect(
+          parts.some((t) => t !== 0),
+          `${JSON.stringify(text)} ${JSON.stringify(prefixes)}`,
+        ).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(compound).toBeGreaterThan(RUNS * 10);
+  });
+
+  it("applies only to never allow and always deny on a plain command field", () => {
+    const schema = {
+      type: "object",
+      properties: { command: { type: "string", maxLength: 10 }, cwd: { type: "string" } },
+    };
+    const property = (p: Partial<Property>): Property => ({
+      id: "p",
+      tools: ["shell"],
+      kind: "never",
+      action: "allow",
+      ...p,
+    });
+    const paths = [["command"]];
+    expect(partsDecide(property({ where: { command: { command: ["rm"] } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ kind: "always", action: "deny" }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ where: { cwd: { equals: "a" } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ kind: "never", action: "deny" }), schema, paths)).toBe(false);
+    expect(partsDecide(property({ kind: "always", action: "allow" }), schema, paths)).toBe(false);
+    expect(partsDecide(property({ kind: "never", action: "ask" }), schema, paths)).toBe(false);
+    expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(false);
+    expect(partsDecide(property({ where: { command: { not: { command: ["ls"] } } } }), schema, paths)).toBe(
+      false,
+    );
+    expect(
+      partsDecide(property({ where: { command: { command: ["rm"], prefix: "rm" } } }), schema, paths),
+    ).toBe(false);
+    const patterned = { type: "object", properties: { command: { type: "string", pattern: "^[a-z ]*$" } } };
+    expect(partsDecide(property({}), patterned, paths)).toBe(false);
+    expect(partsDecide(property({}), schema, [])).toBe(false);
+  });
+
+  const TOOLS = `tools:
+  - name: shell
+    description: Run a shell command.
+    input_schema:
+      type: object
+      properties:
+        command: { type: string, minLength: 1, maxLength: 200 }
+      required: [command]
+      additionalProperties: false
+`;
+
+  const rule = fc.record({
+    decision: fc.constantFrom("allow", "ask", "deny"),
+    prefixes: prefixList,
+    regex: fc.option(fc.constantFrom("^ls$", "sudo", "&&", "-o"), { nil: undefined }),
+  });
+  const scenario = fc.record({
+    rules: fc.array(rule, { minLength: 1, maxLength: 4 }),
+    otherwise: fc.option(fc.constantFrom("allow", "ask", "deny"), { nil: undefined }),
+    properties: fc.array(
+      fc.record({
+        kind: fc.constantFrom("never-allow", "always-deny", "never-deny", "always-allow"),
+        where: fc.option(prefixList, { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+  });
+
+  function policyOf(s: {
+    rules: readonly { decision: string; prefixes: readonly string[]; regex?: string | undefined }[];
+    otherwise?: string | undefined;
+  }): string {
+    const rules = s.rules
+      .map((r, i) => {
+        const when =
+          r.regex === undefined || i % 2 === 0
+            ? `command: { command: ${JSON.stringify(r.prefixes)} }`
+            : `command: { regex: ${JSON.stringify(r.regex)} }`;
+        return `  - id: r${i}\n    tools: [shell]\n    decision: ${r.decision}\n    when:\n      ${when}\n    reason: rule ${i}\n`;
+      })
+      .join("");
+    const otherwise =
+      s.otherwise === undefined
+        ? ""
+        : `otherwise:\n  shell:\n    decision: ${s.otherwise}\n    reason: fallback\n`;
+    return `version: 1\n${otherwise}rules:\n${rules}`;
+  }
+
+  it("never says holds where a command line breaks the property; every witness breaks it", () => {
+    const lines = fc.sample(line, { numRuns: 1500, seed: 7 });
+    lines.push("ls && curl", "git status curl", "ls; rm -rf a", "xargs rm", "a rm", "rm", "curl | sh", "ls");
+    let decided = 0;
+    fc.assert(
+      fc.property(scenario, (s) => {
+        let loaded: ReturnType<typeof loadFromText>;
+        try {
+          loaded = loadFromText(TOOLS, policyOf(s));
+        } catch {
+          return;
+        }
+        const { bundle, validators } = loaded;
+        const controller = assembleController(bundleParts(bundle, validators), {
+          handlers: { shell: () => 1 },
+        });
+        const decide = (command: string): PolicyAction | "invalid" => {
+          const explained = controller.explain(
+            { callId: "c", toolName: "shell", arguments: { command } },
+            {},
+          );
+          if ("callId" in explained) return "invalid";
+          return applyMode(explained.decision, bundle.mode).decision.action;
+        };
+        const properties: Property[] = s.properties.map((p, i) => ({
+          id: `p${i}`,
+          tools: ["shell"],
+          ...(p.where === undefined ? {} : { where: { command: { command: p.where } } }),
+          kind: p.kind.startsWith("never") ? "never" : "always",
+          action: p.kind.endsWith("allow") ? "allow" : "deny",
+        }));
+        const results = new Verifier(bundle, validators).verify(properties);
+        results.forEach((result, i) => {
+          const property = properties[i] as Property;
+          const selects = (command: string) => {
+            if (property.where === undefined) return true;
+            const compiled = compileCondition(property.where);
+            return compiled.ok && compiled.condition({ command }) !== 0;
+          };
+          const breaks = (command: string) => {
+            const d = decide(command);
+            if (d === "invalid" || !selects(command)) return false;
+            return property.kind === "never" ? d === "allow" : d !== "deny";
+          };
+          if (result.status === "holds") {
+            decided++;
+            for (const l of lines)
+              expect(breaks(l), `${l} breaks ${JSON.stringify(property)} under\n${policyOf(s)}`).toBe(false);
+          }
+          if (result.status === "fails") {
+            decided++;
+            const command = (result.witness?.arguments as { command?: string } | undefined)?.command ?? "";
+            expect(breaks(command), `${command}: ${JSON.stringify(property)}\n${policyOf(s)}`).toBe(true);
+          }
+        });
+      }),
+      { numRuns: RUNS },
+    );
+    expect(decided).toBeGreaterThan(RUNS / 2);
+  });
+});
