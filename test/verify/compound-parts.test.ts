@@ -216,7 +216,7 @@ describe("compound commands decided by their parts", () => {
           const breaks = (command: string) => {
             const d = decide(command);
             if (d === "invalid" || !selects(command)) return false;
-            return property.kind === "never" ? d === "allow" : d !== "deny";
+            return property.kind === "never" ? d === property.action : d !== property.action;
           };
           if (result.status === "holds") {
             decided++;
