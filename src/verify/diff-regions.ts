@@ -87,6 +87,9 @@ const RANK: Readonly<Record<SideOutcome, number>> = { allow: 0, ask: 1, deny: 2,
  */
 const MAX_FAILED_WITNESSES = 12;
 
+/** Candidate calls one search of `diff` builds and has both controllers decide, at most. */
+const MAX_CANDIDATES = 40;
+
 /** Classifies two different outcomes as `diff` does. */
 function classify(before: SideOutcome, after: SideOutcome): RegionChangeKind {
   if (RANK[after] < RANK[before]) return "loosened";
@@ -481,13 +484,14 @@ function diffTool(
   };
   const atomCount = table.atoms.length;
   const maxModels = options.maxModels ?? 2;
-  const search = (goal: Goal, concreteOnly: boolean, max: number) =>
+  const search = (goal: Goal, concreteOnly: boolean, max: number, accept?: (model: Model) => boolean) =>
     searchModels(question.fields, atomCount, goal, {
       concreteOnly,
       maxModels: max,
       maxFailedWitnesses: MAX_FAILED_WITNESSES,
       order,
       ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(accept === undefined ? {} : { accept }),
     });
 
   const changes: RegionChange[] = [];
@@ -514,24 +518,35 @@ function diffTool(
       change: classify(b, a),
     };
   };
-  const take = (models: readonly Model[], wanted: RegionChangeKind): number => {
+  /**
+   * Searches for calls of one kind of change, each confirmed by both controllers as the search finds it, until
+   * `maxModels` regions are confirmed (a candidate the controllers do not confirm does not stop the search; at most
+   * {@link MAX_CANDIDATES} are built).
+   * @returns the search and the number of candidates that were not confirmed.
+   */
+  const collect = (goal: Goal, wanted: RegionChangeKind) => {
     let unconfirmed = 0;
-    for (const model of models) {
+    let confirmed = 0;
+    const result = search(goal, true, MAX_CANDIDATES, (model) => {
       const change = confirm(model);
       if (change === undefined || change.change !== wanted) {
         unconfirmed++;
-        continue;
+        return false;
       }
       const key = canonicalJson([change.condition, change.before, change.after]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      changes.push(change);
-    }
-    return unconfirmed;
+      if (!seen.has(key)) {
+        seen.add(key);
+        changes.push(change);
+        confirmed++;
+      }
+      return confirmed >= maxModels;
+    });
+    return { result, unconfirmed, confirmed };
   };
-  const looseSearch = search(loosened, true, maxModels);
-  unconfirmedLoosened = take(looseSearch.models, "loosened");
-  take(search(tightened, true, maxModels).models, "tightened");
+  const looseCollected = collect(loosened, "loosened");
+  const looseSearch = looseCollected.result;
+  unconfirmedLoosened = looseCollected.unconfirmed;
+  collect(tightened, "tightened");
   const done = (status: "complete" | "unknown", reason?: string): ToolRegions => ({
     tool,
     status,
@@ -554,7 +569,7 @@ function diffTool(
       `${why.length > 0 ? `${why.join("; ")}: ` : ""}${unconfirmedLoosened} candidate loosened call(s) were not confirmed by the controllers`,
     );
   }
-  if (!looseSearch.complete) {
+  if (!looseSearch.complete && looseCollected.confirmed === 0) {
     return done(
       "unknown",
       "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",
