@@ -235,6 +235,13 @@ export class FieldDomain {
       const before = out.length;
       for (const v of literalsOf(type)) add(v);
       add(type === "array" ? [] : {});
+      if (type === "array") {
+        const arrays = this.#arrays();
+        for (const v of arrays.values) add(v);
+        // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field:
+        // their answers depend on that set alone.
+        if (arrays.exhaustive && literalsOf(type).length === 0) continue;
+      }
       // Contents matter to `any` and `all`, and to equality with a literal of the type: not enumerated here.
       const reads = this.atoms.some(
         (a) =>
@@ -244,6 +251,69 @@ export class FieldDomain {
     }
     this.#options = out;
     return out;
+  }
+
+  /**
+   * Arrays for `any` and `all`: when every side's `items` lists its values (`enum`, `const`; at most six), one array
+   * per set of them (padded to each side's `minItems` with its first item), which is every set a valid array can
+   * have (`exhaustive`, when only `any`, `all` and `exists` read the field); otherwise arrays of the values the
+   * operators name inside `any` and `all`, to try as witnesses.
+   */
+  #arrays(): { readonly values: readonly unknown[][]; readonly exhaustive: boolean } {
+    if (!this.atoms.some((a) => a.operator === "any" || a.operator === "all"))
+      return { values: [], exhaustive: false };
+    const itemValues = this.sides.map(({ schema }) => {
+      const items = schema.items;
+      if (items === null || typeof items !== "object" || Array.isArray(items)) return undefined;
+      return finiteValues(items as JsonSchema);
+    });
+    const values: unknown[][] = [];
+    if (itemValues.every((v) => v !== undefined)) {
+      const seen = new Set<string>();
+      const domain: unknown[] = [];
+      for (const list of itemValues)
+        for (const v of list as readonly unknown[]) {
+          const key = canonicalJson(v);
+          if (!seen.has(key)) {
+            seen.add(key);
+            domain.push(v);
+          }
+        }
+      if (domain.length <= 6) {
+        const minimums = new Set(
+          this.sides.map(({ schema }) => (typeof schema.minItems === "number" ? schema.minItems : 0)),
+        );
+        for (let mask = 1; mask < 1 << domain.length; mask++) {
+          const set = domain.filter((_, i) => (mask & (1 << i)) !== 0);
+          values.push(set);
+          for (const min of minimums)
+            if (min > set.length) values.push([...set, ...Array(min - set.length).fill(set[0])]);
+        }
+        const exhaustive = this.atoms.every(
+          (a) => a.operator === "any" || a.operator === "all" || a.operator === "exists",
+        );
+        return { values, exhaustive };
+      }
+    }
+    const named = new Set<string>();
+    const literals: unknown[] = ["a"];
+    for (const a of this.atoms) {
+      if (a.operator !== "any" && a.operator !== "all") continue;
+      const inner = a.value as Record<string, unknown> | null;
+      if (inner === null || typeof inner !== "object") continue;
+      if ("equals" in inner) literals.push(inner.equals);
+      if (Array.isArray(inner.in)) literals.push(...(inner.in as unknown[]));
+    }
+    const distinct = literals.filter((v) => {
+      const key = canonicalJson(v);
+      if (named.has(key)) return false;
+      named.add(key);
+      return true;
+    });
+    for (const v of distinct.slice(0, 8)) values.push([v]);
+    for (let i = 0; i < Math.min(distinct.length, 5); i++)
+      for (let j = i + 1; j < Math.min(distinct.length, 5); j++) values.push([distinct[i], distinct[j]]);
+    return { values, exhaustive: false };
   }
 
   /** The string theory of this field (built on first need), or null when strings are not modelled for it. */
