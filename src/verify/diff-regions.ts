@@ -72,8 +72,8 @@ export interface ToolRegions {
 
 /** Options of {@link diffRegions}. */
 export interface DiffRegionsOptions {
-  /** Concrete models tried per direction (loosened, tightened), each a region to confirm; default 2 (each costs
-   * automata of its own: more regions cost time, and the status does not depend on them). */
+  /** Regions confirmed per direction (loosened, tightened) before the search stops; default 8 (each costs automata
+   * of its own: more regions cost time, and the status does not depend on them). */
   readonly maxModels?: number;
   /** Visits per search; default the search's own. */
   readonly budget?: number;
@@ -483,7 +483,7 @@ function diffTool(
     },
   };
   const atomCount = table.atoms.length;
-  const maxModels = options.maxModels ?? 2;
+  const maxModels = options.maxModels ?? 8;
   const search = (goal: Goal, concreteOnly: boolean, max: number, accept?: (model: Model) => boolean) =>
     searchModels(question.fields, atomCount, goal, {
       concreteOnly,
