@@ -247,6 +247,32 @@ rules:
     });
   });
 
+  it("a deny command rule turned into a regex: the engine finds the argument a program may run (git status rm)", () => {
+    const tools = toolsWith("run_shell", "command", "{ type: string, maxLength: 200 }");
+    const policy = (deny: string) => `version: 1
+rules:
+  - id: safe
+    tools: [run_shell]
+    decision: allow
+    when:
+      command: { command: ["ls", "git status"] }
+    reason: read-only commands
+  - id: no-rm
+    tools: [run_shell]
+    decision: deny
+    when:
+      command: ${deny}
+    reason: no deletion
+`;
+    const base = side("base", tools, policy('{ command: ["rm"] }'));
+    const head = side("head", tools, policy('{ regex: "^rm " }'));
+    const [shell] = diffRegions(base, head);
+    expect(shell?.status, JSON.stringify(shell)).toBe("complete");
+    const loosened = shell?.changes.filter((c) => c.change === "loosened") ?? [];
+    expect(loosened.length).toBeGreaterThan(0);
+    expectRegionsConfirmed(base, head);
+  });
+
   it("property: every region is confirmed, and a complete answer without a loosening is right on every call", () => {
     // One tool, one string field over {a, b, /, .} of at most 3 characters (fixed by the schema's pattern; its
     // length bound, its pattern and whether the field is required may change between the sides), a few rules on
