@@ -199,6 +199,21 @@ const PLAIN_STRING_KEYWORDS = new Set([
   "$comment",
 ]);
 
+/**
+ * Whether operators select a compound command only where they select one of its parts: one `command` operator (it
+ * may match a compound command only where it may match a part), or `not` of one (a compound command is certainly
+ * covered by prefixes when each of its parts is, so one that is not certainly covered has a part that is not).
+ */
+function onePartCommand(operators: unknown): boolean {
+  if (operators === null || typeof operators !== "object") return false;
+  const keys = Object.keys(operators);
+  if (keys.length !== 1) return false;
+  if (keys[0] === "command") return true;
+  if (keys[0] !== "not") return false;
+  const inner = (operators as { not: unknown }).not;
+  return inner !== null && typeof inner === "object" && Object.keys(inner).length === 1 && "command" in inner;
+}
+
 /** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */
 function declaredField(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
   let current: unknown = schema;
@@ -230,8 +245,8 @@ function withoutLengths(schema: JsonSchema, path: readonly string[]): JsonSchema
  * (`a && b`) by the strictest of its parts' decisions when the whole string falls back, so a compound command is
  * allowed only when every part is, and is not denied only when no part is. For `never: allow` and `always: deny`,
  * when the property's `where` selects a compound command only if it selects one of its parts — it reads each field
- * split into parts with one `command` operator alone, which may match a compound command only where it may match one
- * of its simple commands (test/verify/compound-parts.test.ts) — a compound command that breaks the property has a
+ * split into parts with one `command` operator alone, or `not` of one ({@link onePartCommand}; both checked against
+ * the runtime in test/verify/compound-parts.test.ts) — a compound command that breaks the property has a
  * part that breaks it too: a simple command, decided as a whole. The part is a call of the tool as long as the
  * field's schema says nothing of its text but its length (lengths are dropped for the search; a witness is still
  * confirmed by the real controller).
@@ -256,8 +271,7 @@ export function partsDecide(
       // A condition on an object that holds the field sees the part in place of the whole: not modelled.
       if (read.length < path.length && read.every((segment, i) => segment === path[i])) return false;
       if (read.join("\u0000") !== key) continue;
-      const ops = Object.keys(operators as object);
-      if (ops.length !== 1 || ops[0] !== "command") return false;
+      if (!onePartCommand(operators)) return false;
     }
   }
   return true;

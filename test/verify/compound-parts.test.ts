@@ -95,6 +95,41 @@ describe("compound commands decided by their parts", () => {
     expect(compound).toBeGreaterThan(RUNS * 10);
   });
 
+  it("a compound command whose every part a command operator certainly matches is certainly matched whole", () => {
+    const covered = fc.constantFrom(
+      "ls",
+      "ls a",
+      "pwd",
+      "git status",
+      "git log --oneline",
+      "npm test",
+      "a b",
+      "git",
+    );
+    const compound = fc
+      .tuple(
+        covered,
+        fc.array(fc.tuple(fc.constantFrom(...OPERATORS), covered), { minLength: 1, maxLength: 2 }),
+      )
+      .map(([first, rest]) => first + rest.map(([op, s]) => op + s).join(""));
+    let certain = 0;
+    fc.assert(
+      fc.property(compound, prefixList, (text, prefixes) => {
+        const split = splitCompound({ c: text }, [["c"]]);
+        if (split === undefined) return;
+        const compiled = compileCondition({ c: { command: prefixes } });
+        if (!compiled.ok) throw new TypeError("the condition compiles");
+        if (!split.parts.every((part) => compiled.condition({ c: part }) === 1)) return;
+        certain++;
+        expect(compiled.condition({ c: text }), `${JSON.stringify(text)} ${JSON.stringify(prefixes)}`).toBe(
+          1,
+        );
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(certain).toBeGreaterThan(RUNS);
+  });
+
   it("applies only to never allow and always deny on a plain command field", () => {
     const schema = {
       type: "object",
@@ -116,8 +151,14 @@ describe("compound commands decided by their parts", () => {
     expect(partsDecide(property({ kind: "never", action: "ask" }), schema, paths)).toBe(false);
     expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(false);
     expect(partsDecide(property({ where: { command: { not: { command: ["ls"] } } } }), schema, paths)).toBe(
+      true,
+    );
+    expect(partsDecide(property({ where: { command: { not: { regex: "ls" } } } }), schema, paths)).toBe(
       false,
     );
+    expect(
+      partsDecide(property({ where: { command: { not: { command: ["ls"], regex: "a" } } } }), schema, paths),
+    ).toBe(false);
     expect(
       partsDecide(property({ where: { command: { command: ["rm"], prefix: "rm" } } }), schema, paths),
     ).toBe(false);
@@ -149,6 +190,7 @@ describe("compound commands decided by their parts", () => {
       fc.record({
         kind: fc.constantFrom("never-allow", "always-deny", "never-deny", "always-allow"),
         where: fc.option(prefixList, { nil: undefined }),
+        negated: fc.boolean(),
       }),
       { minLength: 1, maxLength: 3 },
     ),
@@ -201,7 +243,9 @@ describe("compound commands decided by their parts", () => {
         const properties: Property[] = s.properties.map((p, i) => ({
           id: `p${i}`,
           tools: ["shell"],
-          ...(p.where === undefined ? {} : { where: { command: { command: p.where } } }),
+          ...(p.where === undefined
+            ? {}
+            : { where: { command: p.negated ? { not: { command: p.where } } : { command: p.where } } }),
           kind: p.kind.startsWith("never") ? "never" : "always",
           action: p.kind.endsWith("allow") ? "allow" : "deny",
         }));
