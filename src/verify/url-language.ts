@@ -56,6 +56,9 @@ function literal(text: string): string {
   return out;
 }
 
+/** What follows `://` in a URL the operator may be certain of: no control character, blank or backslash. */
+const NO_SUSPECT = "[^\\u{0}-\\u{20}\\u{7f}\\\\]*";
+
 const ANY_SCHEME = `(?:${[...SIMPLE_SCHEMES.keys()].map(anyCase).join("|")})`;
 /** Every simple URL. */
 const SIMPLE = `^${ANY_SCHEME}://${HOST}(?::${PORT_NUMBER})?${PATH}${QUERY}$`;
@@ -99,6 +102,9 @@ export class UrlLanguages {
   /** Cuts the alphabet for the simple subset and for the operators' parts. */
   static addBoundaries(builder: AlphabetBuilder, specs: readonly UrlSpec[]): void {
     RegexLanguage.parse(SIMPLE, "u")?.addBoundaries(builder);
+    RegexLanguage.parse(`^${NO_SUSPECT}$`, "u")?.addBoundaries(builder);
+    // The schemes `certainAnywhere` names when an operator names none.
+    for (const scheme of [...SIMPLE_SCHEMES.keys(), "file"]) builder.addText(anyCaseText(scheme));
     // The structure's characters and the root of a path glob's text are symbols of their own.
     builder.addText(":/?&=.#@\\%");
     builder.addPoint(0);
@@ -137,9 +143,7 @@ export class UrlLanguages {
       return parts ?? constant(this.#automata.alphabet.size, false);
     });
     const schemes = (listOf(spec.scheme) ?? [...SIMPLE_SCHEMES.keys(), "file"]).map((s) => s.toLowerCase());
-    const certainAnywhere = this.#pattern(
-      `^(?:${schemes.map(anyCase).join("|")})://[^\\u{0}-\\u{20}\\u{7f}\\\\]*$`,
-    );
+    const certainAnywhere = this.#pattern(`^(?:${schemes.map(anyCase).join("|")})://${NO_SUSPECT}$`);
     return { certain, possible, certainAnywhere };
   }
 

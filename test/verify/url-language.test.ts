@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { compileUrl, type UrlSpec } from "../../src/runtime/match/url.js";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
 import { Automata } from "../../src/verify/automata.js";
-import { accepts } from "../../src/verify/dfa.js";
+import { accepts, type Dfa } from "../../src/verify/dfa.js";
 import { FieldFacts } from "../../src/verify/facts.js";
 import type { Atom } from "../../src/verify/formula.js";
 import { UrlLanguages } from "../../src/verify/url-language.js";
@@ -78,10 +78,36 @@ const plain = fc
       "evil.com",
       "a-b.com",
       "localhost",
+      // Near misses: one letter off, in either case, so that letters an automaton reads alike show.
+      "apj.github.com",
+      "API.GITHUB.CON",
+      "api.githuc.com",
+      "b.example.com",
+      "example.con",
+      "LOCALHOSU",
+      "evil.co",
+      "xn.com",
     ),
-    fc.constantFrom("", ":443", ":8443", ":80", ":21", ":0"),
-    fc.constantFrom("", "/", "/a", "/A", "/a/", "/repos/x", "/Repos/x/", "/a/b", "/.x", "/a.b"),
-    fc.constantFrom("", "?a=1", "?b", "?a=1&b=2", "?c", "?a&c="),
+    fc.constantFrom("", ":443", ":8443", ":80", ":21", ":0", ":444", ":8", ":65535", ":22"),
+    fc.constantFrom(
+      "",
+      "/",
+      "/a",
+      "/A",
+      "/a/",
+      "/repos/x",
+      "/Repos/x/",
+      "/a/b",
+      "/.x",
+      "/a.b",
+      "/b",
+      "/reposx",
+      "/REPOS/Y",
+      "/a/b/c",
+      "/~x",
+      "/x-y_z",
+    ),
+    fc.constantFrom("", "?a=1", "?b", "?a=1&b=2", "?c", "?a&c=", "?A=1", "?bb", "?a=1&c"),
   )
   .map(([s, h, p, path, q]) => `${s}://${h}${p}${path}${q}`);
 const url = fc.oneof(plain, wild);
@@ -112,10 +138,13 @@ const spec: fc.Arbitrary<UrlSpec> = fc
   )
   .filter((s) => Object.keys(s).length > 0);
 
-function languagesFor(specs: readonly UrlSpec[], values: readonly string[]) {
+/**
+ * The URL languages over an alphabet cut for the operators only (as a field with nothing else would have it): the
+ * values tested are read in its symbols, so a character the boundaries leave merged with others shows.
+ */
+function languagesFor(specs: readonly UrlSpec[], _values: readonly string[]) {
   const builder = new AlphabetBuilder();
   UrlLanguages.addBoundaries(builder, specs);
-  for (const v of values) builder.addText(v);
   const automata = new Automata(builder.build());
   return { automata, urls: automata.urls() };
 }
@@ -150,6 +179,73 @@ describe("url languages", () => {
     );
     // The generator makes simple URLs: a language that accepted none would pass the loop above.
     expect(simpleSeen).toBeGreaterThan(RUNS);
+  });
+
+  it("simple URLs: each special scheme with a host, and none of the spellings the parser changes", () => {
+    const { automata, urls } = languagesFor([], []);
+    const simple = (value: string) => accepts(urls.simple, automata.alphabet.symbols(value));
+    for (const value of [
+      "https://api.github.com",
+      "HTTP://localhost/",
+      "wss://a.b:8443/x",
+      "WS://a-b.c:80/",
+      "ftp://files.example.com/pub/x.tar",
+      "https://a.b/~x/.well-known/y?a=1&b=&c",
+      "https://a1.b2c:65535",
+      "https://a.b:0/",
+    ]) {
+      expect(simple(value), value).toBe(true);
+    }
+    for (const value of [
+      "file:///etc/passwd",
+      "mailto://a.b",
+      "https://1.2.3.4/",
+      "https://a.123/",
+      "https://a..b/",
+      "https://a.b./",
+      "https://-a.b/",
+      "https://a-.b/",
+      "https://xn--pi-7kc.com/",
+      "https://a.b:0443/",
+      "https://a.b:65536/",
+      "https://a.b:/",
+      "https://a.b/./x",
+      "https://a.b/../x",
+      "https://a.b//x",
+      "https://a.b/%41",
+      "https://u@a.b/",
+      "https://a.b/#f",
+      "https://a.b/?",
+      "https://a.b/?a&&b",
+      " https://a.b/",
+      "https:/a.b/",
+      "https:a.b",
+      "https://a.b\\x",
+      "https://a b/",
+    ]) {
+      expect(simple(value), value).toBe(false);
+    }
+  });
+
+  it("certainAnywhere holds only strings of the operator's schemes, in any case, with no blank or backslash", () => {
+    const { automata, urls } = languagesFor([{ scheme: "https" }, { host: "a.b" }], []);
+    const certainOf = (spec: UrlSpec, value: string) =>
+      accepts((urls.url(spec) as { certainAnywhere: Dfa }).certainAnywhere, automata.alphabet.symbols(value));
+    expect(certainOf({ scheme: "https" }, "HTTPS://x%41@y/")).toBe(true);
+    expect(certainOf({ scheme: "https" }, "http://a.b/")).toBe(false);
+    expect(certainOf({ scheme: "https" }, "https:/a.b/")).toBe(false);
+    expect(certainOf({ scheme: "https" }, "https://a b/")).toBe(false);
+    expect(certainOf({ scheme: "https" }, "https://a\\b/")).toBe(false);
+    expect(certainOf({ scheme: "https" }, " https://a.b/")).toBe(false);
+    expect(certainOf({ host: "a.b" }, "FTP://a.b/")).toBe(true);
+    expect(certainOf({ host: "a.b" }, "file://a.b/")).toBe(true);
+    expect(certainOf({ host: "a.b" }, "mailto://a.b/")).toBe(false);
+  });
+
+  it("an operator whose host does not compile has no languages", () => {
+    const { urls } = languagesFor([], []);
+    expect(urls.url({ host: "a*b.com" })).toBeUndefined();
+    expect(urls.url({ path: "no-slash[" } as UrlSpec)).toBeUndefined();
   });
 
   it("simple URLs are those the parser keeps as written, up to case and a default port", () => {
