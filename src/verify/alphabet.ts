@@ -123,6 +123,34 @@ export class Alphabet {
     return lo;
   }
 
+  /**
+   * Whether a set of code points (a flat range list) is a union of symbols: every symbol's code points are all in it
+   * or all outside it. An automaton over this alphabet reads such a set exactly; any other would be read by its
+   * symbols' representatives, which is wrong for the rest of their code points.
+   */
+  refines(ranges: Ranges): boolean {
+    const starts = this.#starts;
+    const n = starts.length;
+    const inside = new Uint8Array(n);
+    for (let i = 0; i + 1 < ranges.length; i += 2) {
+      const lo = ranges[i] as number;
+      const hi = ranges[i + 1] as number;
+      let j = this.#intervalOf(lo);
+      if (starts[j] !== lo) return false;
+      const after = hi + 1;
+      if (after <= MAX_CODE_POINT && starts[this.#intervalOf(after)] !== after) return false;
+      while (j < n && (starts[j] as number) <= hi) inside[j++] = 1;
+    }
+    const state = new Int8Array(this.reps.length).fill(-1);
+    for (let j = 0; j < n; j++) {
+      const symbol = this.#symbolOfInterval[j] as number;
+      const member = inside[j] as number;
+      if (state[symbol] === -1) state[symbol] = member;
+      else if (state[symbol] !== member) return false;
+    }
+    return true;
+  }
+
   /** The number of symbols. */
   get size(): number {
     return this.reps.length;

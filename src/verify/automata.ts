@@ -29,6 +29,9 @@ export class Automata {
     return this.memo(`re\u0000${flags}\u0000${pattern}`, () => {
       const language = RegexLanguage.parse(pattern, flags);
       if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+      // An alphabet not cut for the pattern's character sets would read them wrongly: never decide on that.
+      if (!language.fits(this.alphabet))
+        throw new TooComplex(`the alphabet is not cut for the character sets of ${pattern}`);
       return language.toDfa(this.alphabet);
     });
   }

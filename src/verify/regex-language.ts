@@ -209,6 +209,12 @@ export class RegexLanguage {
   }
 
   /** Cuts the alphabet at every boundary this pattern's character tests have. */
+  /** Whether every character set of the pattern is a union of the alphabet's symbols (see `Alphabet.refines`). */
+  fits(alphabet: Alphabet): boolean {
+    for (const test of this.#tests) if (test !== undefined && !alphabet.refines(test.ranges)) return false;
+    return alphabet.refines(WORD_RANGES) && alphabet.refines(LINE_TERMINATOR_RANGES);
+  }
+
   addBoundaries(builder: AlphabetBuilder): void {
     for (const test of this.#tests) if (test !== undefined) builder.addRanges(test.ranges);
     builder.addRanges(WORD_RANGES);
