@@ -256,7 +256,9 @@ export function partsDecide(
   inputSchema: JsonSchema,
   commandPaths: readonly (readonly string[])[],
 ): boolean {
-  if (commandPaths.length === 0) return false;
+  // One field only: with two, a part (the first field split, the second still compound) would be split again when
+  // decided as a call of its own, so it would not be the simple command the argument below needs.
+  if (commandPaths.length !== 1) return false;
   const monotone =
     (property.kind === "never" && property.action === "allow") ||
     (property.kind === "always" && property.action === "deny");

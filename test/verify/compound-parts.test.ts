@@ -165,6 +165,7 @@ describe("compound commands decided by their parts", () => {
     const patterned = { type: "object", properties: { command: { type: "string", pattern: "^[a-z ]*$" } } };
     expect(partsDecide(property({}), patterned, paths)).toBe(false);
     expect(partsDecide(property({}), schema, [])).toBe(false);
+    expect(partsDecide(property({}), schema, [["command"], ["cwd"]])).toBe(false);
   });
 
   const TOOLS = `tools:
