@@ -181,6 +181,61 @@ describe("url languages", () => {
     expect(simpleSeen).toBeGreaterThan(RUNS);
   });
 
+  it("each part alone gives the runtime's answers on every URL of a fixed list", () => {
+    const specs: UrlSpec[] = [
+      { scheme: "https" },
+      { scheme: ["http", "ws"] },
+      { scheme: "file" },
+      { host: "api.github.com" },
+      { host: ["*.example.com", "localhost"] },
+      { host: "127.0.0.1" },
+      { port: 443 },
+      { port: [80, 8443] },
+      { port: 21 },
+      { port: [] },
+      { path: "/repos/**" },
+      { path: ["/a", "/a/*"] },
+      { path: "/" },
+      { path: "/Repos/*" },
+      { path: ["/A/**", "/b"] },
+      { query: { keys: ["a"] } },
+      { query: { keys: ["a", "b"] } },
+      { query: { keys: [] } },
+      { query: { keys: ["a b", "c"] } },
+    ];
+    const urls = fc.sample(plain, { numRuns: 400, seed: 11 });
+    urls.push(
+      "https://api.github.com",
+      "wss://a.example.com",
+      "ws://localhost:80/",
+      "ftp://x.com/",
+      "ftp://x.com:21/",
+      "https://x.com/repos",
+      "https://x.com/repos/",
+      "https://x.com/Repos/a",
+      "https://x.com/?a=1&b",
+      "https://x.com?c",
+    );
+    let differing = 0;
+    for (const s of specs) {
+      const { automata, urls: languages } = languagesFor([s], []);
+      const l = languages.url(s) as NonNullable<ReturnType<typeof languages.url>>;
+      const test = runtime(s);
+      const seen = new Set<number>();
+      for (const value of urls) {
+        const symbols = automata.alphabet.symbols(value);
+        if (!accepts(languages.simple, symbols)) continue;
+        const truth = test(value);
+        seen.add(truth);
+        expect(accepts(l.certain, symbols), `${value} certain ${JSON.stringify(s)}`).toBe(truth === 1);
+        expect(accepts(l.possible, symbols), `${value} possible ${JSON.stringify(s)}`).toBe(truth !== 0);
+      }
+      if (seen.size > 1) differing++;
+    }
+    // Most parts tell some URLs of the list apart: a list every part answered alike would test little.
+    expect(differing).toBeGreaterThan(specs.length - 5);
+  });
+
   it("simple URLs: each special scheme with a host, and none of the spellings the parser changes", () => {
     const { automata, urls } = languagesFor([], []);
     const simple = (value: string) => accepts(urls.simple, automata.alphabet.symbols(value));
