@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { formatYamlText } from "../config/format-yaml.js";
 import { loadPolicyResultSync } from "../config/load-policy.js";
+import { listedPropertyFiles } from "../config/property-files.js";
 import { countOf } from "../runtime/plural.js";
 import { displayPath } from "./codegen.js";
 import { EXIT, print, printError, UsageError } from "./common.js";
@@ -14,13 +15,21 @@ export interface FmtCommandOptions {
   readonly sort?: boolean;
 }
 
-/** Every YAML file the configuration reads: the config itself, tool, policy (with its layers) and test files. */
+/**
+ * Every YAML file the configuration reads: the config itself, tool, policy (with its layers) and test files, and
+ * the property files it lists for `toolgate verify` (when the configuration loads).
+ */
 function configuredFiles(config: string | undefined): string[] {
   const loaded = loadPolicyResultSync(config === undefined ? {} : { config });
   if (!loaded.configFound) {
     throw new UsageError(loaded.diagnostics[0]?.message ?? "no toolgate configuration found");
   }
-  return [...loaded.files.keys()].filter(
+  const files = [...loaded.files.keys()];
+  if (loaded.bundle !== undefined) {
+    const listed = listedPropertyFiles(resolve(loaded.bundle.configFile));
+    if (listed.ok) for (const file of listed.files) if (!files.includes(file)) files.push(file);
+  }
+  return files.filter(
     (file) => /\.ya?ml$/.test(extname(file)) && existsSync(file) && statSync(file).isFile(),
   );
 }

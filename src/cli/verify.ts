@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { parse as parseYamlText } from "yaml";
+import { relative, resolve, sep } from "node:path";
 import { DIAGNOSTICS } from "../config/diagnostic-codes.js";
-import { expandPattern } from "../config/expand-globs.js";
+import { listedPropertyFiles } from "../config/property-files.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
 import { formatDiagnostics } from "../diagnostics/format.js";
@@ -103,21 +102,14 @@ function configPropertyFiles(config: string | undefined): string[] {
   if ("exit" in loaded)
     throw new UsageError("the configuration does not load; fix it (toolgate lint) or pass property files");
   const configFile = resolve(loaded.bundle.configFile);
-  const raw = parseYamlText(readFileSync(configFile, "utf8")) as { properties?: unknown } | null;
-  const listed = Array.isArray(raw?.properties) ? (raw.properties as string[]) : [];
-  if (listed.length === 0) {
+  const listed = listedPropertyFiles(configFile);
+  if (!listed.ok) throw new UsageError(`${display(configFile)}: ${listed.message}`);
+  if (listed.files.length === 0) {
     throw new UsageError(
       `pass the property files to verify, or list them under properties: in ${display(configFile)}`,
     );
   }
-  const base = dirname(configFile);
-  const files: string[] = [];
-  for (const pattern of listed) {
-    const expanded = expandPattern(base, pattern);
-    if (!expanded.ok) throw new UsageError(`${display(configFile)}: properties: ${expanded.message}`);
-    for (const file of expanded.files) files.push(display(join(base, file)));
-  }
-  return files;
+  return listed.files.map(display);
 }
 
 /**

@@ -70,6 +70,26 @@ describe("toolgate fmt", () => {
     expect(toolgate(["lint"], dir).code).toBe(0);
   });
 
+  it("formats the property files the configuration lists for verify, too", () => {
+    const dir = writeTree({
+      "package.json": "{}\n",
+      "toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\nproperties: [props/*.yaml]\n",
+      "tools.yaml": TOOLS,
+      "policy.yaml": 'version: 1\nallow: ["read_file"]\n',
+      "props/read.yaml": "version: 1\nproperties:\n  - { id: 'r', tool: read_file, never: deny }\n",
+    });
+    toolgate(["fmt", "tools.yaml"], dir);
+    const check = toolgate(["fmt", "--check"], dir);
+    expect(check.code, check.stdout + check.stderr).toBe(1);
+    expect(check.stdout).toMatch(/^--- props\/read\.yaml$/m);
+    expect(toolgate(["fmt"], dir).code).toBe(0);
+    expect(readFileSync(join(dir, "props/read.yaml"), "utf8")).toBe(
+      'version: 1\nproperties:\n  - { id: "r", tool: read_file, never: deny }\n',
+    );
+    expect(toolgate(["fmt", "--check"], dir).code).toBe(0);
+    expect(toolgate(["verify"], dir).code).toBe(0);
+  });
+
   it("--sort reorders sets and says that the fingerprint changed only when it did", () => {
     const dir = writeTree({
       "package.json": "{}\n",
