@@ -5,6 +5,7 @@
  * JSON Pointer to source position, so later stages can point at the offending node.
  */
 import type { LineCounter, parseDocument, Range, Node as YamlNode } from "yaml";
+import type { Diagnostic as AnyDiagnostic } from "../diagnostics/diagnostic.js";
 import type { Diagnostic, DiagnosticCode, StageResult } from "./diagnostic-codes.js";
 import {
   childPointer,
@@ -31,14 +32,14 @@ export {
 /** Files larger than this are refused before parsing. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-/** A diagnostic at the node at `pointer` of a parsed file. */
-export function diagnosticAt(
+/** A diagnostic at the node at `pointer` of a parsed file (with the configuration's codes, or another table's). */
+export function diagnosticAt<Code extends string = DiagnosticCode>(
   parsed: ParsedFile,
   pointer: string,
-  code: DiagnosticCode,
+  code: Code,
   message: string,
   options: { severity?: "error" | "warning"; prefer?: "key" | "value" } = {},
-): Diagnostic {
+): AnyDiagnostic<Code> {
   const span = positionOf(parsed, pointer, options.prefer ?? "value");
   return {
     code,

@@ -6,10 +6,12 @@
  */
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { nearest } from "../config/nearest.js";
+import { diagnosticAt } from "../config/parse-yaml.js";
 import { childPointer, type ParsedFile, positionOf } from "../config/parsed-file.js";
 import { operatorTypeCheck } from "../config/policy-checks/operator-type.js";
 import type { CheckReport } from "../config/policy-checks/policy-check.js";
 import { collectPolicyFacts, type PolicyLayer } from "../config/policy-checks/policy-facts.js";
+import { undeclaredFieldMessage } from "../config/policy-checks/unknown-argument.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DiagnosticMeta } from "../diagnostics/diagnostic-table.js";
 import { helpUri } from "../diagnostics/rule-help.js";
@@ -95,19 +97,8 @@ export function propertyDiagnostic(
   message: string,
   prefer: "key" | "value" = "value",
 ): PropertyDiagnostic {
-  const span = positionOf(parsed, pointer, prefer);
   const meta = PROPERTY_DIAGNOSTICS.find((d) => d.code === code) as DiagnosticMeta;
-  return {
-    code,
-    severity: meta.severity,
-    message,
-    file: parsed.file,
-    line: span.line,
-    column: span.column,
-    endLine: span.endLine,
-    endColumn: span.endColumn,
-    ...(pointer === "" ? {} : { path: pointer }),
-  };
+  return diagnosticAt(parsed, pointer, code, message, { severity: meta.severity, prefer });
 }
 
 /** A property as written, for the checks that need the bundle (whatever else is wrong with it). */
@@ -247,18 +238,12 @@ function checkConditions(
       continue;
     }
     if (schema !== undefined) continue;
-    const properties = Object.keys((root.properties as object | undefined) ?? {});
-    const near = nearest(field.split(".")[0] ?? field, properties);
-    const hint =
-      near === undefined ? `declared: ${properties.join(", ") || "none"}` : `did you mean "${near}"?`;
     diagnostics.push(
       propertyDiagnostic(
         parsed,
         back(pointer),
         "property-unknown-argument",
-        what === "argument"
-          ? `tool "${label}" has no argument "${field}" in its input_schema; ${hint}`
-          : `context field "${field}" is not declared in context_schema; ${hint}`,
+        undeclaredFieldMessage(field, what, label, root),
         "key",
       ),
     );

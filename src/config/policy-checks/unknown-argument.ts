@@ -3,6 +3,25 @@
 import { nearest } from "../nearest.js";
 import { definePolicyCheck } from "./policy-check.js";
 
+/**
+ * What is wrong with a condition field its schema does not declare, with the nearest declared name (by the field's
+ * first segment) or the declared ones. Also the message of property files' `property-unknown-argument`.
+ */
+export function undeclaredFieldMessage(
+  field: string,
+  what: "argument" | "context",
+  label: string,
+  root: { readonly properties?: unknown },
+): string {
+  const properties = Object.keys((root.properties as object | undefined) ?? {});
+  const near = nearest(field.split(".")[0] ?? field, properties);
+  const hint =
+    near === undefined ? `declared: ${properties.join(", ") || "none"}` : `did you mean "${near}"?`;
+  return what === "argument"
+    ? `tool "${label}" has no argument "${field}" in its input_schema; ${hint}`
+    : `context field "${field}" is not declared in context_schema; ${hint}`;
+}
+
 export const unknownArgumentCheck = definePolicyCheck({
   meta: {
     code: "unknown-argument",
@@ -25,18 +44,7 @@ export const unknownArgumentCheck = definePolicyCheck({
         continue;
       }
       if (schema !== undefined) continue;
-      const properties = Object.keys((root.properties as object | undefined) ?? {});
-      const near = nearest(field.split(".")[0] ?? field, properties);
-      const hint =
-        near === undefined ? `declared: ${properties.join(", ") || "none"}` : `did you mean "${near}"?`;
-      report.at(
-        parsed,
-        pointer,
-        what === "argument"
-          ? `tool "${label}" has no argument "${field}" in its input_schema; ${hint}`
-          : `context field "${field}" is not declared in context_schema; ${hint}`,
-        "key",
-      );
+      report.at(parsed, pointer, undeclaredFieldMessage(field, what, label, root), "key");
     }
   },
 });
