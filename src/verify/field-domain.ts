@@ -635,8 +635,9 @@ export class StringTheory {
       for (const s of candidates) if (s !== undefined && check(s)) return { text: s, loose: false };
     }
     if (state.loose !== null) {
-      // Strings of each atom's seed alone first (made once per atom and truth, and cheap to check): the costly
-      // candidates narrowed by every seed at once only when none of them has all the truths.
+      // Command lines made of the command atoms' words, then strings of each atom's seed alone (made once per atom
+      // and truth): both cheap to check. The costly candidates narrowed by every seed at once come only when none
+      // of them has all the truths.
       for (const s of this.#commandCandidates(state)) if (check(s)) return { text: s, loose: true };
       for (const s of this.#seedCandidates(state, state.loose.lengths))
         if (check(s)) return { text: s, loose: true };
