@@ -436,5 +436,11 @@ describe("Verifier against brute force", () => {
       { numRuns: RUNS },
     );
     console.log(`brute force: ${JSON.stringify(tally)}`);
+    // Completeness, loosely: the engine decides almost every property of these small policies (about 2 % come out
+    // unknown). A decision model that admitted every action everywhere would pass the checks above and fail here.
+    const decided = tally.holds + tally.fails;
+    expect(decided).toBeGreaterThan(RUNS / 2);
+    expect(tally.unknown).toBeLessThanOrEqual(0.1 * (decided + tally.unknown));
+    expect(tally.holds).toBeGreaterThan(decided / 10);
   }, 600_000);
 });
