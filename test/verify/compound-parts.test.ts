@@ -127,7 +127,8 @@ describe("compound commands decided by their parts", () => {
       }),
       { numRuns: RUNS * 50 },
     );
-    expect(certain).toBeGreaterThan(RUNS);
+    // About one run in fifty makes every part certain (57 to 67 of 3,000 here): enough to make the clause real.
+    expect(certain).toBeGreaterThan(RUNS / 3);
   });
 
   it("applies only to never allow and always deny on a plain command field", () => {
