@@ -29,7 +29,13 @@ import {
   type SchemaSide,
 } from "./field-domain.js";
 import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } from "./formula.js";
-import { checkValue, codePointLength, mayBeMissing, schemaOfField } from "./schema-facts.js";
+import {
+  checkValue,
+  codePointLength,
+  LEAF_VALUE_KEYWORDS,
+  mayBeMissing,
+  schemaOfField,
+} from "./schema-facts.js";
 import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
 import { callOf, decisionOnly, searchOrder, searchPriority, ToolQuestion } from "./verify-properties.js";
 
@@ -117,21 +123,7 @@ function rankRange(mask: number): [number, number] {
 }
 
 /** Keywords of a leaf schema whose changes the engine models exactly (per field, on both sides). */
-const LEAF_KEYWORDS = new Set([
-  "type",
-  "enum",
-  "const",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  ...ANNOTATIONS,
-]);
+const LEAF_KEYWORDS = new Set([...LEAF_VALUE_KEYWORDS, ...ANNOTATIONS]);
 /** Keywords of an object schema the walk below reads (the others must be equal on both sides). */
 const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", ...ANNOTATIONS]);
 

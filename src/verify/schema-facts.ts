@@ -11,12 +11,13 @@ import { fieldSchema, resolveLocalRef, typesOf } from "../config/policy-checks/p
 import { compileRegex } from "../runtime/match/regex/index.js";
 import { jsonEquals } from "../runtime/operators/equals.js";
 import type { JsonType } from "../runtime/operators/operator.js";
+import { ANNOTATIONS } from "../runtime/schema-plan.js";
 import type { JsonSchema } from "../runtime/types.js";
 
 export { typesOf };
 
-/** The keywords {@link checkValue} reads (with the structural ones the verifier walks). */
-export const READ_KEYWORDS: ReadonlySet<string> = new Set([
+/** The keywords of a scalar leaf {@link checkValue} reads: what constrains one string or number. */
+export const LEAF_VALUE_KEYWORDS: ReadonlySet<string> = new Set([
   "type",
   "enum",
   "const",
@@ -29,22 +30,20 @@ export const READ_KEYWORDS: ReadonlySet<string> = new Set([
   "exclusiveMinimum",
   "exclusiveMaximum",
   "multipleOf",
+]);
+
+/** The keywords {@link checkValue} reads (with the structural ones the verifier walks), and annotations. */
+export const READ_KEYWORDS: ReadonlySet<string> = new Set([
+  ...LEAF_VALUE_KEYWORDS,
   "minItems",
   "maxItems",
   "properties",
   "required",
   "additionalProperties",
   "items",
-  "description",
-  "title",
-  "default",
-  "examples",
   "$schema",
   "$id",
-  "$comment",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
+  ...ANNOTATIONS,
 ]);
 
 /** The schema of a dotted field inside an object schema; `{}` (anything) when it is not declared. */

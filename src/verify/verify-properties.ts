@@ -13,6 +13,7 @@ import { type ConditionSpec, compileCondition, splitFieldPath } from "../runtime
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
 import { applyMode, type ControllerMode } from "../runtime/mode.js";
+import { ANNOTATIONS } from "../runtime/schema-plan.js";
 import type {
   ArgumentValidator,
   JsonSchema,
@@ -188,15 +189,11 @@ export function searchOrder(
 }
 
 /** The keywords a `command` field's schema may have for {@link partsDecide}: none narrows a part's text. */
-const PLAIN_STRING_KEYWORDS = new Set([
+const PLAIN_STRING_KEYWORDS: ReadonlySet<string> = new Set([
   "type",
   "minLength",
   "maxLength",
-  "description",
-  "title",
-  "examples",
-  "default",
-  "$comment",
+  ...ANNOTATIONS,
 ]);
 
 /**
