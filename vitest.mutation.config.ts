@@ -21,6 +21,9 @@ const CORE_TESTS = [
   "test/stores/jsonl-audit-sink.test.ts",
 ];
 
+// The verify engine's own tests (stryker.verify.config.mjs sets TOOLGATE_MUTATION_SCOPE=verify).
+const VERIFY_TESTS = ["test/verify/**/*.test.ts", "test/diff/engine-diff.test.ts"];
+
 const narrowed = process.env.TOOLGATE_MUTATION_TESTS?.split(",").filter((glob) => glob !== "");
 
 // Not mergeConfig: it would append these globs to the base config's `test/**/*.test.ts`.
@@ -28,7 +31,12 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: narrowed === undefined || narrowed.length === 0 ? CORE_TESTS : narrowed,
+    include:
+      narrowed !== undefined && narrowed.length > 0
+        ? narrowed
+        : process.env.TOOLGATE_MUTATION_SCOPE === "verify"
+          ? VERIFY_TESTS
+          : CORE_TESTS,
     // The shell oracle runs five shells over 20,000 commands: minutes per mutant. It runs in `npm test` and
     // in its long form (`npm run test:oracle`); the matcher's own tests stand for it here.
     exclude: ["test/runtime/match/shell-oracle.test.ts"],
