@@ -72,7 +72,8 @@ export class ToolDecision {
         ? "deny"
         : (ACTIONS_BY_RANK[Math.max(...fallbacks.map((s) => ACTION_RANK[s.action]))] as PolicyAction);
     this.#mode = mode;
-    const fields = commandFields(mine.filter((s) => s.kind !== "otherwise").map((s) => s.when));
+    // A fallback has no conditions, so it reads no command.
+    const fields = commandFields(mine.map((s) => s.when));
     this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
     this.#commandPaths = fields?.paths ?? [];
     let any = ACTION_BIT[this.#fallback];
@@ -103,27 +104,27 @@ export class ToolDecision {
    *   also one by a part of it (see `Verifier`).
    */
   decide(masks: Uint8Array, splitParts = true): number {
-    // Per rank: some statement may match (yes), some statement must match (must).
-    const yes = [false, false, false];
-    const must = [false, false, false];
+    // Bits of ranks (1 << rank): some statement may match (yes), some statement must match (must).
+    let yes = 0;
+    let must = 0;
     for (const s of this.#statements) {
       const w = evaluate(s.when, masks);
-      const c = w & F && !(w & (T | U)) ? F : evaluate(s.context, masks);
+      const c = evaluate(s.context, masks);
       // #matches: false if either is false; true if both true; maybe otherwise.
       const canFalse = (w & F) !== 0 || (c & F) !== 0;
       const canTrue = (w & T) !== 0 && (c & T) !== 0;
       const canMaybe = (w & (T | U)) !== 0 && (c & (T | U)) !== 0 && ((w & U) !== 0 || (c & U) !== 0);
       const matchable = s.rank === 0 ? canTrue : canTrue || canMaybe;
       const unmatchable = s.rank === 0 ? canFalse || canMaybe : canFalse;
-      if (matchable) yes[s.rank] = true;
-      if (matchable && !unmatchable) must[s.rank] = true;
+      if (matchable) yes |= 1 << s.rank;
+      if (matchable && !unmatchable) must |= 1 << s.rank;
     }
     let policy = 0;
     for (let rank = 2; rank >= 0; rank--) {
-      if (yes[rank]) policy |= ACTION_BIT[ACTIONS_BY_RANK[rank] as PolicyAction];
-      if (must[rank]) break;
+      if (yes & (1 << rank)) policy |= ACTION_BIT[ACTIONS_BY_RANK[rank] as PolicyAction];
+      if (must & (1 << rank)) break;
     }
-    const mayFallBack = !must.some((m) => m);
+    const mayFallBack = must === 0;
     if (mayFallBack) policy |= ACTION_BIT[this.#fallback];
     if (
       splitParts &&
