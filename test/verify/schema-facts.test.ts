@@ -1,0 +1,255 @@
+/**
+ * What the verifier reads of JSON Schemas (schema-facts.ts) against the validator itself: on schemas made only of
+ * the keywords it reads, `checkValue` accepts exactly the values ajv accepts; and the helpers that say where a
+ * field is, whether it may be missing and which types it may have agree with the same validator.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../src/runtime/types.js";
+import { compileArgumentValidator } from "../../src/validation/argument-validator.js";
+import {
+  allowedTypes,
+  checkValue,
+  codePointLength,
+  finiteValues,
+  mayBeMissing,
+  passesFormat,
+  READ_KEYWORDS,
+  schemaOfField,
+  unreadKeywords,
+} from "../../src/verify/schema-facts.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200) * 2;
+
+/** Accepts `value` under `schema` as the controller's validator does (the value as the only property). */
+function ajvAccepts(schema: JsonSchema, value: unknown): boolean {
+  const validate = compileArgumentValidator({
+    type: "object",
+    properties: { v: schema },
+    required: ["v"],
+  });
+  return validate({ v: value }).ok;
+}
+
+const strings = fc.string({ unit: fc.constantFrom("a", "b", "1", "-", ".", "@", "😀"), maxLength: 5 });
+const numbers = fc.oneof(
+  fc.integer({ min: -6, max: 6 }),
+  fc.constantFrom(0.5, -1.5, 2.25, 0.1, 0.3, 1e-7, 3.0000000001),
+);
+const scalars = fc.oneof(strings, numbers, fc.boolean(), fc.constant(null));
+const values: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: scalars },
+  { weight: 1, arbitrary: fc.array(scalars, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom("a", "b", "c"), scalars, { maxKeys: 3 }) },
+);
+
+const TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"] as const;
+
+const leaf: fc.Arbitrary<JsonSchema> = fc
+  .record(
+    {
+      type: fc.oneof(
+        fc.constantFrom(...TYPES),
+        fc.uniqueArray(fc.constantFrom(...TYPES), { minLength: 1, maxLength: 3 }),
+      ),
+      enum: fc.array(scalars, { minLength: 1, maxLength: 3 }),
+      const: scalars,
+      minLength: fc.nat(3),
+      maxLength: fc.nat(4),
+      pattern: fc.constantFrom("^a", "b$", "^[ab]*$", "1", "\\d"),
+      format: fc.constantFrom("email", "date", "ipv4", "uuid", "hostname"),
+      minimum: numbers,
+      maximum: numbers,
+      exclusiveMinimum: numbers,
+      exclusiveMaximum: numbers,
+      multipleOf: fc.constantFrom(1, 2, 0.5, 0.1, 3),
+      minItems: fc.nat(2),
+      maxItems: fc.nat(3),
+      items: fc.constantFrom<JsonSchema>(
+        { type: "string" },
+        { type: "integer", minimum: 0 },
+        { enum: ["a", 1] },
+      ),
+      properties: fc.constantFrom<Record<string, JsonSchema>>(
+        { a: { type: "string" } },
+        { b: { type: "integer" } },
+      ),
+      required: fc.constantFrom(["a"], ["b"], ["a", "b"]),
+      additionalProperties: fc.constant(false),
+    },
+    { requiredKeys: [] },
+  )
+  .map((s) => fitTypes(s as JsonSchema));
+
+const KEYWORDS_OF_TYPE: readonly [readonly string[], readonly string[]][] = [
+  [["string"], ["minLength", "maxLength", "pattern", "format"]],
+  [
+    ["number", "integer"],
+    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  ],
+  [["array"], ["minItems", "maxItems", "items"]],
+  [["object"], ["properties", "required", "additionalProperties"]],
+];
+
+/** The schema without the keywords of types it does not declare (which the validator's strict mode refuses). */
+function fitTypes(schema: JsonSchema): JsonSchema {
+  const declared = schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string | string[]);
+  const out: Record<string, unknown> = { ...schema };
+  for (const [types, keywords] of KEYWORDS_OF_TYPE) {
+    if (types.some((t) => declared.includes(t))) continue;
+    for (const keyword of keywords) delete out[keyword];
+  }
+  return out as JsonSchema;
+}
+
+describe("checkValue", () => {
+  it("accepts exactly what the validator accepts, on schemas of the keywords it reads", () => {
+    fc.assert(
+      fc.property(leaf, values, (schema, value) => {
+        expect(checkValue(schema, value, false)).toBe(ajvAccepts(schema, value));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("gives a missing value the answer it is given", () => {
+    expect(checkValue({ type: "string" }, undefined, true)).toBe(true);
+    expect(checkValue({ type: "string" }, undefined, false)).toBe(false);
+  });
+
+  it("follows a local $ref from the root, in the value and in its items and properties", () => {
+    const root: JsonSchema = {
+      $defs: {
+        short: { type: "string", maxLength: 2 },
+        list: { type: "array", items: { $ref: "#/$defs/short" } },
+      },
+      type: "object",
+      properties: { o: { type: "object", properties: { s: { $ref: "#/$defs/short" } } } },
+    };
+    expect(checkValue({ $ref: "#/$defs/short" }, "ab", false, root)).toBe(true);
+    expect(checkValue({ $ref: "#/$defs/short" }, "abc", false, root)).toBe(false);
+    expect(checkValue({ $ref: "#/$defs/list" }, ["a", "bc"], false, root)).toBe(true);
+    expect(checkValue({ $ref: "#/$defs/list" }, ["a", "bcd"], false, root)).toBe(false);
+    expect(
+      checkValue({ type: "object", properties: { s: { $ref: "#/$defs/short" } } }, { s: "xyz" }, false, root),
+    ).toBe(false);
+    // Without the root, a $ref is not read: the value is not refused for it.
+    expect(checkValue({ $ref: "#/$defs/short" }, "abc", false)).toBe(true);
+  });
+
+  it("counts a string's length in code points", () => {
+    expect(codePointLength("")).toBe(0);
+    expect(codePointLength("ab")).toBe(2);
+    expect(codePointLength("😀a")).toBe(2);
+    expect(checkValue({ maxLength: 1 }, "😀", false)).toBe(true);
+    expect(checkValue({ minLength: 2 }, "😀", false)).toBe(false);
+  });
+
+  it("ignores a multipleOf of zero or less and a pattern that does not compile", () => {
+    expect(checkValue({ multipleOf: 0 }, 3, false)).toBe(true);
+    expect(checkValue({ multipleOf: -2 }, 3, false)).toBe(true);
+    expect(checkValue({ pattern: "(" }, "x", false)).toBe(true);
+    expect(checkValue({ multipleOf: 0.1 }, 0.3, false)).toBe(true);
+    expect(checkValue({ multipleOf: 0.1 }, 0.35, false)).toBe(false);
+    expect(checkValue({ multipleOf: 1e-12 }, 1, false)).toBe(true);
+  });
+});
+
+describe("passesFormat", () => {
+  it("checks the formats as the validator does, and lets an unknown one pass", () => {
+    const samples = ["a@b.co", "2024-02-30", "2024-02-29", "10.0.0.1", "1.2.3", "x", "", "ab-c.d"];
+    for (const format of [
+      "email",
+      "date",
+      "ipv4",
+      "uuid",
+      "hostname",
+      "date-time",
+      "uri",
+      "regex",
+      "duration",
+    ]) {
+      for (const sample of samples) {
+        expect(passesFormat(format, sample), `${format} ${sample}`).toBe(
+          ajvAccepts({ type: "string", format }, sample),
+        );
+      }
+    }
+    expect(passesFormat("no-such-format", "x")).toBe(true);
+    expect(passesFormat(undefined, "x")).toBe(true);
+    expect(passesFormat(3, "x")).toBe(true);
+  });
+});
+
+describe("fields of a schema", () => {
+  const root: JsonSchema = {
+    $defs: { inner: { type: "object", properties: { leaf: { type: "string" } }, required: ["leaf"] } },
+    type: "object",
+    properties: {
+      req: { type: "string", maxLength: 3 },
+      opt: { type: "integer" },
+      nested: { $ref: "#/$defs/inner" },
+      loose: { properties: { leaf: { type: "string" } }, required: ["leaf"] },
+      noProps: { type: "object", required: ["leaf"] },
+    },
+    required: ["req", "nested", "loose", "noProps"],
+  };
+
+  it("finds a field's schema through properties and local $ref, and {} for an undeclared one", () => {
+    expect(schemaOfField(root, ["req"])).toEqual({ type: "string", maxLength: 3 });
+    expect(schemaOfField(root, ["nested", "leaf"])).toEqual({ type: "string" });
+    expect(schemaOfField(root, ["nope"])).toEqual({});
+    expect(schemaOfField(null, ["req"])).toEqual({});
+  });
+
+  it("says a field may be missing exactly when a valid value without it exists", () => {
+    expect(mayBeMissing(root, ["req"])).toBe(false);
+    expect(mayBeMissing(root, ["opt"])).toBe(true);
+    expect(mayBeMissing(root, ["nested", "leaf"])).toBe(false);
+    // Not declared an object: the step may be another type, without the field.
+    expect(mayBeMissing(root, ["loose", "leaf"])).toBe(true);
+    // Required but not among the properties.
+    expect(mayBeMissing(root, ["noProps", "leaf"])).toBe(true);
+    expect(mayBeMissing(root, ["nope"])).toBe(true);
+    expect(mayBeMissing(null, ["req"])).toBe(true);
+    expect(mayBeMissing({ type: ["object", "null"], properties: { a: {} }, required: ["a"] }, ["a"])).toBe(
+      true,
+    );
+    expect(mayBeMissing(root, [])).toBe(false);
+  });
+
+  it("lists the types a schema allows, a number also being an integer", () => {
+    expect([...allowedTypes({ type: "string" })]).toEqual(["string"]);
+    expect([...allowedTypes({ type: ["number", "null"] })].sort()).toEqual(["integer", "null", "number"]);
+    expect([...allowedTypes({ type: "integer" })]).toEqual(["integer"]);
+    expect(allowedTypes({}).size).toBe(7);
+  });
+
+  it("gives the values of enum or const, const first", () => {
+    expect(finiteValues({ enum: ["a", 1] })).toEqual(["a", 1]);
+    expect(finiteValues({ const: null })).toEqual([null]);
+    expect(finiteValues({ const: "x", enum: ["y"] })).toEqual(["x"]);
+    expect(finiteValues({ enum: "a" })).toBeUndefined();
+    expect(finiteValues({})).toBeUndefined();
+  });
+});
+
+describe("unreadKeywords", () => {
+  it("lists the keywords checkValue does not read, below properties, items and additionalProperties", () => {
+    const schema = {
+      type: "object",
+      description: "read as an annotation",
+      properties: { a: { type: "string", oneOf: [{}] }, b: { items: { uniqueItems: true } } },
+      additionalProperties: { not: {} },
+      patternProperties: {},
+      items: [{ format: "x" }],
+    };
+    expect([...unreadKeywords(schema)].sort()).toEqual(["not", "oneOf", "patternProperties", "uniqueItems"]);
+    expect([...unreadKeywords(null)]).toEqual([]);
+    expect([...unreadKeywords([{ oneOf: [] }])]).toEqual([]);
+    expect([...unreadKeywords({ properties: null })]).toEqual([]);
+    for (const keyword of ["type", "pattern", "minItems", "items", "$id", "description"]) {
+      expect(READ_KEYWORDS.has(keyword), keyword).toBe(true);
+    }
+  });
+});
