@@ -61,6 +61,8 @@ export class Alphabet {
   readonly reps: Int32Array;
   /** The symbols, most readable first: searches for witnesses try them in this order. */
   readonly order: Int32Array;
+  /** Per symbol, 1 when it stands for one code point only (a string of such symbols is one string). */
+  readonly #single: Uint8Array;
 
   constructor(sets: readonly Ranges[]) {
     const points = new Set<number>([0]);
@@ -103,6 +105,14 @@ export class Alphabet {
       symbolOfInterval[j] = symbol;
     }
     this.#symbolOfInterval = symbolOfInterval;
+    // Code points per symbol, counted up to 2.
+    const width = new Uint8Array(reps.length);
+    for (let j = 0; j < n; j++) {
+      const hi = j + 1 < n ? (starts[j + 1] as number) - 1 : MAX_CODE_POINT;
+      const symbol = symbolOfInterval[j] as number;
+      width[symbol] = Math.min(2, (width[symbol] as number) + Math.min(2, hi - (starts[j] as number) + 1));
+    }
+    this.#single = width.map((w) => (w === 1 ? 1 : 0));
     this.reps = Int32Array.from(reps);
     this.order = Int32Array.from(
       [...reps.keys()].sort(
@@ -154,6 +164,11 @@ export class Alphabet {
   /** The number of symbols. */
   get size(): number {
     return this.reps.length;
+  }
+
+  /** Whether a symbol stands for exactly one code point. */
+  single(symbol: number): boolean {
+    return this.#single[symbol] === 1;
   }
 
   /** The symbol of a code point. */

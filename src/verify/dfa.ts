@@ -548,3 +548,45 @@ function collectOfLength(alphabet: Alphabet, a: Dfa, length: number, count: numb
   };
   if ((can[0] as Uint8Array)[a.start] === 1) walk(a.start, 0);
 }
+
+/**
+ * Every string `a` accepts with a length in `lengths`, when they are at most `max` strings of single-code-point
+ * symbols (so each is one string, not a class of them); otherwise undefined (more strings, an infinite language, a
+ * symbol for several code points, or an automaton larger than `maxStates`).
+ */
+export function allStrings(
+  alphabet: Alphabet,
+  a: Dfa,
+  lengths: LengthSet,
+  max: number,
+  maxStates = 512,
+): string[] | undefined {
+  if (a.n > maxStates) return undefined;
+  const useful = coReachable(a);
+  const out: string[] = [];
+  if (useful[a.start] === 0) return out;
+  const { k } = a;
+  const path: number[] = [];
+  // Every path through useful states reaches an accepting one, so a walk visits at most `max` accepted strings
+  // times their length before it stops; a path longer than the states (a cycle: infinitely many strings) or a
+  // symbol of several code points stops it too.
+  let accepted = 0;
+  const walk = (s: number): boolean => {
+    if (a.accept[s] === 1) {
+      if (++accepted > max) return false;
+      if (inLengths(lengths, path.length)) out.push(alphabet.spell(path));
+    }
+    if (path.length >= a.n) return false;
+    for (let c = 0; c < k; c++) {
+      const t = a.trans[s * k + c] as number;
+      if (useful[t] !== 1) continue;
+      if (!alphabet.single(c)) return false;
+      path.push(c);
+      const ok = walk(t);
+      path.pop();
+      if (!ok) return false;
+    }
+    return true;
+  };
+  return walk(a.start) ? out : undefined;
+}

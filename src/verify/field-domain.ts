@@ -24,6 +24,7 @@ import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
 import type { Automata, AutomataPool } from "./automata.js";
 import {
   ANY_LENGTH,
+  allStrings,
   complement,
   complementLengths,
   constant,
@@ -47,6 +48,9 @@ import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
 import { allowedTypes, checkValue, finiteValues, passesFormat } from "./schema-facts.js";
 import { UrlLanguages } from "./url-language.js";
+
+/** A loose region of at most this many strings is settled by running every atom on each (see `#settle`). */
+const MAX_SETTLED = 64;
 
 /** One way a field can be, for the search. */
 export type FieldOption =
@@ -374,7 +378,9 @@ export class StringTheory {
   /** Every valid string (of some side), exact or not. */
   readonly #valid: Region;
   readonly #cache = new Map<string, TheoryState | null>();
-  readonly #witnesses = new Map<string, { readonly text: string; readonly loose: boolean } | null>();
+  readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
+  /** Compound commands of the field's command words, with every atom's answer on each (see `#compound`). */
+  #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
   readonly #seedStrings = new Map<string, readonly string[]>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
@@ -598,8 +604,25 @@ export class StringTheory {
         break;
     }
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;
+    if (loose !== null) loose = this.#settle(loose, truths);
     if (exact === null && loose === null) return null;
     return { exact, loose, truths };
+  }
+
+  /**
+   * A loose region of a few strings (narrowed to them by an `equals`, `in` or literal regex), as the strings of it on
+   * which every atom has its assigned truth: each is run, so the region is then known exactly, and none left means
+   * the truths cannot be had there (`^npm test$` true, so `command: ["npm test --"]` is false, not a maybe).
+   */
+  #settle(loose: Region, truths: ReadonlyMap<number, Truth>): Region | null {
+    const strings = allStrings(this.alphabet, loose.dfa, loose.lengths, MAX_SETTLED);
+    if (strings === undefined) return loose;
+    const kept = strings.filter((s) =>
+      [...truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth),
+    );
+    if (kept.length === 0) return null;
+    if (kept.length === strings.length) return loose;
+    return { dfa: literals(this.alphabet, kept), lengths: loose.lengths };
   }
 
   #atomTruths(truths: ReadonlyMap<number, Truth>): Map<number, Truth> {
@@ -613,17 +636,36 @@ export class StringTheory {
    * exact region's shortest, most readable string first, then candidates from the loose region.
    */
   witness(state: TheoryState, key: string): { readonly text: string; readonly loose: boolean } | undefined {
+    return this.witnesses(state, key)[0];
+  }
+
+  /**
+   * {@link witness}, then a compound command of the field's command words with the same truths when there is one:
+   * the controller decides its parts one by one, so it may get a decision the first string does not.
+   */
+  witnesses(state: TheoryState, key: string): readonly { readonly text: string; readonly loose: boolean }[] {
     const known = this.#witnesses.get(key);
-    if (known !== undefined) return known ?? undefined;
+    if (known !== undefined) return known;
     const found = this.#witness(state);
-    this.#witnesses.set(key, found ?? null);
-    return found;
+    const out = found === undefined ? [] : [found];
+    if (state.loose !== null) {
+      const compound = this.#compound(state);
+      if (compound !== undefined && compound !== found?.text) out.push({ text: compound, loose: true });
+    }
+    this.#witnesses.set(key, out);
+    return out;
+  }
+
+  /** Whether a string is valid on some side and has every assigned truth, by the runtime's own answers. */
+  #check(state: TheoryState, s: string): boolean {
+    return (
+      this.#field.sides.some((_, i) => this.#field.validOn(i, s)) &&
+      [...state.truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth)
+    );
   }
 
   #witness(state: TheoryState): { readonly text: string; readonly loose: boolean } | undefined {
-    const check = (s: string): boolean =>
-      this.#field.sides.some((_, i) => this.#field.validOn(i, s)) &&
-      [...state.truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth);
+    const check = (s: string): boolean => this.#check(state, s);
     if (state.exact !== null) {
       const formats = this.#field.sides.map((s) => s.schema.format).filter((f) => f !== undefined);
       const candidates =
@@ -680,6 +722,44 @@ export class StringTheory {
       for (const tail of tails.slice(0, 12))
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
     return out;
+  }
+
+  /**
+   * A compound command of two of the field's command words with the state's truths, when some `command` atom is to
+   * be a maybe (as it is on a compound command when some part runs its words): the controller decides each part on
+   * its own, so `git status && npm test` may be allowed part by part where neither the whole string nor a rule about
+   * it is. The candidates and every atom's answer on them are the field's, made once.
+   */
+  #compound(state: TheoryState): string | undefined {
+    const atoms = this.#field.atoms;
+    const maybe = [...state.truths].some(([i, t]) => t === 2 && (atoms[i] as Atom).operator === "command");
+    if (!maybe) return undefined;
+    if (this.#compounds === undefined) {
+      const words = this.#allCommandWords().slice(0, 12);
+      this.#compounds = [];
+      for (const a of words) {
+        for (const b of words) {
+          if (a === b) continue;
+          const text = `${a} && ${b}`;
+          if (!this.#field.sides.some((_, i) => this.#field.validOn(i, text))) continue;
+          this.#compounds.push({ text, truths: atoms.map((atom) => atom.test(text)) });
+        }
+      }
+    }
+    return this.#compounds.find((c) => [...state.truths].every(([i, t]) => c.truths[i] === t))?.text;
+  }
+
+  /** The words of every `command` prefix read on this field, in the order the atoms were made. */
+  #allCommandWords(): string[] {
+    const out: string[] = [];
+    for (const atom of this.#field.atoms) {
+      if (atom.operator !== "command") continue;
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok && read.prefix.words.length > 0) out.push(read.prefix.words.join(" "));
+      }
+    }
+    return [...new Set(out)];
   }
 
   /** Strings of the seed languages of the state's atoms, each alone (cached by atom, truth and lengths). */

@@ -110,17 +110,20 @@ export function searchModels(
     if (models.length >= options.maxModels || options.accept?.(model) === true) stopped = true;
   };
 
-  /** A string of the state's region with its assigned truths (the theory keeps them by the assignments made). */
-  const witnessOf = (
+  /**
+   * Strings of the state's region with its assigned truths (the theory keeps them by the assignments made): the
+   * plainest first, then another the controller may decide otherwise (a compound command).
+   */
+  const witnessesOf = (
     field: FieldDomain,
     state: TheoryState,
     path: string,
-  ): { value: string; loose: boolean } | null => {
-    const found = (field.strings() as NonNullable<ReturnType<FieldDomain["strings"]>>).witness(state, path);
-    if (found === undefined && options.concreteOnly && options.maxFailedWitnesses !== undefined) {
+  ): { value: string; loose: boolean }[] => {
+    const found = (field.strings() as NonNullable<ReturnType<FieldDomain["strings"]>>).witnesses(state, path);
+    if (found.length === 0 && options.concreteOnly && options.maxFailedWitnesses !== undefined) {
       if (++failedWitnesses >= options.maxFailedWitnesses) stopped = true;
     }
-    return found === undefined ? null : { value: found.text, loose: found.loose };
+    return found.map((w) => ({ value: w.text, loose: w.loose }));
   };
   const orderOf = (field: FieldDomain): readonly number[] =>
     options.order?.get(field.ref.key) ?? field.atoms.map((_, i) => i);
@@ -141,14 +144,16 @@ export function searchModels(
    */
   const complete = (fi: number, state: TheoryState | undefined, path: string): void => {
     const set: string[] = [];
-    let abstracted: string[] = [];
+    const abstracted: string[] = [];
+    // The current field's strings, when it has a state: one model for each.
+    let alternatives: { value: string; loose: boolean }[] = [];
     for (let j = fi; j < fields.length; j++) {
       const field = fields[j] as FieldDomain;
       const key = field.ref.key;
       let value: { value: unknown; loose?: boolean } | undefined;
       if (j === fi && state !== undefined) {
-        const w = witnessOf(field, state, path);
-        if (w !== null) value = w;
+        alternatives = witnessesOf(field, state, path);
+        value = alternatives[0];
       } else {
         for (const option of field.options()) {
           if (option.kind === "value") {
@@ -157,8 +162,8 @@ export function searchModels(
           }
           if (option.kind === "strings") {
             const theory = field.strings();
-            const w = theory === null ? null : witnessOf(field, theory.initial, "");
-            if (w !== null) {
+            const w = theory === null ? undefined : witnessesOf(field, theory.initial, "")[0];
+            if (w !== undefined) {
               value = w;
               break;
             }
@@ -173,10 +178,17 @@ export function searchModels(
         abstracted.push(key);
       }
     }
-    if (abstracted.length === 0 || !options.concreteOnly) record();
+    if (abstracted.length === 0 || !options.concreteOnly) {
+      record();
+      const key = (fields[fi] as FieldDomain | undefined)?.ref.key;
+      for (const other of alternatives.slice(1)) {
+        if (stopped || key === undefined) break;
+        values.set(key, other);
+        record();
+      }
+    }
     for (const key of set) values.delete(key);
     for (const key of abstracted) abstract.delete(key);
-    abstracted = [];
   };
 
   const visitField = (fi: number): void => {
@@ -239,12 +251,14 @@ export function searchModels(
     if (theory === null) return;
     const order = orderOf(field);
     if (ai === order.length) {
-      const witness = witnessOf(field, state, path);
-      if (witness !== null) {
+      const witnesses = witnessesOf(field, state, path);
+      for (const witness of witnesses) {
+        if (stopped) break;
         values.set(key, witness);
         visitField(fi + 1);
         values.delete(key);
-      } else if (!options.concreteOnly) {
+      }
+      if (witnesses.length === 0 && !options.concreteOnly) {
         abstract.set(key, looseReason(field));
         visitField(fi + 1);
         abstract.delete(key);

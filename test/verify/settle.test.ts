@@ -1,0 +1,113 @@
+/**
+ * Command strings outside what the automata model: a loose region of a few strings is settled by running every
+ * atom on each, and a compound command made of the policy's own command words is tried as a witness.
+ */
+import { describe, expect, it } from "vitest";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import { AlphabetBuilder } from "../../src/verify/alphabet.js";
+import {
+  ANY_LENGTH,
+  allStrings,
+  complement,
+  constant,
+  lengthRange,
+  literals,
+  union,
+} from "../../src/verify/dfa.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+describe("allStrings", () => {
+  const builder = new AlphabetBuilder();
+  builder.addText("ab c");
+  // A class of many code points: the digits, never split by a text above.
+  builder.addRanges([0x30, 0x39]);
+  const alphabet = builder.build();
+
+  it("lists every string of a finite language of single code points, shortest first", () => {
+    const dfa = literals(alphabet, ["ab", "a", "c", "ba c"]);
+    expect(allStrings(alphabet, dfa, ANY_LENGTH, 10)?.sort()).toEqual(["a", "ab", "ba c", "c"]);
+    expect(allStrings(alphabet, dfa, lengthRange(2, 3), 10)).toEqual(["ab"]);
+    expect(allStrings(alphabet, literals(alphabet, []), ANY_LENGTH, 10)).toEqual([]);
+    expect(allStrings(alphabet, literals(alphabet, [""]), ANY_LENGTH, 10)).toEqual([""]);
+  });
+
+  it("gives up on more strings than asked, an infinite language, or a symbol of several code points", () => {
+    const four = literals(alphabet, ["a", "b", "c", "ab"]);
+    expect(allStrings(alphabet, four, ANY_LENGTH, 3)).toBeUndefined();
+    expect(allStrings(alphabet, four, ANY_LENGTH, 4)).toHaveLength(4);
+    // More strings than asked, even when the lengths asked for hold fewer.
+    expect(allStrings(alphabet, four, lengthRange(2, 2), 3)).toBeUndefined();
+    expect(allStrings(alphabet, constant(alphabet.size, true), lengthRange(0, 0), 100)).toBeUndefined();
+    expect(allStrings(alphabet, complement(four), ANY_LENGTH, 1000)).toBeUndefined();
+    const digit = literals(alphabet, ["7"]);
+    expect(allStrings(alphabet, digit, ANY_LENGTH, 10)).toBeUndefined();
+    expect(allStrings(alphabet, union(four, digit), ANY_LENGTH, 10, 2)).toBeUndefined();
+  });
+});
+
+const TOOLS = JSON.stringify({
+  tools: [
+    {
+      name: "run_shell",
+      description: "Runs a shell command.",
+      input_schema: {
+        type: "object",
+        properties: { command: { type: "string" } },
+        required: ["command"],
+        additionalProperties: false,
+      },
+    },
+  ],
+});
+
+const POLICY = JSON.stringify({
+  version: 1,
+  rules: [
+    {
+      id: "safe",
+      tools: ["run_shell"],
+      decision: "allow",
+      when: { command: { command: ["git status", "ls"] } },
+      reason: "read-only",
+    },
+    {
+      id: "test-suite",
+      tools: ["run_shell"],
+      decision: "allow",
+      when: { command: { regex: "^npm test$" } },
+      reason: "exactly npm test",
+    },
+    {
+      id: "test-suite-with-words",
+      tools: ["run_shell"],
+      decision: "ask",
+      when: { command: { command: ["npm test"], not: { regex: "^npm test$" } } },
+      reason: "words after npm test",
+    },
+  ],
+});
+
+function verify(where: unknown) {
+  const { bundle, validators } = loadFromText(TOOLS, POLICY);
+  const [result] = new Verifier(bundle, validators).verify([
+    { id: "p", tools: ["run_shell"], where: where as never, kind: "never", action: "allow" },
+  ]);
+  return { result, policy: ToolPolicy.fromStatements(bundle.statements) };
+}
+
+describe("command properties", () => {
+  it("holds where the only string a regex allows gives the property's command atom false", () => {
+    const { result } = verify({ command: { command: ["npm test --"] } });
+    expect(result?.status, JSON.stringify(result)).toBe("holds");
+  });
+
+  it("fails with a compound command allowed part by part, which the controller confirms", () => {
+    const { result, policy } = verify({ command: { command: ["npm test"], not: { regex: "^npm test$" } } });
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const args = result?.witness?.arguments as { command: string };
+    expect(args.command).toMatch(/ && /);
+    expect(result?.witness?.decision).toBe("allow");
+    expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+  });
+});
