@@ -11,7 +11,9 @@
  * - `path_prefix`: a longer prefix implies a shorter one, on every reading and on the text as written.
  * - `command`: a string may run a list of prefixes when it may run one of them, and a prefix may run wherever a
  *   prefix made of its first words may; a string certainly covered by prefixes is certainly covered by prefixes
- *   made of their first words (without `$` or options).
+ *   made of their first words (without `$` or options); and a string is certainly covered by two lists only when
+ *   a prefix of one and a prefix of the other agree word for word as far as the shorter goes (certain means that
+ *   the string has a simple command and that each starts with the words of a prefix of the list, as written).
  *
  * - `url`: the runtime reads a URL's spelling before its parts, alike for every `url` operator, so when every part
  *   operator `b` reads is read by `a` at least as strictly (its schemes, hosts, ports, path globs and query keys
@@ -293,7 +295,17 @@ export class FieldFacts {
       }
       if (truth !== 1) continue;
       for (const b of ids) {
-        if (b === a || truths.get(b) === 1) continue;
+        if (b === a) continue;
+        if (truths.get(b) === 1) {
+          // Both certain: the first simple command's words start with a prefix of each, so one of a's prefixes and
+          // one of b's are the same words or one starts the other.
+          const others = this.#commands.get(b) as readonly CommandWords[];
+          const meet = entries.some((e) =>
+            others.some((f) => startsWithList(e.words, f.words) || startsWithList(f.words, e.words)),
+          );
+          if (!meet) return false;
+          continue;
+        }
         const others = this.#commands.get(b) as readonly CommandWords[];
         const covered = entries.every((e) =>
           others.some((f) => f.key === e.key || (f.plain && startsWithList(e.words, f.words))),
