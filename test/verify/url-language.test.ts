@@ -297,6 +297,28 @@ describe("url languages", () => {
     expect(certainOf({ host: "a.b" }, "mailto://a.b/")).toBe(false);
   });
 
+  it("an empty list of schemes, hosts, ports or paths matches no URL, as the runtime answers", () => {
+    const values = [
+      "https://api.github.com/",
+      "http://a.example.com:80/a?a=1",
+      "ftp://x.com/",
+      "wss://localhost:443",
+      "file:///a",
+      "HTTPS://A.B",
+    ];
+    for (const s of [{ scheme: [] }, { host: [] }, { port: [] }, { path: [] }] as UrlSpec[]) {
+      const { automata, urls } = languagesFor([s], []);
+      const l = urls.url(s) as NonNullable<ReturnType<typeof urls.url>>;
+      expect(l, JSON.stringify(s)).toBeDefined();
+      for (const value of values) {
+        expect(runtime(s)(value), `${value} ${JSON.stringify(s)}`).toBe(0);
+        const symbols = automata.alphabet.symbols(value);
+        expect(accepts(l.certain, symbols), `${value} certain ${JSON.stringify(s)}`).toBe(false);
+        expect(accepts(l.possible, symbols), `${value} possible ${JSON.stringify(s)}`).toBe(false);
+      }
+    }
+  });
+
   it("an operator whose host does not compile has no languages", () => {
     const { urls } = languagesFor([], []);
     expect(urls.url({ host: "a*b.com" })).toBeUndefined();
