@@ -10,8 +10,9 @@
  *   of `N` whose exact language covers it, or may match one whose possible-language does.
  * - `path_prefix`: a longer prefix implies a shorter one, on every reading and on the text as written.
  * - `command`: a string may run a list of prefixes when it may run one of them, and a prefix may run wherever a
- *   prefix made of its first words may; a string certainly covered by prefixes is certainly covered by prefixes
- *   made of their first words (without `$` or options); and a string is certainly covered by two lists only when
+ *   prefix made of its first words may; a string certainly covered by prefixes is certainly covered by the same
+ *   prefixes in another list, and may run prefixes made of their first words (without `$` or options; not
+ *   certainly: `git -c` is certain of `git -c` and a maybe for `git`); and a string is certainly covered by two lists only when
  *   a prefix of one and a prefix of the other agree word for word as far as the shorter goes (certain means that
  *   the string has a simple command and that each starts with the words of a prefix of the list, as written).
  *
@@ -307,10 +308,16 @@ export class FieldFacts {
           continue;
         }
         const others = this.#commands.get(b) as readonly CommandWords[];
+        if (entries.length === 0) continue;
+        // Every part starts with a prefix of a that b lists too: b is certain of it as a is.
+        if (entries.every((e) => others.some((f) => f.key === e.key))) return false;
+        // Or with one whose first words b lists as a plain prefix: b may run it. Not certainly: the words after
+        // the shorter prefix may make it a maybe (`git -c` is certain of `git -c` and a maybe for `git`, whose
+        // `-c` may set a command to run).
         const covered = entries.every((e) =>
           others.some((f) => f.key === e.key || (f.plain && startsWithList(e.words, f.words))),
         );
-        if (entries.length > 0 && covered) return false;
+        if (covered && truths.get(b) === 0) return false;
       }
     }
     return true;

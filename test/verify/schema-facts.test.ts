@@ -158,7 +158,16 @@ describe("checkValue", () => {
       fc.property(schemaAndValue, ([schema, value]) => {
         const want = ajvAccepts(schema, value);
         if (want) accepted++;
-        expect(checkValue(schema, value, false)).toBe(want);
+        const got = checkValue(schema, value, false);
+        // One difference, on the side that keeps a `holds` sound (more values allowed, each witness is still
+        // checked by the validator): a number within 1e-9 of a multiple passes `multipleOf`, as decimal
+        // multiples such as 0.3 of 0.1 do, where the validator's division leaves a remainder.
+        if (got && !want && typeof schema.multipleOf === "number" && typeof value === "number") {
+          const q = value / schema.multipleOf;
+          expect(Math.abs(q - Math.round(q))).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(q)));
+          return;
+        }
+        expect(got).toBe(want);
       }),
       { numRuns: RUNS },
     );
