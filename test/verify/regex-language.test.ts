@@ -220,6 +220,13 @@ describe("RegexLanguage on an alphabet cut for the pattern alone", () => {
     ["^[^\\ud800-\\udbff]$", ["", "u"]],
     ["^[\\ud800-\\udfff]$", ["", "u"]],
     ["\\uffff", ["", "u"]],
+    // Each of 0, 9 and Z a symbol of its own (and its representative): each is a word character.
+    ["^(?:0|9|Z)\\b", ["", "u"]],
+    ["^(?:0|9|Z)\\B", [""]],
+    // A carriage return and U+2029 each a symbol of their own: each ends a line.
+    ["\\r^a", ["m"]],
+    ["\\u2029^a", ["m"]],
+    ["a$\\r", ["m"]],
     ["[a-~]", ["", "i", "iu"]],
     ["[a-cb]", ["", "i"]],
     ["[x-z9a]", ["", "i"]],
@@ -362,13 +369,25 @@ describe("RegexLanguage.fits", () => {
     for (const r of ranges) builder.addRanges([...r]);
     return builder.build();
   };
-  const language = RegexLanguage.parse("[b-d]", "u") as RegexLanguage;
+  const parsed = (source: string, flags: string) => RegexLanguage.parse(source, flags) as RegexLanguage;
 
   it("holds on an alphabet cut at the pattern's classes, the word characters and the line terminators", () => {
+    const language = parsed("[b-d]", "u");
     expect(language.fits(built([[0x62, 0x64], WORD_RANGES, LINE_TERMINATOR_RANGES]))).toBe(true);
   });
 
+  it("holds when a class ignoring case is a union of cut ranges: [a-c] is A to C and a to c", () => {
+    const language = parsed("[a-c]", "i");
+    expect(language.fits(built([[0x41, 0x43], [0x61, 0x63], WORD_RANGES, LINE_TERMINATOR_RANGES]))).toBe(
+      true,
+    );
+    expect(language.fits(built([[0x41, 0x42], [0x61, 0x63], WORD_RANGES, LINE_TERMINATOR_RANGES]))).toBe(
+      false,
+    );
+  });
+
   it("fails when a class, the word characters or the line terminators are not cut", () => {
+    const language = parsed("[b-d]", "u");
     expect(language.fits(built([[0x62, 0x63], WORD_RANGES, LINE_TERMINATOR_RANGES]))).toBe(false);
     expect(language.fits(built([[0x62, 0x64], LINE_TERMINATOR_RANGES]))).toBe(false);
     expect(language.fits(built([[0x62, 0x64], WORD_RANGES]))).toBe(false);
