@@ -386,6 +386,13 @@ describe("RegexLanguage.fits", () => {
     );
   });
 
+  it("holds when a class of adjacent ranges is one cut range: [a-cd-f] is a to f", () => {
+    for (const source of ["[a-cd-f]", "[d-fa-c]", "[a-ce-fd]"]) {
+      const language = parsed(source, "u");
+      expect(language.fits(built([[0x61, 0x66], WORD_RANGES, LINE_TERMINATOR_RANGES])), source).toBe(true);
+    }
+  });
+
   it("fails when a class, the word characters or the line terminators are not cut", () => {
     const language = parsed("[b-d]", "u");
     expect(language.fits(built([[0x62, 0x63], WORD_RANGES, LINE_TERMINATOR_RANGES]))).toBe(false);
