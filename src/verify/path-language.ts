@@ -57,6 +57,17 @@ function globSources(glob: Glob): string[] {
   return out;
 }
 
+/** Cuts the alphabet at the boundaries of a pattern's character tests (see `RegexLanguage.addBoundaries`). */
+function cut(builder: AlphabetBuilder, pattern: string, flags: string): void {
+  RegexLanguage.parse(pattern, flags)?.addBoundaries(builder);
+}
+
+/** Cuts the alphabet for a pattern read exactly and ignoring case, as an operator's languages read it. */
+function cutBothCases(builder: AlphabetBuilder, pattern: string): void {
+  cut(builder, pattern, "u");
+  cut(builder, pattern, "iu");
+}
+
 /** The languages of one path operator: over raw strings in the simple subset, and over normalised readings. */
 export interface PathOperatorLanguages {
   /** Simple paths the operator certainly matches. */
@@ -88,24 +99,17 @@ export class PathLanguages {
     globs: readonly string[],
     prefixes: readonly string[],
   ): void {
-    for (const pattern of [RELATIVE, ABSOLUTE, DEVICE]) {
-      RegexLanguage.parse(pattern, pattern === DEVICE ? "iu" : "u")?.addBoundaries(builder);
-    }
+    for (const pattern of [RELATIVE, ABSOLUTE, DEVICE])
+      cut(builder, pattern, pattern === DEVICE ? "iu" : "u");
     builder.addPoint(0);
     builder.addPoint(0x2f);
     builder.addPoint(0x2e);
     for (const g of globs) {
       const compiled = compileGlob(g);
       if (!compiled.ok) continue;
-      for (const source of globSources(compiled.glob)) {
-        RegexLanguage.parse(source, "u")?.addBoundaries(builder);
-        RegexLanguage.parse(source, "iu")?.addBoundaries(builder);
-      }
+      for (const source of globSources(compiled.glob)) cutBothCases(builder, source);
     }
-    for (const p of prefixes) {
-      RegexLanguage.parse(`^${literal(p)}`, "u")?.addBoundaries(builder);
-      RegexLanguage.parse(`^${literal(p)}`, "iu")?.addBoundaries(builder);
-    }
+    for (const p of prefixes) cutBothCases(builder, `^${literal(p)}`);
   }
 
   /** The simple paths whose rooted spelling (`\0/a` for `/a`, `\0` for `/`) a pattern over rooted text accepts. */

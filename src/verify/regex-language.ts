@@ -67,7 +67,7 @@ function getFoldClasses(): NonNullable<typeof foldClasses> {
       if (list === undefined) members.set(target, [target, key]);
       else list.push(key);
     }
-    foldClasses = { targets: Int32Array.from([...members.keys()].sort((a, b) => a - b)), members };
+    foldClasses = { targets: Int32Array.from(members.keys()), members };
   }
   return foldClasses;
 }
@@ -250,7 +250,8 @@ export class RegexLanguage {
       if (op === OP_MATCH) match = true;
       else if (op === OP_SYM) syms.push(s);
       else if (op === OP_SPLIT) for (const t of this.#outs[s] as number[]) stack.push(t);
-      else if (op === OP_ASSERT && this.#holds(this.#asserts[s] as AssertWhich, prev, next))
+      // The one op left is OP_ASSERT.
+      else if (this.#holds(this.#asserts[s] as AssertWhich, prev, next))
         stack.push((this.#outs[s] as number[])[0] as number);
     }
     return { syms, match };

@@ -7,11 +7,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
-import { compileGlob } from "../../src/runtime/match/glob.js";
+import { compileGlob, rootedPath } from "../../src/runtime/match/glob.js";
 import { readSimplePath } from "../../src/runtime/match/path.js";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
 import { Automata } from "../../src/verify/automata.js";
-import { accepts } from "../../src/verify/dfa.js";
+import { accepts, TooComplex } from "../../src/verify/dfa.js";
 import { PathLanguages } from "../../src/verify/path-language.js";
 
 const CHARS = [
@@ -161,3 +161,94 @@ describe("PathLanguages on every short path", () => {
     }
   });
 });
+
+describe("PathLanguages over one set of automata", () => {
+  const LETTERS = ["a", "b", "A", "/", "."];
+  const SIMPLE = allStrings(LETTERS, 4).filter(isSimple);
+
+  it("answers each of several glob operators with its own languages, in any order", () => {
+    // The automata are shared (and memoised) across the operators of one verification: one operator's
+    // languages must never stand for another's.
+    const lists = [["a"], ["b"], ["a", "b"], ["*"], ["a/**"], ["/a"], ["A"], ["a"]];
+    const { alphabet, paths } = languages(lists.flat(), [], LETTERS);
+    for (const globs of lists) {
+      const compiled = compileCondition({ f: { glob: globs } });
+      if (!compiled.ok) throw new Error(`${globs} does not compile`);
+      const { certain, possible } = paths.glob(globs);
+      const readings = paths.globReadings(globs);
+      const wrong = SIMPLE.filter((v) => {
+        const truth = compiled.condition({ f: v });
+        const symbols = alphabet.symbols(v);
+        return accepts(certain, symbols) !== (truth === 1) || accepts(possible, symbols) !== (truth !== 0);
+      });
+      expect(wrong.slice(0, 5), JSON.stringify(globs)).toEqual([]);
+      // The readings' certain language is the globs' exact patterns over the rooted text.
+      for (const v of SIMPLE) {
+        const symbols = alphabet.symbols(rootedPath(v));
+        expect(accepts(readings.certain, symbols), `${globs} reading ${v}`).toBe(
+          globs.some((g) => (compileGlob(g) as { glob: { test(p: string): boolean } }).glob.test(v)),
+        );
+      }
+    }
+  });
+
+  it("reads certain and possible as different languages of one glob", () => {
+    const { alphabet, paths } = languages(["a/b"], [], LETTERS);
+    const readings = paths.globReadings(["a/b"]);
+    expect(accepts(readings.certain, alphabet.symbols("a/b"))).toBe(true);
+    expect(accepts(readings.certain, alphabet.symbols("A/b"))).toBe(false);
+    expect(accepts(readings.possible, alphabet.symbols("A/b"))).toBe(true);
+    expect(accepts(readings.possible, alphabet.symbols("b/b"))).toBe(false);
+  });
+
+  it("refuses a glob that does not compile, naming it", () => {
+    const { paths } = languages(["a/["], [], LETTERS);
+    expect(() => paths.glob(["a/["])).toThrow(TooComplex);
+    expect(() => paths.globReadings(["a", "a/["])).toThrow(/glob a\/\[ does not compile: ./);
+  });
+});
+
+describe("PathLanguages.globReadings on reading texts", () => {
+  // Reading texts are not only simple paths: a character above U+FFFF is one character to `?` (flag u).
+  const LETTERS = ["a", "A", "k", "\u212a", "/", "\u{1f600}"];
+  const TEXTS = allStrings(LETTERS, 3);
+
+  for (const g of ["?", "??", "a?", "*", "/?", "**/?", "k", "[!a]", "?/*"]) {
+    it(`certain is the glob's test and possible its mayMatch on every text of up to 3 characters (${g})`, () => {
+      const compiled = compileGlob(g);
+      if (!compiled.ok) throw new Error(`${g} does not compile`);
+      const { alphabet, paths } = languages([g], [], LETTERS);
+      const { certain, possible } = paths.globReadings([g]);
+      const wrong = TEXTS.filter((v) => {
+        const symbols = alphabet.symbols(rootedPath(v));
+        return (
+          accepts(certain, symbols) !== compiled.glob.test(v) ||
+          accepts(possible, symbols) !== compiled.glob.mayMatch(v)
+        );
+      });
+      expect(wrong.slice(0, 5)).toEqual([]);
+    });
+  }
+
+  it("reads a character above U+FFFF as one character", () => {
+    const { alphabet, paths } = languages(["?", "??"], [], ["\u{1f600}"]);
+    const one = paths.globReadings(["?"]);
+    const two = paths.globReadings(["??"]);
+    const smiley = alphabet.symbols("\u{1f600}");
+    expect(accepts(one.certain, smiley)).toBe(true);
+    expect(accepts(one.possible, smiley)).toBe(true);
+    expect(accepts(two.certain, smiley)).toBe(false);
+    expect(accepts(two.possible, smiley)).toBe(false);
+  });
+});
+
+/** Every string over `letters` of at most `max` characters. */
+function allStrings(letters: readonly string[], max: number): string[] {
+  const out = [""];
+  let layer = [""];
+  for (let n = 1; n <= max; n++) {
+    layer = layer.flatMap((s) => letters.map((c) => s + c));
+    out.push(...layer);
+  }
+  return out;
+}
