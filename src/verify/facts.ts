@@ -61,15 +61,20 @@ interface CommandWords {
 }
 
 function startsWithList(longer: readonly string[], shorter: readonly string[]): boolean {
-  return shorter.length <= longer.length && shorter.every((w, i) => longer[i] === w);
+  // A word past the end of `longer` is undefined, never a word of `shorter`.
+  return shorter.every((w, i) => longer[i] === w);
+}
+
+/** Host names (lower case, every form a pattern names) and `*.` suffixes (`.example.com`). */
+interface UrlHosts {
+  readonly names: ReadonlySet<string>;
+  readonly suffixes: readonly string[];
 }
 
 /** The parts of a `url` operator that its facts compare (`null`: the part is not read). */
 interface UrlParts {
   readonly schemes: ReadonlySet<string> | null;
-  /** Host names (lower case, every form a pattern names) and `*.` suffixes (`.example.com`). */
-  readonly names: ReadonlySet<string> | null;
-  readonly suffixes: readonly string[] | null;
+  readonly hosts: UrlHosts | null;
   readonly ports: ReadonlySet<number> | null;
   readonly paths: ReadonlySet<string> | null;
   readonly keys: ReadonlySet<string> | null;
@@ -83,25 +88,24 @@ function listOf<T>(value: T | readonly T[] | undefined): readonly T[] | null {
 /** The parts of a `url` operator, or `undefined` when one does not read as the runtime compiles it. */
 function urlParts(spec: UrlSpec): UrlParts | undefined {
   const schemes = listOf(spec.scheme);
-  let names: Set<string> | null = null;
-  let suffixes: string[] | null = null;
-  const hosts = listOf(spec.host);
-  if (hosts !== null) {
-    names = new Set();
-    suffixes = [];
-    for (const text of hosts) {
+  let hosts: UrlHosts | null = null;
+  const hostList = listOf(spec.host);
+  if (hostList !== null) {
+    const names = new Set<string>();
+    const suffixes: string[] = [];
+    for (const text of hostList) {
       const pattern = hostPattern(text);
       if (typeof pattern === "string") return undefined;
       if ("suffix" in pattern) suffixes.push(pattern.suffix);
       else for (const name of pattern.names) names.add(name);
     }
+    hosts = { names, suffixes };
   }
   const ports = listOf(spec.port);
   const paths = listOf(spec.path);
   return {
     schemes: schemes === null ? null : new Set(schemes.map((s) => s.toLowerCase())),
-    names,
-    suffixes,
+    hosts,
     ports: ports === null ? null : new Set(ports),
     paths: paths === null ? null : new Set(paths),
     keys: spec.query === undefined ? null : new Set(spec.query.keys),
@@ -120,26 +124,24 @@ function disjoint<T>(a: ReadonlySet<T> | null, b: ReadonlySet<T> | null): boolea
 function urlCovers(a: UrlParts, b: UrlParts): boolean {
   if (!subsetOf(a.schemes, b.schemes) || !subsetOf(a.ports, b.ports)) return false;
   if (!subsetOf(a.paths, b.paths) || !subsetOf(a.keys, b.keys)) return false;
-  if (b.names === null) return true;
-  if (a.names === null) return false;
-  const bNames = b.names;
-  const bSuffixes = b.suffixes ?? [];
+  if (b.hosts === null) return true;
+  if (a.hosts === null) return false;
+  const { names: bNames, suffixes: bSuffixes } = b.hosts;
   // A host name (never an IP address, whose IPv6 spellings the runtime reads as a maybe) under a `*.` suffix.
   const underSuffix = (name: string) =>
     /[a-z]/.test(name.slice(name.lastIndexOf(".") + 1)) &&
     !name.includes(":") &&
     bSuffixes.some((s) => name.endsWith(s) && name.length > s.length);
-  if (![...a.names].every((name) => bNames.has(name) || underSuffix(name))) return false;
-  return (a.suffixes ?? []).every((s) => bSuffixes.some((t) => s.endsWith(t)));
+  if (![...a.hosts.names].every((name) => bNames.has(name) || underSuffix(name))) return false;
+  return a.hosts.suffixes.every((s) => bSuffixes.some((t) => s.endsWith(t)));
 }
 
 /** A URL `a` reads as certain is one `b` reads as false. */
 function urlExcludes(a: UrlParts, b: UrlParts): boolean {
   if (disjoint(a.schemes, b.schemes) || disjoint(a.ports, b.ports)) return true;
-  if (a.names === null || b.names === null || (a.suffixes ?? []).length > 0) return false;
-  const bNames = b.names;
-  const bSuffixes = b.suffixes ?? [];
-  return [...a.names].every(
+  if (a.hosts === null || b.hosts === null || a.hosts.suffixes.length > 0) return false;
+  const { names: bNames, suffixes: bSuffixes } = b.hosts;
+  return [...a.hosts.names].every(
     (name) => !bNames.has(name) && !bSuffixes.some((s) => name.endsWith(s) && name.length > s.length),
   );
 }
@@ -173,7 +175,8 @@ export class FieldFacts {
         else {
           // The runtime compares a reading's text (`` for the empty relative path, not `.`).
           const text = rooted(prefix);
-          possible = union(parse(`^${literal(text)}`, "u"), parse(`^${literal(text)}`, "iu"));
+          // Ignoring case (which also reads the text as written).
+          possible = parse(`^${literal(text)}`, "iu");
           possible = subtract(possible, literals(alphabet, ["."]));
         }
         this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, prefix });
@@ -200,7 +203,6 @@ export class FieldFacts {
 
   #urlsAllow(truths: ReadonlyMap<number, Truth>): boolean {
     const ids = [...this.#urls.keys()].filter((id) => truths.has(id));
-    if (ids.length < 2) return true;
     for (const a of ids) {
       const ta = truths.get(a) as Truth;
       const pa = this.#urls.get(a) as UrlParts;
@@ -228,7 +230,6 @@ export class FieldFacts {
 
   #pathsAllow(truths: ReadonlyMap<number, Truth>): boolean {
     const ids = [...this.#paths.keys()].filter((id) => truths.has(id));
-    if (ids.length < 1) return true;
     const falseIds = ids.filter((id) => truths.get(id) === 0);
     for (const a of ids) {
       const truth = truths.get(a) as Truth;
@@ -248,7 +249,8 @@ export class FieldFacts {
       }
       if (truth === 1) {
         // Certainly matches a: certainly matches a glob whose exact language covers it, or may match one.
-        const notCertain = ids.filter((b) => b !== a && truths.get(b) !== 1);
+        // Not `a` itself, which is certain.
+        const notCertain = ids.filter((b) => truths.get(b) !== 1);
         if (pa.kind === "path_prefix") {
           for (const b of notCertain) {
             const pb = this.#paths.get(b) as PathReadings;
@@ -278,7 +280,6 @@ export class FieldFacts {
 
   #commandsAllow(truths: ReadonlyMap<number, Truth>): boolean {
     const ids = [...this.#commands.keys()].filter((id) => truths.has(id));
-    if (ids.length < 2) return true;
     const falseWords = ids
       .filter((id) => truths.get(id) === 0)
       .flatMap((id) => this.#commands.get(id) as readonly CommandWords[]);
@@ -289,7 +290,6 @@ export class FieldFacts {
       if (
         truth !== 0 &&
         entries.length > 0 &&
-        falseWords.length > 0 &&
         entries.every((e) => falseWords.some((f) => startsWithList(e.words, f.words)))
       ) {
         return false;
@@ -299,8 +299,9 @@ export class FieldFacts {
         if (b === a) continue;
         if (truths.get(b) === 1) {
           // Both certain: the first simple command's words start with a prefix of each, so one of a's prefixes and
-          // one of b's are the same words or one starts the other.
+          // one of b's are the same words or one starts the other (a list none of whose prefixes reads says nothing).
           const others = this.#commands.get(b) as readonly CommandWords[];
+          if (entries.length === 0 || others.length === 0) continue;
           const meet = entries.some((e) =>
             others.some((f) => startsWithList(e.words, f.words) || startsWithList(f.words, e.words)),
           );

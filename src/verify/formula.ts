@@ -83,7 +83,8 @@ export class AtomTable {
       field,
       operator,
       value,
-      test: (v) => condition(v === undefined ? {} : { f: v }),
+      // A missing field is `undefined`, and the runtime reads `{ f: undefined }` as it reads `{}`.
+      test: (v) => condition({ f: v }),
     });
     this.#byKey.set(key, id);
     return id;
@@ -145,8 +146,6 @@ export function atomsOf(formula: Formula, out: Set<number> = new Set()): Set<num
       break;
     case "and":
       for (const f of formula.of) atomsOf(f, out);
-      break;
-    default:
       break;
   }
   return out;

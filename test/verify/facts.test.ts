@@ -1,0 +1,900 @@
+/**
+ * The facts between the operators of one field (`facts.ts`). Every fact is an implication between the runtime's
+ * answers, so the truths the runtime gives on any string are allowed: checked on every short path over a few
+ * characters (cases, Windows separators, dots, short names) and on command lines made of a few words and shell
+ * operators, for generated sets of `glob`, `path_prefix` and `command` operators. And the facts rule out exactly
+ * the assignments of truths their rules name, for each rule: a longer prefix implies a shorter one, a glob covered
+ * by others, command prefixes made of first words, URLs read at least as strictly or with nothing in common.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Truth } from "../../src/runtime/truth.js";
+import { assignments, factsOf, type Op, rawFacts, ruledOut } from "./facts-harness.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
+
+/** Every string over `chars` of at most `max` characters. */
+function allStrings(chars: readonly string[], max: number): string[] {
+  const out = [""];
+  let layer = [""];
+  for (let n = 1; n <= max; n++) {
+    layer = layer.flatMap((s) => chars.map((c) => s + c));
+    out.push(...layer);
+  }
+  return out;
+}
+
+/** The runtime's truths of every atom on each value are allowed by the facts; returns how many assignments they rule out. */
+function checkSound(ops: readonly Op[], values: readonly string[]): number {
+  const { facts, atoms } = factsOf(ops);
+  for (const value of values) {
+    const truths = new Map(atoms.map((a) => [a.id, a.test(value)]));
+    expect(
+      facts.allows(truths),
+      `${JSON.stringify(value)}: ${JSON.stringify(ops)} ${JSON.stringify([...truths])}`,
+    ).toBe(true);
+  }
+  return ruledOut(facts, ops.length).length;
+}
+
+const PATHS = [
+  ...allStrings(["a", "A", "b", "/", "\\", "."], 3),
+  "a/b",
+  "a/b/c",
+  "A/B",
+  "a/B",
+  "/a/b",
+  "/A/b",
+  "a/b.md",
+  "A/b.MD",
+  "b.md",
+  "a.md",
+  "../a",
+  "a/../b",
+  "./a",
+  "a//b",
+  "a~1",
+  "A~1/b",
+  "C:\\a",
+  "c:/a/b",
+  "\\\\a\\b",
+  "a\\b\\c",
+  "~/a",
+  "a/\u00e9",
+  "a/e\u0301",
+  "\u212a",
+  "a/ ",
+  "a.",
+  "a/b.",
+  "con",
+  "a/con.md",
+];
+const GLOB_PARTS = ["a", "b", "A", "*", "**", "?", "*.md", "a.md", "[ab]", "{a,b}", "\u00e9"];
+const glob = fc
+  .tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_PARTS), { minLength: 1, maxLength: 2 }))
+  .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
+const PREFIXES = ["", "a", "a/", "a/b", "A", "A/", "/", "/a", "/A/", "b", "a.md", "a/b/"];
+const pathOp: fc.Arbitrary<Op> = fc.oneof(
+  glob.map((g): Op => ["glob", g]),
+  fc.array(glob, { minLength: 2, maxLength: 2 }).map((gs): Op => ["glob", gs]),
+  fc.constantFrom(...PREFIXES).map((p): Op => ["path_prefix", p]),
+);
+
+const WORDS = ["git", "status", "log", "ls", "-l", "-n", "--oneline", "x"];
+const COMMAND_LINES = [
+  ...allStrings(["git ", "status ", "log ", "ls ", "-l ", "-n ", "--oneline "], 3).map((s) => s.trimEnd()),
+  "git status && ls -l",
+  "git log; ls",
+  "ls | git status",
+  "git $(ls)",
+  "GIT status",
+  "'git' status",
+  "git  status",
+  "\\git status",
+  "git status$",
+  "x=1 git status",
+  "git status > out",
+  "(git status)",
+  "git log --oneline -n",
+  "git log -n --oneline",
+  "git -n",
+  "ls -l -n",
+  "bash -c 'git status'",
+  "eval git",
+  "git\tstatus",
+  "git status #",
+];
+const PREFIX_SPECS: readonly unknown[] = [
+  "git",
+  "git status",
+  "git log",
+  "ls",
+  "ls -l",
+  "git$",
+  "git status$",
+  "x",
+  { prefix: "git log", options: ["--oneline"] },
+  { prefix: "git", options: ["-n"] },
+  { prefix: "ls", options: [] },
+];
+const commandOp: fc.Arbitrary<Op> = fc
+  .uniqueArray(fc.constantFrom(...PREFIX_SPECS), {
+    minLength: 1,
+    maxLength: 2,
+    selector: (s) => JSON.stringify(s),
+  })
+  .map((list): Op => ["command", list]);
+
+/** Operators of one field, each different (equal ones would be one atom). */
+function distinct(ops: readonly Op[]): boolean {
+  return new Set(ops.map((o) => JSON.stringify(o))).size === ops.length;
+}
+
+describe("facts hold on every value", () => {
+  it("between path operators, on short paths of every spelling", () => {
+    let pruned = 0;
+    fc.assert(
+      fc.property(fc.array(pathOp, { minLength: 2, maxLength: 3 }).filter(distinct), (ops) => {
+        pruned += checkSound(ops, PATHS);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(pruned).toBeGreaterThan(0);
+  });
+
+  it("between command operators, on command lines of their words", () => {
+    let pruned = 0;
+    fc.assert(
+      fc.property(fc.array(commandOp, { minLength: 2, maxLength: 3 }).filter(distinct), (ops) => {
+        pruned += checkSound(ops, COMMAND_LINES);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(pruned).toBeGreaterThan(0);
+    expect(WORDS.length).toBe(8);
+  });
+
+  it("on the values that relate the operators of each rule below", () => {
+    for (const { ops } of CASES) {
+      const values = ops.some(([op]) => op === "command")
+        ? COMMAND_LINES
+        : ops.some(([op]) => op === "url")
+          ? URLS
+          : PATHS;
+      checkSound(ops, values);
+    }
+  });
+});
+
+const URLS = [
+  "https://x.org/",
+  "https://X.ORG/a",
+  "http://x.org/a",
+  "https://x.org:443/a?k=1",
+  "https://x.org:8443/",
+  "https://y.org/b",
+  "https://a.example.com/",
+  "https://b.a.example.com/a/x",
+  "https://example.com/",
+  "https://127.0.0.1/",
+  "http://[::1]/",
+  "http://[::1]:80/",
+  "https://x.org/a/b?a=1&b=2",
+  "https://x.org/?b",
+  "https://x.org/A/b",
+  "ftp://x.org/",
+  "https://user@x.org/",
+  "x.org",
+];
+
+/**
+ * Each rule's operators (atom `i` is `ops[i]`) and the assignments of truths the facts rule out, each written as
+ * its digits (`12`: atom 0 true, atom 1 a maybe); every other assignment is allowed.
+ */
+const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; readonly out: string }[] = [
+  // path_prefix: a longer prefix implies a shorter one (may match, and certainly matches).
+  {
+    why: "a longer prefix implies a shorter one",
+    ops: [
+      ["path_prefix", "a/b"],
+      ["path_prefix", "a"],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "prefixes are compared as written, case and all",
+    ops: [
+      ["path_prefix", "a"],
+      ["path_prefix", "A"],
+    ],
+    out: "",
+  },
+  {
+    why: "a folder prefix implies a longer prefix's shorter one, not an unrelated one",
+    ops: [
+      ["path_prefix", "a/"],
+      ["path_prefix", "a/b"],
+      ["path_prefix", "b"],
+    ],
+    out: "010 011 012 020 021 022 210 211 212",
+  },
+  {
+    why: "a prefix is not covered by a glob",
+    ops: [
+      ["path_prefix", "a"],
+      ["glob", "a/**"],
+    ],
+    out: "01 02",
+  },
+  {
+    why: "the empty prefix covers every glob",
+    ops: [
+      ["glob", "a"],
+      ["path_prefix", ""],
+    ],
+    out: "10 20",
+  },
+  // glob: covered by the union of others.
+  {
+    why: "a glob inside another",
+    ops: [
+      ["glob", "a/*"],
+      ["glob", "a/**"],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "a glob inside another, at any depth",
+    ops: [
+      ["glob", "*.md"],
+      ["glob", "**/*.md"],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "globs that differ in case may match alike",
+    ops: [
+      ["glob", "a"],
+      ["glob", "A"],
+    ],
+    out: "01 02 10 20",
+  },
+  {
+    why: "unrelated globs",
+    ops: [
+      ["glob", "a"],
+      ["glob", "b"],
+    ],
+    out: "",
+  },
+  {
+    why: "a glob inside the union of two",
+    ops: [
+      ["glob", "{a,b}"],
+      ["glob", "a"],
+      ["glob", "b"],
+    ],
+    out: "001 002 010 011 012 020 021 022 100 102 120 122 200 201 210 211 212 221",
+  },
+  {
+    why: "a list of globs inside a glob and a prefix",
+    ops: [
+      ["glob", ["a", "b"]],
+      ["glob", "a"],
+      ["path_prefix", "b"],
+    ],
+    out: "010 011 012 020 021 022 100 120 200 210 211 212",
+  },
+  {
+    why: "a glob inside a folder prefix",
+    ops: [
+      ["glob", "a/*"],
+      ["path_prefix", "a/"],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "a glob inside a prefix in another case",
+    ops: [
+      ["glob", "a/*"],
+      ["path_prefix", "A/"],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "certainly a glob: certainly a glob that covers it, or a maybe of a false prefix",
+    ops: [
+      ["glob", "a/*"],
+      ["path_prefix", "A/"],
+      ["glob", "a/**"],
+    ],
+    out: "100 101 102 110 112 120 122 200 201 202 210 220",
+  },
+  {
+    why: "an absolute glob inside an absolute prefix",
+    ops: [
+      ["glob", "/a/*"],
+      ["path_prefix", "/a"],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "an absolute glob is not under a relative prefix",
+    ops: [
+      ["glob", "/a/*"],
+      ["path_prefix", "a"],
+    ],
+    out: "",
+  },
+  {
+    why: "every absolute glob is under the root prefix",
+    ops: [
+      ["glob", "/**"],
+      ["path_prefix", "/"],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "the root glob is under the root prefix",
+    ops: [
+      ["glob", "/"],
+      ["path_prefix", "/"],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "a prefix is not inside a glob of everything",
+    ops: [
+      ["path_prefix", "a"],
+      ["glob", "**"],
+    ],
+    out: "",
+  },
+  // command: prefixes made of first words.
+  {
+    why: "a longer command prefix: the shorter one may run, not certainly (git -c)",
+    ops: [
+      ["command", ["git status"]],
+      ["command", ["git"]],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "an exact prefix is possible, not certain, where its first words start the command",
+    ops: [
+      ["command", ["git status"]],
+      ["command", ["git$"]],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "a prefix written the same way covers itself, exact or not",
+    ops: [
+      ["command", ["git status$"]],
+      ["command", ["git status$", "ls"]],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "every prefix covered, by one false operator each; git and ls never both certain",
+    ops: [
+      ["command", ["git status", "ls -l"]],
+      ["command", ["git"]],
+      ["command", ["ls"]],
+    ],
+    out: "011 100 111 200 211",
+  },
+  {
+    why: "every prefix covered by one operator",
+    ops: [
+      ["command", ["git status", "ls -l"]],
+      ["command", ["git", "ls"]],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "a prefix with options: a plain prefix of its first words may run",
+    ops: [
+      ["command", [{ prefix: "git log", options: ["--oneline"] }]],
+      ["command", ["git"]],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "a plain prefix may run, certainly or not, where a prefix with options is certain",
+    ops: [
+      ["command", ["git"]],
+      ["command", [{ prefix: "git", options: ["-n"] }]],
+    ],
+    out: "01 02 10 20",
+  },
+  {
+    why: "unrelated command prefixes: never both certain",
+    ops: [
+      ["command", ["git"]],
+      ["command", ["ls"]],
+    ],
+    out: "11",
+  },
+  // url: read at least as strictly, or with nothing in common.
+  {
+    why: "a host under a `*.` suffix",
+    ops: [
+      ["url", { host: "a.example.com" }],
+      ["url", { host: "*.example.com" }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "the apex is not under its `*.` suffix",
+    ops: [
+      ["url", { host: "example.com" }],
+      ["url", { host: "*.example.com" }],
+    ],
+    out: "11 12",
+  },
+  {
+    why: "a `*.` suffix under a shorter one",
+    ops: [
+      ["url", { host: "*.a.example.com" }],
+      ["url", { host: "*.example.com" }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "a `*.` suffix excludes nothing certain",
+    ops: [
+      ["url", { host: "*.example.com" }],
+      ["url", { host: "x.org" }],
+    ],
+    out: "11 21",
+  },
+  {
+    why: "different hosts",
+    ops: [
+      ["url", { host: "x.org" }],
+      ["url", { host: "y.org" }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "a host list covers one of its hosts",
+    ops: [
+      ["url", { host: ["x.org", "y.org"] }],
+      ["url", { host: "y.org" }],
+    ],
+    out: "01 02 21",
+  },
+  {
+    why: "different schemes",
+    ops: [
+      ["url", { scheme: "https" }],
+      ["url", { scheme: "http" }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "schemes compared in lower case",
+    ops: [
+      ["url", { scheme: "HTTPS" }],
+      ["url", { scheme: ["https", "http"] }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "different ports",
+    ops: [
+      ["url", { port: 443 }],
+      ["url", { port: 8443 }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "a port among ports",
+    ops: [
+      ["url", { port: 443 }],
+      ["url", { port: [443, 8443] }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "a path glob among path globs",
+    ops: [
+      ["url", { path: "/a/*" }],
+      ["url", { path: ["/a/*", "/b"] }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "query keys among query keys",
+    ops: [
+      ["url", { query: { keys: ["a"] } }],
+      ["url", { query: { keys: ["a", "b"] } }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "query keys not among others",
+    ops: [
+      ["url", { query: { keys: ["a"] } }],
+      ["url", { query: { keys: ["b"] } }],
+    ],
+    out: "",
+  },
+  {
+    why: "a part not read is not read as strictly as one that is",
+    ops: [
+      ["url", { host: "x.org" }],
+      ["url", { scheme: "https" }],
+    ],
+    out: "",
+  },
+  {
+    why: "an operator of every part covers one of its host alone",
+    ops: [
+      ["url", { scheme: "https", host: "x.org", port: 443, path: "/a", query: { keys: ["k"] } }],
+      ["url", { host: "x.org" }],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "an IP address is read as a host name",
+    ops: [
+      ["url", { host: "127.0.0.1" }],
+      ["url", { host: "127.0.0.1", scheme: "http" }],
+    ],
+    out: "01 02 21",
+  },
+  {
+    why: "an IPv6 address in either spelling",
+    ops: [
+      ["url", { host: "::1" }],
+      ["url", { host: "[::1]", port: 80 }],
+    ],
+    out: "01 02 21",
+  },
+  {
+    why: "a host name longer than a `*.` suffix it does not end with",
+    ops: [
+      ["url", { host: "abcdef.org" }],
+      ["url", { host: "*.x.org" }],
+    ],
+    out: "11 12",
+  },
+  {
+    why: "a url operator and a prefix are not related",
+    ops: [
+      ["url", { host: "x.org" }],
+      ["prefix", "x"],
+    ],
+    out: "",
+  },
+  {
+    why: "a prefix and a url operator are not related",
+    ops: [
+      ["prefix", "x"],
+      ["url", { host: "x.org" }],
+    ],
+    out: "",
+  },
+  {
+    why: "a path prefix and a glob are not related by the prefix's text",
+    ops: [
+      ["path_prefix", "undefined/a"],
+      ["glob", "b"],
+    ],
+    out: "",
+  },
+  {
+    why: "the empty prefix covers a glob of dot files",
+    ops: [
+      ["glob", ".*"],
+      ["path_prefix", ""],
+    ],
+    out: "10 20",
+  },
+  {
+    why: "an IPv6 address and an IPv4 one",
+    ops: [
+      ["url", { host: "::1" }],
+      ["url", { host: "127.0.0.1" }],
+    ],
+    out: "11 12 21",
+  },
+];
+
+describe("the facts rule out exactly what their rules name", () => {
+  it.each(CASES.map((c) => [c.why, c] as const))("%s", (_, { ops, out }) => {
+    expect(ruledOut(factsOf(ops).facts, ops.length).join(" ")).toBe(out);
+  });
+
+  it("keep their answers when asked again, in another order", () => {
+    for (const { ops, out } of CASES) {
+      const { facts } = factsOf(ops);
+      const backwards = assignments(ops.length)
+        .reverse()
+        .filter((t) => !facts.allows(new Map(t.map((x, i) => [i, x]))))
+        .map((t) => t.join(""));
+      expect(backwards.reverse().join(" "), JSON.stringify(ops)).toBe(out);
+      expect(ruledOut(facts, ops.length).join(" ")).toBe(out);
+    }
+  });
+});
+
+describe("FieldFacts.allows", () => {
+  const map = (entries: readonly (readonly [number, Truth])[]): Map<number, Truth> => new Map(entries);
+
+  it("relates only the atoms it is given truths of", () => {
+    const { facts } = factsOf([
+      ["path_prefix", "a/b"],
+      ["path_prefix", "a"],
+      ["command", ["git status"]],
+      ["command", ["git"]],
+      ["url", { host: "x.org" }],
+      ["url", { host: "y.org" }],
+    ]);
+    expect(facts.allows(map([]))).toBe(true);
+    expect(facts.allows(map([[0, 1]]))).toBe(true);
+    expect(facts.allows(map([[1, 0]]))).toBe(true);
+    expect(facts.allows(map([[2, 1]]))).toBe(true);
+    expect(facts.allows(map([[4, 1]]))).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      facts.allows(
+        map([
+          [2, 1],
+          [3, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      facts.allows(
+        map([
+          [4, 1],
+          [5, 1],
+        ]),
+      ),
+    ).toBe(false);
+    // Atoms of different kinds are not related.
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [3, 0],
+          [5, 1],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 1],
+          [2, 0],
+          [3, 2],
+          [4, 0],
+          [5, 0],
+        ]),
+      ),
+    ).toBe(true);
+    // Truths of atoms the facts do not know are ignored.
+    expect(
+      facts.allows(
+        map([
+          [9, 1],
+          [10, 0],
+        ]),
+      ),
+    ).toBe(true);
+  });
+
+  it("relates a glob to a path prefix alone", () => {
+    const { facts } = factsOf([
+      ["glob", "a/*"],
+      ["path_prefix", "a"],
+    ]);
+    expect(facts.allows(map([[0, 1]]))).toBe(true);
+    expect(facts.allows(map([[1, 0]]))).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 2],
+          [1, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 2],
+        ]),
+      ),
+    ).toBe(true);
+  });
+
+  it("keeps a glob true where every other operator is true or unknown to it", () => {
+    const { facts } = factsOf([
+      ["glob", "a/*"],
+      ["glob", "a/**"],
+      ["glob", "b"],
+    ]);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [2, 0],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 1],
+          [2, 0],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 1],
+          [1, 2],
+          [2, 0],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      facts.allows(
+        map([
+          [0, 2],
+          [1, 1],
+          [2, 0],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      facts.allows(
+        map([
+          [0, 2],
+          [1, 0],
+          [2, 1],
+        ]),
+      ),
+    ).toBe(false);
+  });
+
+  it("leaves out a command prefix that does not read, and a list with none relates to nothing", () => {
+    // The runtime refuses both lists; the facts read what they can.
+    expect(
+      ruledOut(
+        rawFacts([
+          ["command", ["git", "a | b"]],
+          ["command", ["git"]],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("01 02 10 12 20 21");
+    expect(
+      ruledOut(
+        rawFacts([
+          ["command", ["a | b"]],
+          ["command", ["git"]],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+    expect(
+      ruledOut(
+        rawFacts([
+          ["command", ["git"]],
+          ["command", ["a | b"]],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+  });
+
+  it("tells apart the sets of false operators by their ids, whatever their digits", () => {
+    // Ids as a verification with many atoms numbers them: {1, 23} and {1, 2, 3} are different sets.
+    const ops: Op[] = [
+      ["glob", "{a,b}"],
+      ["glob", "a"],
+      ["glob", "x"],
+      ["glob", "y"],
+      ["glob", "b"],
+    ];
+    const ids = [0, 1, 2, 3, 23];
+    const a = map([
+      [0, 1],
+      [1, 0],
+      [2, 1],
+      [3, 1],
+      [23, 0],
+    ]);
+    const b = map([
+      [0, 1],
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [23, 1],
+    ]);
+    const facts = rawFacts(ops, ids);
+    expect(facts.allows(a)).toBe(false);
+    expect(facts.allows(b)).toBe(true);
+    const again = rawFacts(ops, ids);
+    expect(again.allows(b)).toBe(true);
+    expect(again.allows(a)).toBe(false);
+  });
+
+  it("does not compare a url operator with itself", () => {
+    // No scheme at all (the runtime refuses an empty list): nothing in common with itself, yet it is not related.
+    expect(
+      ruledOut(
+        rawFacts([
+          ["url", { scheme: [] }],
+          ["url", { host: "x.org" }],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+    expect(
+      ruledOut(
+        rawFacts([
+          ["url", { host: [] }],
+          ["url", { port: 1 }],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+  });
+
+  it("reads a path prefix over reading texts, where `.` is never one", () => {
+    expect(
+      ruledOut(
+        rawFacts([
+          ["glob", ".*"],
+          ["path_prefix", "."],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+  });
+
+  it("leaves out a url operator whose host does not read", () => {
+    expect(
+      ruledOut(
+        rawFacts([
+          ["url", { host: "a*b.com" }],
+          ["url", { host: "x.org" }],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+    expect(
+      ruledOut(
+        rawFacts([
+          ["url", { host: "x.org" }],
+          ["url", { host: ["y.org", "a*b.com"] }],
+        ]),
+        2,
+      ).join(" "),
+    ).toBe("");
+  });
+});
