@@ -130,9 +130,11 @@ function numberRepresentatives(points: readonly number[], multipleOf: number | u
   }
   const first = sorted[0] as number;
   const last = sorted[sorted.length - 1] as number;
-  inside(first - 2, first);
+  // The outer pieces are open: wide enough to hold an integer, a fraction and a multiple.
+  const width = 2 * Math.max(1, multipleOf ?? 0);
+  inside(first - width, first);
   for (let i = 0; i + 1 < sorted.length; i++) inside(sorted[i] as number, sorted[i + 1] as number);
-  inside(last, last + 2);
+  inside(last, last + width);
   return [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
 }
 

@@ -1,0 +1,391 @@
+/**
+ * The values one field can take, as the search sees them (field-domain.ts): the concrete options stand for every
+ * value the schema allows (each value has an option with the same truths of every atom), each of them valid; the
+ * string theory's regions narrow exactly as the atoms read, so that every string's truths are reachable by `assign`
+ * and a reachable state has a witness with those truths.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../src/runtime/types.js";
+import { AutomataPool } from "../../src/verify/automata.js";
+import { FieldDomain, type FieldOption, type FieldSchema } from "../../src/verify/field-domain.js";
+import { AtomTable, fieldRef } from "../../src/verify/formula.js";
+import { checkValue } from "../../src/verify/schema-facts.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
+const REF = fieldRef("arguments", "f");
+
+/** A field read by `operators` (each `[name, value]`), with one side per schema. */
+function field(
+  operators: readonly (readonly [string, unknown])[],
+  sides: readonly (JsonSchema | FieldSchema)[],
+): FieldDomain {
+  const table = new AtomTable();
+  for (const [operator, value] of operators) table.atom(REF, operator, value);
+  return domainOf(table, sides);
+}
+
+function domainOf(table: AtomTable, sides: readonly (JsonSchema | FieldSchema)[]): FieldDomain {
+  const read = sides.map((s) =>
+    "missingAllowed" in s && "schema" in s
+      ? (s as FieldSchema)
+      : { schema: s as JsonSchema, missingAllowed: false },
+  );
+  return new FieldDomain(REF, table.atoms, read, new AutomataPool());
+}
+
+/** The concrete options as `value:truths` (missing as `-`), the others by kind. */
+function show(options: readonly FieldOption[]): string[] {
+  return options.map((o) =>
+    o.kind === "value"
+      ? `${o.value === undefined ? "-" : JSON.stringify(o.value)}:${o.truths.join("")}`
+      : o.kind === "opaque"
+        ? `opaque ${o.type}`
+        : "strings",
+  );
+}
+
+/** Every value of `values` valid on some side has a concrete option with the same truths of every atom. */
+function expectCovered(domain: FieldDomain, values: readonly unknown[]): void {
+  const options = domain.options().filter((o) => o.kind === "value");
+  const classes = new Set(options.map((o) => o.truths.join("")));
+  for (const value of values) {
+    if (!domain.sides.some((_, i) => domain.validOn(i, value))) continue;
+    const truths = domain.atoms.map((a) => a.test(value)).join("");
+    expect(classes.has(truths), `${JSON.stringify(value)} (${truths}) among ${show(domain.options())}`).toBe(
+      true,
+    );
+  }
+  for (const o of options)
+    expect(
+      domain.sides.some((s) => checkValue(s.schema, o.value, s.missingAllowed)),
+      JSON.stringify(o.value),
+    ).toBe(true);
+}
+
+const NUMBERS: number[] = [];
+for (let n = -40; n <= 40; n++) NUMBERS.push(n, n + 0.5, n + 0.25, n + 0.1);
+
+describe("number options", () => {
+  it("cuts the line at the operators' bounds: one integer and one fraction per piece, in order of size", () => {
+    const domain = field(
+      [
+        ["min", 3],
+        ["max", 10],
+      ],
+      [{ type: "number" }],
+    );
+    expect(show(domain.options())).toEqual([
+      "1.5:01",
+      "2:01",
+      "3:11",
+      "3.5:11",
+      "4:11",
+      "10:11",
+      "10.5:10",
+      "11:10",
+    ]);
+  });
+
+  it("offers only the integers of an integer field, and the missing value first", () => {
+    const domain = field(
+      [
+        ["min", 3],
+        ["max", 10],
+      ],
+      [{ schema: { type: "integer" }, missingAllowed: true }],
+    );
+    expect(show(domain.options())).toEqual(["-:00", "2:01", "3:11", "4:11", "10:11", "11:10"]);
+  });
+
+  it("reads the bounds of equals, in and the schema's keywords, and its multiples", () => {
+    const domain = field([["equals", 2.5]], [{ type: "number", multipleOf: 0.5, minimum: -1 }]);
+    expect(show(domain.options())).toEqual(["0:0", "-0.5:0", "-1:0", "2.5:1", "3:0"]);
+    const listed = field(
+      [["in", [7, "x", -7]]],
+      [{ type: "integer", exclusiveMaximum: 9, exclusiveMinimum: -9 }],
+    );
+    expect(show(listed.options())).toEqual(["-6:0", "-7:1", "7:1", "-8:0", "8:0"]);
+  });
+
+  it("offers zero, one and a half when nothing cuts the line, and the multiple when one is asked", () => {
+    expect(show(field([["exists", true]], [{ type: "number" }]).options())).toEqual(["0:1", "1:1", "0.5:1"]);
+    expect(show(field([["exists", true]], [{ type: "number", multipleOf: 3 }]).options())).toEqual([
+      "0:1",
+      "3:1",
+    ]);
+    expect(show(field([["exists", true]], [{ type: "number", multipleOf: 0.25 }]).options())).toEqual([
+      "0:1",
+      "1:1",
+      "0.5:1",
+      "0.25:1",
+    ]);
+  });
+
+  it("finds a multiple on each side of one bound, however large the multiple", () => {
+    for (const op of ["min", "max"])
+      for (const multipleOf of [5, 3, 2, 100]) {
+        const domain = field([[op, 0]], [{ type: multipleOf === 2 ? "number" : "integer", multipleOf }]);
+        expectCovered(domain, [-300, -100, -15, -10, -5, -3, 0, 3, 5, 10, 15, 100, 300]);
+        const values = domain.options().map((o) => (o.kind === "value" ? o.value : undefined)) as number[];
+        expect(values.some((v) => v < 0) && values.some((v) => v > 0), `${op} ${multipleOf}: ${values}`).toBe(
+          true,
+        );
+      }
+  });
+
+  it("covers every value of a small enumeration, whatever bounds the operators and the schema name", () => {
+    const bound = fc.integer({ min: -12, max: 12 }).map((n) => n / 2);
+    const operator = fc.oneof(
+      fc.tuple(fc.constantFrom("min", "max", "equals"), bound),
+      fc.tuple(fc.constant("in"), fc.array(bound, { minLength: 1, maxLength: 3 })),
+    );
+    const schema = fc.record(
+      {
+        type: fc.constantFrom("number", "integer"),
+        minimum: bound,
+        maximum: bound,
+        exclusiveMinimum: bound,
+        exclusiveMaximum: bound,
+        multipleOf: fc.constantFrom(0.5, 1, 2, 3, 0.25, 7),
+      },
+      { requiredKeys: ["type"] },
+    );
+    fc.assert(
+      fc.property(fc.array(operator, { minLength: 1, maxLength: 3 }), schema, (operators, s) => {
+        expectCovered(field(operators, [s as JsonSchema]), NUMBERS);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("options", () => {
+  it("offers only the listed values when every side lists them, each once and valid somewhere", () => {
+    const domain = field([["equals", "a"]], [{ enum: ["a", "b", 1], type: "string" }, { enum: ["b", "c"] }]);
+    expect(show(domain.options())).toEqual(['"a":1', '"b":0', '"c":0']);
+    const constant = field([["equals", "a"]], [{ schema: { const: "a" }, missingAllowed: true }]);
+    expect(show(constant.options())).toEqual(["-:0", '"a":1']);
+  });
+
+  it("offers a side's listed values first when another side lists none", () => {
+    const domain = field(
+      [["equals", true]],
+      [{ type: ["boolean", "integer"], enum: [true, 3] }, { type: "boolean" }],
+    );
+    expect(show(domain.options())).toEqual(["true:1", "3:0", "false:0"]);
+  });
+
+  it("offers null, the booleans, the numbers, strings, arrays and objects of an untyped field", () => {
+    const domain = field([["in", [1, "a", 4]]], [{ schema: {}, missingAllowed: true }]);
+    expect(show(domain.options())).toEqual([
+      "-:0",
+      "null:0",
+      "false:0",
+      "true:0",
+      "0:0",
+      "-0.5:0",
+      "1:1",
+      "1.5:0",
+      "2:0",
+      "4:1",
+      "4.5:0",
+      "5:0",
+      "strings",
+      "[]:0",
+      "{}:0",
+    ]);
+  });
+
+  it("offers no missing value where no side allows it", () => {
+    expect(show(field([["exists", true]], [{ type: "boolean" }]).options())).toEqual(["false:1", "true:1"]);
+    expect(
+      show(
+        field(
+          [["exists", true]],
+          [{ type: "null" }, { schema: { type: "null" }, missingAllowed: true }],
+        ).options(),
+      ),
+    ).toEqual(["-:0", "null:1"]);
+  });
+
+  it("keeps the options it made", () => {
+    const domain = field([["exists", true]], [{ type: "boolean" }]);
+    expect(domain.options()).toBe(domain.options());
+  });
+
+  it("offers the literal arrays and objects the operators compare with, then the contents as opaque", () => {
+    expect(show(field([["equals", [1]]], [{ type: "array" }]).options())).toEqual([
+      "[1]:1",
+      "[]:0",
+      "opaque array",
+    ]);
+    expect(show(field([["equals", { a: 1 }]], [{ type: "object" }]).options())).toEqual([
+      '{"a":1}:1',
+      "{}:0",
+      "opaque object",
+    ]);
+    expect(show(field([["in", [[2], { b: 1 }, 3]]], [{ type: ["array", "object"] }]).options())).toEqual([
+      "[2]:1",
+      "[]:0",
+      "opaque array",
+      '{"b":1}:1',
+      "{}:0",
+      "opaque object",
+    ]);
+  });
+
+  it("offers the empty array and object alone when no operator reads their contents", () => {
+    expect(
+      show(field([["exists", true]], [{ type: ["object", "array", "boolean", "null"] }]).options()),
+    ).toEqual(["null:1", "false:1", "true:1", "[]:1", "{}:1"]);
+  });
+
+  it("offers opaque contents when no array or object is valid to stand for them", () => {
+    expect(show(field([["exists", true]], [{ type: "array", minItems: 1 }]).options())).toEqual([
+      "opaque array",
+    ]);
+    expect(show(field([["exists", true]], [{ type: "object", required: ["a"] }]).options())).toEqual([
+      "opaque object",
+    ]);
+  });
+
+  it("offers every set of listed items, padded to minItems, and nothing opaque, when only any and all read them", () => {
+    const domain = field(
+      [["any", { equals: "x" }]],
+      [{ type: "array", items: { enum: ["x", "y"] }, minItems: 3 }],
+    );
+    expect(show(domain.options())).toEqual(['["x","x","x"]:1', '["y","y","y"]:0', '["x","y","x"]:1']);
+    const two = field(
+      [
+        ["all", { equals: "x" }],
+        ["exists", true],
+      ],
+      [
+        { type: "array", items: { enum: ["x"] }, minItems: 2 },
+        { type: "array", items: { const: "y" } },
+      ],
+    );
+    expect(show(two.options())).toEqual(["[]:11", '["x","x"]:11', '["y"]:01', '["y","y"]:01']);
+  });
+
+  it("reads the contents as opaque when another operator reads a field of listed items", () => {
+    const domain = field(
+      [
+        ["any", { equals: "x" }],
+        ["equals", ["x"]],
+      ],
+      [{ type: "array", items: { enum: ["x", "y"] } }],
+    );
+    expect(show(domain.options())).toEqual(['["x"]:11', "[]:00", '["y"]:00', '["x","y"]:10', "opaque array"]);
+  });
+
+  it("tries arrays of the values any and all name when the items are not listed", () => {
+    const domain = field(
+      [
+        ["any", { equals: "x" }],
+        ["all", { in: ["x", "z"] }],
+      ],
+      [{ type: "array", items: { type: "string" } }],
+    );
+    expect(show(domain.options())).toEqual([
+      "[]:01",
+      '["a"]:00',
+      '["x"]:11',
+      '["z"]:01',
+      '["a","x"]:10',
+      '["a","z"]:00',
+      '["x","z"]:11',
+      "opaque array",
+    ]);
+  });
+
+  it("lists seven or more item values as named values, not every set", () => {
+    const items = { enum: ["a", "b", "c", "d", "e", "f", "g"] };
+    const domain = field([["any", { equals: "g" }]], [{ type: "array", items }]);
+    expect(show(domain.options())).toEqual(["[]:0", '["a"]:0', '["g"]:1', '["a","g"]:1', "opaque array"]);
+    const six = field(
+      [["any", { equals: "f" }]],
+      [{ type: "array", items: { enum: ["a", "b", "c", "d", "e", "f"] } }],
+    );
+    expect(six.options().length).toBe(63 + 1);
+  });
+
+  it("names at most eight single arrays and the pairs of the first five values", () => {
+    const domain = field(
+      [["any", { in: ["b", "c", "d", "e", "f", "g", "h", "i", "j"] }]],
+      [{ type: "array", items: { type: "string" } }],
+    );
+    const arrays = domain.options().flatMap((o) => (o.kind === "value" ? [o.value as string[]] : []));
+    expect(arrays.filter((a) => a.length === 1).map((a) => a[0])).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+    ]);
+    expect(arrays.filter((a) => a.length === 2).map((a) => a.join(""))).toEqual([
+      "ab",
+      "ac",
+      "ad",
+      "ae",
+      "bc",
+      "bd",
+      "be",
+      "cd",
+      "ce",
+      "de",
+    ]);
+    expect(arrays.filter((a) => a.length > 2)).toEqual([]);
+  });
+
+  it("tells validity on each side apart", () => {
+    const domain = field(
+      [["exists", true]],
+      [{ schema: { type: "string", maxLength: 1 }, missingAllowed: true }, { type: "integer" }],
+    );
+    expect(domain.validOn(0, "a")).toBe(true);
+    expect(domain.validOn(0, "ab")).toBe(false);
+    expect(domain.validOn(0, undefined)).toBe(true);
+    expect(domain.validOn(1, undefined)).toBe(false);
+    expect(domain.validOn(1, 2)).toBe(true);
+    expect(domain.validOn(1, "a")).toBe(false);
+  });
+});
+
+describe("the verdicts the number options decide", () => {
+  it("finds a multiple above a bound the schema's multiples step over", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: order
+    description: Order.
+    input_schema:
+      type: object
+      properties:
+        count: { type: integer, multipleOf: 5 }
+      required: [count]
+      additionalProperties: false
+`,
+      `version: 1
+allow: [order]
+rules:
+  - id: many
+    tools: [order]
+    decision: deny
+    when:
+      count: { min: 1 }
+    reason: at most none
+`,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "never-deny", tools: ["order"], kind: "never", action: "deny" },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(result?.witness?.arguments).toEqual({ count: 5 });
+  });
+});
