@@ -8,7 +8,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../src/runtime/types.js";
 import { AutomataPool } from "../../src/verify/automata.js";
-import { FieldDomain, type FieldOption, type FieldSchema } from "../../src/verify/field-domain.js";
+import {
+  FieldDomain,
+  type FieldOption,
+  type FieldSchema,
+  SCHEMA_LENGTH_OPERATOR,
+  SCHEMA_OPERATOR,
+  type SchemaLength,
+  type SchemaSide,
+  type TheoryState,
+} from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { checkValue } from "../../src/verify/schema-facts.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
@@ -387,5 +396,361 @@ rules:
     ]);
     expect(result?.status, JSON.stringify(result)).toBe("fails");
     expect(result?.witness?.arguments).toEqual({ count: 5 });
+  });
+});
+
+/** Every string over `chars` of at most `max` characters. */
+function allStrings(chars: readonly string[], max: number): string[] {
+  const out = [""];
+  let layer = [""];
+  for (let n = 1; n <= max; n++) {
+    layer = layer.flatMap((s) => chars.map((c) => s + c));
+    out.push(...layer);
+  }
+  return out;
+}
+
+interface Reached {
+  readonly truths: string;
+  readonly state: TheoryState;
+  readonly witness: { readonly text: string; readonly loose: boolean } | undefined;
+}
+
+/** Every full assignment of truths `assign` admits, atom after atom in order, with its witness. */
+function reachable(domain: FieldDomain): Reached[] {
+  const theory = domain.strings();
+  if (theory === null) throw new Error("strings are not modelled");
+  const out: Reached[] = [];
+  const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
+    if (i === domain.atoms.length) {
+      out.push({ truths, state, witness: theory.witness(state, path) });
+      return;
+    }
+    for (const truth of [0, 1, 2] as const) {
+      const key = `${path}${i}:${truth};`;
+      const next = theory.assign(state, i, truth, key);
+      if (next !== null) walk(i + 1, next, key, `${truths}${truth}`);
+    }
+  };
+  walk(0, theory.initial, "", "");
+  return out;
+}
+
+/** A field whose string atoms are all modelled exactly, against every string it allows. */
+function expectExact(domain: FieldDomain, strings: readonly string[]): void {
+  const valid = strings.filter((s) => domain.sides.some((_, i) => domain.validOn(i, s)));
+  const realised = new Map<string, string>();
+  for (const s of valid) {
+    const truths = domain.atoms.map((a) => a.test(s)).join("");
+    if (!realised.has(truths)) realised.set(truths, s);
+  }
+  const reached = reachable(domain);
+  expect(reached.map((r) => r.truths).sort()).toEqual([...realised.keys()].sort());
+  for (const r of reached) {
+    expect(r.witness, r.truths).toBeDefined();
+    expect(r.witness?.loose).toBe(false);
+    const text = r.witness?.text as string;
+    expect(domain.atoms.map((a) => a.test(text)).join(""), text).toBe(r.truths);
+    expect(valid).toContain(text);
+  }
+}
+
+const CHARS = ["a", "b", "."];
+const SMALL: JsonSchema = { type: "string", pattern: "^[ab.]*$", maxLength: 3 };
+const ALL_SMALL = allStrings(CHARS, 3);
+
+describe("the string theory", () => {
+  const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 3 }).map((cs) => cs.join(""));
+  const regex = fc
+    .array(fc.constantFrom("a", "b", "\\.", "a*", "b+", "[ab]", ".", "(a|b)", "^", "$", "a?"), {
+      minLength: 1,
+      maxLength: 3,
+    })
+    .map((parts) => parts.join(""));
+  const operator: fc.Arbitrary<readonly [string, unknown]> = fc.oneof(
+    fc.tuple(fc.constant("equals"), text),
+    fc.tuple(fc.constant("equals"), fc.constantFrom(1, true, null)),
+    fc.tuple(fc.constant("in"), fc.array(fc.oneof(text, fc.constant(2)), { minLength: 1, maxLength: 3 })),
+    fc.tuple(fc.constant("prefix"), text),
+    fc.tuple(fc.constant("regex"), regex),
+    fc.tuple(
+      fc.constant("regex"),
+      regex.map((pattern) => ({ pattern, flags: "i" })),
+    ),
+    fc.tuple(fc.constantFrom("min", "max"), fc.constant(1)),
+    fc.tuple(fc.constant("exists"), fc.boolean()),
+  );
+
+  it("reaches exactly the truths of the strings a bounded field allows, each with a witness that has them", () => {
+    fc.assert(
+      fc.property(fc.array(operator, { minLength: 1, maxLength: 3 }), (operators) => {
+        expectExact(field(operators, [SMALL]), ALL_SMALL);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("reads the schema's values, pattern and lengths as atoms of their own (diff's sides)", () => {
+    const side = (schema: JsonSchema, name = "old"): SchemaSide => ({
+      side: name,
+      schema,
+      missingAllowed: false,
+      absentOnly: false,
+    });
+    const schemas: JsonSchema[] = [
+      { type: "string", enum: ["a", "ab", "b.", 3] },
+      { type: "string", const: "ba" },
+      { type: "string", pattern: "^a" },
+      { type: "string", pattern: "b$", enum: ["ab", "b", "a"] },
+      { type: "integer" },
+      { type: "string", format: "email" },
+    ];
+    for (const schema of schemas.slice(0, 5)) {
+      const table = new AtomTable();
+      const value = side(schema);
+      table.custom(REF, SCHEMA_OPERATOR, value, (v) => (checkValue(schema, v, false) ? 1 : 0));
+      const bounds: SchemaLength = { side: "old", lo: 1, hi: 2 };
+      table.custom(REF, SCHEMA_LENGTH_OPERATOR, bounds, (v) =>
+        typeof v === "string" && [...v].length >= 1 && [...v].length <= 2 ? 1 : 0,
+      );
+      table.atom(REF, "prefix", "a");
+      expectExact(domainOf(table, [SMALL]), ALL_SMALL);
+    }
+    // A side on which the field is absent allows no string; a format is not modelled (left free).
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, { ...side({ type: "string" }, "new"), absentOnly: true }, (v) =>
+      v === undefined ? 1 : 0,
+    );
+    const absent = domainOf(table, [SMALL]);
+    expect(reachable(absent).map((r) => [r.truths, r.witness?.text])).toEqual([["0", ""]]);
+    const formats = new AtomTable();
+    formats.custom(REF, SCHEMA_OPERATOR, side(schemas[5] as JsonSchema), (v) =>
+      checkValue(schemas[5] as JsonSchema, v, false) ? 1 : 0,
+    );
+    const free = reachable(domainOf(formats, [{ type: "string" }]));
+    expect(free.map((r) => [r.truths, r.state.exact, r.witness])).toEqual([
+      ["0", null, { text: "", loose: true }],
+      ["1", null, undefined],
+      ["2", null, undefined],
+    ]);
+  });
+
+  it("gives a length atom no maybe and cuts the lengths both ways", () => {
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_LENGTH_OPERATOR, { side: "new", lo: 2 } satisfies SchemaLength, (v) =>
+      typeof v === "string" && [...v].length >= 2 ? 1 : 0,
+    );
+    table.atom(REF, "regex", "^b*$");
+    const domain = domainOf(table, [SMALL]);
+    expectExact(domain, ALL_SMALL);
+    expect(reachable(domain).map((r) => `${r.truths}=${r.witness?.text}`)).toEqual([
+      "00=a",
+      "01=",
+      "10=aa",
+      "11=bb",
+    ]);
+  });
+
+  it("answers a regex past the work bound as maybe on long strings only where lengths are unbounded", () => {
+    const unbounded = field([["regex", "^(a|b)*$"]], [{ type: "string" }]);
+    const reached = reachable(unbounded);
+    expect(reached.map((r) => [r.truths, r.state.exact === null, r.witness?.text])).toEqual([
+      ["0", false, "c"],
+      ["1", false, ""],
+      ["2", true, undefined],
+    ]);
+    const bounded = field([["regex", "^(a|b)*$"]], [{ type: "string", maxLength: 3 }]);
+    expect(reachable(bounded).map((r) => r.truths)).toEqual(["0", "1"]);
+  });
+
+  it("keeps its states and witnesses by the key of the assignments", () => {
+    const domain = field([["equals", "ab"]], [SMALL]);
+    const theory = domain.strings();
+    expect(theory).not.toBeNull();
+    if (theory === null) return;
+    expect(domain.strings()).toBe(theory);
+    const yes = theory.assign(theory.initial, 0, 1, "k");
+    expect(yes).not.toBeNull();
+    expect(theory.assign(theory.initial, 0, 0, "k")).toBe(yes);
+    expect(theory.witness(yes as TheoryState, "k")).toEqual({ text: "ab", loose: false });
+    const no = theory.assign(theory.initial, 0, 0, "other") as TheoryState;
+    expect(theory.witness(no, "k")).toEqual({ text: "ab", loose: false });
+    expect(theory.witness(no, "other")).toEqual({ text: "", loose: false });
+    expect(theory.assign(theory.initial, 0, 2, "maybe")).toBeNull();
+    expect(theory.witness(no, "maybe")).toEqual({ text: "", loose: false });
+  });
+
+  it("finds no string where the lengths of every side leave none, and reads a side's lengths apart", () => {
+    expect(
+      field([["equals", "a"]], [{ type: "string", minLength: 2, maxLength: 1 }]).strings()?.initial,
+    ).toEqual({
+      exact: null,
+      loose: null,
+      truths: new Map(),
+    });
+    const two = field(
+      [["equals", "abc"]],
+      [
+        { type: "string", maxLength: 1 },
+        { type: "string", minLength: 3, maxLength: 3 },
+      ],
+    );
+    expect(reachable(two).map((r) => `${r.truths}=${r.witness?.text}`)).toEqual(["0=", "1=abc"]);
+    const gap = field(
+      [["equals", "ab"]],
+      [
+        { type: "string", maxLength: 1 },
+        { type: "string", minLength: 3 },
+      ],
+    );
+    expect(reachable(gap).map((r) => `${r.truths}=${r.witness?.text}`)).toEqual(["0="]);
+  });
+
+  it("finds a witness that passes each side's format", () => {
+    const domain = field(
+      [["prefix", "1"]],
+      [{ type: "string", format: "ipv4", pattern: "^[01]\\.[01]\\.[01]\\.[01]$" }],
+    );
+    expect(reachable(domain).map((r) => `${r.truths}=${r.witness?.text}`)).toEqual([
+      "0=0.0.0.0",
+      "1=1.0.0.0",
+    ]);
+  });
+
+  it("models no strings when a pattern does not parse", () => {
+    expect(field([["equals", "a"]], [{ type: "string", pattern: "(?<=a)b" }]).strings()).toBeNull();
+  });
+});
+
+describe("the string theory on paths, commands and URLs", () => {
+  /** The truths of each string are reached by `assign` (none is lost), and every witness found has its truths. */
+  function expectSound(domain: FieldDomain, strings: readonly string[]): Reached[] {
+    const reached = reachable(domain);
+    const keys = new Set(reached.map((r) => r.truths));
+    for (const s of strings) {
+      if (!domain.sides.some((_, i) => domain.validOn(i, s))) continue;
+      const truths = domain.atoms.map((a) => a.test(s)).join("");
+      expect(keys.has(truths), `${JSON.stringify(s)} (${truths}) among ${[...keys]}`).toBe(true);
+    }
+    for (const r of reached)
+      if (r.witness !== undefined)
+        expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+    return reached;
+  }
+
+  const PATH_CHARS = ["a", "/", ".", "A", "\\"];
+  const PATHS = allStrings(PATH_CHARS, 4);
+
+  it("loses no path's truths, whatever globs and prefixes read it", () => {
+    const part = fc.constantFrom("a", "A", "*", "**", "?", ".a", "[a]");
+    const glob = fc
+      .tuple(fc.boolean(), fc.array(part, { minLength: 1, maxLength: 2 }))
+      .map(([rooted, parts]) => `${rooted ? "/" : ""}${parts.join("/")}`);
+    const operator: fc.Arbitrary<readonly [string, unknown]> = fc.oneof(
+      fc.tuple(fc.constant("glob"), glob),
+      fc.tuple(fc.constant("glob"), fc.array(glob, { minLength: 1, maxLength: 2 })),
+      fc.tuple(fc.constant("path_prefix"), fc.constantFrom("a", "/a", "a/a", "/", ".")),
+      fc.tuple(fc.constant("equals"), fc.constantFrom("a", "a/a", "./a")),
+      fc.tuple(fc.constant("regex"), fc.constantFrom("^a", "/$", "\\\\")),
+    );
+    fc.assert(
+      fc.property(fc.array(operator, { minLength: 1, maxLength: 3 }), (operators) => {
+        expectSound(field(operators, [{ type: "string", maxLength: 4 }]), PATHS);
+      }),
+      { numRuns: Math.ceil(RUNS / 4) },
+    );
+  });
+
+  it("finds the shortest path of each truth of a glob", () => {
+    const domain = field([["glob", "a/*"]], [{ type: "string", maxLength: 6 }]);
+    const theory = domain.strings();
+    expect(theory?.hasPaths).toBe(true);
+    expect(theory?.hasUrls).toBe(false);
+    const reached = expectSound(domain, PATHS);
+    const found = Object.fromEntries(reached.map((r) => [r.truths, r.witness]));
+    expect(found["1"]).toEqual({ text: "a/a", loose: false });
+    expect(found["0"]).toEqual({ text: "a", loose: false });
+    // Read as a/a on a case-insensitive platform: an exact maybe.
+    expect(found["2"]).toEqual({ text: "A/a", loose: false });
+  });
+
+  it("finds paths under a prefix, a spelling of it that is not the text, and one read several ways", () => {
+    const domain = field(
+      [
+        ["path_prefix", "a/b"],
+        ["equals", "a/b"],
+      ],
+      [{ type: "string" }],
+    );
+    const reached = reachable(domain);
+    expect(reached.map((r) => [r.truths, r.state.exact !== null, r.state.loose !== null, r.witness])).toEqual(
+      [
+        ["00", true, true, { text: "a", loose: false }],
+        ["10", true, true, { text: "a/ba", loose: false }],
+        ["11", true, false, { text: "a/b", loose: false }],
+        ["20", true, true, { text: "a/B", loose: false }],
+      ],
+    );
+  });
+
+  it("builds command lines from the command atoms' words", () => {
+    const domain = field(
+      [
+        ["command", ["git push"]],
+        ["command", ["rm"]],
+      ],
+      [{ type: "string" }],
+    );
+    const reached = reachable(domain);
+    expect(reached.map((r) => [r.truths, r.state.exact, r.witness?.text])).toEqual([
+      ["00", null, "a"],
+      ["01", null, "rm"],
+      ["02", null, "a rm"],
+      ["10", null, "git push"],
+      ["11", null, undefined],
+      ["12", null, "git push rm"],
+      ["20", null, "a git push"],
+      ["21", null, "rm git push"],
+      ["22", null, "xargs git push"],
+    ]);
+    for (const r of reached) if (r.witness !== undefined) expect(r.witness.loose).toBe(true);
+    const list = field([["command", ["git push", "npm"]]], [{ type: "string", pattern: "^[a-z ]*$" }]);
+    expect(reachable(list).map((r) => [r.truths, r.witness?.text])).toEqual([
+      ["0", "a"],
+      ["1", "git push"],
+      ["2", "a git push"],
+    ]);
+  });
+
+  it("builds URLs from a url atom's parts", () => {
+    const domain = field(
+      [["url", { scheme: "https", host: "*.example.org", port: 8443 }]],
+      [{ type: "string" }],
+    );
+    expect(domain.strings()?.hasUrls).toBe(true);
+    expect(domain.strings()?.hasPaths).toBe(false);
+    expect(reachable(domain).map((r) => [r.truths, r.witness])).toEqual([
+      ["0", { text: "ws://a", loose: false }],
+      ["1", { text: "https://a.example.org:8443", loose: false }],
+      ["2", { text: "", loose: true }],
+    ]);
+    const both = field(
+      [
+        ["url", { scheme: "https", host: "*.example.org", port: 8443 }],
+        ["glob", "**/x"],
+      ],
+      [{ type: "string" }],
+    );
+    expect(reachable(both).map((r) => [r.truths, r.state.exact, r.witness?.text])).toEqual([
+      ["00", null, undefined],
+      ["01", null, undefined],
+      ["02", null, undefined],
+      ["10", null, "https://a.example.org:8443"],
+      ["11", null, undefined],
+      ["12", null, "https://a.example.org:8443/x"],
+      ["20", null, "a"],
+      ["21", null, "a/x"],
+      ["22", null, "/x"],
+    ]);
   });
 });
