@@ -490,6 +490,23 @@ describe("the string theory", () => {
     );
   });
 
+  it("reaches the truths of every string where any string is valid, each with a witness that has them", () => {
+    fc.assert(
+      fc.property(fc.array(operator, { minLength: 1, maxLength: 3 }), (operators) => {
+        const domain = field(operators, [{ type: "string", maxLength: 3 }]);
+        const reached = reachable(domain);
+        const keys = new Set(reached.map((r) => r.truths));
+        for (const s of ALL_SMALL)
+          expect(keys.has(domain.atoms.map((a) => a.test(s)).join("")), s).toBe(true);
+        for (const r of reached) {
+          expect(r.witness?.loose, r.truths).toBe(false);
+          expect(domain.atoms.map((a) => a.test(r.witness?.text)).join("")).toBe(r.truths);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it("reads the schema's values, pattern and lengths as atoms of their own (diff's sides)", () => {
     const side = (schema: JsonSchema, name = "old"): SchemaSide => ({
       side: name,
@@ -561,6 +578,36 @@ describe("the string theory", () => {
     ]);
     const bounded = field([["regex", "^(a|b)*$"]], [{ type: "string", maxLength: 3 }]);
     expect(reachable(bounded).map((r) => r.truths)).toEqual(["0", "1"]);
+  });
+
+  it("reads a literal regex exactly at any length, and a regex as bounded by the longest string of every side", () => {
+    const truthsOf = (operators: [string, unknown][], sides: JsonSchema[]) =>
+      reachable(field(operators, sides)).map((r) => r.truths);
+    expect(truthsOf([["regex", "ab"]], [{ type: "string" }])).toEqual(["0", "1"]);
+    expect(
+      truthsOf([["regex", { pattern: "^(a|b)*$", flags: "i" }]], [{ type: "string", maxLength: 3 }]),
+    ).toEqual(["0", "1"]);
+    expect(truthsOf([["regex", "^(a|b)*$"]], [{ type: "string", maxLength: 3 }, { type: "string" }])).toEqual(
+      ["0", "1", "2"],
+    );
+    expect(
+      truthsOf(
+        [["regex", "^(a|b)*$"]],
+        [
+          { type: "string", maxLength: 2 },
+          { type: "string", maxLength: 100_000 },
+        ],
+      ),
+    ).toEqual(["0", "1", "2"]);
+    expect(
+      truthsOf(
+        [["regex", "^(a|b)*$"]],
+        [
+          { type: "string", maxLength: 2 },
+          { type: "string", maxLength: 3 },
+        ],
+      ),
+    ).toEqual(["0", "1"]);
   });
 
   it("keeps its states and witnesses by the key of the assignments", () => {
@@ -691,6 +738,27 @@ describe("the string theory on paths, commands and URLs", () => {
         ["20", true, true, { text: "a/B", loose: false }],
       ],
     );
+  });
+
+  it("finds a path the runtime reads several ways in the loose region (a reserved name)", () => {
+    const domain = field(
+      [
+        ["glob", "a/*.txt"],
+        ["regex", "^[a-z/.]*$"],
+      ],
+      [{ type: "string" }],
+    );
+    expect(reachable(domain).map((r) => [r.truths, r.state.exact !== null, r.witness])).toEqual([
+      ["00", true, { text: "0", loose: false }],
+      ["01", true, { text: "a", loose: false }],
+      ["02", false, undefined],
+      ["10", true, { text: "a/0.txt", loose: false }],
+      ["11", true, { text: "a/.txt", loose: false }],
+      ["12", false, undefined],
+      ["20", true, { text: "a/.txT", loose: false }],
+      ["21", false, { text: "a/aux.txt", loose: true }],
+      ["22", false, undefined],
+    ]);
   });
 
   it("builds command lines from the command atoms' words", () => {

@@ -122,6 +122,50 @@ describe("sampleValue", () => {
       expect(ajvAccepts(schema, sample(schema)), JSON.stringify(schema)).toBe(true);
   });
 
+  it.each<[string, string]>([
+    ["date", "2024-01-01"],
+    ["time", "12:00:00Z"],
+    ["date-time", "2024-01-01T12:00:00Z"],
+    ["duration", "P1D"],
+    ["uri", "https://example.com/"],
+    ["uri-reference", "https://example.com/"],
+    ["uri-template", "https://example.com/"],
+    ["url", "https://example.com/"],
+    ["email", "ada@example.com"],
+    ["hostname", "example.com"],
+    ["ipv4", "127.0.0.1"],
+    ["ipv6", "::1"],
+    ["regex", "a"],
+    ["uuid", "00000000-0000-0000-0000-000000000000"],
+    ["json-pointer", "/a"],
+    ["relative-json-pointer", "0"],
+    ["byte", "YQ=="],
+    ["int32", "0"],
+    ["int64", "0"],
+    ["float", "0"],
+    ["double", "0"],
+    ["password", "a"],
+    ["binary", "a"],
+    ["iri", "https://example.com/"],
+    ["iri-reference", "https://example.com/"],
+    ["idn-email", "ada@example.com"],
+    ["idn-hostname", "example.com"],
+  ])("gives the %s example, which the validator accepts where it knows the format", (format, example) => {
+    const schema: JsonSchema = { type: "string", format };
+    expect(sample(schema)).toBe(example);
+    const unknown = [
+      "int32",
+      "int64",
+      "float",
+      "double",
+      "iri",
+      "iri-reference",
+      "idn-email",
+      "idn-hostname",
+    ];
+    if (!unknown.includes(format)) expect(ajvAccepts(schema, example)).toBe(true);
+  });
+
   it("resolves a local reference", () => {
     const root: JsonSchema = { $defs: { s: { const: "x" } } };
     expect(sampleValue(root, { $ref: "#/$defs/s" })).toBe("x");
@@ -197,6 +241,32 @@ describe("fillRequired", () => {
       given: 1,
       missing: 2,
     });
+  });
+
+  it("does not fill an array as an object, even where its schema lists required properties", () => {
+    const root: JsonSchema = {
+      type: "object",
+      properties: { both: { type: ["array", "object"], required: ["x"] } },
+    };
+    expect(fillRequired(root, root, { both: [] })).toEqual({ both: [] });
+    expect(fillRequired(root, root, { both: {} })).toEqual({ both: { x: "" } });
+  });
+
+  it("counts the depth of the objects given: a recursive schema's samples stop eight levels down", () => {
+    const root: JsonSchema = {
+      $defs: { node: { type: "object", properties: { a: { $ref: "#/$defs/node" } }, required: ["a"] } },
+    };
+    const chain = (given: Record<string, unknown>): number => {
+      let value = fillRequired(root, { $ref: "#/$defs/node" }, given) as Record<string, unknown> | null;
+      let depth = 0;
+      while (value !== null) {
+        value = value.a as Record<string, unknown> | null;
+        depth++;
+      }
+      return depth;
+    };
+    expect(chain({})).toBe(9);
+    expect(chain({ a: { a: {} } })).toBe(9);
   });
 
   it("reads no required list that is not an array", () => {
