@@ -240,9 +240,9 @@ export class FieldDomain {
       if (type === "array") {
         const arrays = this.#arrays();
         for (const v of arrays.values) add(v);
-        // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field:
-        // their answers depend on that set alone.
-        if (arrays.exhaustive && literalsOf(type).length === 0) continue;
+        // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field
+        // (no literal to compare with): their answers depend on that set alone.
+        if (arrays.exhaustive) continue;
       }
       // Contents matter to `any` and `all`, and to equality with a literal of the type: not enumerated here.
       const reads = this.atoms.some(

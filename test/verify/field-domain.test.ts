@@ -52,7 +52,7 @@ function show(options: readonly FieldOption[]): string[] {
       ? `${o.value === undefined ? "-" : JSON.stringify(o.value)}:${o.truths.join("")}`
       : o.kind === "opaque"
         ? `opaque ${o.type}`
-        : "strings",
+        : o.kind,
   );
 }
 
@@ -143,6 +143,53 @@ describe("number options", () => {
           true,
         );
       }
+  });
+
+  it("cuts at the schema's maximum and exclusive maximum: the values just below them have a piece", () => {
+    for (const key of ["maximum", "exclusiveMaximum"]) {
+      const domain = field([["max", 0]], [{ type: "number", [key]: 0.2 }]);
+      expectCovered(domain, [-1, 0, 0.1, 0.15, 0.2]);
+      expect(
+        show(domain.options()).some((o) => o.endsWith(":0")),
+        key,
+      ).toBe(true);
+    }
+  });
+
+  it("keeps the multiple of one side when another side names none", () => {
+    const domain = field([["min", 1]], [{ type: "integer", multipleOf: 5 }, { type: "string" }]);
+    expectCovered(domain, [-10, -5, 0, 5, 10]);
+    expect(show(domain.options())).toEqual(["-5:0", "5:1", "strings"]);
+  });
+
+  it("finds a fraction in a piece narrower than one half", () => {
+    const domain = field(
+      [
+        ["equals", 2.1],
+        ["equals", 2.5],
+      ],
+      [{ type: "number", minimum: 2, maximum: 3 }],
+    );
+    expect(show(domain.options())).toEqual([
+      "2:00",
+      "2.05:00",
+      "2.1:10",
+      "2.3:00",
+      "2.5:01",
+      "2.75:00",
+      "3:00",
+    ]);
+  });
+
+  it("orders a value before its negation only by sign", () => {
+    const domain = field(
+      [
+        ["equals", -3],
+        ["equals", 2],
+      ],
+      [{ type: "integer" }],
+    );
+    expect(show(domain.options())).toEqual(["-2:00", "2:01", "-3:10", "3:00", "-4:00"]);
   });
 
   it("covers every value of a small enumeration, whatever bounds the operators and the schema name", () => {
@@ -351,6 +398,101 @@ describe("options", () => {
       "de",
     ]);
     expect(arrays.filter((a) => a.length > 2)).toEqual([]);
+  });
+
+  it("compares null with no object literal", () => {
+    expect(show(field([["equals", null]], [{ type: ["object", "null"] }]).options())).toEqual([
+      "null:1",
+      "{}:0",
+    ]);
+  });
+
+  it("reads the items of arrays only for arrays: objects of the same field keep their own options", () => {
+    expect(
+      show(
+        field(
+          [["any", { equals: "x" }]],
+          [{ type: ["array", "object"], items: { enum: ["x"] }, required: ["a"] }],
+        ).options(),
+      ),
+    ).toEqual(["[]:0", '["x"]:1', "opaque object"]);
+    expect(
+      show(
+        field([["any", { equals: "x" }]], [{ type: ["array", "object"], items: { enum: ["x"] } }]).options(),
+      ),
+    ).toEqual(["[]:0", '["x"]:1', "{}:2"]);
+    expect(
+      show(
+        field([["any", { equals: "x" }]], [{ type: ["array", "string"], items: { enum: ["x"] } }]).options(),
+      ),
+    ).toEqual(["strings", "[]:0", '["x"]:1']);
+  });
+
+  it("reads the contents as opaque when all reads items not listed, or another operator reads the field", () => {
+    expect(
+      show(field([["all", { equals: "x" }]], [{ type: "array", items: { type: "string" } }]).options()),
+    ).toEqual(["[]:1", '["a"]:0', '["x"]:1', '["a","x"]:0', "opaque array"]);
+    const named = field(
+      [
+        ["any", { equals: "x" }],
+        ["exists", true],
+      ],
+      [{ type: "array", items: { enum: ["x", "y"] } }],
+    );
+    expect(show(named.options())).toEqual(["[]:01", '["x"]:11', '["y"]:01', '["x","y"]:11']);
+    const unlisted = field(
+      [
+        ["any", { equals: "x" }],
+        ["exists", true],
+      ],
+      [{ type: "array" }],
+    );
+    expect(show(unlisted.options())).toEqual([
+      "[]:01",
+      '["a"]:01',
+      '["x"]:11',
+      '["a","x"]:11',
+      "opaque array",
+    ]);
+  });
+
+  it("lists each item value once across the sides, and every side's items only when each lists them", () => {
+    const listed = field(
+      [["any", { equals: "x" }]],
+      [
+        { type: "array", items: { enum: ["x"] } },
+        { type: "array", items: { enum: ["x", "y"] } },
+      ],
+    );
+    expect(show(listed.options())).toEqual(["[]:0", '["x"]:1', '["y"]:0', '["x","y"]:1']);
+    const half = field(
+      [["any", { equals: "x" }]],
+      [
+        { type: "array", items: { enum: ["x"] } },
+        { type: "array", items: { type: "string" } },
+      ],
+    );
+    expect(show(half.options())).toEqual(["[]:0", '["a"]:0', '["x"]:1', '["a","x"]:1', "opaque array"]);
+  });
+
+  it("names only the values inside any and all", () => {
+    const domain = field(
+      [
+        ["any", { equals: "x" }],
+        ["equals", { equals: "q" }],
+      ],
+      [{ type: ["array", "object"], items: { type: "string" } }],
+    );
+    expect(show(domain.options())).toEqual([
+      "[]:00",
+      '["a"]:00',
+      '["x"]:10',
+      '["a","x"]:10',
+      "opaque array",
+      '{"equals":"q"}:21',
+      "{}:20",
+      "opaque object",
+    ]);
   });
 
   it("tells validity on each side apart", () => {
