@@ -964,3 +964,59 @@ describe("the string theory on paths, commands and URLs", () => {
     ]);
   });
 });
+
+describe("the witnesses of loose regions", () => {
+  /** Each full assignment `assign` admits: its truths, E when its exact region is left, L when its loose one is,
+   * and the witness (`~` when drawn from the loose region, `-` when none is found). */
+  function witnesses(domain: FieldDomain): string {
+    return reachable(domain)
+      .map((r) => {
+        if (r.witness !== undefined)
+          expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+        const regions = `${r.state.exact !== null ? "E" : ""}${r.state.loose !== null ? "L" : ""}`;
+        const text =
+          r.witness === undefined ? "-" : `${JSON.stringify(r.witness.text)}${r.witness.loose ? "~" : ""}`;
+        return `${r.truths}${regions}=${text}`;
+      })
+      .join(" ");
+  }
+
+  it.each<[string, string]>([
+    [
+      '[["glob","src/**/?.[jt]s"],["regex","^[a-z/.]*$"]]',
+      '00EL="0" 01EL="a" 02L=- 10EL="src/0.js" 11EL="src/a.js" 12L=- 20EL="src/a.jS" 21L=""~ 22L=-',
+    ],
+    [
+      '[["glob",["a/{b,c}","!x"]],["regex","^[a-z/.]*$"]]',
+      '00EL="0" 01EL="a" 02L=- 10L="!x"~ 11EL="a/b" 12L=- 20EL="a/B" 21L=""~ 22L=-',
+    ],
+    [
+      '[["path_prefix","/etc"],["regex","^[a-z/.]*$"]]',
+      '00EL="0" 01EL="a" 02L=- 10L=- 11L=- 12L=- 20EL="/etC" 21EL="/etc" 22L=-',
+    ],
+    [
+      '[["path_prefix","/etc"],["glob","/etc/*"]]',
+      '00EL="a" 10L=- 11L=- 12L=- 20EL="/etc" 21L=- 22EL="/etc/a"',
+    ],
+    ['[["glob","a/b"],["regex","\\\\\\\\"]]', '00EL="a" 01L="\\\\"~ 10EL="a/b" 11L=- 20EL="a/B" 21L=-'],
+    ['[["glob","a/b"],["regex","^\\\\./"]]', '00EL="a" 01L="./"~ 10EL="a/b" 11L=- 20EL="a/B" 21L="./ "~'],
+    ['[["glob","a/b"],["regex","//"]]', '00EL="a" 01L="//"~ 10EL="a/b" 11L=- 20EL="a/B" 21L="// "~'],
+    ['[["glob","a/b"],["regex","\\\\.\\\\."]]', '00EL="a" 01EL="..a" 10EL="a/b" 11L=- 20EL="a/B" 21L=".."~'],
+    ['[["glob","a/b"],["regex","^/"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L="/ "~'],
+    ['[["glob","a/b"],["regex","\\\\.$"]]', '00EL="a" 01L="."~ 10EL="a/b" 11L=- 20EL="a/B" 21L=".."~'],
+    ['[["glob","a/b"],["regex","/$"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L=" /"~'],
+    ['[["glob","a/b"],["regex","^A/B$"]]', '00EL="a" 10EL="a/b" 20EL="a/B" 21E="A/B"'],
+    [
+      '[["command",["ls"]],["command",["rm -rf"]],["command",["sudo"]]]',
+      '000L="a"~ 001L=- 002L=- 010L="rm -rf"~ 011L=- 012L=- 020L="a rm -rf"~ 021L=- 022L=- 100L="ls"~ 101L=- 102L=- 110L=- 111L=- 112L=- 120L=- 121L=- 122L=- 200L="a ls"~ 201L=- 202L=- 210L="rm -rf ls"~ 211L=- 212L="rm -rf sudo"~ 220L="a ls rm -rf"~ 221L="sudo ls"~ 222L="a sudo"~',
+    ],
+    [
+      '[["url",{"host":"api.x.io","scheme":["http","https"]}],["regex","^http:"]]',
+      '00EL="ws://a" 01EL="http://a" 10EL="httP://api.x.io" 11EL="http://api.x.io" 20L=""~ 21L="http:"~',
+    ],
+    ['[["url",{"host":["a.io","b.io"],"port":[1,2]}]]', '0EL="ws://a" 1EL="ws://a.io:1" 2L=""~'],
+  ])("%s", (operators, expected) => {
+    const parsed = JSON.parse(operators) as [string, unknown][];
+    expect(witnesses(field(parsed, [{ type: "string" }]))).toBe(expected);
+  });
+});
