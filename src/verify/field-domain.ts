@@ -507,7 +507,6 @@ export class StringTheory {
       const hi = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
       lengths = mergeLengths(lengths, lengthRange(lo, hi));
     });
-    if (field.sides.length === 0) lengths = ANY_LENGTH;
     // The strings every operator of the field is modelled on: simple paths, simple URLs, or (both) none.
     let universe: Dfa | undefined;
     if (paths !== undefined) universe = paths.simple;

@@ -806,6 +806,35 @@ describe("the string theory", () => {
     ]);
   });
 
+  it("keeps a witness not found under its key", () => {
+    const domain = field(
+      [
+        ["command", ["git push"]],
+        ["command", ["rm"]],
+      ],
+      [{ type: "string" }],
+    );
+    const theory = domain.strings();
+    if (theory === null) throw new Error("strings are not modelled");
+    const both = theory.assign(
+      theory.assign(theory.initial, 0, 1, "0:1;") as TheoryState,
+      1,
+      1,
+      "0:1;1:1;",
+    ) as TheoryState;
+    expect(theory.witness(both, "k")).toBeUndefined();
+    expect(theory.witness(theory.initial, "k")).toBeUndefined();
+    expect(theory.witness(theory.initial, "other")).toEqual({ text: "", loose: false });
+  });
+
+  it("finds no string valid when no side is given", () => {
+    expect(field([["equals", "a"]], []).strings()?.initial).toEqual({
+      exact: null,
+      loose: null,
+      truths: new Map(),
+    });
+  });
+
   it("models no strings when a pattern does not parse", () => {
     expect(field([["equals", "a"]], [{ type: "string", pattern: "(?<=a)b" }]).strings()).toBeNull();
   });
