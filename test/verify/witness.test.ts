@@ -26,6 +26,7 @@ describe("sampleValue", () => {
     ["the empty string", { type: "string" }, ""],
     ["a string of minLength letters", { type: "string", minLength: 3 }, "aaa"],
     ["the shortest string of a pattern", { type: "string", pattern: "^b+c$" }, "bc"],
+    ["a pattern with a code point escape", { type: "string", pattern: "^\\u{62}$" }, "b"],
     ["a pattern's string at minLength", { type: "string", pattern: "^b+c$", minLength: 4 }, "bbbc"],
     ["a pattern's shortest within maxLength", { type: "string", pattern: "^(?:xyz|q)$", maxLength: 2 }, "q"],
     ["a format's example", { type: "string", format: "email" }, "ada@example.com"],
@@ -267,6 +268,14 @@ describe("fillRequired", () => {
     };
     expect(chain({})).toBe(9);
     expect(chain({ a: { a: {} } })).toBe(9);
+  });
+
+  it("leaves a scalar where the schema declares an object with required properties", () => {
+    const root: JsonSchema = {
+      type: "object",
+      properties: { p: { type: ["string", "object"], required: ["x"] } },
+    };
+    expect(fillRequired(root, root, { p: "s" })).toEqual({ p: "s" });
   });
 
   it("reads no required list that is not an array", () => {
