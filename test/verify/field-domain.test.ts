@@ -835,6 +835,76 @@ describe("the string theory", () => {
     });
   });
 
+  it("reads any, all and the other operators of non-strings as fixed on strings", () => {
+    const domain = field(
+      [
+        ["any", { equals: "x" }],
+        ["all", { equals: "x" }],
+        ["equals", "a"],
+      ],
+      [SMALL],
+    );
+    expectExact(domain, ALL_SMALL);
+  });
+
+  it("moves the exact strings to the loose region when it had none, for an operator not modelled", () => {
+    const domain = field(
+      [
+        ["glob", "a/*"],
+        ["regex", "^a/a$"],
+        ["command", ["ls"]],
+      ],
+      [{ type: "string", maxLength: 4 }],
+    );
+    const reached = reachable(domain);
+    const keys = new Set(reached.map((r) => r.truths));
+    for (const s of allStrings(["a", "l", "s", "/"], 4))
+      expect(keys.has(domain.atoms.map((a) => a.test(s)).join("")), s).toBe(true);
+    const found = Object.fromEntries(reached.map((r) => [r.truths, r.witness]));
+    expect(found["110"]).toEqual({ text: "a/a", loose: true });
+  });
+
+  it("cuts the lengths of a state whose exact region is gone", () => {
+    const table = new AtomTable();
+    const schema: JsonSchema = { type: "string", format: "email" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    table.custom(REF, SCHEMA_LENGTH_OPERATOR, { side: "old", lo: 0, hi: 1 } satisfies SchemaLength, (v) =>
+      typeof v === "string" && [...v].length <= 1 ? 1 : 0,
+    );
+    const reached = reachable(domainOf(table, [{ type: "string" }]));
+    expect(reached.map((r) => [r.truths, r.state.exact, r.witness])).toEqual([
+      ["00", null, { text: "aa", loose: true }],
+      ["01", null, { text: "", loose: true }],
+      ["10", null, undefined],
+      ["11", null, undefined],
+      ["20", null, undefined],
+      ["21", null, undefined],
+    ]);
+  });
+
+  it("draws an exact witness past the shortest string when the shortest fails the format", () => {
+    const domain = field(
+      [["prefix", "1"]],
+      [{ type: "string", format: "ipv4", pattern: "^(?:0|[01]\\.[01]\\.[01]\\.[01])$" }],
+    );
+    expect(reachable(domain).map((r) => [r.truths, r.witness])).toEqual([
+      ["0", { text: "0.0.0.0", loose: false }],
+      ["1", { text: "1.0.0.0", loose: false }],
+    ]);
+  });
+
+  it("merges the lengths of sides given in any order", () => {
+    const gap = field(
+      [["equals", "ab"]],
+      [
+        { type: "string", minLength: 3 },
+        { type: "string", maxLength: 1 },
+      ],
+    );
+    expect(reachable(gap).map((r) => `${r.truths}=${r.witness?.text}`)).toEqual(["0="]);
+  });
+
   it("models no strings when a pattern does not parse", () => {
     expect(field([["equals", "a"]], [{ type: "string", pattern: "(?<=a)b" }]).strings()).toBeNull();
   });
