@@ -456,6 +456,16 @@ describe("options", () => {
     ]);
   });
 
+  it("reads null items as not listed", () => {
+    expect(show(field([["any", { equals: "x" }]], [{ type: "array", items: null }]).options())).toEqual([
+      "[]:0",
+      '["a"]:0',
+      '["x"]:1',
+      '["a","x"]:1',
+      "opaque array",
+    ]);
+  });
+
   it("lists each item value once across the sides, and every side's items only when each lists them", () => {
     const listed = field(
       [["any", { equals: "x" }]],
