@@ -134,9 +134,11 @@ function numberRepresentatives(points: readonly number[], multipleOf: number | u
   }
   const first = sorted[0] as number;
   const last = sorted[sorted.length - 1] as number;
-  inside(first - 2, first);
+  // The outer pieces are open: wide enough to hold an integer, a fraction and a multiple.
+  const width = 2 * Math.max(1, multipleOf ?? 0);
+  inside(first - width, first);
   for (let i = 0; i + 1 < sorted.length; i++) inside(sorted[i] as number, sorted[i + 1] as number);
-  inside(last, last + 2);
+  inside(last, last + width);
   return [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
 }
 
@@ -242,9 +244,9 @@ export class FieldDomain {
       if (type === "array") {
         const arrays = this.#arrays();
         for (const v of arrays.values) add(v);
-        // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field:
-        // their answers depend on that set alone.
-        if (arrays.exhaustive && literalsOf(type).length === 0) continue;
+        // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field
+        // (no literal to compare with): their answers depend on that set alone.
+        if (arrays.exhaustive) continue;
       }
       // Contents matter to `any` and `all`, and to equality with a literal of the type: not enumerated here.
       const reads = this.atoms.some(
@@ -511,7 +513,6 @@ export class StringTheory {
       const hi = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
       lengths = mergeLengths(lengths, lengthRange(lo, hi));
     });
-    if (field.sides.length === 0) lengths = ANY_LENGTH;
     // The strings every operator of the field is modelled on: simple paths, simple URLs, or (both) none.
     let universe: Dfa | undefined;
     if (paths !== undefined) universe = paths.simple;

@@ -87,8 +87,9 @@ export function sampleValue(root: JsonSchema, schema: JsonSchema, depth = 0): un
     const text = sampleString(s);
     if (text !== undefined) return text;
   }
-  if (types.has("integer")) return sampleNumber(s, true);
+  // A number schema allows every integer too (allowedTypes lists both): its fractional bounds come first.
   if (types.has("number")) return sampleNumber(s, false);
+  if (types.has("integer")) return sampleNumber(s, true);
   if (types.has("boolean")) return false;
   if (types.has("null")) return null;
   if (types.has("object") && depth < 8) return fillRequired(root, s, {}, depth + 1);
