@@ -1,0 +1,223 @@
+/**
+ * The search (search.ts) against enumeration: on tools whose every call can be listed (an enum field, a short
+ * string field over two letters, a small integer field), the concrete models of an exhaustive search cover exactly
+ * the classes of calls — by every atom's truth — that reach a goal, each model's values really reach it, and the
+ * options that stop a search early (models, budget, accept, failed witnesses) stop it and say so.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../src/runtime/types.js";
+import { evaluate, F, type Formula, T, truthOf, U } from "../../src/verify/formula.js";
+import { type Goal, MISSED, REACHED, searchModels } from "../../src/verify/search.js";
+import { ToolQuestion } from "../../src/verify/verify-properties.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
+
+const SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    e: { type: "string", enum: ["a", "b", "c"] },
+    s: { type: "string", maxLength: 2, pattern: "^[xy]*$" },
+    n: { type: "integer", minimum: 0, maximum: 3 },
+  },
+  required: ["e", "s", "n"],
+  additionalProperties: false,
+};
+
+/** Every valid call of SCHEMA. */
+const CALLS: Record<string, unknown>[] = [];
+for (const e of ["a", "b", "c"])
+  for (const s of ["", "x", "y", "xx", "xy", "yx", "yy"])
+    for (let n = 0; n <= 3; n++) CALLS.push({ e, s, n });
+
+/** Operators that each field may carry. */
+const OPERATORS: Record<string, readonly (readonly [string, unknown])[]> = {
+  e: [
+    ["equals", "a"],
+    ["in", ["a", "b"]],
+  ],
+  s: [
+    ["prefix", "x"],
+    ["regex", "y$"],
+    ["equals", "xy"],
+  ],
+  n: [
+    ["min", 2],
+    ["max", 0],
+  ],
+};
+
+interface Setup {
+  readonly question: ToolQuestion;
+  readonly formula: Formula;
+}
+
+/** A question over SCHEMA with the chosen operators, and a formula of its atoms (a conjunction of literals). */
+function setup(chosen: readonly (readonly [string, number])[], negate: readonly boolean[]): Setup {
+  const question = new ToolQuestion([SCHEMA], [null]);
+  const parts: Formula[] = [];
+  chosen.forEach(([field, index], i) => {
+    const [operator, value] = OPERATORS[field]?.[index] as readonly [string, unknown];
+    const atom = question.table.atom(
+      { scope: "arguments", path: [field], key: `arguments:${field}` },
+      operator,
+      value,
+    );
+    const literal: Formula = { kind: "atom", atom };
+    parts.push(negate[i] === true ? { kind: "not", of: literal } : literal);
+  });
+  question.buildFields();
+  return { question, formula: { kind: "and", of: parts } };
+}
+
+/** The goal "the formula is true". */
+function goalOf(formula: Formula): Goal {
+  return {
+    reach: (masks) => {
+      const m = evaluate(formula, masks);
+      return (m & T ? REACHED : 0) | (m & (F | U) ? MISSED : 0);
+    },
+  };
+}
+
+/** Every atom's truth on a call, as a key. */
+function classOf(question: ToolQuestion, call: Record<string, unknown>): string {
+  return question.table.atoms.map((a) => a.test(call[a.field.path[0] as string])).join("");
+}
+
+const choice = fc
+  .uniqueArray(
+    fc.oneof(
+      fc.tuple(fc.constant("e"), fc.integer({ min: 0, max: 1 })),
+      fc.tuple(fc.constant("s"), fc.integer({ min: 0, max: 2 })),
+      fc.tuple(fc.constant("n"), fc.integer({ min: 0, max: 1 })),
+    ),
+    { minLength: 1, maxLength: 5, selector: ([f, i]) => `${f}${i}` },
+  )
+  .chain((chosen) =>
+    fc.tuple(
+      fc.constant(chosen),
+      fc.array(fc.boolean(), { minLength: chosen.length, maxLength: chosen.length }),
+    ),
+  );
+
+describe("searchModels", () => {
+  it("finds exactly the classes of calls that reach the goal, each with values that reach it", () => {
+    let reachedSome = 0;
+    fc.assert(
+      fc.property(choice, ([chosen, negate]) => {
+        const { question, formula } = setup(chosen, negate);
+        const atoms = question.table.atoms;
+        const result = searchModels(question.fields, atoms.length, goalOf(formula), {
+          concreteOnly: true,
+          maxModels: 10_000,
+        });
+        expect(result.complete).toBe(true);
+        const found = new Set<string>();
+        for (const model of result.models) {
+          const call: Record<string, unknown> = {};
+          for (const [key, v] of model.values) call[key.replace(/^arguments:/, "")] = v.value;
+          expect(model.abstract.size).toBe(0);
+          const truths = atoms.map((a) => a.test(call[a.field.path[0] as string]));
+          // The model's masks are the values' own truths, and the formula is true on them.
+          expect(Array.from(model.masks, (m, i) => (m === 1 << (truths[i] as number) ? "=" : m))).toEqual(
+            atoms.map(() => "="),
+          );
+          expect(truthOf(formula, truths)).toBe(1);
+          found.add(truths.join(""));
+        }
+        const want = new Set(
+          CALLS.filter(
+            (c) =>
+              truthOf(
+                formula,
+                atoms.map((a) => a.test(c[a.field.path[0] as string])),
+              ) === 1,
+          ).map((c) => classOf(question, c)),
+        );
+        if (want.size > 0) reachedSome++;
+        expect([...found].sort()).toEqual([...want].sort());
+      }),
+      { numRuns: RUNS },
+    );
+    expect(reachedSome).toBeGreaterThan(RUNS / 4);
+  });
+
+  it("without concreteOnly, gives the same models when every value can be built", () => {
+    const { question, formula } = setup(
+      [
+        ["s", 0],
+        ["n", 0],
+      ],
+      [false, true],
+    );
+    const goal = goalOf(formula);
+    const concrete = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: true,
+      maxModels: 100,
+    });
+    const any = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: false,
+      maxModels: 100,
+    });
+    const values = (r: typeof any) => r.models.map((m) => JSON.stringify([...m.values]));
+    expect(values(any)).toEqual(values(concrete));
+    expect(concrete.models.length).toBeGreaterThan(0);
+  });
+
+  it("stops at maxModels (complete: as many as asked), at the budget (incomplete), and when accept says so", () => {
+    const { question } = setup(
+      [
+        ["s", 1],
+        ["n", 0],
+      ],
+      [false, false],
+    );
+    // Reached and missed alike: every class of calls is a model.
+    const goal: Goal = { reach: () => REACHED | MISSED };
+    const n = question.table.atoms.length;
+    const all = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 1000 });
+    expect(all.models.length).toBeGreaterThan(2);
+    expect(all.complete).toBe(true);
+    const one = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 1 });
+    expect(one.models).toHaveLength(1);
+    expect(one.complete).toBe(true);
+    const starved = searchModels(question.fields, n, goal, {
+      concreteOnly: true,
+      maxModels: 1000,
+      budget: 1,
+    });
+    expect(starved.complete).toBe(false);
+    let asked = 0;
+    const accepted = searchModels(question.fields, n, goal, {
+      concreteOnly: true,
+      maxModels: 1000,
+      accept: () => ++asked === 2,
+    });
+    expect(asked).toBe(2);
+    expect(accepted.models).toHaveLength(2);
+    expect(accepted.complete).toBe(false);
+    // A goal nothing reaches: no model, complete.
+    const never = searchModels(
+      question.fields,
+      n,
+      { reach: () => MISSED },
+      { concreteOnly: true, maxModels: 10 },
+    );
+    expect(never).toEqual({ models: [], complete: true });
+  });
+
+  it("tries the plainest truths first: false, then true, then maybe", () => {
+    const { question } = setup([["s", 0]], [false]);
+    const result = searchModels(
+      question.fields,
+      question.table.atoms.length,
+      { reach: () => REACHED | MISSED },
+      {
+        concreteOnly: true,
+        maxModels: 10,
+      },
+    );
+    expect(result.models.map((m) => m.masks[0])).toEqual([F, T]);
+  });
+});
