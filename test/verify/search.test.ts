@@ -221,3 +221,91 @@ describe("searchModels", () => {
     expect(result.models.map((m) => m.masks[0])).toEqual([F, T]);
   });
 });
+
+describe("searchModels, abstract models", () => {
+  const OBJECT_SCHEMA: JsonSchema = {
+    type: "object",
+    properties: {
+      o: { type: "object", properties: { k: { type: "string" } } },
+      a: { type: "array", items: { type: "string" } },
+    },
+    required: ["o", "a"],
+    additionalProperties: false,
+  };
+
+  it("walks the contents of objects and arrays only abstractly, and says so", () => {
+    const question = new ToolQuestion([OBJECT_SCHEMA], [null]);
+    const o = question.table.atom({ scope: "arguments", path: ["o"], key: "arguments:o" }, "equals", {
+      k: "x",
+    });
+    const a = question.table.atom({ scope: "arguments", path: ["a"], key: "arguments:a" }, "equals", ["y"]);
+    question.buildFields();
+    const formula: Formula = {
+      kind: "and",
+      of: [
+        { kind: "atom", atom: o },
+        { kind: "atom", atom: a },
+      ],
+    };
+    const goal = goalOf(formula);
+    const n = question.table.atoms.length;
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 100 });
+    const reasons = new Set(loose.models.flatMap((m) => [...m.abstract.values()]));
+    console.log("REASONS", JSON.stringify([...reasons]), loose.models.length);
+    expect([...reasons].sort()).toEqual(
+      ["the contents of arrays are not enumerated", "the contents of objects are not enumerated"].filter(
+        (r) => [...reasons].includes(r),
+      ),
+    );
+    expect(reasons.size).toBeGreaterThan(0);
+    for (const m of loose.models) {
+      for (const key of m.abstract.keys()) expect(m.values.has(key)).toBe(false);
+    }
+    // The concrete search never gives a model with a field it could not build.
+    const concrete = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 100 });
+    for (const m of concrete.models) expect(m.abstract.size).toBe(0);
+    expect(concrete.complete).toBe(true);
+  });
+
+  it("gives a string field it cannot build the reason of its operators", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { c: { type: "string" } },
+          required: ["c"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const ref = { scope: "arguments" as const, path: ["c"], key: "arguments:c" };
+    const cmd = question.table.atom(ref, "command", ["git push"]);
+    const rm = question.table.atom(ref, "command", ["rm"]);
+    question.buildFields();
+    // Both certain: no string has it (the facts say so), concrete or not.
+    const both: Formula = {
+      kind: "and",
+      of: [
+        { kind: "atom", atom: cmd },
+        { kind: "atom", atom: rm },
+      ],
+    };
+    const n = question.table.atoms.length;
+    expect(
+      searchModels(question.fields, n, goalOf(both), { concreteOnly: false, maxModels: 10 }).models,
+    ).toEqual([]);
+    // A maybe for both: a string the engine builds (`a git push rm`-like) or, abstractly, the reason.
+    const maybe: Goal = {
+      reach: (masks) => ((masks[cmd] as number) & U && (masks[rm] as number) & U ? REACHED : 0) | MISSED,
+    };
+    const loose = searchModels(question.fields, n, maybe, { concreteOnly: false, maxModels: 50 });
+    expect(loose.models.length).toBeGreaterThan(0);
+    for (const m of loose.models) {
+      const reason = m.abstract.get("arguments:c");
+      if (reason !== undefined)
+        expect(reason).toMatch(/`command` is decided exactly only on the strings tried/);
+      else expect(typeof m.values.get("arguments:c")?.value).toBe("string");
+    }
+  });
+});
