@@ -251,13 +251,10 @@ describe("searchModels, abstract models", () => {
     const n = question.table.atoms.length;
     const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 100 });
     const reasons = new Set(loose.models.flatMap((m) => [...m.abstract.values()]));
-    console.log("REASONS", JSON.stringify([...reasons]), loose.models.length);
-    expect([...reasons].sort()).toEqual(
-      ["the contents of arrays are not enumerated", "the contents of objects are not enumerated"].filter(
-        (r) => [...reasons].includes(r),
-      ),
-    );
-    expect(reasons.size).toBeGreaterThan(0);
+    expect([...reasons].sort()).toEqual([
+      "the contents of arrays are not enumerated",
+      "the contents of objects are not enumerated",
+    ]);
     for (const m of loose.models) {
       for (const key of m.abstract.keys()) expect(m.values.has(key)).toBe(false);
     }
