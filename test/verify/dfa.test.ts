@@ -4,7 +4,7 @@
  * string of up to six symbols.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Alphabet, AlphabetBuilder } from "../../src/verify/alphabet.js";
 import {
   ANY_LENGTH,
@@ -29,6 +29,7 @@ import {
   shortestString,
   someStrings,
   startsWith,
+  stringOfLength,
   subtract,
   TooComplex,
   union,
@@ -72,22 +73,35 @@ function table(rows: readonly (readonly number[])[], accepting: readonly number[
   return b.build(start);
 }
 
-/** An even number of `a`. */
-const EVEN_A = table(
-  [
-    [1, 0, 0],
-    [0, 1, 1],
-  ],
-  [0],
-);
-/** Ends with `b`. */
-const ENDS_B = table(
-  [
-    [0, 1, 0],
-    [0, 1, 0],
-  ],
-  [1],
-);
+/** An even number of `a`; ends with `b` (made before the tests, not as the module loads, so that each test sees
+ * any fault in building them). */
+let EVEN_A: Dfa;
+let ENDS_B: Dfa;
+/** Strings over `a` only. */
+let A_STAR: Dfa;
+beforeAll(() => {
+  EVEN_A = table(
+    [
+      [1, 0, 0],
+      [0, 1, 1],
+    ],
+    [0],
+  );
+  ENDS_B = table(
+    [
+      [0, 1, 0],
+      [0, 1, 0],
+    ],
+    [1],
+  );
+  A_STAR = table(
+    [
+      [0, 1, 1],
+      [1, 1, 1],
+    ],
+    [0],
+  );
+});
 
 const randomDfa: fc.Arbitrary<Dfa> = fc.integer({ min: 1, max: 5 }).chain((n) =>
   fc
@@ -332,15 +346,6 @@ const longLengthSet: fc.Arbitrary<LengthSet> = fc
   });
 
 const symbolOfLetter = (c: string) => ALPHABET.symbolOf(c.codePointAt(0) as number);
-/** Strings over `a` only. */
-const A_STAR = table(
-  [
-    [0, 1, 1],
-    [1, 1, 1],
-  ],
-  [0],
-);
-
 describe("dfa, exactly", () => {
   it("reports a limit of states as TooComplex, with the internal code", () => {
     const error = new TooComplex("too big");
@@ -616,5 +621,128 @@ describe("dfa, exactly", () => {
     expect(as).toHaveLength(64);
     expect(as[63]).toBe("a".repeat(63));
     expect(someStrings(ALPHABET, A_STAR, lengthRange(5, 7), 100)).toEqual(["aaaaa", "aaaaaa", "aaaaaaa"]);
+  });
+});
+
+/**
+ * Three cycles of 97, 89 and 83 states, entered on `a`, `b` and `c` from the start; every state of the first is
+ * accepting, so every length from 1 on is. The sets of states repeat only after 97 * 89 * 83 lengths.
+ */
+function cycles(): Dfa {
+  const b = new DfaBuilder(K);
+  const start = b.add(false);
+  const entries: number[] = [];
+  for (const [i, size] of [97, 89, 83].entries()) {
+    const first = b.size;
+    for (let j = 0; j < size; j++) b.add(i === 0 || j === 0);
+    for (let j = 0; j < size; j++)
+      for (const letter of LETTERS) b.set(first + j, symbolOfLetter(letter), first + ((j + 1) % size));
+    entries.push(first);
+  }
+  LETTERS.forEach((letter, i) => {
+    b.set(start, symbolOfLetter(letter), entries[i] as number);
+  });
+  return b.build(start);
+}
+
+describe("dfa, exactly, at the edges", () => {
+  it("gives every automaton exactly n * k transitions", () => {
+    for (const dfa of [
+      startsWith(ALPHABET, "ab"),
+      startsWith(ALPHABET, ""),
+      literals(ALPHABET, ["ab", "c"]),
+      constant(K, true),
+      EVEN_A,
+      minimize(ENDS_B),
+      intersect(EVEN_A, ENDS_B, false),
+    ])
+      expect(dfa.trans.length).toBe(dfa.n * dfa.k);
+    expect(startsWith(ALPHABET, "ab").start).toBe(0);
+  });
+
+  it("complements by flipping 0 and 1", () => {
+    expect([...complement(EVEN_A).accept]).toEqual([0, 1]);
+    const m = minimize(complement(ENDS_B));
+    expect(m.n).toBe(2);
+    for (const s of ALL) expect(run(m, s), s).toBe(!s.endsWith("b"));
+  });
+
+  it("answers the shortest length under every small length set, against brute force", () => {
+    const mod4 = table(
+      [
+        [1, 1, 1],
+        [2, 2, 2],
+        [3, 3, 3],
+        [0, 0, 0],
+      ],
+      [0],
+    );
+    const automata = [mod4, EVEN_A, ENDS_B, A_STAR, literals(ALPHABET, ["abc", "a"]), complement(mod4)];
+    const sets: LengthSet[] = [[]];
+    for (let lo = 0; lo <= 9; lo++) {
+      for (let hi = lo; hi <= 9; hi++) {
+        sets.push([[lo, hi]]);
+        sets.push([[lo, Number.POSITIVE_INFINITY]]);
+        for (let lo2 = hi + 2; lo2 <= 11; lo2++) {
+          sets.push([
+            [lo, hi],
+            [lo2, lo2],
+          ]);
+          sets.push([
+            [lo, hi],
+            [lo2, Number.POSITIVE_INFINITY],
+          ]);
+        }
+      }
+    }
+    const wrong: string[] = [];
+    for (const [i, a] of automata.entries()) {
+      const accepted = acceptedLengths(a, 20);
+      for (const lengths of sets) {
+        const n = accepted.findIndex((yes, len) => yes && inLengths(lengths, len));
+        const expected = n === -1 ? undefined : n;
+        if (shortestLength(a, lengths) !== expected) wrong.push(`${i} ${JSON.stringify(lengths)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("answers far lengths from the period, not by walking to them", () => {
+    expect(shortestLength(A_STAR, [[200_000, Number.POSITIVE_INFINITY]])).toBe(200_000);
+    const mod7 = table(
+      Array.from({ length: 7 }, (_, s) => [(s + 1) % 7, (s + 1) % 7, (s + 1) % 7]),
+      [3],
+    );
+    expect(shortestLength(mod7, [[1_000_000, Number.POSITIVE_INFINITY]])).toBe(1_000_002);
+    expect(shortestString(ALPHABET, A_STAR, [[150_000, Number.POSITIVE_INFINITY]])).toBe("a".repeat(150_000));
+  });
+
+  it("gives up on a search longer than its bound of layers", () => {
+    const a = cycles();
+    expect(shortestLength(a)).toBe(1);
+    expect(shortestLength(a, [[99_999, 99_999]])).toBe(99_999);
+    expect(() => shortestLength(a, [[100_000, 100_000]])).toThrow(TooComplex);
+    expect(() => shortestLength(a, [[100_000, 100_000]])).toThrow(
+      "the shortest string of an automaton is too long to find",
+    );
+    // Once it has its strings, a listing stops before a search that would give up.
+    expect(
+      someStrings(
+        ALPHABET,
+        a,
+        [
+          [1, 1],
+          [150_000, 150_000],
+        ],
+        1,
+      ),
+    ).toEqual(["a"]);
+  });
+
+  it("spells no string of a length the automaton has none of", () => {
+    const lit = literals(ALPHABET, ["ab"]);
+    expect(stringOfLength(ALPHABET, lit, 3)).toBeUndefined();
+    expect(stringOfLength(ALPHABET, lit, 1)).toBeUndefined();
+    expect(stringOfLength(ALPHABET, lit, 2)).toEqual(ALPHABET.symbols("ab"));
   });
 });
