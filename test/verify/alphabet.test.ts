@@ -306,3 +306,89 @@ describe("automata", () => {
     expect(bare.key()).not.toBe(keyOf(["*.md"], ["/tmp"]));
   });
 });
+
+describe("alphabet refinement at the cuts", () => {
+  it("a set cut at the alphabet's own boundaries is a union of symbols exactly when no symbol is split", () => {
+    const range = fc
+      .tuple(fc.integer({ min: 0, max: 130 }), fc.integer({ min: 0, max: 12 }))
+      .map(([lo, width]) => [lo, lo + width] as const);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(range, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 2, maxLength: 6 }),
+        (sets, picks) => {
+          const alphabet = alphabetOf(...sets.map((set) => set.flat()));
+          // The boundaries of the sets: a probe from them passes the boundary checks, so the symbol check decides.
+          const cuts = [...new Set([0, ...sets.flat().flatMap(([lo, hi]) => [lo, hi + 1])])].sort(
+            (x, y) => x - y,
+          );
+          const chosen = [...new Set(picks.map((p) => cuts[p % cuts.length] as number))].sort(
+            (x, y) => x - y,
+          );
+          const probe: number[] = [];
+          for (let i = 0; i + 1 < chosen.length; i += 2)
+            probe.push(chosen[i] as number, (chosen[i + 1] as number) - 1);
+          const inProbe = (cp: number) =>
+            probe.some((lo, i) => i % 2 === 0 && cp >= lo && cp <= (probe[i + 1] as number));
+          const state = new Map<number, boolean>();
+          let union = true;
+          for (let cp = 0; cp <= 150; cp++) {
+            const symbol = alphabet.symbolOf(cp);
+            const known = state.get(symbol);
+            if (known === undefined) state.set(symbol, inProbe(cp));
+            else if (known !== inProbe(cp)) union = false;
+          }
+          expect(alphabet.refines(probe)).toBe(union);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses sets that split a symbol of several intervals, or end inside one", () => {
+    // The symbols: `a` to `c`, `x` to `z`, and the rest; `a` to `c` and `x` to `z` are one symbol.
+    const alphabet = alphabetOf([0x61, 0x63, 0x78, 0x7a]);
+    expect(alphabet.size).toBe(2);
+    expect(alphabet.refines([0x61, 0x63, 0x78, 0x7a])).toBe(true);
+    expect(alphabet.refines([0x61, 0x63])).toBe(false);
+    expect(alphabet.refines([0x78, 0x7a])).toBe(false);
+    expect(alphabet.refines([0, 0x60, 0x64, 0x77, 0x7b, MAX])).toBe(true);
+    expect(alphabet.refines([0, 0x60])).toBe(false);
+    const top = alphabetOf([0x10fff0, MAX]);
+    expect(top.refines([0x10fff0, MAX])).toBe(true);
+    expect(top.refines([0x10fff0, 0x10fffe])).toBe(false);
+    expect(top.refines([0x10fff1, MAX])).toBe(false);
+  });
+
+  it("tells apart the signatures of many sets", () => {
+    // Sets 1 and 2 hold 2000, set 12 alone holds 3000 (with 1012): different symbols.
+    const sets = Array.from({ length: 13 }, (_, i) => [1000 + i, 1000 + i]);
+    sets[1]?.push(2000, 2000);
+    sets[2]?.push(2000, 2000);
+    sets[12]?.push(3000, 3000);
+    const alphabet = alphabetOf(...sets);
+    expect(alphabet.size).toBe(15);
+    expect(alphabet.symbolOf(3000)).toBe(alphabet.symbolOf(1012));
+    expect(alphabet.symbolOf(2000)).not.toBe(alphabet.symbolOf(3000));
+  });
+
+  it("asks a membership test once per symbol, with its representative", () => {
+    const b = new AlphabetBuilder();
+    b.addText("ab");
+    const alphabet = b.build();
+    const asked: number[] = [];
+    const out = alphabet.members((cp) => {
+      asked.push(cp);
+      return cp !== 0x62;
+    });
+    expect(asked).toEqual([0x63, 0x61, 0x62]);
+    expect([...out]).toEqual([1, 1, 0]);
+  });
+
+  it("leaves empty sets out of a builder's key", () => {
+    const b = new AlphabetBuilder();
+    b.addRanges([]);
+    b.addRanges([1, 2]);
+    expect(b.key()).toBe("1,2");
+  });
+});
