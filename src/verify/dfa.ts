@@ -121,7 +121,8 @@ export function startsWith(alphabet: Alphabet, prefix: string): Dfa {
   symbols.forEach((symbol, i) => {
     b.set(states[i] as number, symbol, i + 1 < states.length ? (states[i + 1] as number) : done);
   });
-  return b.build(states.length === 0 ? done : (states[0] as number));
+  // The first state added starts: the prefix's first, or `done` for an empty prefix.
+  return b.build(0);
 }
 
 /**
@@ -259,8 +260,7 @@ export function minimize(a: Dfa): Dfa {
           const b = blockOf[s] as number;
           const pos = loc[s] as number;
           const target = (first[b] as number) + (marked[b] as number);
-          if (pos < target) continue;
-          // Move s to the marked front of its block.
+          // Move s to the marked front of its block (s has one transition on c, so it comes up once per symbol).
           const other = elems[target] as number;
           elems[target] = s;
           loc[s] = target;
@@ -427,7 +427,8 @@ export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number 
         if (from > hi) continue;
         for (const r of hits) {
           const base = earlier + r;
-          const candidate = from <= base ? base : from + ((((base - from) % period) + period) % period);
+          // base < len <= from: the first length from `from` on that is base modulo the period.
+          const candidate = from + ((((base - from) % period) + period) % period);
           if (candidate <= hi && (best === undefined || candidate < best)) best = candidate;
         }
       }

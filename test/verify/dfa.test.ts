@@ -4,11 +4,14 @@
  * string of up to six symbols.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type Alphabet, AlphabetBuilder } from "../../src/verify/alphabet.js";
 import {
+  ANY_LENGTH,
   accepts,
+  afterSymbol,
   complement,
+  complementLengths,
   constant,
   type Dfa,
   DfaBuilder,
@@ -19,12 +22,16 @@ import {
   type LengthSet,
   lengthRange,
   literals,
+  MAX_DFA_STATES,
   minimize,
+  product,
   shortestLength,
   shortestString,
   someStrings,
   startsWith,
+  stringOfLength,
   subtract,
+  TooComplex,
   union,
 } from "../../src/verify/dfa.js";
 
@@ -66,22 +73,35 @@ function table(rows: readonly (readonly number[])[], accepting: readonly number[
   return b.build(start);
 }
 
-/** An even number of `a`. */
-const EVEN_A = table(
-  [
-    [1, 0, 0],
-    [0, 1, 1],
-  ],
-  [0],
-);
-/** Ends with `b`. */
-const ENDS_B = table(
-  [
-    [0, 1, 0],
-    [0, 1, 0],
-  ],
-  [1],
-);
+/** An even number of `a`; ends with `b` (made before the tests, not as the module loads, so that each test sees
+ * any fault in building them). */
+let EVEN_A: Dfa;
+let ENDS_B: Dfa;
+/** Strings over `a` only. */
+let A_STAR: Dfa;
+beforeAll(() => {
+  EVEN_A = table(
+    [
+      [1, 0, 0],
+      [0, 1, 1],
+    ],
+    [0],
+  );
+  ENDS_B = table(
+    [
+      [0, 1, 0],
+      [0, 1, 0],
+    ],
+    [1],
+  );
+  A_STAR = table(
+    [
+      [0, 1, 1],
+      [1, 1, 1],
+    ],
+    [0],
+  );
+});
 
 const randomDfa: fc.Arbitrary<Dfa> = fc.integer({ min: 1, max: 5 }).chain((n) =>
   fc
@@ -238,5 +258,491 @@ describe("dfa", () => {
   it("intersects length sets", () => {
     expect(intersectLengths(lengthRange(0, 5), lengthRange(3, 9))).toEqual([[3, 5]]);
     expect(intersectLengths(lengthRange(0, 2), lengthRange(3, 9))).toEqual([]);
+  });
+});
+
+/** The number of states of the minimal DFA of `a`'s language (Moore's refinement, reachable states only). */
+function minimalSize(a: Dfa): number {
+  const reach = [a.start];
+  const seen = new Set(reach);
+  for (let i = 0; i < reach.length; i++) {
+    for (let c = 0; c < a.k; c++) {
+      const t = a.trans[(reach[i] as number) * a.k + c] as number;
+      if (!seen.has(t)) {
+        seen.add(t);
+        reach.push(t);
+      }
+    }
+  }
+  let cls = new Map(reach.map((s) => [s, String(a.accept[s])]));
+  for (;;) {
+    const signature = (s: number) =>
+      `${cls.get(s)}|${Array.from({ length: a.k }, (_, c) => cls.get(a.trans[s * a.k + c] as number)).join(",")}`;
+    const names = new Map<string, string>();
+    const next = new Map(
+      reach.map((s) => {
+        const sig = signature(s);
+        if (!names.has(sig)) names.set(sig, String(names.size));
+        return [s, names.get(sig) as string];
+      }),
+    );
+    const before = new Set(cls.values()).size;
+    cls = next;
+    if (names.size === before) return before;
+  }
+}
+
+/** The reachable pairs of states of two DFAs read together. */
+function reachablePairs(a: Dfa, b: Dfa): number {
+  const seen = new Set([`${a.start},${b.start}`]);
+  const queue: [number, number][] = [[a.start, b.start]];
+  for (let i = 0; i < queue.length; i++) {
+    const [x, y] = queue[i] as [number, number];
+    for (let c = 0; c < a.k; c++) {
+      const pair: [number, number] = [a.trans[x * a.k + c] as number, b.trans[y * b.k + c] as number];
+      const key = pair.join(",");
+      if (!seen.has(key)) {
+        seen.add(key);
+        queue.push(pair);
+      }
+    }
+  }
+  return queue.length;
+}
+
+/** The lengths up to `max` of the strings `a` accepts, by sets of states. */
+function acceptedLengths(a: Dfa, max: number): boolean[] {
+  const out: boolean[] = [];
+  let states = new Set([a.start]);
+  for (let n = 0; n <= max; n++) {
+    out.push([...states].some((s) => a.accept[s] === 1));
+    const next = new Set<number>();
+    for (const s of states) for (let c = 0; c < a.k; c++) next.add(a.trans[s * a.k + c] as number);
+    states = next;
+  }
+  return out;
+}
+
+/** Length sets with bounds up to 120, the last interval possibly unbounded. */
+const longLengthSet: fc.Arbitrary<LengthSet> = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 0, max: 120 }), { maxLength: 6 }), fc.boolean())
+  .map(([bounds, open]) => {
+    const sorted = [...bounds].sort((x, y) => x - y);
+    const out: [number, number][] = [];
+    for (let i = 0; i + 1 < sorted.length; i += 2) {
+      const lo = sorted[i] as number;
+      const hi = sorted[i + 1] as number;
+      const last = out[out.length - 1];
+      if (last !== undefined && lo <= last[1] + 1) last[1] = hi;
+      else out.push([lo, hi]);
+    }
+    if (open) {
+      const from = sorted.length % 2 === 1 ? (sorted[sorted.length - 1] as number) : 121;
+      const last = out[out.length - 1];
+      if (last !== undefined && from <= last[1] + 1) last[1] = Number.POSITIVE_INFINITY;
+      else out.push([from, Number.POSITIVE_INFINITY]);
+    }
+    return out;
+  });
+
+const symbolOfLetter = (c: string) => ALPHABET.symbolOf(c.codePointAt(0) as number);
+describe("dfa, exactly", () => {
+  it("reports a limit of states as TooComplex, with the internal code", () => {
+    const error = new TooComplex("too big");
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("TooComplex");
+    expect(error.code).toBe("internal");
+    expect(error.message).toBe("too big");
+    expect(MAX_DFA_STATES).toBe(20_000);
+    const b = new DfaBuilder(0);
+    let ids = 0;
+    for (let i = 0; i < MAX_DFA_STATES; i++) if (b.add(i % 2 === 0) === i) ids++;
+    expect(ids).toBe(MAX_DFA_STATES);
+    expect(b.size).toBe(MAX_DFA_STATES);
+    expect(() => b.add(false)).toThrow(TooComplex);
+    expect(() => b.add(false)).toThrow("an automaton has more than 20000 states");
+  });
+
+  it("builds a complete automaton, with a dead state only when a transition is missing", () => {
+    const full = new DfaBuilder(2);
+    expect(full.size).toBe(0);
+    expect(full.add(true)).toBe(0);
+    expect(full.add(false)).toBe(1);
+    expect(full.size).toBe(2);
+    full.set(0, 0, 1);
+    full.set(0, 1, 0);
+    full.set(1, 0, 1);
+    full.set(1, 1, 0);
+    const built = full.build(1);
+    expect(built).toEqual({
+      k: 2,
+      n: 2,
+      trans: Int32Array.from([1, 0, 1, 0]),
+      accept: Uint8Array.from([1, 0]),
+      start: 1,
+    });
+    const partial = new DfaBuilder(2);
+    partial.add(false);
+    partial.add(true);
+    partial.set(0, 1, 1);
+    partial.set(1, 0, 0);
+    expect(partial.build()).toEqual({
+      k: 2,
+      n: 3,
+      trans: Int32Array.from([2, 1, 0, 2, 2, 2]),
+      accept: Uint8Array.from([0, 1, 0]),
+      start: 0,
+    });
+  });
+
+  it("gives constants and literals their exact automata", () => {
+    expect(constant(2, true)).toEqual({
+      k: 2,
+      n: 1,
+      trans: Int32Array.from([0, 0]),
+      accept: Uint8Array.from([1]),
+      start: 0,
+    });
+    expect(constant(3, false).accept).toEqual(Uint8Array.from([0]));
+    // The trie of "ab", "b" and "": the root, "a", "ab", "b", and a dead state.
+    const lit = literals(ALPHABET, ["ab", "b", ""]);
+    expect(lit.n).toBe(5);
+    expect(lit.start).toBe(0);
+    expect([...lit.accept]).toEqual([1, 0, 1, 1, 0]);
+    const shared = literals(ALPHABET, ["ab", "aa", "a"]);
+    expect(shared.n).toBe(5);
+    for (const s of ALL) expect(run(shared, s), s).toBe(["ab", "aa", "a"].includes(s));
+    expect(minimize(literals(ALPHABET, ["abc", "abc"])).n).toBe(5);
+    const none = startsWith(ALPHABET, "");
+    for (const s of ALL) expect(run(none, s), s).toBe(true);
+    expect(none.n).toBe(1);
+    const pre = startsWith(ALPHABET, "ba");
+    expect(pre.n).toBe(4);
+    expect(pre.start).toBe(0);
+    for (const s of ALL) expect(run(pre, s), s).toBe(s.startsWith("ba"));
+    const long = startsWith(ALPHABET, "abc");
+    for (const s of ALL) expect(run(long, s), s).toBe(s.startsWith("abc"));
+  });
+
+  it("minimises to exactly the minimal automaton, and a product unminimised to its reachable pairs", () => {
+    fc.assert(
+      fc.property(randomDfa, randomDfa, (a, b) => {
+        const m = minimize(a);
+        expect(m.n).toBe(minimalSize(a));
+        expect(m.k).toBe(a.k);
+        const raw = intersect(a, b, false);
+        expect(raw.n).toBe(reachablePairs(a, b));
+        expect(raw.start).toBe(0);
+        const both = intersect(a, b);
+        expect(both.n).toBe(minimalSize(raw));
+        expect(union(a, b).n).toBe(minimalSize(product(a, b, (x, y) => x || y, false)));
+        expect(subtract(a, b).n).toBe(minimalSize(product(a, b, (x, y) => x && !y, false)));
+        // Every state of a minimal automaton is reachable, and its transitions stay inside it.
+        expect(reachablePairs(both, constant(both.k, true))).toBe(both.n);
+        for (const t of both.trans) expect(t >= 0 && t < both.n).toBe(true);
+        expect(both.start >= 0 && both.start < both.n).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("minimises hand-written automata to their known sizes", () => {
+    // Ends with "b" over an alphabet of three symbols, spelt with a redundant copy of each state.
+    const redundant = table(
+      [
+        [2, 1, 0],
+        [2, 3, 2],
+        [0, 3, 2],
+        [0, 1, 2],
+      ],
+      [1, 3],
+    );
+    expect(minimize(redundant).n).toBe(2);
+    for (const s of ALL) expect(run(minimize(redundant), s), s).toBe(s.endsWith("b"));
+    // The strings whose length is a multiple of 4 need all four states; with an unreachable fifth.
+    const mod4 = table(
+      [
+        [1, 1, 1],
+        [2, 2, 2],
+        [3, 3, 3],
+        [0, 0, 0],
+        [4, 4, 4],
+      ],
+      [0, 4],
+    );
+    const m = minimize(mod4);
+    expect(m.n).toBe(4);
+    expect(m.accept.reduce((x, y) => x + y, 0)).toBe(1);
+    for (const s of ALL) expect(run(m, s), s).toBe([...s].length % 4 === 0);
+    expect(minimize(constant(K, false)).n).toBe(1);
+    expect(minimize(constant(K, true)).n).toBe(1);
+  });
+
+  it("starts an automaton one symbol later", () => {
+    fc.assert(
+      fc.property(randomDfa, (a) => {
+        for (const letter of LETTERS) {
+          const after = afterSymbol(a, symbolOfLetter(letter));
+          expect(after.n).toBe(a.n);
+          for (const s of strings(4)) expect(run(after, s), letter + s).toBe(run(a, letter + s));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("gives the exact length sets", () => {
+    expect(lengthRange(2, 2)).toEqual([[2, 2]]);
+    expect(lengthRange(3, 2)).toEqual([]);
+    expect(ANY_LENGTH).toEqual([[0, Number.POSITIVE_INFINITY]]);
+    expect(Object.isFrozen(ANY_LENGTH)).toBe(true);
+    expect(Object.isFrozen(ANY_LENGTH[0])).toBe(true);
+    expect(
+      intersectLengths(
+        [
+          [2, 3],
+          [10, 12],
+        ],
+        ANY_LENGTH,
+      ),
+    ).toEqual([
+      [2, 3],
+      [10, 12],
+    ]);
+    expect(
+      intersectLengths(
+        [
+          [0, 4],
+          [8, 20],
+        ],
+        [
+          [3, 9],
+          [15, Number.POSITIVE_INFINITY],
+        ],
+      ),
+    ).toEqual([
+      [3, 4],
+      [8, 9],
+      [15, 20],
+    ]);
+    expect(intersectLengths(lengthRange(0, 3), lengthRange(3, 9))).toEqual([[3, 3]]);
+    expect(complementLengths([])).toEqual([[0, Number.POSITIVE_INFINITY]]);
+    expect(complementLengths(ANY_LENGTH)).toEqual([]);
+    expect(complementLengths([[0, 3]])).toEqual([[4, Number.POSITIVE_INFINITY]]);
+    expect(complementLengths([[3, 3]])).toEqual([
+      [0, 2],
+      [4, Number.POSITIVE_INFINITY],
+    ]);
+    expect(
+      complementLengths([
+        [2, 2],
+        [3, 3],
+        [6, Number.POSITIVE_INFINITY],
+      ]),
+    ).toEqual([
+      [0, 1],
+      [4, 5],
+    ]);
+  });
+
+  it("finds the shortest length also far out and under unbounded length sets", () => {
+    fc.assert(
+      fc.property(randomDfa, longLengthSet, (a, lengths) => {
+        // Past 121 + 2^5 lengths the sets of states have repeated, so an answer lies within 400.
+        const accepted = acceptedLengths(a, 400);
+        const expected = accepted.findIndex((yes, n) => yes && inLengths(lengths, n));
+        expect(shortestLength(a, lengths)).toBe(expected === -1 ? undefined : expected);
+        expect(shortestLength(a)).toBe(accepted.indexOf(true) === -1 ? undefined : accepted.indexOf(true));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("finds far lengths of periodic languages", () => {
+    // Lengths 3 mod 7 with at least one "b": the shortest from 100 on is 101, from 102 on 108.
+    const mod7 = product(
+      table(
+        Array.from({ length: 7 }, (_, s) => [(s + 1) % 7, (s + 1) % 7, (s + 1) % 7]),
+        [3],
+      ),
+      table(
+        [
+          [0, 1, 0],
+          [1, 1, 1],
+        ],
+        [1],
+      ),
+      (x, y) => x && y,
+    );
+    expect(shortestLength(mod7)).toBe(3);
+    expect(shortestLength(mod7, [[100, Number.POSITIVE_INFINITY]])).toBe(101);
+    expect(shortestLength(mod7, [[102, Number.POSITIVE_INFINITY]])).toBe(108);
+    expect(shortestLength(mod7, [[102, 107]])).toBeUndefined();
+    expect(shortestLength(mod7, [[102, 108]])).toBe(108);
+    expect(
+      shortestLength(mod7, [
+        [4, 9],
+        [50, 51],
+        [60, Number.POSITIVE_INFINITY],
+      ]),
+    ).toBe(66);
+    expect(shortestLength(mod7, [])).toBeUndefined();
+    expect(shortestLength(constant(K, false))).toBeUndefined();
+    expect(shortestLength(A_STAR, [[40, 50]])).toBe(40);
+    expect(shortestString(ALPHABET, A_STAR, [[3, 50]])).toBe("aaa");
+    expect(shortestString(ALPHABET, mod7, [[9, 12]])).toBe("aaaaaaaaab");
+    expect(shortestString(ALPHABET, mod7, [[11, 12]])).toBeUndefined();
+  });
+
+  it("spells the most readable shortest string, and lists strings in that order", () => {
+    fc.assert(
+      fc.property(randomDfa, lengthSet, (a, lengths) => {
+        // ALL is ordered by length, then by the readability of `a`, `b`, `c`: the order witnesses follow.
+        const found = ALL.filter((s) => inLengths(lengths, [...s].length) && run(a, s));
+        const shortest = shortestString(ALPHABET, a, lengths);
+        if (found.length > 0) expect(shortest).toBe(found[0]);
+        const some = someStrings(ALPHABET, a, lengths, 5);
+        expect(some.filter((s) => s.length <= 6)).toEqual(found.slice(0, 5));
+        if (found.length >= 5) expect(some).toHaveLength(5);
+        expect(someStrings(ALPHABET, a, lengths, 1)).toEqual(some.slice(0, 1));
+        expect(someStrings(ALPHABET, a, lengths, 0)).toEqual([]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("lists strings shortest first, in at most 64 lengths", () => {
+    const every = constant(K, true);
+    expect(someStrings(ALPHABET, every, ANY_LENGTH, 5)).toEqual(["", "a", "b", "c", "aa"]);
+    expect(someStrings(ALPHABET, every, lengthRange(2, 2), 4)).toEqual(["aa", "ab", "ac", "ba"]);
+    expect(shortestString(ALPHABET, every, lengthRange(2, 2))).toBe("aa");
+    expect(someStrings(ALPHABET, EVEN_A, lengthRange(1, 2), 3)).toEqual(["b", "c", "aa"]);
+    const as = someStrings(ALPHABET, A_STAR, ANY_LENGTH, 100);
+    expect(as).toHaveLength(64);
+    expect(as[63]).toBe("a".repeat(63));
+    expect(someStrings(ALPHABET, A_STAR, lengthRange(5, 7), 100)).toEqual(["aaaaa", "aaaaaa", "aaaaaaa"]);
+  });
+});
+
+/**
+ * Three cycles of 97, 89 and 83 states, entered on `a`, `b` and `c` from the start; every state of the first is
+ * accepting, so every length from 1 on is. The sets of states repeat only after 97 * 89 * 83 lengths.
+ */
+function cycles(): Dfa {
+  const b = new DfaBuilder(K);
+  const start = b.add(false);
+  const entries: number[] = [];
+  for (const [i, size] of [97, 89, 83].entries()) {
+    const first = b.size;
+    for (let j = 0; j < size; j++) b.add(i === 0 || j === 0);
+    for (let j = 0; j < size; j++)
+      for (const letter of LETTERS) b.set(first + j, symbolOfLetter(letter), first + ((j + 1) % size));
+    entries.push(first);
+  }
+  LETTERS.forEach((letter, i) => {
+    b.set(start, symbolOfLetter(letter), entries[i] as number);
+  });
+  return b.build(start);
+}
+
+describe("dfa, exactly, at the edges", () => {
+  it("gives every automaton exactly n * k transitions", () => {
+    for (const dfa of [
+      startsWith(ALPHABET, "ab"),
+      startsWith(ALPHABET, ""),
+      literals(ALPHABET, ["ab", "c"]),
+      constant(K, true),
+      EVEN_A,
+      minimize(ENDS_B),
+      intersect(EVEN_A, ENDS_B, false),
+    ])
+      expect(dfa.trans.length).toBe(dfa.n * dfa.k);
+    expect(startsWith(ALPHABET, "ab").start).toBe(0);
+  });
+
+  it("complements by flipping 0 and 1", () => {
+    expect([...complement(EVEN_A).accept]).toEqual([0, 1]);
+    const m = minimize(complement(ENDS_B));
+    expect(m.n).toBe(2);
+    for (const s of ALL) expect(run(m, s), s).toBe(!s.endsWith("b"));
+  });
+
+  it("answers the shortest length under every small length set, against brute force", () => {
+    const mod4 = table(
+      [
+        [1, 1, 1],
+        [2, 2, 2],
+        [3, 3, 3],
+        [0, 0, 0],
+      ],
+      [0],
+    );
+    const automata = [mod4, EVEN_A, ENDS_B, A_STAR, literals(ALPHABET, ["abc", "a"]), complement(mod4)];
+    const sets: LengthSet[] = [[]];
+    for (let lo = 0; lo <= 9; lo++) {
+      for (let hi = lo; hi <= 9; hi++) {
+        sets.push([[lo, hi]]);
+        sets.push([[lo, Number.POSITIVE_INFINITY]]);
+        for (let lo2 = hi + 2; lo2 <= 11; lo2++) {
+          sets.push([
+            [lo, hi],
+            [lo2, lo2],
+          ]);
+          sets.push([
+            [lo, hi],
+            [lo2, Number.POSITIVE_INFINITY],
+          ]);
+        }
+      }
+    }
+    const wrong: string[] = [];
+    for (const [i, a] of automata.entries()) {
+      const accepted = acceptedLengths(a, 20);
+      for (const lengths of sets) {
+        const n = accepted.findIndex((yes, len) => yes && inLengths(lengths, len));
+        const expected = n === -1 ? undefined : n;
+        if (shortestLength(a, lengths) !== expected) wrong.push(`${i} ${JSON.stringify(lengths)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("answers far lengths from the period, not by walking to them", () => {
+    expect(shortestLength(A_STAR, [[200_000, Number.POSITIVE_INFINITY]])).toBe(200_000);
+    const mod7 = table(
+      Array.from({ length: 7 }, (_, s) => [(s + 1) % 7, (s + 1) % 7, (s + 1) % 7]),
+      [3],
+    );
+    expect(shortestLength(mod7, [[1_000_000, Number.POSITIVE_INFINITY]])).toBe(1_000_002);
+    expect(shortestString(ALPHABET, A_STAR, [[150_000, Number.POSITIVE_INFINITY]])).toBe("a".repeat(150_000));
+  });
+
+  it("gives up on a search longer than its bound of layers", () => {
+    const a = cycles();
+    expect(shortestLength(a)).toBe(1);
+    expect(shortestLength(a, [[99_999, 99_999]])).toBe(99_999);
+    expect(() => shortestLength(a, [[100_000, 100_000]])).toThrow(TooComplex);
+    expect(() => shortestLength(a, [[100_000, 100_000]])).toThrow(
+      "the shortest string of an automaton is too long to find",
+    );
+    // Once it has its strings, a listing stops before a search that would give up.
+    expect(
+      someStrings(
+        ALPHABET,
+        a,
+        [
+          [1, 1],
+          [150_000, 150_000],
+        ],
+        1,
+      ),
+    ).toEqual(["a"]);
+  });
+
+  it("spells no string of a length the automaton has none of", () => {
+    const lit = literals(ALPHABET, ["ab"]);
+    expect(stringOfLength(ALPHABET, lit, 3)).toBeUndefined();
+    expect(stringOfLength(ALPHABET, lit, 1)).toBeUndefined();
+    expect(stringOfLength(ALPHABET, lit, 2)).toEqual(ALPHABET.symbols("ab"));
   });
 });
