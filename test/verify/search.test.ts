@@ -57,7 +57,9 @@ function setup(chosen: readonly (readonly [string, number])[], negate: readonly 
   const question = new ToolQuestion([SCHEMA], [null]);
   const parts: Formula[] = [];
   chosen.forEach(([field, index], i) => {
-    const [operator, value] = OPERATORS[field]?.[index] as readonly [string, unknown];
+    const entry = OPERATORS[field]?.[index];
+    if (entry === undefined) throw new Error(`no operator ${field}${index}`);
+    const [operator, value] = entry;
     const atom = question.table.atom(
       { scope: "arguments", path: [field], key: `arguments:${field}` },
       operator,
