@@ -618,9 +618,7 @@ export class StringTheory {
   #settle(loose: Region, truths: ReadonlyMap<number, Truth>): Region | null {
     const strings = allStrings(this.alphabet, loose.dfa, loose.lengths, MAX_SETTLED);
     if (strings === undefined) return loose;
-    const kept = strings.filter((s) =>
-      [...truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth),
-    );
+    const kept = strings.filter((s) => this.#hasTruths(truths, s));
     if (kept.length === 0) return null;
     if (kept.length === strings.length) return loose;
     return { dfa: literals(this.alphabet, kept), lengths: loose.lengths };
@@ -657,12 +655,14 @@ export class StringTheory {
     return out;
   }
 
-  /** Whether a string is valid on some side and has every assigned truth, by the runtime's own answers. */
+  /** Whether every atom has its assigned truth on a string, by the runtime's own answer. */
+  #hasTruths(truths: ReadonlyMap<number, Truth>, s: string): boolean {
+    return [...truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth);
+  }
+
+  /** Whether a string is valid on some side and has every assigned truth. */
   #check(state: TheoryState, s: string): boolean {
-    return (
-      this.#field.sides.some((_, i) => this.#field.validOn(i, s)) &&
-      [...state.truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth)
-    );
+    return this.#field.sides.some((_, i) => this.#field.validOn(i, s)) && this.#hasTruths(state.truths, s);
   }
 
   #witness(state: TheoryState): { readonly text: string; readonly loose: boolean } | undefined {

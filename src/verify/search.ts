@@ -180,10 +180,10 @@ export function searchModels(
     }
     if (abstracted.length === 0 || !options.concreteOnly) {
       record();
-      const key = (fields[fi] as FieldDomain | undefined)?.ref.key;
+      // Alternatives come only with a state, so the field `fi` exists.
       for (const other of alternatives.slice(1)) {
-        if (stopped || key === undefined) break;
-        values.set(key, other);
+        if (stopped) break;
+        values.set((fields[fi] as FieldDomain).ref.key, other);
         record();
       }
     }
