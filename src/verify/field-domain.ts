@@ -16,6 +16,7 @@ import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.j
 import { programSize } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
+import { isCodeRunner } from "../runtime/match/shell/tables.js";
 import type { UrlSpec } from "../runtime/match/url.js";
 import { compileRegexOperator } from "../runtime/operators/regex.js";
 import type { Truth } from "../runtime/truth.js";
@@ -718,9 +719,15 @@ export class StringTheory {
     if (certain.length === 0 && maybe.length === 0) return [];
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
-    const tails = maybe.length === 0 ? ["", "a"] : maybe;
+    // A program that runs code, named after the first word (`git status sudo`), may run any prefix, so the
+    // runtime makes every deny or ask rule a maybe there; the same name with a version after it (`sudo2`) still
+    // may run the prefixes headed by that name, and nothing else.
+    const versioned = maybe
+      .filter((w) => isCodeRunner(w.split(" ")[0]?.toLowerCase() ?? ""))
+      .map((w) => w.replace(/^\S+/, (head) => `${head}2`));
+    const tails = maybe.length === 0 ? ["", "a"] : [...maybe.slice(0, 12), ...versioned.slice(0, 4)];
     for (const head of heads.slice(0, 12))
-      for (const tail of tails.slice(0, 12))
+      for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
     return out;
   }

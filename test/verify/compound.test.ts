@@ -84,4 +84,43 @@ rules:
     ]);
     expect(result?.status, JSON.stringify(result)).toBe("holds");
   });
+
+  it("finds the versioned name of a code runner an allowed command may run (git status sudo2)", () => {
+    const { bundle, validators } = loadFromText(
+      TOOLS,
+      `version: 1
+rules:
+  - id: read-only
+    tools: [shell]
+    decision: allow
+    when:
+      command: { command: ["git status"] }
+    reason: fine.
+  - id: no-rm
+    tools: [shell]
+    decision: deny
+    when:
+      command: { command: ["rm -rf"] }
+    reason: no.
+`,
+    );
+    const policy = ToolPolicy.fromStatements(bundle.statements);
+    const decide = (command: string) =>
+      policy.decide({ callId: "c", toolName: "shell", arguments: { command } }).action;
+    // `sudo` after git's words may run anything, so the deny rule is a maybe there; `sudo2` may run only sudo.
+    expect(decide("git status sudo")).toBe("deny");
+    expect(decide("git status sudo2")).toBe("allow");
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "sudo-never-allowed",
+        tools: ["shell"],
+        where: { command: { command: ["sudo"] } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(result?.witness?.decision).toBe("allow");
+    expect(decide((result?.witness?.arguments as { command: string }).command)).toBe("allow");
+  });
 });
