@@ -13,10 +13,10 @@
  */
 import { canonicalJson } from "../runtime/canonical-json.js";
 import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
-import { programSize } from "../runtime/match/regex/program.js";
+import { programSize, REGEX_OPS } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
-import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { isCodeRunner } from "../runtime/match/shell/tables.js";
+import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import type { UrlSpec } from "../runtime/match/url.js";
 import { compileRegexOperator } from "../runtime/operators/regex.js";
 import type { Truth } from "../runtime/truth.js";
@@ -337,21 +337,42 @@ export class FieldDomain {
   }
 }
 
-/** A regex operator's program is bounded on every string of at most `maxLength` code points. */
-function regexExact(spec: unknown, maxLength: number): boolean {
+/**
+ * Whether a regex operator answers exactly (never a maybe past the runtime's work bound) on every string of at most
+ * `maxLength` code points.
+ */
+export function regexExact(spec: unknown, maxLength: number): boolean {
   const compiled = compileRegexOperator(spec as string);
   if (!compiled.ok) return false;
   const regex = compiled.regex as unknown as {
-    machine?: { shortcut?: { literal?: unknown }; dfaEligible?: boolean };
+    machine?: { shortcut?: { literal?: unknown }; dfaEligible?: boolean; ops?: Int32Array };
   };
   if (regex.machine?.shortcut?.literal !== undefined) return true;
   if (regex.machine?.dfaEligible !== true) return false;
   const source = typeof spec === "string" ? spec : (spec as { pattern: string }).pattern;
   const flags = typeof spec === "string" ? "" : `${(spec as { flags?: string }).flags ?? ""}u`;
   const tree = parseRegexTree(source, flags);
-  if (tree === undefined) return false;
-  // Code points may be two code units each: bound by units.
-  return regexWorkUpperBound(programSize(tree), 2 * maxLength) <= REGEX_WORK_BOUND;
+  const ops = regex.machine.ops;
+  if (tree === undefined || ops === undefined) return false;
+  return (
+    regexWorkUpperBound(Math.max(programSize(tree), ops.length), passedStates(ops, maxLength) - 1) <=
+    REGEX_WORK_BOUND
+  );
+}
+
+/**
+ * At most how many distinct states the runtime's lazy DFA passes on a string of at most `maxLength` code points:
+ * one per code unit and the start (code points may be two units each), and never more than it has. Its budget
+ * counts each distinct state once per run (vm.ts `runDfa`). A state is the set of threads before their closure,
+ * each the start or the instruction after a consuming one, so there are at most 2^(consuming + 1) of them, and the
+ * start again where `^` holds.
+ */
+function passedStates(ops: Int32Array, maxLength: number): number {
+  let consuming = 0;
+  for (const op of ops)
+    if (op === REGEX_OPS.char || op === REGEX_OPS.set || op === REGEX_OPS.any) consuming++;
+  const byLength = 2 * maxLength + 1;
+  return consuming >= 30 ? byLength : Math.min(byLength, 2 ** (consuming + 1) + 1);
 }
 
 function regexSource(spec: unknown): { pattern: string; flags: string } {

@@ -139,23 +139,21 @@ function readProperties(parsed: ParsedFile): PropertyFileResult {
       problem(childPointer(at, "tools"), "give `tool` or `tools`, not both", "key");
     } else if (typeof item.tool === "string" && item.tool !== "")
       tools = [{ name: item.tool, pointer: childPointer(at, "tool") }];
-    else if (
-      Array.isArray(item.tools) &&
-      item.tools.length > 0 &&
-      item.tools.every((t) => typeof t === "string" && t !== "")
-    )
-      tools = (item.tools as string[]).map((name, i) => ({
+    else if (isNameList(item.tool) || isNameList(item.tools)) {
+      // `tool: [a, b]` and `tools: [a, b]` say the same.
+      const key = item.tool === undefined ? "tools" : "tool";
+      tools = (item[key] as string[]).map((name, i) => ({
         name,
-        pointer: childPointer(childPointer(at, "tools"), i),
+        pointer: childPointer(childPointer(at, key), i),
       }));
-    else if (item.tool === undefined && item.tools === undefined)
+    } else if (item.tool === undefined && item.tools === undefined)
       problem(at, "the property names no tool; add `tool` (a name) or `tools` (a list of names)");
     else
       problem(
         childPointer(at, item.tool === undefined ? "tools" : "tool"),
         item.tool === undefined
           ? "`tools` must be a non-empty list of tool names"
-          : "`tool` must be a tool name; for several tools use `tools: [a, b]`",
+          : "`tool` must be a tool name or a non-empty list of tool names",
       );
     const kinds = (["never", "always"] as const).filter((k) => item[k] !== undefined);
     if (kinds.length === 0) problem(at, "the property has neither `never:` nor `always:`; add one of them");
@@ -214,4 +212,9 @@ function readProperties(parsed: ParsedFile): PropertyFileResult {
   return problems.length > 0
     ? { properties: [], problems, parsed, written }
     : { properties, problems, parsed, written };
+}
+
+/** A non-empty list of non-empty strings (tool names). */
+function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length > 0 && value.every((t) => typeof t === "string" && t !== "");
 }

@@ -121,6 +121,7 @@ rules:
     ]);
     expect(result?.status, JSON.stringify(result)).toBe("fails");
     expect(result?.witness?.decision).toBe("allow");
-    expect(decide((result?.witness?.arguments as { command: string }).command)).toBe("allow");
+    const witness = result?.witness?.arguments as { command: string } | undefined;
+    expect(decide(witness?.command ?? "")).toBe("allow");
   });
 });

@@ -105,6 +105,13 @@ describe("property file diagnostics", () => {
       [["property-unknown-tool", 4, 20, /^tool "red_file" is not declared .*; did you mean "read_file"\?$/]],
     ],
     [
+      "broken/tool-list.yaml",
+      [
+        ["property-unknown-tool", 4, 19, /^tool "red_file" is not declared .*; did you mean "read_file"\?$/],
+        ["property-schema", 7, 11, /^`tool` must be a tool name or a non-empty list of tool names$/],
+      ],
+    ],
+    [
       "broken/unknown-argument.yaml",
       [
         ["property-unknown-argument", 5, 14, /^tool "shell" has no argument "opts.dept" in its input_schema/],
@@ -258,6 +265,13 @@ describe("property file diagnostics", () => {
     });
     expect(run.results).toHaveLength(5);
     expect(code).toBe(2);
+  });
+
+  it("reads `tool: [a, b]` as `tools: [a, b]`", async () => {
+    const { code, stdout } = await runCli(["verify", "tool-list.yaml", "--format", "json"]);
+    const run = JSON.parse(stdout) as { results: { id: string; status: string }[] };
+    expect(run.results).toEqual([expect.objectContaining({ id: "nothing-denied", status: "holds" })]);
+    expect(code).toBe(0);
   });
 
   it("still verifies a good file", async () => {
