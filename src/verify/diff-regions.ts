@@ -23,6 +23,7 @@ import { AutomataPool } from "./automata.js";
 import { ALLOW, ASK, DENY, INVALID, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
 import {
+  MULTIPLES_TRIED,
   SCHEMA_LENGTH_OPERATOR,
   SCHEMA_OPERATOR,
   type SchemaLength,
@@ -32,6 +33,7 @@ import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } fr
 import {
   checkValue,
   codePointLength,
+  isMultipleOf,
   LEAF_VALUE_KEYWORDS,
   mayBeMissing,
   schemaOfField,
@@ -229,15 +231,32 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
 
 /** Why the change between two leaf schemas is not modelled, or undefined when it is. */
 function leafChangeProblem(o: Schemaish, n: Schemaish): string | undefined {
-  // The search cuts numbers at one `multipleOf`: a changed one is not modelled.
   const multiple = (s: Schemaish) => (isObject(s) ? (s.multipleOf ?? null) : null);
+  const a = multiple(o);
+  const b = multiple(n);
   return (
     leafProblem(o) ??
     leafProblem(n) ??
-    (canonicalJson(multiple(o)) === canonicalJson(multiple(n))
+    (canonicalJson(a) === canonicalJson(b) || multiplesModelled(a, b, o, n)
       ? undefined
       : "changes `multipleOf`, not modelled here")
   );
+}
+
+/**
+ * Whether the search's numbers (field-domain.ts `numberRepresentatives`) stand for every value of a field whose
+ * `multipleOf` changed from `a` to `b`: in each piece they hold the first multiples of each, so a multiple of one
+ * side's alone and a common one are among them when a common multiple is at most {@link MULTIPLES_TRIED} steps
+ * away. Integers only on an integer field (a fractional multiple's integer multiples are not sought), and a
+ * `multipleOf` added or removed is not modelled (a value that is no multiple need not be among them).
+ */
+function multiplesModelled(a: unknown, b: unknown, o: Schemaish, n: Schemaish): boolean {
+  if (typeof a !== "number" || typeof b !== "number" || !(a > 0) || !(b > 0)) return false;
+  const integerOnly = (s: Schemaish) => isObject(s) && s.type === "integer";
+  if ((integerOnly(o) || integerOnly(n)) && !(Number.isInteger(a) && Number.isInteger(b))) return false;
+  const [small, large] = a < b ? [a, b] : [b, a];
+  for (let k = 1; k <= MULTIPLES_TRIED; k++) if (isMultipleOf(k * large, small)) return true;
+  return false;
 }
 
 /** Why a leaf schema's changes are not modelled, or undefined when they are. */

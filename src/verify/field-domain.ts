@@ -47,7 +47,7 @@ import { FieldFacts } from "./facts.js";
 import type { Atom, FieldRef } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
-import { allowedTypes, checkValue, finiteValues, passesFormat } from "./schema-facts.js";
+import { allowedTypes, checkValue, finiteValues, isMultipleOf, passesFormat } from "./schema-facts.js";
 import { UrlLanguages } from "./url-language.js";
 
 /** A loose region of at most this many strings is settled by running every atom on each (see `#settle`). */
@@ -113,33 +113,57 @@ function nonEmpty(region: Region): boolean {
   return shortestLength(region.dfa, region.lengths) !== undefined;
 }
 
-/** The numbers that stand for every piece of the number line cut at `points`. */
-function numberRepresentatives(points: readonly number[], multipleOf: number | undefined): number[] {
+/** How far past a piece's start the multiples of each `multipleOf` are tried (see {@link numberRepresentatives}). */
+export const MULTIPLES_TRIED = 64;
+
+/**
+ * The numbers that stand for every piece of the number line cut at `points`: in each piece, an integer and a
+ * fraction, and the first multiples of each `multipleOf` (the schema's, or for `diff` both sides') until one of each
+ * kind is found — an integer or not, a multiple of each of the others or not — so that a value valid on one side
+ * only, and one valid on both, stand for the piece where there are.
+ */
+function numberRepresentatives(points: readonly number[], multiples: readonly number[]): number[] {
   const sorted = [...new Set(points.filter((p) => Number.isFinite(p)))].sort((a, b) => a - b);
   const out = new Set<number>(sorted);
-  const inside = (lo: number, hi: number) => {
-    // An integer, a fraction and a multiple strictly between lo and hi, where there are.
-    const i = Math.floor(lo) + 1;
-    if (i < hi) out.add(i);
-    const half = lo + Math.min(0.5, (hi - lo) / 2);
-    if (half > lo && half < hi && !Number.isInteger(half)) out.add(half);
-    if (multipleOf !== undefined && multipleOf > 0) {
-      const m = (Math.floor(lo / multipleOf) + 1) * multipleOf;
-      if (m > lo && m < hi) out.add(m);
+  const kind = (v: number) =>
+    `${Number.isInteger(v) ? 1 : 0}${multiples.map((m) => (isMultipleOf(v, m) ? 1 : 0)).join("")}`;
+  /** An integer, a fraction and multiples strictly between lo and hi (one of them may be infinite), where there are. */
+  const inside = (lo: number, hi: number, numbers = true) => {
+    // An open piece's integer and fraction are taken next to its finite end.
+    const a = Number.isFinite(lo) ? lo : hi - 2;
+    const b = Number.isFinite(hi) ? hi : lo + 2;
+    const i = Math.floor(a) + 1;
+    if (numbers && i < b) out.add(i);
+    const half = a + Math.min(0.5, (b - a) / 2);
+    if (numbers && half > a && half < b && !Number.isInteger(half)) out.add(half);
+    const kinds = new Set<string>();
+    for (const m of multiples) {
+      // From the finite end inwards: up from lo, or down from hi when the piece has no lower end.
+      const up = Number.isFinite(lo);
+      const start = up ? Math.floor(lo / m) + 1 : Math.ceil(hi / m) - 1;
+      for (let step = 0; step < MULTIPLES_TRIED; step++) {
+        const v = (up ? start + step : start - step) * m;
+        if (!(v > lo && v < hi)) break;
+        const key = kind(v);
+        if (!kinds.has(key)) {
+          kinds.add(key);
+          out.add(v);
+        }
+      }
     }
   };
   if (sorted.length === 0) {
+    // No bound: every number behaves alike but for being an integer or a multiple.
     for (const v of [0, 1, 0.5]) out.add(v);
-    if (multipleOf !== undefined) out.add(multipleOf);
+    inside(0, Number.POSITIVE_INFINITY, false);
     return [...out];
   }
   const first = sorted[0] as number;
   const last = sorted[sorted.length - 1] as number;
-  // The outer pieces are open: wide enough to hold an integer, a fraction and a multiple.
-  const width = 2 * Math.max(1, multipleOf ?? 0);
-  inside(first - width, first);
+  // The outer pieces are open: the multiples are tried from their inner end on.
+  inside(Number.NEGATIVE_INFINITY, first);
   for (let i = 0; i + 1 < sorted.length; i++) inside(sorted[i] as number, sorted[i + 1] as number);
-  inside(last, last + width);
+  inside(last, Number.POSITIVE_INFINITY);
   return [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
 }
 
@@ -227,14 +251,14 @@ export class FieldDomain {
         if (a.operator === "in")
           for (const v of a.value as unknown[]) if (typeof v === "number") points.push(v);
       }
-      let multipleOf: number | undefined;
+      const multiples = new Set<number>();
       for (const { schema } of this.sides) {
         for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
           if (typeof schema[key] === "number") points.push(schema[key] as number);
         }
-        if (typeof schema.multipleOf === "number") multipleOf = schema.multipleOf;
+        if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) multiples.add(schema.multipleOf);
       }
-      for (const v of numberRepresentatives(points, multipleOf)) add(v);
+      for (const v of numberRepresentatives(points, [...multiples])) add(v);
     }
     if (types.has("string")) out.push({ kind: "strings" });
     for (const type of ["array", "object"] as const) {

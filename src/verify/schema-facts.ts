@@ -158,10 +158,8 @@ export function checkValue(
     if (typeof s.maximum === "number" && value > s.maximum) return false;
     if (typeof s.exclusiveMinimum === "number" && value <= s.exclusiveMinimum) return false;
     if (typeof s.exclusiveMaximum === "number" && value >= s.exclusiveMaximum) return false;
-    if (typeof s.multipleOf === "number" && s.multipleOf > 0) {
-      const q = value / s.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9 * Math.max(1, Math.abs(q))) return false;
-    }
+    if (typeof s.multipleOf === "number" && s.multipleOf > 0 && !isMultipleOf(value, s.multipleOf))
+      return false;
   }
   if (Array.isArray(value)) {
     if (typeof s.minItems === "number" && value.length < s.minItems) return false;
@@ -196,4 +194,13 @@ export function unreadKeywords(schema: unknown, out: Set<string> = new Set()): S
     } else if (key === "items" || key === "additionalProperties") unreadKeywords(value, out);
   }
   return out;
+}
+
+/**
+ * Whether `value` is a multiple of `m` (> 0), with a tolerance of rounding: a value the validator counts as a
+ * multiple always is one here (`0.3` of `0.1`), so that no valid value is left out.
+ */
+export function isMultipleOf(value: number, m: number): boolean {
+  const q = value / m;
+  return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
 }

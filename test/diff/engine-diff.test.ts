@@ -276,7 +276,7 @@ rules:
     expect(decided).toBeGreaterThan(unknown);
   }, 120_000);
 
-  it("property (numbers): a complete answer is right on every call when bounds move in the schema and the rules", () => {
+  it("property (numbers): a complete answer is right on every call when bounds and multiples move in the schema and the rules", () => {
     const operators = fc.constantFrom(
       "{ min: 2 }",
       "{ max: 4 }",
@@ -291,11 +291,13 @@ rules:
       type: fc.constantFrom("integer", "number"),
       minimum: fc.constantFrom(0, 1),
       maximum: fc.constantFrom(3, 5),
+      multipleOf: fc.constantFrom(undefined, undefined, 0.5, 1, 2, 3, 4),
       required: fc.boolean(),
     });
     type Side = typeof numberSide extends fc.Arbitrary<infer S> ? S : never;
     const load = (s: Side, label: string): DiffSide => {
-      const schema = `{ type: ${s.type}, minimum: ${s.minimum}, maximum: ${s.maximum} }`;
+      const multiple = s.multipleOf === undefined ? "" : `, multipleOf: ${s.multipleOf}`;
+      const schema = `{ type: ${s.type}, minimum: ${s.minimum}, maximum: ${s.maximum}${multiple} }`;
       const rules = s.rules
         .map(
           (r, i) =>
@@ -329,4 +331,27 @@ rules:
     );
     expect(decided).toBeGreaterThan(0);
   }, 120_000);
+
+  it("a changed multipleOf: the values of the new multiple alone are loosened, the engine alone finds them", () => {
+    const policy = denyPolicy("t", "n", "{ max: -1 }");
+    const schema = (m: number) => `{ type: integer, minimum: 0, maximum: 100, multipleOf: ${m} }`;
+    const base = side("base", toolsWith("t", "n", schema(10), "A tool."), policy);
+    const head = side("head", toolsWith("t", "n", schema(4), "A tool."), policy);
+    const [tool] = diffRegions(base, head);
+    expect(tool?.status).toBe("complete");
+    const loosened = tool?.changes.filter((c) => c.change === "loosened") ?? [];
+    expect(loosened.length).toBeGreaterThan(0);
+    for (const change of loosened) {
+      const n = (change.arguments as { n: number }).n;
+      expect(n % 4 === 0 && n % 10 !== 0, `${n}`).toBe(true);
+    }
+    expect(tool?.changes.some((c) => c.change === "tightened")).toBe(true);
+    expectRegionsConfirmed(base, head);
+    // Far apart multiples, or one added, are not modelled: unknown, never "no change".
+    const far = side("far", toolsWith("t", "n", "{ type: number, multipleOf: 0.0123 }", "A tool."), policy);
+    const none = side("none", toolsWith("t", "n", "{ type: number }", "A tool."), policy);
+    const near = side("near", toolsWith("t", "n", "{ type: number, multipleOf: 1 }", "A tool."), policy);
+    expect(diffRegions(near, far)[0]?.status).not.toBe("complete");
+    expect(diffRegions(near, none)[0]).toMatchObject({ status: "unknown" });
+  });
 });

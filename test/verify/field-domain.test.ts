@@ -111,7 +111,8 @@ describe("number options", () => {
 
   it("reads the bounds of equals, in and the schema's keywords, and its multiples", () => {
     const domain = field([["equals", 2.5]], [{ type: "number", multipleOf: 0.5, minimum: -1 }]);
-    expect(show(domain.options())).toEqual(["0:0", "-0.5:0", "-1:0", "2.5:1", "3:0"]);
+    // Past 2.5, a multiple of 0.5 that is an integer (3) and one that is not (3.5).
+    expect(show(domain.options())).toEqual(["0:0", "-0.5:0", "-1:0", "2.5:1", "3:0", "3.5:0"]);
     const listed = field(
       [["in", [7, "x", -7]]],
       [{ type: "integer", exclusiveMaximum: 9, exclusiveMinimum: -9 }],
@@ -159,7 +160,38 @@ describe("number options", () => {
   it("keeps the multiple of one side when another side names none", () => {
     const domain = field([["min", 1]], [{ type: "integer", multipleOf: 5 }, { type: "string" }]);
     expectCovered(domain, [-10, -5, 0, 5, 10]);
-    expect(show(domain.options())).toEqual(["-5:0", "5:1", "strings"]);
+    expect(show(domain.options())).toEqual(["0:0", "5:1", "strings"]);
+  });
+
+  it("offers, for two sides' multiples, a value of each side's alone and one of both in every piece", () => {
+    const domain = field(
+      [["min", 1]],
+      [
+        { type: "integer", multipleOf: 10 },
+        { type: "integer", multipleOf: 4 },
+      ],
+    );
+    const values = domain.options().map((o) => (o.kind === "value" ? o.value : undefined)) as number[];
+    for (const piece of [(v: number) => v < 1, (v: number) => v >= 1]) {
+      const inPiece = values.filter(piece);
+      expect(
+        inPiece.some((v) => v % 10 === 0 && v % 4 !== 0),
+        `${inPiece}`,
+      ).toBe(true);
+      expect(
+        inPiece.some((v) => v % 4 === 0 && v % 10 !== 0),
+        `${inPiece}`,
+      ).toBe(true);
+      expect(
+        inPiece.some((v) => v % 20 === 0),
+        `${inPiece}`,
+      ).toBe(true);
+    }
+    // A fractional multiple on an integer field: an integer multiple is offered in each piece too.
+    const fractional = field([["max", 0]], [{ type: "integer", multipleOf: 2.5 }]);
+    const offered = fractional.options().map((o) => (o.kind === "value" ? o.value : undefined)) as number[];
+    expect(offered.filter((v) => v > 0 && v % 5 === 0)).toEqual([5]);
+    expect(offered.filter((v) => v < 0 && v % 5 === 0)).toEqual([-5]);
   });
 
   it("finds a fraction in a piece narrower than one half", () => {
