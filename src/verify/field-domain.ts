@@ -406,7 +406,7 @@ function regexSource(spec: unknown): { pattern: string; flags: string } {
 }
 
 /** The longest string a side's schema allows. */
-function maxLengthOf(sides: readonly FieldSchema[]): number {
+export function maxLengthOf(sides: readonly FieldSchema[]): number {
   let max = 0;
   for (const { schema } of sides) {
     if (typeof schema.maxLength !== "number") return Number.POSITIVE_INFINITY;
@@ -994,14 +994,19 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
       const hosts = list(spec.host).map((h) => h.replace(/^\*\./, "a."));
       const ports = list(spec.port);
       const alternatives: string[] = [];
+      // A maybe also where the URL names a user before the host (`https://a@host`), which the runtime reads warily.
+      const user = truth === 2 ? "(?:[a-z]+@)?" : "";
       for (const scheme of schemes.length === 0 ? ["https"] : schemes) {
         for (const host of hosts.length === 0 ? ["example.com"] : hosts) {
           for (const port of ports.length === 0 ? [undefined] : ports) {
-            alternatives.push(literal(`${scheme}://${host}${port === undefined ? "" : `:${port}`}`));
+            const at = `${literal(host)}${port === undefined ? "" : literal(`:${port}`)}`;
+            alternatives.push(`${literal(`${scheme}://`)}${user}${at}`);
           }
         }
       }
-      return { pattern: `^(?:${alternatives.join("|")})(?:/[a-z]*)?$`, flags: "u" };
+      // Then a path, a query or a fragment of printable ASCII (`/@types/node`, `/%40`, `?q=a`), so that other
+      // atoms' seeds (a regex on the text) narrow it to a URL of these parts.
+      return { pattern: `^(?:${alternatives.join("|")})(?:[/?#][!-~]*)?$`, flags: "u" };
     }
     default:
       return undefined;

@@ -7,7 +7,7 @@
  * its budget: when it ends without a model, no valid call reaches the goal.
  */
 import type { Truth } from "../runtime/truth.js";
-import type { FieldDomain, TheoryState } from "./field-domain.js";
+import { type FieldDomain, maxLengthOf, regexExact, type TheoryState } from "./field-domain.js";
 import { ANY } from "./formula.js";
 
 /** `Goal.reach` bit: the goal may be missed. */
@@ -74,7 +74,9 @@ function looseReason(field: FieldDomain): string {
     );
   if (ops.has("command")) parts.push("`command` is decided exactly only on the strings tried");
   if (ops.has("url")) parts.push("`url` is decided exactly only on the URLs tried");
-  if (ops.has("regex")) parts.push("a regex may answer maybe past the engine's work bound on long strings");
+  const longest = maxLengthOf(field.sides);
+  if (field.atoms.some((a) => a.operator === "regex" && !regexExact(a.value, longest)))
+    parts.push("a regex may answer maybe past the engine's work bound on long strings");
   return parts.length === 0 ? "no string of the region passed the runtime's check" : parts.join("; ");
 }
 

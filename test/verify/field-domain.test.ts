@@ -1088,7 +1088,8 @@ describe("the string theory on paths, commands and URLs", () => {
     expect(reachable(domain).map((r) => [r.truths, r.witness])).toEqual([
       ["0", { text: "ws://a", loose: false }],
       ["1", { text: "https://a.example.org:8443", loose: false }],
-      ["2", { text: "", loose: true }],
+      // A dot segment: the runtime reads the path warily.
+      ["2", { text: "https://a.example.org:8443/.", loose: true }],
     ]);
     const both = field(
       [
@@ -1104,7 +1105,7 @@ describe("the string theory on paths, commands and URLs", () => {
       ["10", null, "https://a.example.org:8443"],
       ["11", null, undefined],
       ["12", null, "https://a.example.org:8443/x"],
-      ["20", null, "a"],
+      ["20", null, "https://a.example.org:8443/."],
       ["21", null, "a/x"],
       ["22", null, "/x"],
     ]);
@@ -1158,9 +1159,9 @@ describe("the witnesses of loose regions", () => {
     ],
     [
       '[["url",{"host":"api.x.io","scheme":["http","https"]}],["regex","^http:"]]',
-      '00EL="ws://a" 01EL="http://a" 10EL="httP://api.x.io" 11EL="http://api.x.io" 20L=""~ 21L="http:"~',
+      '00EL="ws://a" 01EL="http://a" 10EL="httP://api.x.io" 11EL="http://api.x.io" 20L="https://api.x.io/."~ 21L="http://api.x.io/."~',
     ],
-    ['[["url",{"host":["a.io","b.io"],"port":[1,2]}]]', '0EL="ws://a" 1EL="ws://a.io:1" 2L=""~'],
+    ['[["url",{"host":["a.io","b.io"],"port":[1,2]}]]', '0EL="ws://a" 1EL="ws://a.io:1" 2L="https://a.io:1/."~'],
   ])("%s", (operators, expected) => {
     const parsed = JSON.parse(operators) as [string, unknown][];
     expect(witnesses(field(parsed, [{ type: "string" }]))).toBe(expected);
