@@ -429,6 +429,8 @@ export class StringTheory {
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
   /** Compound commands of the field's command words, with every atom's answer on each (see `#compound`). */
   #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
+  /** Path spellings the runtime reads several ways (see `#pathCandidates`). */
+  #paths: string[] | undefined;
   readonly #seedStrings = new Map<string, readonly string[]>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
@@ -731,6 +733,8 @@ export class StringTheory {
       for (const s of this.#seedCandidates(state, state.loose.lengths))
         if (check(s)) return { text: s, loose: true };
       for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
+      // Then other platforms' spellings of paths, which the candidates above (shortest strings) seldom are.
+      for (const s of this.#pathCandidates()) if (check(s)) return { text: s, loose: true };
     }
     return undefined;
   }
@@ -775,6 +779,64 @@ export class StringTheory {
       for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
     return out;
+  }
+
+  /**
+   * Paths the runtime reads several ways, for a field with path operators: the spellings other platforms read
+   * differently (a Windows short name `PROGRA~1` may be any folder, `C:x` is relative to a drive, `a\\b` has two
+   * segments there, a trailing dot or blank is dropped, `con` is a device), dot segments and doubled slashes, home
+   * paths, and the path operators' own texts spelt so (`\\etc`, `C:/etc`, `a/../etc`). Checked by the runtime like
+   * every candidate.
+   */
+  #pathCandidates(): string[] {
+    if (!this.hasPaths) return [];
+    if (this.#paths !== undefined) return this.#paths;
+    const out = [
+      "PROGRA~1",
+      "a~1/a",
+      "C:a",
+      "a/b:c",
+      "con",
+      "a.",
+      "a ",
+      "./a",
+      "a//a",
+      "a\\a",
+      "..",
+      "../a",
+      "~",
+      "~/a",
+    ];
+    for (const atom of this.#field.atoms) {
+      const texts =
+        atom.operator === "path_prefix"
+          ? [atom.value as string]
+          : atom.operator === "glob"
+            ? (typeof atom.value === "string" ? [atom.value] : (atom.value as string[])).map((g) =>
+                g
+                  .replace(/\*\*/g, "a")
+                  .replace(/[*?]/g, "a")
+                  .replace(/[[\]{}!]/g, ""),
+              )
+            : [];
+      for (const text of texts) {
+        if (text === "") continue;
+        const relative = text.replace(/^\/+/, "");
+        out.push(
+          `./${relative}`,
+          `a/../${relative}`,
+          relative.replaceAll("/", "\\"),
+          `\\${relative.replaceAll("/", "\\")}`,
+          `C:/${relative}`,
+          `//${relative}`,
+          `${text}/.`,
+          text.toUpperCase(),
+        );
+      }
+    }
+    // Shortest first, as every witness.
+    this.#paths = [...new Set(out)].filter((s) => s !== "").sort((a, b) => a.length - b.length);
+    return this.#paths;
   }
 
   /**

@@ -1,0 +1,75 @@
+/**
+ * Witnesses among the paths other platforms read differently: a Windows short name (`PROGRA~1`) may be any folder,
+ * so a `path_prefix` is a maybe there while a glob of absolute paths is false.
+ */
+import { describe, expect, it } from "vitest";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const TOOLS = `tools:
+  - name: read_file
+    description: Read a file.
+    input_schema:
+      type: object
+      properties:
+        path: { type: string, minLength: 1, maxLength: 4096 }
+      required: [path]
+      additionalProperties: false
+`;
+
+function verify(policy: string, where: unknown, kind: "never" | "always", action: "allow" | "deny") {
+  const { bundle, validators } = loadFromText(TOOLS, policy);
+  const [result] = new Verifier(bundle, validators).verify([
+    { id: "p", tools: ["read_file"], where: where as never, kind, action },
+  ]);
+  const decide = (path: string) =>
+    ToolPolicy.fromStatements(bundle.statements).decide({
+      callId: "c",
+      toolName: "read_file",
+      arguments: { path },
+    }).action;
+  return { result, decide };
+}
+
+describe("path witnesses", () => {
+  it("a path prefix of /etc is a maybe on a short name that no glob of absolute paths denies", () => {
+    const { result, decide } = verify(
+      `version: 1
+allow: [read_file]
+rules:
+  - id: absolute
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ["/**"] } }
+    reason: no.
+`,
+      { path: { path_prefix: "/etc" } },
+      "always",
+      "deny",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const path = (result?.witness?.arguments as { path: string }).path;
+    expect(decide(path)).toBe("allow");
+  });
+
+  it("finds the dot segment that makes a glob a maybe where a rule asks for certainty", () => {
+    const { result, decide } = verify(
+      `version: 1
+rules:
+  - id: sources
+    tools: [read_file]
+    decision: allow
+    when: { path: { glob: ["src/*.ts"] } }
+    reason: fine.
+`,
+      { path: { glob: "src/*.ts" } },
+      "always",
+      "allow",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const path = (result?.witness?.arguments as { path: string }).path;
+    expect(path).not.toMatch(/^src\/[^/]*\.ts$/);
+    expect(decide(path)).toBe("deny");
+  });
+});
