@@ -98,6 +98,8 @@ type StringAtom =
       readonly possible: Dfa;
       /** Every string, modelled or not, the operator may certainly match (the loose region is cut to it). */
       readonly certainAnywhere?: Dfa;
+      /** Strings, modelled or not, on which the operator is never false (cut from the loose region when false). */
+      readonly neverFalse?: Dfa;
     }
   /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
   | { readonly kind: "length"; readonly lengths: LengthSet }
@@ -529,13 +531,10 @@ export class StringTheory {
         }
         case "glob": {
           const list = typeof a.value === "string" ? [a.value] : (a.value as string[]);
-          const { certain, possible } = (paths as PathLanguages).glob(list);
-          return { kind: "path", certain, possible };
+          return { kind: "path", ...(paths as PathLanguages).glob(list) };
         }
-        case "path_prefix": {
-          const { certain, possible } = (paths as PathLanguages).pathPrefix(a.value as string);
-          return { kind: "path", certain, possible };
-        }
+        case "path_prefix":
+          return { kind: "path", ...(paths as PathLanguages).pathPrefix(a.value as string) };
         case "url": {
           const languages = (urlLanguages as UrlLanguages).url(a.value as UrlSpec);
           return languages === undefined ? { kind: "free" } : { kind: "path", ...languages };
@@ -634,6 +633,7 @@ export class StringTheory {
               : complement(atom.possible);
         exact = narrow(exact, lang);
         if (truth === 1 && atom.certainAnywhere !== undefined) loose = narrow(loose, atom.certainAnywhere);
+        if (truth === 0 && atom.neverFalse !== undefined) loose = narrow(loose, complement(atom.neverFalse));
         break;
       }
       case "length": {

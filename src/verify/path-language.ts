@@ -15,6 +15,7 @@ import {
   constant,
   type Dfa,
   intersect,
+  isSubset,
   literals,
   TooComplex,
   union,
@@ -74,6 +75,12 @@ export interface PathOperatorLanguages {
   readonly certain: Dfa;
   /** Simple paths the operator may match (a superset of `certain`). */
   readonly possible: Dfa;
+  /**
+   * Strings, modelled or not, on which the operator is never false: a `path_prefix` on a string that starts with its
+   * text as written; a glob that may match every absolute reading on a string that starts with `/` (every reading
+   * of it is absolute, `/../x` included).
+   */
+  readonly neverFalse: Dfa;
 }
 
 /** The path languages of one verification: the simple subset and the operators' languages on it. */
@@ -128,14 +135,23 @@ export class PathLanguages {
   /** A glob operator (one glob or a list): certain on simple relative paths, possible on every simple path. */
   glob(patterns: readonly string[]): PathOperatorLanguages {
     const readings = this.globReadings(patterns);
-    return { certain: this.#raw(readings.certain, true), possible: this.#raw(readings.possible, false) };
+    // Every rooted reading (`\0` then anything): a glob that may match each may match any string starting with `/`.
+    const everyAbsolute = this.#parse("^\\u0000(?:/[\\s\\S]*)?$", "u");
+    const neverFalse = isSubset(everyAbsolute, readings.possible)
+      ? this.#parse("^/", "u")
+      : constant(this.#automata.alphabet.size, false);
+    return {
+      certain: this.#raw(readings.certain, true),
+      possible: this.#raw(readings.possible, false),
+      neverFalse,
+    };
   }
 
   /**
    * A glob operator over normalised, rooted reading texts (as `glob.ts` matches them): `certain` its exact
    * patterns, `possible` those and the NFC-spelt ones, each also ignoring case.
    */
-  globReadings(patterns: readonly string[]): PathOperatorLanguages {
+  globReadings(patterns: readonly string[]): { readonly certain: Dfa; readonly possible: Dfa } {
     const key = `globs\u0000${JSON.stringify(patterns)}`;
     const certain = this.#automata.memo(`${key}\u0000certain`, () => this.#globUnion(patterns, false));
     const possible = this.#automata.memo(`${key}\u0000possible`, () => this.#globUnion(patterns, true));
@@ -171,6 +187,8 @@ export class PathLanguages {
     return {
       certain: intersect(this.relative, exact),
       possible: intersect(this.simple, union(exact, folded)),
+      // The runtime reads the text as written first: a string that starts with the prefix is a maybe at least.
+      neverFalse: exact,
     };
   }
 

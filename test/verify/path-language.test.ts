@@ -117,6 +117,67 @@ describe("PathLanguages", () => {
   });
 });
 
+describe("PathLanguages: strings on which an operator is never false", () => {
+  // Any string at all, modelled or not: the runtime's readings of each (Windows, short names, dot segments).
+  const anyPath = fc
+    .array(fc.constantFrom(...CHARS, "..", "PROGRA~1", "C:", "//", "\\\\", "%2e", "\u0000"), { maxLength: 8 })
+    .map((cs) => cs.join(""));
+  const absoluteGlob = fc.constantFrom("/**", "/*", "/**/*", "**", "/a/**", "{/**,a}", "/[!a]*/**");
+
+  it("a glob that may match every absolute reading is never false on a string that starts with /", () => {
+    let used = 0;
+    fc.assert(
+      fc.property(
+        fc.array(absoluteGlob, { minLength: 1, maxLength: 2 }),
+        fc.array(anyPath, { maxLength: 20 }),
+        (globs, tails) => {
+          const compiled = compileCondition({ f: { glob: globs } });
+          if (!compiled.ok) return;
+          const values = tails.flatMap((t) => [`/${t}`, t]);
+          const { alphabet, paths } = languages(globs, [], values);
+          const { neverFalse } = paths.glob(globs);
+          for (const v of values) {
+            if (!accepts(neverFalse, alphabet.symbols(v))) continue;
+            used++;
+            expect(compiled.condition({ f: v }), `${globs} on ${JSON.stringify(v)}`).not.toBe(0);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(used).toBeGreaterThan(0);
+  });
+
+  it("a glob that misses some absolute reading claims nothing", () => {
+    for (const globs of [["/a/**"], ["/*"], ["**/x"]]) {
+      const { alphabet, paths } = languages(globs, [], ["/b/c"]);
+      expect(accepts(paths.glob(globs).neverFalse, alphabet.symbols("/b/c")), `${globs}`).toBe(false);
+    }
+    const { alphabet, paths } = languages(["/**"], [], ["/b/c"]);
+    expect(accepts(paths.glob(["/**"]).neverFalse, alphabet.symbols("/b/c"))).toBe(true);
+  });
+
+  it("a path_prefix is never false on a string that starts with its text", () => {
+    fc.assert(
+      fc.property(prefix, fc.array(anyPath, { minLength: 1, maxLength: 20 }), (p, tails) => {
+        const compiled = compileCondition({ f: { path_prefix: p } });
+        if (!compiled.ok) return;
+        const values = tails.flatMap((t) => [`${p}${t}`, t]);
+        const { alphabet, paths } = languages([], [p], values);
+        const { neverFalse } = paths.pathPrefix(p);
+        for (const v of values) {
+          const claimed = accepts(neverFalse, alphabet.symbols(v));
+          // A prefix ending in `/` names a folder, the folder itself included.
+          const folder = p.length > 1 && p.endsWith("/") && v === p.slice(0, -1);
+          expect(claimed, `${p} on ${JSON.stringify(v)}`).toBe(v.startsWith(p) || folder);
+          if (claimed) expect(compiled.condition({ f: v }), `${p} on ${JSON.stringify(v)}`).not.toBe(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("PathLanguages on every short path", () => {
   const LETTERS = ["a", "b", "A", "/", "."];
   const ALL: string[] = [""];
