@@ -1145,10 +1145,19 @@ describe("the witnesses of loose regions", () => {
       '[["path_prefix","/etc"],["glob","/etc/*"]]',
       '00EL="a" 10L=- 11L=- 12L=- 20EL="/etc" 21L=- 22EL="/etc/a"',
     ],
-    ['[["glob","a/b"],["regex","\\\\\\\\"]]', '00EL="a" 01L="\\\\"~ 10EL="a/b" 11L=- 20EL="a/B" 21L="a\\\\b"~'],
-    ['[["glob","a/b"],["regex","^\\\\./"]]', '00EL="a" 01L="./"~ 10EL="a/b" 11L="./a/b"~ 20EL="a/B" 21L="./ "~'],
+    [
+      '[["glob","a/b"],["regex","\\\\\\\\"]]',
+      '00EL="a" 01L="\\\\"~ 10EL="a/b" 11L=- 20EL="a/B" 21L="a\\\\b"~',
+    ],
+    [
+      '[["glob","a/b"],["regex","^\\\\./"]]',
+      '00EL="a" 01L="./"~ 10EL="a/b" 11L="./a/b"~ 20EL="a/B" 21L="./ "~',
+    ],
     ['[["glob","a/b"],["regex","//"]]', '00EL="a" 01L="//"~ 10EL="a/b" 11L=- 20EL="a/B" 21L="// "~'],
-    ['[["glob","a/b"],["regex","\\\\.\\\\."]]', '00EL="a" 01EL="..a" 10EL="a/b" 11L="a/../a/b"~ 20EL="a/B" 21L=".."~'],
+    [
+      '[["glob","a/b"],["regex","\\\\.\\\\."]]',
+      '00EL="a" 01EL="..a" 10EL="a/b" 11L="a/../a/b"~ 20EL="a/B" 21L=".."~',
+    ],
     ['[["glob","a/b"],["regex","^/"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L="/ "~'],
     ['[["glob","a/b"],["regex","\\\\.$"]]', '00EL="a" 01L="."~ 10EL="a/b" 11L="a/b/."~ 20EL="a/B" 21L=".."~'],
     ['[["glob","a/b"],["regex","/$"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L=" /"~'],
@@ -1161,7 +1170,10 @@ describe("the witnesses of loose regions", () => {
       '[["url",{"host":"api.x.io","scheme":["http","https"]}],["regex","^http:"]]',
       '00EL="ws://a" 01EL="http://a" 10EL="httP://api.x.io" 11EL="http://api.x.io" 20L="https://api.x.io/."~ 21L="http://api.x.io/."~',
     ],
-    ['[["url",{"host":["a.io","b.io"],"port":[1,2]}]]', '0EL="ws://a" 1EL="ws://a.io:1" 2L="https://a.io:1/."~'],
+    [
+      '[["url",{"host":["a.io","b.io"],"port":[1,2]}]]',
+      '0EL="ws://a" 1EL="ws://a.io:1" 2L="https://a.io:1/."~',
+    ],
   ])("%s", (operators, expected) => {
     const parsed = JSON.parse(operators) as [string, unknown][];
     expect(witnesses(field(parsed, [{ type: "string" }]))).toBe(expected);

@@ -49,7 +49,7 @@ rules:
       "deny",
     );
     expect(result?.status, JSON.stringify(result)).toBe("fails");
-    const path = (result?.witness?.arguments as { path: string }).path;
+    const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
     expect(decide(path)).toBe("allow");
   });
 
@@ -68,7 +68,7 @@ rules:
       "allow",
     );
     expect(result?.status, JSON.stringify(result)).toBe("fails");
-    const path = (result?.witness?.arguments as { path: string }).path;
+    const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
     expect(path).not.toMatch(/^src\/[^/]*\.ts$/);
     expect(decide(path)).toBe("deny");
   });

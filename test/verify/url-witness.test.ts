@@ -40,7 +40,7 @@ describe("url witnesses", () => {
       { id: "p", tools: ["fetch"], where: { url: { regex } }, kind: "never", action: "allow" },
     ]);
     expect(result?.status, JSON.stringify(result)).toBe("fails");
-    const url = (result?.witness?.arguments as { url: string }).url;
+    const url = (result?.witness?.arguments as { url?: string } | undefined)?.url ?? "";
     expect(url.startsWith("https://registry.npmjs.org")).toBe(true);
     expect(new RegExp(regex).test(url)).toBe(true);
     const policy = ToolPolicy.fromStatements(bundle.statements);
