@@ -17,6 +17,7 @@ import {
   intersect,
   isSubset,
   literals,
+  subtract,
   TooComplex,
   union,
 } from "./dfa.js";
@@ -137,9 +138,13 @@ export class PathLanguages {
     const readings = this.globReadings(patterns);
     // Every rooted reading (`\0` then anything): a glob that may match each may match any string starting with `/`.
     const everyAbsolute = this.#parse("^\\u0000(?:/[\\s\\S]*)?$", "u");
-    const neverFalse = isSubset(everyAbsolute, readings.possible)
+    let neverFalse = isSubset(everyAbsolute, readings.possible)
       ? this.#parse("^/", "u")
       : constant(this.#automata.alphabet.size, false);
+    for (const g of patterns) {
+      const last = this.#lastSegment(g);
+      if (last !== undefined) neverFalse = union(neverFalse, last);
+    }
     return {
       certain: this.#raw(readings.certain, true),
       possible: this.#raw(readings.possible, false),
@@ -190,6 +195,21 @@ export class PathLanguages {
       // The runtime reads the text as written first: a string that starts with the prefix is a maybe at least.
       neverFalse: exact,
     };
+  }
+
+  /**
+   * For a glob that names a file anywhere — `**`, a slash, then a last part P of ASCII letters, digits, `.`, `_`,
+   * `-` and `*` (as in the globs for `.env*` or `*.pem` files) — the strings whose last `/`-separated segment P
+   * matches, which is never `.`, `..` or empty. Every platform's reading keeps that segment last (a `..` before it
+   * climbs over others, not over it), and the POSIX reading is one of them, so the glob is never false there.
+   */
+  #lastSegment(glob: string): Dfa | undefined {
+    const part = /^\*\*\/([A-Za-z0-9._*-]+)$/.exec(glob)?.[1];
+    if (part === undefined) return undefined;
+    const segment = [...part].map((c) => (c === "*" ? "[^/]*" : literal(c))).join("");
+    const matches = this.#parse(`(?:^|/)${segment}$`, "u");
+    const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
+    return subtract(matches, notNamed);
   }
 
   #parse(pattern: string, flags: string): Dfa {

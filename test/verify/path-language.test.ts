@@ -148,6 +148,40 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     expect(used).toBeGreaterThan(0);
   });
 
+  it("a glob of a file name anywhere is never false on a string whose last segment it names", () => {
+    const fileGlob = fc.constantFrom(
+      "**/*.pem",
+      "**/.env*",
+      "**/id_rsa*",
+      "**/a",
+      "**/*",
+      "**/.*",
+      "**/*a*",
+      "**/..a",
+    );
+    let used = 0;
+    fc.assert(
+      fc.property(fileGlob, fc.array(anyPath, { maxLength: 20 }), (g, heads) => {
+        const compiled = compileCondition({ f: { glob: [g] } });
+        if (!compiled.ok) return;
+        const names = ["x.pem", ".env", ".env.local", "id_rsa.pub", "a", ".", "..", "", ".a", "..a", "b"];
+        const values = heads.flatMap((h, i) => [
+          `${h}/${names[i % names.length]}`,
+          `${h}${names[i % names.length]}`,
+        ]);
+        const { alphabet, paths } = languages([g], [], values);
+        const { neverFalse } = paths.glob([g]);
+        for (const v of values) {
+          if (!accepts(neverFalse, alphabet.symbols(v))) continue;
+          used++;
+          expect(compiled.condition({ f: v }), `${g} on ${JSON.stringify(v)}`).not.toBe(0);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(used).toBeGreaterThan(0);
+  });
+
   it("a glob that misses some absolute reading claims nothing", () => {
     for (const globs of [["/a/**"], ["/*"], ["**/x"]]) {
       const { alphabet, paths } = languages(globs, [], ["/b/c"]);
