@@ -57,9 +57,30 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
 
-/** Sorts diagnostics by file, line, column and code, so that output is deterministic. */
+/**
+ * Sorts diagnostics by file, line, column and code, so that output is deterministic, and keeps one of each that is
+ * repeated exactly (a rule for several tools compiles its condition once per tool, and a bad operand would
+ * otherwise be reported once per tool).
+ */
 export function sortDiagnostics<D extends Diagnostic>(diagnostics: readonly D[]): D[] {
-  return [...diagnostics].sort(
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const key = JSON.stringify([
+      d.code,
+      d.severity,
+      d.message,
+      d.file,
+      d.line,
+      d.column,
+      d.endLine,
+      d.endColumn,
+      d.path,
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort(
     (a, b) =>
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
       a.line - b.line ||
