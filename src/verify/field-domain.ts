@@ -12,6 +12,7 @@
  * confirmed makes the answer `unknown`.
  */
 import { canonicalJson } from "../runtime/canonical-json.js";
+import type { OperatorSpec } from "../runtime/condition.js";
 import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
 import { programSize, REGEX_OPS } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
@@ -44,7 +45,7 @@ import {
   union,
 } from "./dfa.js";
 import { FieldFacts } from "./facts.js";
-import type { Atom, FieldRef } from "./formula.js";
+import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
 import { allowedTypes, checkValue, finiteValues, isMultipleOf, passesFormat } from "./schema-facts.js";
@@ -63,9 +64,13 @@ export type FieldOption =
     }
   | { readonly kind: "strings" }
   | {
-      /** Arrays or objects whose contents some atom reads in ways not enumerated: any truths, never a witness. */
+      /**
+       * Arrays or objects whose contents some atom reads in ways not enumerated: any truths (or, with `masks`, the
+       * possible truths of each of the field's atoms, as masks), never a witness.
+       */
       readonly kind: "opaque";
       readonly type: "array" | "object";
+      readonly masks?: readonly number[];
     };
 
 /** The schema facts of one field that the domain needs. */
@@ -114,6 +119,9 @@ function literal(text: string): string {
 function nonEmpty(region: Region): boolean {
   return shortestLength(region.dfa, region.lengths) !== undefined;
 }
+
+/** At most this many operators inside a field's `any` and `all` are read as a string field of their own. */
+const MAX_ELEMENT_ATOMS = 8;
 
 /** How far past a piece's start the multiples of each `multipleOf` are tried (see {@link numberRepresentatives}). */
 export const MULTIPLES_TRIED = 64;
@@ -271,6 +279,8 @@ export class FieldDomain {
       if (type === "array") {
         const arrays = this.#arrays();
         for (const v of arrays.values) add(v);
+        // Answers of arrays whose elements could not all be built, each with its truths.
+        for (const masks of arrays.abstract ?? []) out.push({ kind: "opaque", type, masks });
         // Every set of items the schema allows is among them, and only `any`, `all` and `exists` read the field
         // (no literal to compare with): their answers depend on that set alone.
         if (arrays.exhaustive) continue;
@@ -292,7 +302,11 @@ export class FieldDomain {
    * have (`exhaustive`, when only `any`, `all` and `exists` read the field); otherwise arrays of the values the
    * operators name inside `any` and `all`, to try as witnesses.
    */
-  #arrays(): { readonly values: readonly unknown[][]; readonly exhaustive: boolean } {
+  #arrays(): {
+    readonly values: readonly unknown[][];
+    readonly exhaustive: boolean;
+    readonly abstract?: readonly (readonly number[])[];
+  } {
     if (!this.atoms.some((a) => a.operator === "any" || a.operator === "all"))
       return { values: [], exhaustive: false };
     const itemValues = this.sides.map(({ schema }) => {
@@ -328,6 +342,9 @@ export class FieldDomain {
         return { values, exhaustive };
       }
     }
+    const strings = this.#stringItemArrays();
+    if (strings?.exhaustive) return strings;
+    if (strings !== undefined) values.push(...strings.values);
     const named = new Set<string>();
     const literals: unknown[] = ["a"];
     for (const a of this.atoms) {
@@ -347,6 +364,121 @@ export class FieldDomain {
     for (let i = 0; i < Math.min(distinct.length, 5); i++)
       for (let j = i + 1; j < Math.min(distinct.length, 5); j++) values.push([distinct[i], distinct[j]]);
     return { values, exhaustive: false };
+  }
+
+  /**
+   * Arrays for `any` and `all` when every side's `items` is a string schema: the operators inside them, read on one
+   * element, make a string field of their own, and each assignment of their truths an element can have gives one
+   * kind of element (its witness, when one is found). The runtime's `any` is the Kleene or of its elements' answers
+   * and `all` their and, so an array's answers depend on the kinds of its elements, and arrays grown one kind at a
+   * time give every combination: concrete arrays, and `abstract` answers (masks per atom of the field) for those
+   * with a kind that has no witness. Exhaustive when only `any`, `all` and `exists` read the field and every side
+   * lets an array hold one element per reader (no `uniqueItems`, a `maxItems` at least their number).
+   */
+  #stringItemArrays():
+    | {
+        readonly values: readonly unknown[][];
+        readonly exhaustive: boolean;
+        readonly abstract: readonly (readonly number[])[];
+      }
+    | undefined {
+    const items = this.sides.map(({ schema }) => schema.items);
+    const isSchema = (v: unknown): v is JsonSchema =>
+      v !== null && typeof v === "object" && !Array.isArray(v);
+    if (!items.every(isSchema)) return undefined;
+    const itemSchemas = items as JsonSchema[];
+    if (!itemSchemas.every((schema) => [...allowedTypes(schema)].join() === "string")) return undefined;
+    const readers = this.atoms.filter((a) => a.operator === "any" || a.operator === "all");
+    const table = new AtomTable();
+    for (const a of readers) table.condition({ element: a.value as OperatorSpec }, this.ref.scope);
+    const elementAtoms = table.atoms;
+    if (elementAtoms.length === 0 || elementAtoms.length > MAX_ELEMENT_ATOMS) return undefined;
+    const element = new FieldDomain(
+      fieldRef(this.ref.scope, `${this.ref.path.join(".")}[*]`),
+      elementAtoms,
+      itemSchemas.map((schema) => ({ schema, missingAllowed: false })),
+      this.#pool,
+    );
+    const theory = element.strings();
+    if (theory === null) return undefined;
+    // The readers' answers on one element, from its operators' truths (`any` and `all` compile the operators
+    // inside them as a condition does), and one element per distinct set of answers that has a witness.
+    const inner = readers.map((a) => table.condition({ element: a.value as OperatorSpec }, this.ref.scope));
+    const kinds = new Map<string, string | undefined>();
+    const walk = (i: number, state: TheoryState, key: string, truths: Truth[]): void => {
+      if (i === elementAtoms.length) {
+        const profile = inner.map((f) => truthOf(f, truths)).join("");
+        if (kinds.get(profile) !== undefined) return;
+        const found = theory.witness(state, key);
+        kinds.set(profile, found?.text);
+        return;
+      }
+      for (const truth of [0, 1, 2] as const) {
+        const next = `${key}${i}:${truth};`;
+        const assigned = theory.assign(state, i, truth, next);
+        if (assigned !== null) walk(i + 1, assigned, next, [...truths, truth]);
+      }
+    };
+    walk(0, theory.initial, "", []);
+    // An array's answers: the Kleene or (`any`) or and (`all`) of its elements'. Grown one kind at a time, one array
+    // per set of answers; an array with an element that has no witness is abstract.
+    const combine = (a: string, b: string): string =>
+      [...a]
+        .map((x, k) => {
+          const pair = [Number(x), Number(b[k])];
+          const [win, lose] = (readers[k] as Atom).operator === "any" ? [1, 0] : [0, 1];
+          return pair.includes(win) ? win : pair.includes(2) ? 2 : lose;
+        })
+        .join("");
+    const profiles = [...kinds.keys()];
+    const arrays = new Map<string, (string | undefined)[]>();
+    let frontier: [string, (string | undefined)[]][] = profiles.map((p) => [p, [kinds.get(p)]]);
+    for (const [p, array] of frontier) arrays.set(p, array);
+    while (frontier.length > 0) {
+      const next: [string, (string | undefined)[]][] = [];
+      for (const [answers, array] of frontier)
+        for (const p of profiles) {
+          const grown = combine(answers, p);
+          if (arrays.has(grown)) continue;
+          const elements = [...array, kinds.get(p)];
+          arrays.set(grown, elements);
+          next.push([grown, elements]);
+        }
+      frontier = next;
+    }
+    const values: unknown[][] = [];
+    const abstract: number[][] = [];
+    const minimums = new Set(
+      this.sides.map(({ schema }) => (typeof schema.minItems === "number" ? schema.minItems : 0)),
+    );
+    for (const [answers, elements] of arrays) {
+      if (elements.some((e) => e === undefined)) {
+        // The field's atoms: each reader's answer; `exists` is true of any array.
+        abstract.push(
+          this.atoms.map((a) => {
+            const k = readers.indexOf(a);
+            return k >= 0 ? 1 << Number(answers[k]) : 1 << a.test([]);
+          }),
+        );
+        continue;
+      }
+      const array = elements as string[];
+      values.push(array);
+      // Padded with its first element, which changes no answer.
+      for (const min of minimums)
+        if (min > array.length) values.push([...array, ...Array(min - array.length).fill(array[0])]);
+    }
+    const roomy = this.sides.every(
+      ({ schema }) =>
+        schema.uniqueItems !== true &&
+        // An array's answers are had by one element per reader at most (the one that decides it).
+        (typeof schema.maxItems !== "number" || schema.maxItems >= Math.min(readers.length, profiles.length)),
+    );
+    const onlyReaders = this.atoms.every(
+      (a) => a.operator === "any" || a.operator === "all" || a.operator === "exists",
+    );
+    // With the abstract ones, every set of answers a valid array can have is among them.
+    return { values, exhaustive: roomy && onlyReaders, abstract: roomy && onlyReaders ? abstract : [] };
   }
 
   /** The string theory of this field (built on first need), or null when strings are not modelled for it. */

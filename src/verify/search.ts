@@ -217,10 +217,14 @@ export function searchModels(
         values.delete(key);
       } else if (option.kind === "opaque") {
         if (options.concreteOnly) continue;
-        for (const a of field.atoms) masks[a.id] = ANY;
+        field.atoms.forEach((a, i) => {
+          masks[a.id] = option.masks?.[i] ?? ANY;
+        });
         abstract.set(
           key,
-          `the contents of ${option.type === "array" ? "arrays" : "objects"} are not enumerated`,
+          option.masks !== undefined
+            ? "an array with an element of a kind no string was built for"
+            : `the contents of ${option.type === "array" ? "arrays" : "objects"} are not enumerated`,
         );
         visitField(fi + 1);
         abstract.delete(key);
