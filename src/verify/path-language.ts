@@ -82,6 +82,12 @@ export interface PathOperatorLanguages {
    * of it is absolute, `/../x` included).
    */
   readonly neverFalse: Dfa;
+  /**
+   * Strings, modelled or not, on which the operator may be true: only a plain path is (path.ts `readPath`), and none
+   * starts with `/` (nor with `~`, nor holds `\` or `:`, which are left out here: cutting the alphabet at them
+   * would crowd the shortest candidates).
+   */
+  readonly certainAnywhere: Dfa;
 }
 
 /** The path languages of one verification: the simple subset and the operators' languages on it. */
@@ -149,6 +155,7 @@ export class PathLanguages {
       certain: this.#raw(readings.certain, true),
       possible: this.#raw(readings.possible, false),
       neverFalse,
+      certainAnywhere: this.#plainAnywhere(),
     };
   }
 
@@ -194,6 +201,7 @@ export class PathLanguages {
       possible: intersect(this.simple, union(exact, folded)),
       // The runtime reads the text as written first: a string that starts with the prefix is a maybe at least.
       neverFalse: exact,
+      certainAnywhere: this.#plainAnywhere(),
     };
   }
 
@@ -210,6 +218,11 @@ export class PathLanguages {
     const matches = this.#parse(`(?:^|/)${segment}$`, "u");
     const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
     return subtract(matches, notNamed);
+  }
+
+  /** Every string that may be a plain path: none starting with `/` (a plain path is relative). */
+  #plainAnywhere(): Dfa {
+    return complement(this.#parse("^/", "u"));
   }
 
   #parse(pattern: string, flags: string): Dfa {

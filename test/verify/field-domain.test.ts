@@ -1198,7 +1198,8 @@ describe("the witnesses of loose regions", () => {
       '[["glob","a/b"],["regex","\\\\.\\\\."]]',
       '00EL="a" 01EL="..a" 10EL="a/b" 11L="a/../a/b"~ 20EL="a/B" 21L=".."~',
     ],
-    ['[["glob","a/b"],["regex","^/"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L="/ "~'],
+    // A glob is true only on a plain path, which never starts with /: no state left for 11.
+    ['[["glob","a/b"],["regex","^/"]]', '00EL="a" 01EL="/" 10EL="a/b" 20EL="a/B" 21L="/ "~'],
     ['[["glob","a/b"],["regex","\\\\.$"]]', '00EL="a" 01L="."~ 10EL="a/b" 11L="a/b/."~ 20EL="a/B" 21L=".."~'],
     ['[["glob","a/b"],["regex","/$"]]', '00EL="a" 01EL="/" 10EL="a/b" 11L=- 20EL="a/B" 21L=" /"~'],
     ['[["glob","a/b"],["regex","^A/B$"]]', '00EL="a" 10EL="a/b" 20EL="a/B" 21E="A/B"'],

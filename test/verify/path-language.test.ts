@@ -182,6 +182,36 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     expect(used).toBeGreaterThan(0);
   });
 
+  it("a glob or path_prefix is true only on strings its certainAnywhere holds (plain paths may be)", () => {
+    const operator = fc.oneof(
+      fc.array(absoluteGlob, { minLength: 1, maxLength: 2 }).map((g) => ({ glob: g })),
+      fc.constantFrom("**", "a/**", "*", "**/a", ".*").map((g) => ({ glob: g })),
+      prefix.map((p) => ({ path_prefix: p })),
+    );
+    let truths = 0;
+    fc.assert(
+      fc.property(operator, fc.array(anyPath, { maxLength: 30 }), (op, values) => {
+        const compiled = compileCondition({ f: op });
+        if (!compiled.ok) return;
+        const globs = "glob" in op ? (typeof op.glob === "string" ? [op.glob] : op.glob) : [];
+        const prefixes = "path_prefix" in op ? [op.path_prefix] : [];
+        const { alphabet, paths } = languages(globs, prefixes, values);
+        const { certainAnywhere } =
+          "glob" in op ? paths.glob(globs) : paths.pathPrefix(op.path_prefix as string);
+        for (const v of values) {
+          if (compiled.condition({ f: v }) !== 1) continue;
+          truths++;
+          expect(
+            accepts(certainAnywhere, alphabet.symbols(v)),
+            `${JSON.stringify(op)} on ${JSON.stringify(v)}`,
+          ).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(truths).toBeGreaterThan(0);
+  });
+
   it("a glob that misses some absolute reading claims nothing", () => {
     for (const globs of [["/a/**"], ["/*"], ["**/x"]]) {
       const { alphabet, paths } = languages(globs, [], ["/b/c"]);
