@@ -153,12 +153,16 @@ export class FieldFacts {
   readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
+  /** Every rooted reading text (`\0` first). */
+  #rooted: Dfa | undefined;
+  readonly #automata: Automata;
 
   /**
    * @param automata - over an alphabet cut for the operators' patterns (`PathLanguages.addBoundaries`).
    * @param atoms - the field's atoms; facts are kept for its `glob`, `path_prefix` and `command` atoms.
    */
   constructor(automata: Automata, atoms: readonly Atom[]) {
+    this.#automata = automata;
     const alphabet = automata.alphabet;
     this.#k = alphabet.size;
     const parse = (pattern: string, flags: string): Dfa => automata.pattern(pattern, flags);
@@ -217,12 +221,29 @@ export class FieldFacts {
     return true;
   }
 
+  #parseRooted(): Dfa {
+    this.#rooted = this.#automata.pattern("^\\u0000", "u");
+    return this.#rooted;
+  }
+
   #covered(key: string, what: Dfa, by: readonly Dfa[]): boolean {
     let known = this.#cache.get(key);
     if (known === undefined) {
       let all = constant(this.#k, false);
       for (const d of by) all = union(all, d);
       known = isSubset(what, all);
+      this.#cache.set(key, known);
+    }
+    return known;
+  }
+
+  /** Whether a path operator may match only absolute readings (its possible-language starts with the root). */
+  #absoluteOnly(id: number): boolean {
+    const key = `A${id}`;
+    let known = this.#cache.get(key);
+    if (known === undefined) {
+      const rooted = this.#rooted ?? this.#parseRooted();
+      known = isSubset((this.#paths.get(id) as PathReadings).possible, rooted);
       this.#cache.set(key, known);
     }
     return known;
@@ -248,6 +269,10 @@ export class FieldFacts {
         }
       }
       if (truth === 1) {
+        // Certainly matches a: a plain relative path, whose one reading is relative, so an operator that reads
+        // only absolute paths (`/etc/**`, `path_prefix: /etc`), `a` itself included, is false on it.
+        if (this.#absoluteOnly(a)) return false;
+        for (const b of ids) if (b !== a && truths.get(b) !== 0 && this.#absoluteOnly(b)) return false;
         // Certainly matches a: certainly matches a glob whose exact language covers it, or may match one.
         // Not `a` itself, which is certain.
         const notCertain = ids.filter((b) => truths.get(b) !== 1);

@@ -316,7 +316,8 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["glob", "/a/*"],
       ["path_prefix", "/a"],
     ],
-    out: "10 20",
+    // An absolute operator is never true (only a plain relative path is), and false where another is true.
+    out: "01 10 11 12 20 21",
   },
   {
     why: "an absolute glob is not under a relative prefix",
@@ -324,7 +325,8 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["glob", "/a/*"],
       ["path_prefix", "a"],
     ],
-    out: "",
+    // An absolute operator is never true (only a plain relative path is), and false where another is true.
+    out: "10 11 12 21",
   },
   {
     why: "every absolute glob is under the root prefix",
@@ -332,7 +334,8 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["glob", "/**"],
       ["path_prefix", "/"],
     ],
-    out: "10 20",
+    // An absolute operator is never true (only a plain relative path is), and false where another is true.
+    out: "01 10 11 12 20 21",
   },
   {
     why: "the root glob is under the root prefix",
@@ -340,7 +343,16 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["glob", "/"],
       ["path_prefix", "/"],
     ],
-    out: "10 20",
+    // An absolute operator is never true (only a plain relative path is), and false where another is true.
+    out: "01 10 11 12 20 21",
+  },
+  {
+    why: "a relative glob certain: a path_prefix of an absolute path is false",
+    ops: [
+      ["glob", "a/*"],
+      ["path_prefix", "/etc"],
+    ],
+    out: "01 11 12 21",
   },
   {
     why: "a prefix is not inside a glob of everything",
