@@ -4,7 +4,12 @@
  * several tools combine, and the reasons it gives when it cannot decide.
  */
 import { describe, expect, it } from "vitest";
-import { type Property, type PropertyResult, Verifier } from "../../src/verify/verify-properties.js";
+import {
+  type Property,
+  type PropertyResult,
+  partsDecide,
+  Verifier,
+} from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
 const TOOLS = `tools:
@@ -247,5 +252,75 @@ describe("Verifier", () => {
     expect(apart).toEqual(together);
     expect(together.map((r) => r.status)).toEqual(["holds", "fails", "holds", "holds"]);
     expect(together[1]?.witness?.arguments).toEqual({ n: 3 });
+  });
+});
+
+describe("partsDecide on nested and unusual fields", () => {
+  const nested = {
+    type: "object",
+    properties: {
+      opts: {
+        type: "object",
+        properties: {
+          command: { type: "string", maxLength: 40, description: "what to run" },
+          cwd: { type: "string" },
+        },
+      },
+    },
+  };
+  const property = (where?: unknown): Property => ({
+    id: "p",
+    tools: ["t"],
+    kind: "never",
+    action: "allow",
+    ...(where === undefined ? {} : { where: where as never }),
+  });
+  const paths = [["opts", "command"]];
+
+  it("follows the field through the properties of its parents", () => {
+    expect(partsDecide(property(), nested, paths)).toBe(true);
+    expect(partsDecide(property({ "opts.command": { command: ["rm"] } }), nested, paths)).toBe(true);
+    expect(partsDecide(property({ "opts.command": { not: { command: ["rm"] } } }), nested, paths)).toBe(true);
+    expect(partsDecide(property({ "opts.command": { prefix: "rm" } }), nested, paths)).toBe(false);
+    expect(partsDecide(property({ "opts.cwd": { equals: "a" } }), nested, paths)).toBe(true);
+    // A condition on the object that holds the field would see a part in place of the whole.
+    expect(partsDecide(property({ opts: { exists: true } }), nested, paths)).toBe(false);
+    expect(partsDecide(property({ "opts.command.x": { exists: true } }), nested, paths)).toBe(true);
+  });
+
+  it("refuses a field its schema does not declare, or declares as something other than a schema object", () => {
+    expect(partsDecide(property(), nested, [["opts", "other"]])).toBe(false);
+    expect(partsDecide(property(), nested, [["nope", "command"]])).toBe(false);
+    expect(partsDecide(property(), { type: "object" }, [["command"]])).toBe(false);
+    expect(
+      partsDecide(property(), { type: "object", properties: { command: true } } as never, [["command"]]),
+    ).toBe(false);
+    expect(
+      partsDecide(property(), { type: "object", properties: { command: null } } as never, [["command"]]),
+    ).toBe(false);
+    expect(
+      partsDecide(
+        property(),
+        { type: "object", properties: { opts: { type: "object", properties: null } } } as never,
+        paths,
+      ),
+    ).toBe(false);
+    // An inherited name is not a declared property.
+    expect(partsDecide(property(), { type: "object", properties: {} }, [["toString"]])).toBe(false);
+  });
+
+  it("refuses operators that are not one command operator or the negation of one", () => {
+    const flat = { type: "object", properties: { command: { type: "string" } } };
+    const on = (operators: unknown) => partsDecide(property({ command: operators }), flat, [["command"]]);
+    expect(on({ command: ["ls"] })).toBe(true);
+    expect(on({ not: { command: ["ls"] } })).toBe(true);
+    expect(on(null)).toBe(false);
+    expect(on("ls")).toBe(false);
+    expect(on({})).toBe(false);
+    expect(on({ not: null })).toBe(false);
+    expect(on({ not: "ls" })).toBe(false);
+    expect(on({ not: {} })).toBe(false);
+    expect(on({ not: { prefix: "ls" } })).toBe(false);
+    expect(on({ not: { not: { command: ["ls"] } } })).toBe(false);
   });
 });
