@@ -324,3 +324,71 @@ describe("partsDecide on nested and unusual fields", () => {
     expect(on({ not: { not: { command: ["ls"] } } })).toBe(false);
   });
 });
+
+describe("Verifier, properties decided on the parts of compound commands", () => {
+  function shell(field: string, nested: boolean) {
+    const name = nested ? "opts" : "command";
+    const read = nested ? "opts.command" : "command";
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: shell
+    description: Runs a command.
+    input_schema:
+      type: object
+      properties:
+        ${name}: ${field}
+      required: [${name}]
+      additionalProperties: false
+`,
+      `version: 1
+rules:
+  - id: ls
+    tools: [shell]
+    decision: allow
+    when:
+      ${read}: { regex: "^ls$" }
+    reason: ls is fine.
+  - id: rm
+    tools: [shell]
+    decision: deny
+    when:
+      ${read}: { command: ["rm"] }
+    reason: no rm.
+`,
+    );
+    return { verifier: new Verifier(bundle, validators), read };
+  }
+
+  it("drops the field's length bounds for the parts: a part may be shorter than any valid whole command", () => {
+    for (const [field, nested] of [
+      ["{ type: string, minLength: 5 }", false],
+      [
+        "{ type: object, properties: { command: { type: string, minLength: 5 } }, required: [command] }",
+        true,
+      ],
+    ] as const) {
+      const { verifier, read } = shell(field, nested);
+      // `ls && ls` is a valid call the runtime allows part by part; `ls` alone is too short to be a call.
+      const [some, any, rm] = verifier.verify([
+        { id: "a", tools: ["shell"], where: { [read]: { command: ["ls"] } }, kind: "never", action: "allow" },
+        { id: "b", tools: ["shell"], kind: "never", action: "allow" },
+        { id: "c", tools: ["shell"], where: { [read]: { command: ["rm"] } }, kind: "always", action: "deny" },
+      ]);
+      const unconfirmed = "1 call(s) the engine found were not confirmed by the controller";
+      expect(some).toEqual({ id: "a", status: "unknown", reason: unconfirmed });
+      expect(any).toEqual({ id: "b", status: "unknown", reason: unconfirmed });
+      expect(rm).toEqual({ id: "c", status: "holds" });
+    }
+  });
+
+  it("finds the part itself when it is a valid call", () => {
+    const { verifier } = shell("{ type: string, maxLength: 2 }", false);
+    expect(verifier.verify([{ id: "b", tools: ["shell"], kind: "never", action: "allow" }])).toEqual([
+      {
+        id: "b",
+        status: "fails",
+        witness: { tool: "shell", arguments: { command: "ls" }, context: {}, decision: "allow" },
+      },
+    ]);
+  });
+});
