@@ -4,6 +4,7 @@
  * several tools combine, and the reasons it gives when it cannot decide.
  */
 import { describe, expect, it } from "vitest";
+import { InternalError } from "../../src/runtime/errors.js";
 import {
   type Property,
   type PropertyResult,
@@ -390,5 +391,20 @@ rules:
         witness: { tool: "shell", arguments: { command: "ls" }, context: {}, decision: "allow" },
       },
     ]);
+  });
+});
+
+describe("decisionOnly", () => {
+  it("decides as the policy does and refuses to run a tool's handler", async () => {
+    const { bundle, validators } = loadFromText(TOOLS, POLICY, CONTEXT);
+    const controller = decisionOnly(bundle, validators);
+    const explained = controller.explain(
+      { callId: "c", toolName: "pick", arguments: { s: "x" } },
+      { env: "dev" },
+    );
+    expect("decision" in explained && explained.decision.action).toBe("allow");
+    await expect(
+      controller.handle({ callId: "c", toolName: "pick", arguments: { s: "x" } }, { env: "dev" }),
+    ).rejects.toThrow(new InternalError("verification never runs handlers"));
   });
 });
