@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { InternalError } from "../../src/runtime/errors.js";
 import {
+  decisionOnly,
   type Property,
   type PropertyResult,
   partsDecide,
