@@ -370,7 +370,9 @@ describe("searchModels, limits and reasons", () => {
       for (const goal of [settled, open]) {
         const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 100 });
         expect(loose.complete).toBe(true);
-        expect(loose.models.length).toBeGreaterThan(0);
+        // Settled: one model, whatever the other atoms are; open: one per class of the other atoms.
+        if (goal === settled) expect(loose.models).toHaveLength(1);
+        else expect(loose.models.length).toBeGreaterThan(0);
         for (const m of loose.models) {
           expect([...m.abstract]).toEqual([["arguments:f", reason]]);
           expect(m.values.size).toBe(0);
@@ -477,5 +479,94 @@ describe("searchModels, limits and reasons", () => {
     expect(model.values.get("arguments:s")?.value).toMatch(/^x+$/);
     expect(model.abstract.size).toBe(0);
     expect(model.masks[e]).toBe(T);
+  });
+
+  it("gives a settled command field its plain string, then a compound command of its words, each as a model", () => {
+    const { question, atoms } = stringField([
+      ["command", ["git status"]],
+      ["command", ["npm test"]],
+    ]);
+    const gs = atoms[0] as number;
+    // Reached as soon as `git status` is a maybe, whatever `npm test` is.
+    const goal: Goal = {
+      reach: (m) => ((m[gs] as number) & U ? REACHED : 0) | ((m[gs] as number) & (F | T) ? MISSED : 0),
+    };
+    const n = question.table.atoms.length;
+    const both = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 });
+    expect(both.complete).toBe(true);
+    expect(both.models.map((m) => [m.values.get("arguments:f")?.value, m.loose, [...m.masks]])).toEqual([
+      ["a git status", 1, [U, 7]],
+      ["git status && npm test", 1, [U, 7]],
+    ]);
+    const first = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 1 });
+    expect(first.models.map((m) => m.values.get("arguments:f")?.value)).toEqual(["a git status"]);
+    expect(first.complete).toBe(true);
+  });
+
+  it("completes a string field at once when the goal is settled, with the truths decided so far", () => {
+    const { question, atoms } = stringField([
+      ["prefix", "a"],
+      ["prefix", "ab"],
+    ]);
+    const a = atoms[0] as number;
+    const goal: Goal = {
+      reach: (m) => ((m[a] as number) & T ? REACHED : 0) | ((m[a] as number) & (F | U) ? MISSED : 0),
+    };
+    const result = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: true,
+      maxModels: 10,
+    });
+    expect(result.models).toHaveLength(1);
+    const [model] = result.models as [Model];
+    expect([...model.masks]).toEqual([T, 7]);
+    expect(model.values.get("arguments:f")?.value).toMatch(/^a/);
+    expect(model.loose).toBe(0);
+  });
+
+  it("spends no visit on a truth the goal excludes", () => {
+    const { question, atoms } = stringField([["prefix", "a"]]);
+    const a = atoms[0] as number;
+    // Reached only with the prefix true, and every atom decided: the root, the field's atoms, the true branch and
+    // the call after it are the four visits.
+    const goal: Goal = { reach: (m) => ((m[a] as number) & T ? REACHED : 0) | MISSED };
+    const run = (budget: number) =>
+      searchModels(question.fields, question.table.atoms.length, goal, {
+        concreteOnly: true,
+        maxModels: 10,
+        budget,
+      });
+    const four = run(4);
+    expect(four.complete).toBe(true);
+    expect(four.models.map((m) => [...m.masks])).toEqual([[T]]);
+    expect(run(3)).toEqual({ models: [], complete: false });
+  });
+
+  it("says a field whose automata are too large is not decided, and builds no concrete model of it", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { f: { type: "string", maxLength: 40 } },
+          required: ["f"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const ref = { scope: "arguments" as const, path: ["f"], key: "arguments:f" };
+    // The 17th letter from the end: a deterministic automaton of 2^17 states, past the engine's bound.
+    const big = question.table.atom(ref, "regex", "[ab]*a[ab]{16}$");
+    question.buildFields();
+    expect(question.fields[0]?.strings()).toBeNull();
+    const goal: Goal = { reach: (m) => ((m[big] as number) & T ? REACHED : 0) | MISSED };
+    const n = question.table.atoms.length;
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
+      [[["arguments:f", "its string operators are too large to decide here"]], 0, [7]],
+    ]);
   });
 });
