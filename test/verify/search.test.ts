@@ -569,4 +569,102 @@ describe("searchModels, limits and reasons", () => {
       [[["arguments:f", "its string operators are too large to decide here"]], 0, [7]],
     ]);
   });
+
+  it("names only the operators a field has when no regex is among them", () => {
+    const cases: [readonly (readonly [string, unknown])[], number, string][] = [
+      [
+        [
+          ["url", { host: "example.com" }],
+          ["url", { host: "other.org" }],
+        ],
+        F,
+        "`url` is decided exactly only on the URLs tried",
+      ],
+      [
+        [
+          ["glob", "src/**"],
+          ["glob", "lib/**"],
+        ],
+        T,
+        PATH_REASON,
+      ],
+    ];
+    for (const [operators, second, reason] of cases) {
+      const { question, atoms } = stringField(operators);
+      const [a, b] = atoms as [number, number];
+      const goal: Goal = {
+        reach: (m) => ((m[a] as number) & U && (m[b] as number) & second ? REACHED : 0) | MISSED,
+      };
+      const loose = searchModels(question.fields, question.table.atoms.length, goal, {
+        concreteOnly: false,
+        maxModels: 10,
+      });
+      expect(loose.models.map((m) => [[...m.abstract], [...m.masks]])).toEqual([
+        [[["arguments:f", reason]], [U, second]],
+      ]);
+    }
+  });
+
+  it("counts no failed witness where a string was built", () => {
+    const { question } = stringField([["prefix", "a"]]);
+    const result = searchModels(
+      question.fields,
+      question.table.atoms.length,
+      { reach: () => REACHED | MISSED },
+      { concreteOnly: true, maxModels: 10, maxFailedWitnesses: 1 },
+    );
+    expect(result.complete).toBe(true);
+    expect(result.models.map((m) => [...m.masks])).toEqual([[F], [T]]);
+  });
+
+  it("without concreteOnly, gives a field whose strings it built no abstract model besides", () => {
+    const { question } = stringField([["prefix", "a"]]);
+    const n = question.table.atoms.length;
+    const goal: Goal = { reach: () => REACHED | MISSED };
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    const concrete = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 });
+    expect(loose.models.map((m) => m.abstract.size)).toEqual([0, 0]);
+    expect(loose).toEqual(concrete);
+  });
+
+  it("completes the fields after a settled string field from their own strings, or says none was built", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: {
+            f: { type: "string" },
+            g: { type: "string", pattern: "^x+$" },
+            h: { type: "string", maxLength: 40 },
+          },
+          required: ["f", "g", "h"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const at = (key: string, operator: string, value: unknown) =>
+      question.table.atom({ scope: "arguments", path: [key], key: `arguments:${key}` }, operator, value);
+    const f = at("f", "prefix", "a");
+    at("g", "prefix", "xx");
+    at("h", "regex", "[ab]*a[ab]{16}$");
+    question.buildFields();
+    expect(question.fields.map((d) => d.ref.key)).toEqual(["arguments:f", "arguments:g", "arguments:h"]);
+    const goal: Goal = {
+      reach: (m) => ((m[f] as number) & T ? REACHED : 0) | ((m[f] as number) & (F | U) ? MISSED : 0),
+    };
+    const n = question.table.atoms.length;
+    // h's automata are too large: no value of it is built, so no concrete model.
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models).toHaveLength(1);
+    const [model] = loose.models as [Model];
+    expect([...model.abstract]).toEqual([["arguments:h", "no value of it was built"]]);
+    expect(model.values.get("arguments:f")?.value).toMatch(/^a/);
+    expect(model.values.get("arguments:g")?.value).toMatch(/^x+$/);
+    expect(model.values.has("arguments:h")).toBe(false);
+  });
 });
