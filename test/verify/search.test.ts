@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../src/runtime/types.js";
 import { evaluate, F, type Formula, T, truthOf, U } from "../../src/verify/formula.js";
-import { type Goal, MISSED, REACHED, searchModels } from "../../src/verify/search.js";
+import { type Goal, MISSED, type Model, REACHED, searchModels } from "../../src/verify/search.js";
 import { ToolQuestion } from "../../src/verify/verify-properties.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
@@ -306,5 +306,365 @@ describe("searchModels, abstract models", () => {
         expect(reason).toMatch(/`command` is decided exactly only on the strings tried/);
       else expect(typeof m.values.get("arguments:c")?.value).toBe("string");
     }
+  });
+});
+
+describe("searchModels, limits and reasons", () => {
+  /** A question on one string field `f` (no other constraint) with the given operators, in order. */
+  function stringField(operators: readonly (readonly [string, unknown])[]): {
+    question: ToolQuestion;
+    atoms: number[];
+  } {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { f: { type: "string" } },
+          required: ["f"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const ref = { scope: "arguments" as const, path: ["f"], key: "arguments:f" };
+    const atoms = operators.map(([operator, value]) => question.table.atom(ref, operator, value));
+    question.buildFields();
+    return { question, atoms };
+  }
+
+  /** A pattern whose work bound the engine passes on long strings: it may answer maybe. */
+  const SLOW = ["regex", "^(a|aa)*$"] as const;
+  const REGEX_REASON = "a regex may answer maybe past the engine's work bound on long strings";
+  const PATH_REASON =
+    "paths outside the simple subset (such as ./a, a//b, a\\b, A/../b or non-ASCII names) are read several ways";
+
+  it("names every kind of operator of a field whose strings with a maybe it cannot build", () => {
+    const cases: [readonly (readonly [string, unknown])[], string][] = [
+      [[SLOW], REGEX_REASON],
+      [[SLOW, ["prefix", "a"]], REGEX_REASON],
+      [[SLOW, ["glob", "src/**"]], `${PATH_REASON}; ${REGEX_REASON}`],
+      [[SLOW, ["path_prefix", "src/"]], `${PATH_REASON}; ${REGEX_REASON}`],
+      [
+        [SLOW, ["command", ["ls"]]],
+        `\`command\` is decided exactly only on the strings tried; ${REGEX_REASON}`,
+      ],
+      [
+        [SLOW, ["url", { host: "example.com" }]],
+        `\`url\` is decided exactly only on the URLs tried; ${REGEX_REASON}`,
+      ],
+      [
+        [SLOW, ["url", { host: "example.com" }], ["command", ["ls"]], ["glob", "src/**"]],
+        `${PATH_REASON}; \`command\` is decided exactly only on the strings tried; \`url\` is decided exactly only on the URLs tried; ${REGEX_REASON}`,
+      ],
+    ];
+    for (const [operators, reason] of cases) {
+      const { question, atoms } = stringField(operators);
+      const slow = atoms[0] as number;
+      const n = question.table.atoms.length;
+      // Reached as soon as the slow regex is maybe (the search completes the model at once), and reached only with
+      // every atom decided (the search walks the field to its end).
+      const settled: Goal = {
+        reach: (m) => ((m[slow] as number) & U ? REACHED : 0) | ((m[slow] as number) & (T | F) ? MISSED : 0),
+      };
+      const open: Goal = { reach: (m) => ((m[slow] as number) & U ? REACHED : 0) | MISSED };
+      for (const goal of [settled, open]) {
+        const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 100 });
+        expect(loose.complete).toBe(true);
+        // Settled: one model, whatever the other atoms are; open: one per class of the other atoms.
+        if (goal === settled) expect(loose.models).toHaveLength(1);
+        else expect(loose.models.length).toBeGreaterThan(0);
+        for (const m of loose.models) {
+          expect([...m.abstract]).toEqual([["arguments:f", reason]]);
+          expect(m.values.size).toBe(0);
+          expect(m.loose).toBe(0);
+          expect(m.masks[slow]).toBe(U);
+        }
+        expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 100 })).toEqual({
+          models: [],
+          complete: true,
+        });
+      }
+    }
+  });
+
+  it("gives one abstract model per decided class of the other atoms when the goal reads them all", () => {
+    const { question, atoms } = stringField([SLOW, ["prefix", "a"]]);
+    const [slow, prefix] = atoms as [number, number];
+    const goal: Goal = { reach: (m) => ((m[slow] as number) & U ? REACHED : 0) | MISSED };
+    const loose = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: false,
+      maxModels: 100,
+    });
+    expect(loose.models.map((m) => [m.masks[slow], m.masks[prefix]])).toEqual([
+      [U, F],
+      [U, T],
+    ]);
+  });
+
+  it("stops a concrete search after maxFailedWitnesses regions it could not build, and says it is incomplete", () => {
+    const { question, atoms } = stringField([SLOW, ["prefix", "a"]]);
+    const slow = atoms[0] as number;
+    const goal: Goal = { reach: (m) => ((m[slow] as number) & U ? REACHED : 0) | MISSED };
+    const n = question.table.atoms.length;
+    // Two regions (prefix false, prefix true) with the regex maybe: no string of either is built.
+    const run = (maxFailedWitnesses: number | undefined) =>
+      searchModels(question.fields, n, goal, {
+        concreteOnly: true,
+        maxModels: 10,
+        ...(maxFailedWitnesses === undefined ? {} : { maxFailedWitnesses }),
+      });
+    expect(run(undefined)).toEqual({ models: [], complete: true });
+    expect(run(1)).toEqual({ models: [], complete: false });
+    expect(run(2)).toEqual({ models: [], complete: false });
+    expect(run(3)).toEqual({ models: [], complete: true });
+    // Not counted when abstract models are asked for: the region is then a model.
+    expect(
+      searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10, maxFailedWitnesses: 1 })
+        .complete,
+    ).toBe(true);
+  });
+
+  it("counts one visit per choice: the budget that covers them all is complete, one less is not", () => {
+    const question = new ToolQuestion(
+      [{ type: "object", properties: { e: { type: "string", enum: ["a", "b", "c"] } }, required: ["e"] }],
+      [null],
+    );
+    question.table.atom({ scope: "arguments", path: ["e"], key: "arguments:e" }, "equals", "a");
+    question.buildFields();
+    const options = question.fields[0]?.options() ?? [];
+    expect(options).toHaveLength(3);
+    const goal: Goal = { reach: () => REACHED | MISSED };
+    // The root, then one visit per option (each a complete call).
+    const run = (budget: number) =>
+      searchModels(question.fields, 1, goal, { concreteOnly: true, maxModels: 100, budget });
+    const all = run(1 + options.length);
+    expect(all.complete).toBe(true);
+    expect(all.models.map((m) => m.values.get("arguments:e")?.value)).toEqual(["a", "b", "c"]);
+    const short = run(options.length);
+    expect(short.complete).toBe(false);
+    expect(short.models.map((m) => m.values.get("arguments:e")?.value)).toEqual(["a", "b"]);
+  });
+
+  it("fills the fields a reached goal does not read with a value each could have, or says none was built", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: {
+            e: { type: "string", enum: ["a", "b"] },
+            s: { type: "string", pattern: "^x+$" },
+            o: { type: "object" },
+          },
+          required: ["e", "s", "o"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const e = question.table.atom({ scope: "arguments", path: ["e"], key: "arguments:e" }, "equals", "b");
+    question.table.atom({ scope: "arguments", path: ["s"], key: "arguments:s" }, "prefix", "xx");
+    question.table.atom({ scope: "arguments", path: ["o"], key: "arguments:o" }, "equals", { k: 1 });
+    question.buildFields();
+    // Reached exactly when e is "b", whatever the others are.
+    const goal: Goal = {
+      reach: (m) => ((m[e] as number) & T ? REACHED : 0) | ((m[e] as number) & (F | U) ? MISSED : 0),
+    };
+    const n = question.table.atoms.length;
+    const concrete = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 });
+    expect(concrete.complete).toBe(true);
+    expect(concrete.models).toHaveLength(1);
+    const [model] = concrete.models as [Model];
+    expect(model.values.get("arguments:e")).toEqual({ value: "b" });
+    expect(model.values.get("arguments:o")).toEqual({ value: { k: 1 } });
+    expect(model.values.get("arguments:s")?.value).toMatch(/^x+$/);
+    expect(model.abstract.size).toBe(0);
+    expect(model.masks[e]).toBe(T);
+  });
+
+  it("gives a settled command field its plain string, then a compound command of its words, each as a model", () => {
+    const { question, atoms } = stringField([
+      ["command", ["git status"]],
+      ["command", ["npm test"]],
+    ]);
+    const gs = atoms[0] as number;
+    // Reached as soon as `git status` is a maybe, whatever `npm test` is.
+    const goal: Goal = {
+      reach: (m) => ((m[gs] as number) & U ? REACHED : 0) | ((m[gs] as number) & (F | T) ? MISSED : 0),
+    };
+    const n = question.table.atoms.length;
+    const both = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 });
+    expect(both.complete).toBe(true);
+    expect(both.models.map((m) => [m.values.get("arguments:f")?.value, m.loose, [...m.masks]])).toEqual([
+      ["a git status", 1, [U, 7]],
+      ["git status && npm test", 1, [U, 7]],
+    ]);
+    const first = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 1 });
+    expect(first.models.map((m) => m.values.get("arguments:f")?.value)).toEqual(["a git status"]);
+    expect(first.complete).toBe(true);
+  });
+
+  it("completes a string field at once when the goal is settled, with the truths decided so far", () => {
+    const { question, atoms } = stringField([
+      ["prefix", "a"],
+      ["prefix", "ab"],
+    ]);
+    const a = atoms[0] as number;
+    const goal: Goal = {
+      reach: (m) => ((m[a] as number) & T ? REACHED : 0) | ((m[a] as number) & (F | U) ? MISSED : 0),
+    };
+    const result = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: true,
+      maxModels: 10,
+    });
+    expect(result.models).toHaveLength(1);
+    const [model] = result.models as [Model];
+    expect([...model.masks]).toEqual([T, 7]);
+    expect(model.values.get("arguments:f")?.value).toMatch(/^a/);
+    expect(model.loose).toBe(0);
+  });
+
+  it("spends no visit on a truth the goal excludes", () => {
+    const { question, atoms } = stringField([["prefix", "a"]]);
+    const a = atoms[0] as number;
+    // Reached only with the prefix true, and every atom decided: the root, the field's atoms, the true branch and
+    // the call after it are the four visits.
+    const goal: Goal = { reach: (m) => ((m[a] as number) & T ? REACHED : 0) | MISSED };
+    const run = (budget: number) =>
+      searchModels(question.fields, question.table.atoms.length, goal, {
+        concreteOnly: true,
+        maxModels: 10,
+        budget,
+      });
+    const four = run(4);
+    expect(four.complete).toBe(true);
+    expect(four.models.map((m) => [...m.masks])).toEqual([[T]]);
+    expect(run(3)).toEqual({ models: [], complete: false });
+  });
+
+  it("says a field whose automata are too large is not decided, and builds no concrete model of it", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { f: { type: "string", maxLength: 40 } },
+          required: ["f"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const ref = { scope: "arguments" as const, path: ["f"], key: "arguments:f" };
+    // The 17th letter from the end: a deterministic automaton of 2^17 states, past the engine's bound.
+    const big = question.table.atom(ref, "regex", "[ab]*a[ab]{16}$");
+    question.buildFields();
+    expect(question.fields[0]?.strings()).toBeNull();
+    const goal: Goal = { reach: (m) => ((m[big] as number) & T ? REACHED : 0) | MISSED };
+    const n = question.table.atoms.length;
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
+      [[["arguments:f", "its string operators are too large to decide here"]], 0, [7]],
+    ]);
+  });
+
+  it("names only the operators a field has when no regex is among them", () => {
+    const cases: [readonly (readonly [string, unknown])[], number, string][] = [
+      [
+        [
+          ["url", { host: "example.com" }],
+          ["url", { host: "other.org" }],
+        ],
+        F,
+        "`url` is decided exactly only on the URLs tried",
+      ],
+      [
+        [
+          ["glob", "src/**"],
+          ["glob", "lib/**"],
+        ],
+        T,
+        PATH_REASON,
+      ],
+    ];
+    for (const [operators, second, reason] of cases) {
+      const { question, atoms } = stringField(operators);
+      const [a, b] = atoms as [number, number];
+      const goal: Goal = {
+        reach: (m) => ((m[a] as number) & U && (m[b] as number) & second ? REACHED : 0) | MISSED,
+      };
+      const loose = searchModels(question.fields, question.table.atoms.length, goal, {
+        concreteOnly: false,
+        maxModels: 10,
+      });
+      expect(loose.models.map((m) => [[...m.abstract], [...m.masks]])).toEqual([
+        [[["arguments:f", reason]], [U, second]],
+      ]);
+    }
+  });
+
+  it("counts no failed witness where a string was built", () => {
+    const { question } = stringField([["prefix", "a"]]);
+    const result = searchModels(
+      question.fields,
+      question.table.atoms.length,
+      { reach: () => REACHED | MISSED },
+      { concreteOnly: true, maxModels: 10, maxFailedWitnesses: 1 },
+    );
+    expect(result.complete).toBe(true);
+    expect(result.models.map((m) => [...m.masks])).toEqual([[F], [T]]);
+  });
+
+  it("without concreteOnly, gives a field whose strings it built no abstract model besides", () => {
+    const { question } = stringField([["prefix", "a"]]);
+    const n = question.table.atoms.length;
+    const goal: Goal = { reach: () => REACHED | MISSED };
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    const concrete = searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 });
+    expect(loose.models.map((m) => m.abstract.size)).toEqual([0, 0]);
+    expect(loose).toEqual(concrete);
+  });
+
+  it("completes the fields after a settled string field from their own strings, or says none was built", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: {
+            f: { type: "string" },
+            g: { type: "string", pattern: "^x+$" },
+            h: { type: "string", maxLength: 40 },
+          },
+          required: ["f", "g", "h"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const at = (key: string, operator: string, value: unknown) =>
+      question.table.atom({ scope: "arguments", path: [key], key: `arguments:${key}` }, operator, value);
+    const f = at("f", "prefix", "a");
+    at("g", "prefix", "xx");
+    at("h", "regex", "[ab]*a[ab]{16}$");
+    question.buildFields();
+    expect(question.fields.map((d) => d.ref.key)).toEqual(["arguments:f", "arguments:g", "arguments:h"]);
+    const goal: Goal = {
+      reach: (m) => ((m[f] as number) & T ? REACHED : 0) | ((m[f] as number) & (F | U) ? MISSED : 0),
+    };
+    const n = question.table.atoms.length;
+    // h's automata are too large: no value of it is built, so no concrete model.
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models).toHaveLength(1);
+    const [model] = loose.models as [Model];
+    expect([...model.abstract]).toEqual([["arguments:h", "no value of it was built"]]);
+    expect(model.values.get("arguments:f")?.value).toMatch(/^a/);
+    expect(model.values.get("arguments:g")?.value).toMatch(/^x+$/);
+    expect(model.values.has("arguments:h")).toBe(false);
   });
 });
