@@ -5,7 +5,17 @@
  * decided again by both real controllers. test/diff/engine-diff.test.ts holds the diff-level and property tests.
  */
 import { describe, expect, it } from "vitest";
-import { schemaChanges } from "../../src/verify/diff-regions.js";
+import { applyMode } from "../../src/runtime/mode.js";
+import { decisionController } from "../../src/testing/run-policy-tests.js";
+import {
+  type DiffRegionsOptions,
+  diffRegions,
+  type RegionChange,
+  type RegionSide,
+  schemaChanges,
+  type ToolRegions,
+} from "../../src/verify/diff-regions.js";
+import { loadFromText } from "./helpers.js";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: "object",
@@ -276,5 +286,250 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
       fields: [{ path: ["o", "a"], absentOnly: [false, false] }],
       problems: ["context_schema at o: a uses `items`, not modelled here"],
     });
+  });
+});
+
+type Outcome = "allow" | "ask" | "deny" | "invalid";
+const RANK: Readonly<Record<Outcome, number>> = { allow: 0, ask: 1, deny: 2, invalid: 2 };
+
+/** A tool whose arguments are these properties (no others). */
+function tool(name: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    description: "A tool.",
+    input_schema: { type: "object", properties, additionalProperties: false, ...extra },
+  };
+}
+
+/** A side from tools, a policy (without its version) and extra configuration text (YAML). */
+function load(tools: readonly object[], policy: Record<string, unknown>, config = ""): RegionSide {
+  return loadFromText(JSON.stringify({ tools }), JSON.stringify({ version: 1, ...policy }), config);
+}
+
+function rule(id: string, decision: string, when: unknown, extra: Record<string, unknown> = {}) {
+  return { id, tools: ["t"], decision, ...(when === undefined ? {} : { when }), reason: id, ...extra };
+}
+
+/** What a side's real controller does with a call (its mode applied). */
+function outcomeOf(s: RegionSide, name: string, args: unknown, context: object): Outcome {
+  const controller = decisionController(s.bundle, s.validators);
+  const r = controller.explain({ callId: "oracle", toolName: name, arguments: args }, context as never);
+  return "callId" in r ? "invalid" : applyMode(r.decision, controller.mode).decision.action;
+}
+
+/** The engine's answer, with every witness decided again by both controllers. */
+function regions(base: RegionSide, head: RegionSide, options: DiffRegionsOptions = {}): ToolRegions[] {
+  const result = diffRegions(base, head, options);
+  for (const t of result) {
+    for (const c of t.changes) {
+      expect(c.tool).toBe(t.tool);
+      const b = outcomeOf(base, c.tool, c.arguments, c.context);
+      const a = outcomeOf(head, c.tool, c.arguments, c.context);
+      expect([b, a]).toEqual([c.before, c.after]);
+      expect(c.change).toBe(RANK[a] < RANK[b] ? "loosened" : "tightened");
+    }
+    // Loosened first.
+    const kinds = t.changes.map((c) => c.change);
+    expect(kinds).toEqual([...kinds].sort((x, y) => (x === y ? 0 : x === "loosened" ? -1 : 1)));
+  }
+  return result;
+}
+
+/** A region as one line: kind, outcomes, the witness, then the condition. */
+function line(c: RegionChange): string {
+  return [
+    c.change,
+    `${c.before}→${c.after}`,
+    JSON.stringify(c.arguments),
+    JSON.stringify(c.context),
+    ...c.condition,
+  ].join(" | ");
+}
+
+/** One tool `t` on both sides with these properties, a deny rule on each side, every other call allowed. */
+function denyDiff(
+  before: unknown,
+  after: unknown,
+  options: DiffRegionsOptions = {},
+  properties: Record<string, unknown> = {
+    p: { type: "string", maxLength: 8 },
+    n: { type: "integer", minimum: 0, maximum: 9 },
+  },
+): ToolRegions {
+  const tools = [tool("t", properties)];
+  const [result] = regions(
+    load(tools, { allow: ["t"], rules: [rule("r", "deny", before)] }),
+    load(tools, { allow: ["t"], rules: [rule("r", "deny", after)] }),
+    options,
+  );
+  return result as ToolRegions;
+}
+
+describe("diffRegions: the tools compared", () => {
+  it("only tools both sides declare whose statements, schema, context schema or mode differ, by name", () => {
+    const tools = (...names: string[]) => names.map((name) => tool(name, { p: { type: "string" } }));
+    const deny = (name: string, prefix: string, id = `no-${name}`, reason = "no") => ({
+      id,
+      tools: [name],
+      decision: "deny",
+      when: { p: { prefix } },
+      reason,
+    });
+    const base = load(tools("zeta", "alpha", "same", "gone", "renamed", "reworded"), {
+      allow: ["zeta", "alpha", "same", "gone", "renamed", "reworded"],
+      rules: [
+        deny("zeta", "a"),
+        deny("alpha", "a"),
+        deny("same", "a"),
+        deny("gone", "a"),
+        deny("renamed", "a"),
+        deny("reworded", "a"),
+      ],
+    });
+    const head = load(tools("alpha", "zeta", "same", "added", "renamed", "reworded"), {
+      allow: ["zeta", "alpha", "same", "added", "renamed", "reworded"],
+      rules: [
+        deny("zeta", "b"),
+        deny("alpha", "b"),
+        deny("same", "a"),
+        deny("added", "b"),
+        deny("renamed", "a", "no-renamed-2"),
+        deny("reworded", "a", "no-reworded", "never"),
+      ],
+    });
+    const result = regions(base, head);
+    expect(result.map((t) => t.tool)).toEqual(["alpha", "renamed", "reworded", "zeta"]);
+    // A statement's id or reason changes no decision.
+    expect(result[1]).toEqual({ tool: "renamed", status: "complete", changes: [] });
+    expect(result[2]).toEqual({ tool: "reworded", status: "complete", changes: [] });
+    for (const t of [result[0], result[3]]) {
+      expect(t?.status).toBe("complete");
+      expect(t?.changes.map((c) => [c.change, c.before, c.after, c.arguments])).toEqual([
+        ["loosened", "deny", "allow", { p: "a" }],
+        ["tightened", "allow", "deny", { p: "b" }],
+      ]);
+    }
+    expect(regions(base, base)).toEqual([]);
+    expect(regions(head, head)).toEqual([]);
+  });
+
+  it("a changed mode compares every shared tool: observe lets through, ci refuses what asked", () => {
+    const tools = [tool("t", { p: { type: "string", maxLength: 8 } }), tool("u", { p: { type: "string" } })];
+    const policy = {
+      allow: ["t", "u"],
+      rules: [rule("no-a", "deny", { p: { prefix: "a" } }), rule("ask-b", "ask", { p: { prefix: "b" } })],
+    };
+    const enforce = load(tools, policy);
+    const observe = load(tools, policy, "mode: observe\n");
+    const ci = load(tools, policy, "mode: ci\n");
+    const loose = regions(enforce, observe);
+    expect(loose.map((t) => [t.tool, t.status, t.changes.map(line)])).toEqual([
+      [
+        "t",
+        "complete",
+        [
+          'loosened | ask→allow | {"p":"b"} | {} | p starts with "a": false | p starts with "b": true',
+          'loosened | deny→allow | {"p":"a"} | {} | p starts with "a": true',
+        ],
+      ],
+      ["u", "complete", []],
+    ]);
+    const strict = regions(enforce, ci);
+    expect(strict.map((t) => [t.tool, t.status, t.changes.map(line)])).toEqual([
+      [
+        "t",
+        "complete",
+        ['tightened | ask→deny | {"p":"b"} | {} | p starts with "a": false | p starts with "b": true'],
+      ],
+      ["u", "complete", []],
+    ]);
+    expect(regions(ci, enforce)[0]?.changes.map(line)).toEqual([
+      'loosened | deny→ask | {"p":"b"} | {} | p starts with "a": false | p starts with "b": true',
+    ]);
+  });
+});
+
+describe("diffRegions: a region's condition, in words", () => {
+  it("reads each operator with its verb and value, and a truth the engine cannot decide as maybe", () => {
+    const lines = (before: unknown, after: unknown) => {
+      const t = denyDiff(before, after);
+      expect(t.status).toBe("complete");
+      return t.changes.map(line);
+    };
+    expect(lines({ p: { path_prefix: "a/" } }, { p: { path_prefix: "a/b" } })).toEqual([
+      'loosened | deny→allow | {"p":"a"} | {} | p path prefix "a/": true | p path prefix "a/b": false',
+      'loosened | deny→allow | {"p":"A"} | {} | p path prefix "a/": maybe | p path prefix "a/b": false',
+    ]);
+    // A glob list of one reads as its glob.
+    expect(lines({ p: { glob: "a/*" } }, { p: { glob: ["a/b"] } })).toEqual([
+      'loosened | deny→allow | {"p":"a/a"} | {} | p matches glob "a/*": true | p matches glob "a/b": false',
+      'loosened | deny→allow | {"p":"A/a"} | {} | p matches glob "a/*": maybe | p matches glob "a/b": false',
+    ]);
+    expect(lines({ p: { equals: "x" } }, { p: { in: ["y"] } })).toEqual([
+      'loosened | deny→allow | {"p":"x"} | {} | p equals "x": true | p in ["y"]: false',
+      'tightened | allow→deny | {"p":"y"} | {} | p equals "x": false | p in ["y"]: true',
+    ]);
+    expect(lines({ n: { min: 3 } }, { n: { max: 3 } })).toEqual([
+      'loosened | deny→allow | {"n":4} | {} | n at least 3: true | n at most 3: false',
+      'tightened | allow→deny | {"n":0} | {} | n at least 3: false | n at most 3: true',
+    ]);
+    expect(lines({ n: { exists: true } }, { p: { exists: true } })).toEqual([
+      'loosened | deny→allow | {"n":0} | {} | n exists true: true | p exists true: false',
+      'tightened | allow→deny | {"p":""} | {} | n exists true: false | p exists true: true',
+    ]);
+    expect(lines({ p: { command: ["rm"] } }, { p: { command: ["rm -r"] } })).toEqual([
+      'loosened | deny→allow | {"p":"rm"} | {} | p runs command ["rm"]: true | p runs command ["rm -r"]: false',
+      'loosened | deny→allow | {"p":"a rm"} | {} | p runs command ["rm"]: maybe | p runs command ["rm -r"]: false',
+    ]);
+    expect(lines({ p: { regex: "^a" } }, { p: { prefix: "aa" } })).toEqual([
+      'loosened | deny→allow | {"p":"a"} | {} | p matches regex "^a": true | p starts with "aa": false',
+    ]);
+    const url = denyDiff(
+      { u: { url: { host: "a.com" } } },
+      { u: { url: { host: "b.com" } } },
+      {},
+      { u: { type: "string" } },
+    );
+    expect(url.changes.map(line)).toEqual([
+      'loosened | deny→allow | {"u":"ws://a.com"} | {} | u url matches {"host":"a.com"}: true | u url matches {"host":"b.com"}: false',
+      'tightened | allow→deny | {"u":"ws://b.com"} | {} | u url matches {"host":"a.com"}: false | u url matches {"host":"b.com"}: true',
+    ]);
+  });
+
+  it("names a context field, and each changed field's validity and length under each side's schema", () => {
+    const tools = [tool("t", { p: { type: "string", maxLength: 4 } })];
+    const context = (env: unknown) =>
+      `context_schema:\n  type: object\n  properties:\n    env: ${JSON.stringify(env)}\n  additionalProperties: false\n`;
+    const policy = {
+      allow: ["t"],
+      rules: [rule("prod", "deny", undefined, { context: { env: { equals: "prod" } } })],
+    };
+    const [ctx] = regions(
+      load(tools, policy, context({ type: "string", enum: ["dev", "prod"] })),
+      load(tools, policy, context({ type: "string", enum: ["dev", "prod", "stage"] })),
+    );
+    expect(ctx?.status).toBe("complete");
+    expect(ctx?.changes.map(line)).toEqual([
+      'loosened | invalid→allow | {} | {"env":"stage"} | context.env equals "prod": false | context.env valid under the old schema: false | context.env valid under the new schema: true',
+    ]);
+
+    const deny = { allow: ["t"], rules: [rule("z", "deny", { p: { prefix: "z" } })] };
+    const schema = (p: unknown) => [tool("t", { p }, { required: ["p"] })];
+    const [shorter] = regions(
+      load(schema({ type: "string", minLength: 3 }), deny),
+      load(schema({ type: "string", minLength: 2 }), deny),
+    );
+    expect(shorter?.changes.map(line)).toEqual([
+      `loosened | invalid→allow | {"p":"aa"} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 3..∞: false | p valid under the new schema: true | p length within the new schema's 2..∞: true`,
+    ]);
+    const [bounded] = regions(
+      load(schema({ type: "string", minLength: 1, maxLength: 3 }), deny),
+      load(schema({ type: "string", maxLength: 2 }), deny),
+    );
+    expect(bounded?.status).toBe("complete");
+    expect(bounded?.changes.map(line)).toEqual([
+      `loosened | invalid→allow | {"p":""} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: false | p valid under the new schema: true | p length within the new schema's 0..2: true`,
+      `tightened | allow→invalid | {"p":"aaa"} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
+    ]);
   });
 });
