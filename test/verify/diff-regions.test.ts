@@ -533,3 +533,156 @@ describe("diffRegions: a region's condition, in words", () => {
     ]);
   });
 });
+
+describe("diffRegions: a tool's status and reason", () => {
+  const arrays = (items: unknown) => [
+    tool("t", { a: { type: "array", items }, p: { type: "string", maxLength: 4 } }),
+  ];
+  const denyPrefix = (prefix: string) => ({ allow: ["t"], rules: [rule("r", "deny", { p: { prefix } })] });
+  const context = (env: unknown) =>
+    `context_schema:\n  type: object\n  properties:\n    env: ${JSON.stringify(env)}\n  additionalProperties: false\n`;
+
+  it("a schema change the engine cannot read makes the tool unknown, every problem named, unless a loosening is confirmed", () => {
+    const [tight] = regions(
+      load(arrays({ type: "string" }), denyPrefix("a"), context({ type: "string" })),
+      load(arrays({ type: "integer" }), denyPrefix(""), context({ type: "array", items: {} })),
+    );
+    expect(tight).toEqual({
+      tool: "t",
+      status: "unknown",
+      reason:
+        "input_schema at a: uses `items`, not modelled here; context_schema at env: uses `items`, not modelled here",
+      changes: [
+        expect.objectContaining({
+          change: "tightened",
+          before: "allow",
+          after: "deny",
+          arguments: { p: "" },
+        }),
+      ],
+    });
+    // The same unread change, and a loosening confirmed: whether the tool loosens is decided.
+    const [loose] = regions(
+      load(arrays({ type: "string" }), denyPrefix("")),
+      load(arrays({ type: "integer" }), denyPrefix("a")),
+    );
+    expect(loose?.status).toBe("complete");
+    expect(loose?.reason).toBeUndefined();
+    expect(loose?.changes.map(line)).toEqual([
+      'loosened | deny→allow | {"p":""} | {} | p starts with "": true | p starts with "a": false',
+    ]);
+  });
+
+  it("a value of another type passes the length bounds: a raised maximum on a string-or-integer field loosens", () => {
+    const schema = (maximum: number, maxLength: number) => [
+      tool("t", { p: { type: ["string", "integer"], maxLength, maximum } }, { required: ["p"] }),
+    ];
+    const [t] = regions(load(schema(5, 3), { allow: ["t"] }), load(schema(9, 2), { allow: ["t"] }));
+    expect(t?.status).toBe("complete");
+    expect(t?.changes.map(line)).toEqual([
+      `loosened | invalid→allow | {"p":6} | {} | p valid under the old schema: false | p length within the old schema's 0..3: true | p valid under the new schema: true | p length within the new schema's 0..2: true`,
+      `tightened | allow→invalid | {"p":"aaa"} | {} | p valid under the old schema: true | p length within the old schema's 0..3: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
+    ]);
+  });
+
+  it("a property added or removed, or no longer required: its presence is what changed", () => {
+    const allow = { allow: ["t"] };
+    const none = [tool("t", {})];
+    const one = [tool("t", { p: { type: "string" } })];
+    expect(regions(load(none, allow), load(one, allow))[0]?.changes.map(line)).toEqual([
+      'loosened | invalid→allow | {"p":""} | {} | p valid under the old schema: false | p valid under the new schema: true',
+    ]);
+    expect(regions(load(one, allow), load(none, allow))[0]?.changes.map(line)).toEqual([
+      'tightened | allow→invalid | {"p":""} | {} | p valid under the old schema: true | p valid under the new schema: false',
+    ]);
+    // Other properties allowed where it was not declared: a value of any type was valid there.
+    const open = (properties: Record<string, unknown>) => [
+      tool("t", properties, { additionalProperties: true }),
+    ];
+    const [narrowed] = regions(load(open({}), allow), load(open({ p: { type: "string" } }), allow));
+    expect(narrowed?.status).toBe("complete");
+    expect(narrowed?.changes.map(line)).toEqual([
+      'tightened | allow→invalid | {"p":null} | {} | p valid under the old schema: true | p valid under the new schema: false',
+    ]);
+    const required = (yes: boolean) => [tool("t", { p: { type: "string" } }, yes ? { required: ["p"] } : {})];
+    const deny = denyPrefix("z");
+    expect(regions(load(required(true), deny), load(required(false), deny))[0]?.changes.map(line)).toEqual([
+      'loosened | invalid→allow | {} | {} | p starts with "z": false | p valid under the old schema: false | p valid under the new schema: true',
+    ]);
+  });
+
+  it("strings the engine cannot decide: unknown, with the operators behind it", () => {
+    const tools = [tool("t", { p: { type: "string", maxLength: 40 } }, { required: ["p"] })];
+    const regex = (pattern: string) => ({
+      allow: ["t"],
+      rules: [rule("r", "deny", { p: { regex: pattern } })],
+    });
+    const [t] = regions(load(tools, regex("a[ab]{16}b")), load(tools, regex("a[ab]{16}b|zz")));
+    expect(t).toEqual({
+      tool: "t",
+      status: "unknown",
+      reason:
+        "no loosened call was built, but one may exist: p: its string operators are too large to decide here",
+      changes: [],
+    });
+    const urls = [tool("t", { u: { type: "string", maxLength: 200 } }, { required: ["u"] })];
+    const allowUrl = (url: unknown) => ({
+      otherwise: { t: "ask" },
+      rules: [rule("safe", "allow", { u: { url } })],
+    });
+    const [u] = regions(
+      load(urls, allowUrl({ host: "a.com", path: "/x/**" })),
+      load(urls, allowUrl({ host: "a.com", path: "/x/*" })),
+    );
+    expect(u?.status).toBe("unknown");
+    expect(u?.reason).toBe(
+      "no loosened call was built, but one may exist: u: `url` is decided exactly only on the URLs tried",
+    );
+    expect(u?.changes.map(line)).toEqual([
+      'tightened | allow→ask | {"u":"ws://a.com/x"} | {} | u url matches {"host":"a.com","path":"/x/**"}: true | u url matches {"host":"a.com","path":"/x/*"}: false',
+    ]);
+  });
+
+  it("candidates the controllers do not confirm: unknown, naming the command rules and their number", () => {
+    const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
+    const allowCommands = (commands: unknown) => ({
+      otherwise: { t: "ask" },
+      rules: [rule("safe", "allow", { c: { command: commands } })],
+    });
+    // A tightening (an option no longer allowed): the engine cannot model it, yet nothing loosens.
+    const [t] = regions(
+      load(tools, allowCommands(["git status", { prefix: "git log", options: ["--oneline", "--stat"] }])),
+      load(tools, allowCommands(["git status", { prefix: "git log", options: ["--oneline"] }])),
+    );
+    expect(t).toEqual({
+      tool: "t",
+      status: "unknown",
+      reason:
+        "`command` rules are not modelled exactly (compound commands, words past the prefixes): 2 candidate loosened call(s) were not confirmed by the controllers",
+      changes: [],
+    });
+  });
+
+  it("a search past its budget is unknown", () => {
+    expect(denyDiff({ p: { prefix: "a" }, n: { min: 3 } }, { p: { prefix: "b" } }, { budget: 3 })).toEqual({
+      tool: "t",
+      status: "unknown",
+      reason:
+        "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",
+      changes: [],
+    });
+  });
+
+  it("stops at maxModels confirmed regions per direction (8 by default)", () => {
+    const many = denyDiff({ p: { prefix: "a" }, n: { min: 3 } }, { p: { prefix: "b" } });
+    expect(many.status).toBe("complete");
+    expect(many.changes.map(line)).toEqual([
+      'loosened | deny→allow | {"n":3,"p":"a"} | {} | p starts with "a": true | n at least 3: true | p starts with "b": false',
+      'tightened | allow→deny | {"p":"b"} | {} | p starts with "a": false | n at least 3: false | p starts with "b": true',
+      'tightened | allow→deny | {"n":3,"p":"b"} | {} | p starts with "a": false | n at least 3: true | p starts with "b": true',
+    ]);
+    const one = denyDiff({ p: { prefix: "a" }, n: { min: 3 } }, { p: { prefix: "b" } }, { maxModels: 1 });
+    expect(one.status).toBe("complete");
+    expect(one.changes).toEqual(many.changes.slice(0, 2));
+  });
+});
