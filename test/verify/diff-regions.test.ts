@@ -643,6 +643,31 @@ describe("diffRegions: a tool's status and reason", () => {
     ]);
   });
 
+  it("automata past their bound make that tool unknown, and the other tools are still answered", () => {
+    // Five counters of `a` (modulo 7, 11, 13, 17 and 19): their product has 323,323 states.
+    const counter = (m: number) => `^(?:(?:[^a]*a){${m}})*[^a]*$`;
+    const tools = [
+      tool("t", { p: { type: "string", maxLength: 12 } }, { required: ["p"] }),
+      tool("u", { p: { type: "string", maxLength: 12 } }, { required: ["p"] }),
+    ];
+    const policy = (decision: string) => ({
+      allow: ["t", "u"],
+      rules: [
+        ...[7, 11, 13, 17, 19].map((m) => rule(`count-${m}`, decision, { p: { regex: counter(m) } })),
+        { id: "u", tools: ["u"], decision, when: { p: { prefix: "a" } }, reason: "u" },
+      ],
+    });
+    const [t, u] = regions(load(tools, policy("deny")), load(tools, policy("ask")));
+    expect(t).toEqual({
+      tool: "t",
+      status: "unknown",
+      reason: "too large to decide here (an automaton has more than 20000 states)",
+      changes: [],
+    });
+    expect(u?.status).toBe("complete");
+    expect(u?.changes.map(line)).toEqual(['loosened | deny→ask | {"p":"a"} | {} | p starts with "a": true']);
+  });
+
   it("candidates the controllers do not confirm: unknown, naming the command rules and their number", () => {
     const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
     const allowCommands = (commands: unknown) => ({
