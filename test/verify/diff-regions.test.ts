@@ -24,6 +24,44 @@ const object = (properties: Record<string, unknown>, extra: Record<string, unkno
 });
 
 describe("schemaChanges: which fields' validity differs, and what the engine cannot read", () => {
+  it("annotations are keywords of a schema, not the contents of a value or of a property's name", () => {
+    // `const` holds a value: its keys named like annotations are data, and a change of them a change.
+    expect(
+      schemaChanges(
+        object({ a: { const: { k: { description: "x" } } } }),
+        object({ a: { const: { k: { description: "y" } } } }),
+        "input_schema",
+      ),
+    ).toEqual({ fields: [{ path: ["a"], absentOnly: [false, false] }], problems: [] });
+    // Required on one side only, an object whose properties differ in annotations only: its validity is read as
+    // the same schema on both sides (no problem with its keywords).
+    const o = (description: string) => object({ q: { type: "string", description } });
+    expect(
+      schemaChanges(object({ o: o("one") }, { required: ["o"] }), object({ o: o("two") }), "input_schema"),
+    ).toEqual({ fields: [{ path: ["o"], absentOnly: [false, false] }], problems: [] });
+    expect(
+      schemaChanges(
+        object({ o: o("one") }, { required: ["o"] }),
+        object({ o: object({ q: { type: "integer" } }) }),
+        "input_schema",
+      ).problems,
+    ).toEqual(["input_schema: o uses `properties`, not modelled here"]);
+  });
+
+  it("a problem deep down names its dotted path", () => {
+    const deep = (q: unknown) => object({ o: object({ p: object({ q }) }) });
+    expect(
+      schemaChanges(
+        deep({ type: "array", items: {} }),
+        deep({ type: "array", items: {}, maxItems: 1 }),
+        "input_schema",
+      ),
+    ).toEqual({ fields: [], problems: ["input_schema at o.p.q: uses `items`, not modelled here"] });
+    expect(
+      schemaChanges(deep({ type: "string" }), deep({ type: "string", maxLength: 1 }), "input_schema"),
+    ).toEqual({ fields: [{ path: ["o", "p", "q"], absentOnly: [false, false] }], problems: [] });
+  });
+
   it("equal schemas, or schemas differing in annotations only (at any depth), change nothing", () => {
     const s = object({ a: { type: "string", maxLength: 3 } }, { required: ["a"] });
     expect(schemaChanges(s, structuredClone(s), "input_schema")).toEqual({ fields: [], problems: [] });
@@ -261,6 +299,10 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
       fields: [{ path: ["a"], absentOnly: [false, false] }],
       problems: [],
     });
+    expect(schemaChanges(object({ a: { type: "string" } }), object({}), "input_schema")).toEqual({
+      fields: [{ path: ["a"], absentOnly: [false, false] }],
+      problems: [],
+    });
     expect(
       schemaChanges(
         object({}, { additionalProperties: true }),
@@ -411,6 +453,51 @@ describe("diffRegions: the tools compared", () => {
     }
     expect(regions(base, base)).toEqual([]);
     expect(regions(head, head)).toEqual([]);
+  });
+
+  it("a tool's own schema and statements, in any order, decide whether it is compared", () => {
+    const two = (b: Record<string, unknown>) => [tool("a", { p: { type: "string" } }), tool("b", b)];
+    const allow = { allow: ["a", "b"] };
+    // Only the second tool's schema changed.
+    expect(
+      regions(
+        load(two({ p: { type: "string" } }), allow),
+        load(two({ p: { type: "string", maxLength: 2 } }), allow),
+      ).map((t) => [t.tool, t.status, t.changes.map(line)]),
+    ).toEqual([
+      [
+        "b",
+        "complete",
+        [
+          `tightened | allow→invalid | {"p":"aaa"} | {} | p valid under the old schema: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
+        ],
+      ],
+    ]);
+    // The same statements in another order: nothing to compare.
+    const tools = [tool("t", { p: { type: "string" } })];
+    const first = rule("first", "deny", { p: { prefix: "a" } });
+    const second = rule("second", "ask", { p: { prefix: "b" } });
+    expect(
+      regions(
+        load(tools, { allow: ["t"], rules: [first, second] }),
+        load(tools, { allow: ["t"], rules: [second, first] }),
+      ),
+    ).toEqual([]);
+    // Only a statement's context condition changed.
+    const context =
+      "context_schema:\n  type: object\n  properties:\n    env: { type: string, enum: [dev, prod] }\n  additionalProperties: false\n";
+    const onlyIn = (env: string) => ({
+      allow: ["t"],
+      rules: [rule("r", "deny", undefined, { context: { env: { equals: env } } })],
+    });
+    expect(
+      regions(load(tools, onlyIn("prod"), context), load(tools, onlyIn("dev"), context))[0]?.changes.map(
+        line,
+      ),
+    ).toEqual([
+      'loosened | deny→allow | {} | {"env":"prod"} | context.env equals "prod": true | context.env equals "dev": false',
+      'tightened | allow→deny | {} | {"env":"dev"} | context.env equals "prod": false | context.env equals "dev": true',
+    ]);
   });
 
   it("a changed mode compares every shared tool: observe lets through, ci refuses what asked", () => {
@@ -604,9 +691,25 @@ describe("diffRegions: a tool's status and reason", () => {
     expect(narrowed?.changes.map(line)).toEqual([
       'tightened | allow→invalid | {"p":null} | {} | p valid under the old schema: true | p valid under the new schema: false',
     ]);
+    // Where the old schema forbade it, a present value was invalid and is now denied: no loosening (deny is as
+    // strict as invalid), and a missing one is allowed on both sides.
+    const exists = { allow: ["t"], rules: [rule("r", "deny", { p: { exists: true } })] };
+    expect(regions(load(none, allow), load(one, exists))).toStrictEqual([
+      { tool: "t", status: "complete", changes: [] },
+    ]);
+    // A nested field: its dotted path.
+    const nested = (maxLength: number) => [
+      tool("t", {
+        o: { type: "object", properties: { p: { type: "string", maxLength } }, additionalProperties: false },
+      }),
+    ];
+    const deny = { allow: ["t"], rules: [rule("r", "deny", { "o.p": { prefix: "a" } })] };
+    expect(regions(load(nested(2), deny), load(nested(3), deny))[0]?.changes.map(line)).toEqual([
+      `loosened | invalid→allow | {"o":{"p":"baa"}} | {} | o.p starts with "a": false | o.p valid under the old schema: true | o.p length within the old schema's 0..2: false | o.p valid under the new schema: true | o.p length within the new schema's 0..3: true`,
+    ]);
     const required = (yes: boolean) => [tool("t", { p: { type: "string" } }, yes ? { required: ["p"] } : {})];
-    const deny = denyPrefix("z");
-    expect(regions(load(required(true), deny), load(required(false), deny))[0]?.changes.map(line)).toEqual([
+    const denyZ = denyPrefix("z");
+    expect(regions(load(required(true), denyZ), load(required(false), denyZ))[0]?.changes.map(line)).toEqual([
       'loosened | invalid→allow | {} | {} | p starts with "z": false | p valid under the old schema: false | p valid under the new schema: true',
     ]);
   });
