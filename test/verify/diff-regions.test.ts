@@ -801,6 +801,23 @@ describe("diffRegions: a tool's status and reason", () => {
     });
   });
 
+  it("a tightening in one region among many: the search goes to it, past the regions that did not change", () => {
+    // Six integer fields, a new deny rule on all six at once: one region of 2^6 changed.
+    const names = ["a", "b", "c", "d", "e", "f"];
+    const tools = [
+      tool("t", Object.fromEntries(names.map((n) => [n, { type: "integer", minimum: 0, maximum: 3 }]))),
+    ];
+    const when = Object.fromEntries(names.map((n) => [n, { min: 1 }]));
+    const [t] = regions(
+      load(tools, { allow: ["t"] }),
+      load(tools, { allow: ["t"], rules: [rule("r", "deny", when)] }),
+    );
+    expect(t?.status).toBe("complete");
+    expect(t?.changes.map(line)).toEqual([
+      `tightened | allow→deny | {"a":1,"b":1,"c":1,"d":1,"e":1,"f":1} | {} | ${names.map((n) => `${n} at least 1: true`).join(" | ")}`,
+    ]);
+  });
+
   it("stops at maxModels confirmed regions per direction (8 by default)", () => {
     const many = denyDiff({ p: { prefix: "a" }, n: { min: 3 } }, { p: { prefix: "b" } });
     expect(many.status).toBe("complete");
