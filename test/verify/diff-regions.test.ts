@@ -771,6 +771,24 @@ describe("diffRegions: a tool's status and reason", () => {
     expect(u?.changes.map(line)).toEqual(['loosened | deny→ask | {"p":"a"} | {} | p starts with "a": true']);
   });
 
+  it("an error other than the engine's bound is not hidden as unknown", () => {
+    const tools = [tool("t", { p: { type: "string", maxLength: 8 } })];
+    const base = load(tools, denyPrefix("a"));
+    const head = load(tools, denyPrefix("b"));
+    const failing: RegionSide = {
+      bundle: head.bundle,
+      validators: new Map([
+        [
+          "t",
+          (() => {
+            throw new Error("a validator failed");
+          }) as never,
+        ],
+      ]),
+    };
+    expect(() => diffRegions(base, failing)).toThrow("a validator failed");
+  });
+
   it("candidates the controllers do not confirm: unknown, naming the command rules and their number", () => {
     const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
     const allowCommands = (commands: unknown) => ({
