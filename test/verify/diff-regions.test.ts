@@ -660,6 +660,32 @@ describe("diffRegions: a tool's status and reason", () => {
     ]);
   });
 
+  it("with the same statements, a schema change alone is still compared: read per field, or unknown", () => {
+    const [unread] = regions(
+      load(arrays({ type: "string" }), denyPrefix("a")),
+      load(arrays({ type: "integer" }), denyPrefix("a")),
+    );
+    expect(unread).toStrictEqual({
+      tool: "t",
+      status: "unknown",
+      reason: "input_schema at a: uses `items`, not modelled here",
+      changes: [],
+    });
+    // One argument and one context field changed: both are read.
+    const tools = (maxLength: number) => [tool("t", { p: { type: "string", maxLength } })];
+    const [both] = regions(
+      load(tools(2), denyPrefix("a"), context({ type: "string", enum: ["dev"] })),
+      load(tools(3), denyPrefix("a"), context({ type: "string", enum: ["dev", "prod"] })),
+    );
+    expect(both?.status).toBe("complete");
+    // The argument too long before, the context value not allowed before, and both.
+    expect(both?.changes.map((c) => [c.change, c.before, c.after, c.arguments, c.context])).toEqual([
+      ["loosened", "invalid", "allow", { p: "baa" }, {}],
+      ["loosened", "invalid", "allow", {}, { env: "prod" }],
+      ["loosened", "invalid", "allow", { p: "baa" }, { env: "prod" }],
+    ]);
+  });
+
   it("a value of another type passes the length bounds: a raised maximum on a string-or-integer field loosens", () => {
     const schema = (maximum: number, maxLength: number) => [
       tool("t", { p: { type: ["string", "integer"], maxLength, maximum } }, { required: ["p"] }),
