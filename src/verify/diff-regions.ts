@@ -580,7 +580,8 @@ function diffTool(
       `${why.length > 0 ? `${why.join("; ")}: ` : ""}${unconfirmedLoosened} candidate loosened call(s) were not confirmed by the controllers`,
     );
   }
-  if (!looseSearch.complete && looseCollected.confirmed === 0) {
+  // No loosened call was confirmed (that returned above): an incomplete search cannot say none exists.
+  if (!looseSearch.complete) {
     return done(
       "unknown",
       "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",

@@ -392,3 +392,31 @@ describe("alphabet refinement at the cuts", () => {
     expect(b.key()).toBe("1,2");
   });
 });
+
+describe("symbols of one code point", () => {
+  it("a symbol is single when it stands for exactly one code point, at any place of the code space", () => {
+    const b = new AlphabetBuilder();
+    b.addText("ab");
+    const ab = b.build();
+    // The rest (every other code point) is one symbol of many; `a` and `b` are one each.
+    expect([0, 1, 2].map((s) => ab.single(s))).toEqual([false, true, true]);
+    // Two code points of one set: one symbol, whether adjacent or apart.
+    const pair = alphabetOf([0x61, 0x62]);
+    expect(pair.single(pair.symbolOf(0x61))).toBe(false);
+    const apart = alphabetOf([0x61, 0x61, 0x63, 0x63]);
+    expect(apart.symbolOf(0x61)).toBe(apart.symbolOf(0x63));
+    expect(apart.single(apart.symbolOf(0x61))).toBe(false);
+    // The last code point alone (the last interval), and the first.
+    const top = alphabetOf([MAX, MAX]);
+    expect(top.size).toBe(2);
+    expect(top.single(top.symbolOf(MAX))).toBe(true);
+    expect(top.single(top.symbolOf(0))).toBe(false);
+    const bottom = alphabetOf([0, 0]);
+    expect(bottom.single(bottom.symbolOf(0))).toBe(true);
+    expect(bottom.single(bottom.symbolOf(1))).toBe(false);
+    // A symbol of one code point below a symbol of one code point: each single.
+    const two = alphabetOf([0x10fffe, 0x10fffe], [MAX, MAX]);
+    expect(two.size).toBe(3);
+    expect([0x10fffe, MAX, 0x10fffd].map((cp) => two.single(two.symbolOf(cp)))).toEqual([true, true, false]);
+  });
+});
