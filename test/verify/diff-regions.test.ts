@@ -204,7 +204,29 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
         object({ n: { type: "number", multipleOf: 0.25 } }),
         "input_schema",
       ),
+    ).toEqual({ fields: [{ path: ["n"], absentOnly: [false, false] }], problems: [] });
+    // A common multiple more than 64 steps away (lcm(65, 66) = 65 × 66), or a fraction on an integer field.
+    expect(
+      schemaChanges(
+        object({ n: { type: "number", multipleOf: 65 } }),
+        object({ n: { type: "number", multipleOf: 66 } }),
+        "input_schema",
+      ),
     ).toEqual({ fields: [], problems: ["input_schema at n: changes `multipleOf`, not modelled here"] });
+    expect(
+      schemaChanges(
+        object({ n: { type: "integer", multipleOf: 0.5 } }),
+        object({ n: { type: "integer", multipleOf: 2 } }),
+        "input_schema",
+      ).problems,
+    ).toEqual(["input_schema at n: changes `multipleOf`, not modelled here"]);
+    expect(
+      schemaChanges(
+        object({ n: { type: "number", multipleOf: 64 } }),
+        object({ n: { type: "number", multipleOf: 65 } }),
+        "input_schema",
+      ).problems,
+    ).toEqual([]);
     expect(
       schemaChanges(
         object({ n: { type: "number" } }),
