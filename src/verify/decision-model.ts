@@ -8,14 +8,23 @@
  * when the whole string falls back (or, unless `command` is the only operator on those fields, gets an ask): the
  * strictest of the parts' decisions then stands. The parts are not modelled: where that may happen, every action
  * a statement or the fallback of the tool can give is possible (the search then finds candidates, which the
- * controller confirms or not, and never a `holds` that the parts could break).
+ * controller confirms or not, and never a `holds` that the parts could break). Only a value holding `;`, `&`, `|` or a
+ * newline can be two simple commands (safe-subset.ts joins them with nothing else), so a value without any of them
+ * is decided as it is: an atom of the tool (a `regex` of those characters on each such field) tells the two apart.
  */
 import { commandFields } from "../runtime/compound-command.js";
+import { splitFieldPath } from "../runtime/condition.js";
 import type { ControllerMode } from "../runtime/mode.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import { ACTION_RANK } from "../runtime/statements.js";
 import type { PolicyAction } from "../runtime/types.js";
 import { type AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
+
+/**
+ * The characters that join simple commands in the safe subset (`;`, `&&`, `||`, `|`, a newline): a value without
+ * them is one simple command at most, never split into parts.
+ */
+export const COMMAND_SEPARATORS = "[;&|\\n]";
 
 /** Bits of actions in a mask of possible decisions. */
 export const ALLOW = 1;
@@ -55,6 +64,8 @@ export class ToolDecision {
   readonly #commandPaths: readonly (readonly string[])[];
   /** Every action a statement of the tool or its fallback gives: what the parts of a compound command may get. */
   readonly #anyAction: number;
+  /** True where some command field's value holds a separator (so it may be split into parts), as a formula. */
+  readonly #mayBeCompound: Formula | undefined;
 
   constructor(table: AtomTable, tool: string, statements: readonly StatementSpec[], mode: ControllerMode) {
     const mine = statements.filter((s) => s.tools.includes(tool));
@@ -76,6 +87,25 @@ export class ToolDecision {
     const fields = commandFields(mine.map((s) => s.when));
     this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
     this.#commandPaths = fields?.paths ?? [];
+    if (fields !== undefined) {
+      // The field names as the statements spell them (one atom per field name, as the runtime reads each).
+      const names = new Set<string>();
+      for (const s of mine) {
+        for (const name of Object.keys(s.when ?? {})) {
+          const path = splitFieldPath(name);
+          if (fields.paths.some((p) => p.length === path.length && p.every((seg, i) => seg === path[i])))
+            names.add(name);
+        }
+      }
+      const each = [...names].map((name) =>
+        table.condition({ [name]: { regex: COMMAND_SEPARATORS } }, "arguments"),
+      );
+      // Some field holds a separator: not (every field holds none).
+      this.#mayBeCompound =
+        each.length === 0
+          ? undefined
+          : { kind: "not", of: { kind: "and", of: each.map((f): Formula => ({ kind: "not", of: f })) } };
+    } else this.#mayBeCompound = undefined;
     let any = ACTION_BIT[this.#fallback];
     for (const s of mine) any |= ACTION_BIT[s.action];
     this.#anyAction = any;
@@ -84,6 +114,8 @@ export class ToolDecision {
   /** Per atom the decision reads: the highest rank of the statements that read it (deny 2, ask 1, allow 0). */
   atomRanks(): Map<number, number> {
     const out = new Map<number, number>();
+    // The separators' atoms: read by the decision, after every statement's.
+    if (this.#mayBeCompound !== undefined) for (const atom of atomsOf(this.#mayBeCompound)) out.set(atom, 0);
     for (const s of this.#statements) {
       for (const f of [s.when, s.context]) {
         for (const atom of atomsOf(f)) out.set(atom, Math.max(out.get(atom) ?? -1, s.rank));
@@ -129,6 +161,7 @@ export class ToolDecision {
     if (
       splitParts &&
       this.#compound !== undefined &&
+      (this.#mayBeCompound === undefined || (evaluate(this.#mayBeCompound, masks) & (T | U)) !== 0) &&
       (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
     ) {
       policy |= this.#anyAction;

@@ -954,7 +954,11 @@ export class StringTheory {
       for (const text of texts) {
         if (text === "") continue;
         const relative = text.replace(/^\/+/, "");
+        // The text, then a climb back out of it: `.git/../a` starts with `.git/` and names `a`.
+        const base = text.replace(/\/+$/, "");
         out.push(
+          `${base}/../a`,
+          `${base}/..`,
           `./${relative}`,
           `a/../${relative}`,
           relative.replaceAll("/", "\\"),

@@ -15,6 +15,7 @@ import { splitCompound } from "../../src/runtime/compound-command.js";
 import { compileCondition } from "../../src/runtime/condition.js";
 import { applyMode } from "../../src/runtime/mode.js";
 import type { PolicyAction } from "../../src/runtime/types.js";
+import { COMMAND_SEPARATORS } from "../../src/verify/decision-model.js";
 import { type Property, partsDecide, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
@@ -93,6 +94,25 @@ describe("compound commands decided by their parts", () => {
       { numRuns: RUNS * 50 },
     );
     expect(compound).toBeGreaterThan(RUNS * 10);
+  });
+
+  it("only a string holding a separator (`;`, `&`, `|`, a newline) is split: the verifier's COMMAND_SEPARATORS", () => {
+    const separators = new RegExp(COMMAND_SEPARATORS);
+    // Any printable text, words and the characters around separators, with a separator or not.
+    const text = fc.oneof(
+      line,
+      fc.string({ unit: fc.constantFrom(..."ab ;&|\n\\'\"$()<>=-/".split("")), maxLength: 12 }),
+    );
+    let split = 0;
+    fc.assert(
+      fc.property(text, (value) => {
+        if (splitCompound({ c: value }, [["c"]]) === undefined) return;
+        split++;
+        expect(separators.test(value), JSON.stringify(value)).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(split).toBeGreaterThan(RUNS * 5);
   });
 
   it("a compound command whose every part a command operator certainly matches is certainly matched whole", () => {

@@ -17,6 +17,7 @@ import {
   ASK,
   actionsOf,
   applyModeMask,
+  COMMAND_SEPARATORS,
   DENY,
   INVALID,
   ToolDecision,
@@ -254,7 +255,7 @@ describe("compound commands", () => {
     when,
   });
 
-  it("makes every action of the tool possible where the whole string may fall back", () => {
+  it("makes every action of the tool possible where the whole string may fall back and may be compound", () => {
     const table = new AtomTable();
     const statements = [
       rule("git", "allow", { cmd: { command: ["git", "status"] } }),
@@ -263,11 +264,23 @@ describe("compound commands", () => {
     ];
     const decision = new ToolDecision(table, "sh", statements, "enforce");
     expect(decision.commandFieldPaths).toEqual([["cmd"]]);
+    // The statement's atom, then the separators' atom of the field.
+    expect(table.atoms.map((a) => [a.operator, a.value])).toEqual([
+      ["command", ["git", "status"]],
+      ["regex", COMMAND_SEPARATORS],
+    ]);
+    expect([...decision.atomRanks()]).toEqual([
+      [1, 0],
+      [0, 0],
+    ]);
     // `git status && rm x` falls back as a whole; its parts may then be allowed or denied.
-    expect(decision.decide(Uint8Array.of(F))).toBe(ALLOW | DENY);
-    expect(decision.decide(Uint8Array.of(F), false)).toBe(DENY);
+    expect(decision.decide(Uint8Array.of(F, T))).toBe(ALLOW | DENY);
+    expect(decision.decide(Uint8Array.of(F, U))).toBe(ALLOW | DENY);
+    expect(decision.decide(Uint8Array.of(F, T), false)).toBe(DENY);
+    // No separator: one simple command at most, decided as it is.
+    expect(decision.decide(Uint8Array.of(F, F))).toBe(DENY);
     // A string the allow rule certainly matches is decided as it is: only the command reads the field.
-    expect(decision.decide(Uint8Array.of(T))).toBe(ALLOW);
+    expect(decision.decide(Uint8Array.of(T, T))).toBe(ALLOW);
   });
 
   it("splits a string that gets an ask when another operator reads the command field", () => {
@@ -278,18 +291,21 @@ describe("compound commands", () => {
       rule("rm", "deny", { cmd: { command: ["rm"] } }),
     ];
     const decision = new ToolDecision(table, "sh", statements, "enforce");
-    const [git, sudo, rm] = [0, 1, 2];
-    const masks = (g: number, l: number, r: number) => {
+    const [git, sudo, rm, separators] = [0, 1, 2, 3];
+    const masks = (g: number, l: number, r: number, s = T) => {
       const m = new Uint8Array(table.atoms.length);
       m[git] = g;
       m[sudo] = l;
       m[rm] = r;
+      m[separators] = s;
       return m;
     };
-    expect(table.atoms.map((a) => a.operator)).toEqual(["command", "prefix", "command"]);
+    expect(table.atoms.map((a) => a.operator)).toEqual(["command", "prefix", "command", "regex"]);
     // An ask that must match: the parts may still decide (allow, ask or deny).
     expect(decision.decide(masks(F, T, F))).toBe(ALLOW | ASK | DENY);
     expect(decision.decide(masks(F, T, F), false)).toBe(ASK);
+    // Unless the string holds no separator.
+    expect(decision.decide(masks(F, T, F, F))).toBe(ASK);
     // An allow that must match, no ask possible: decided as it is.
     expect(decision.decide(masks(T, F, F))).toBe(ALLOW);
     // A deny that must match: decided as it is.
@@ -303,8 +319,34 @@ describe("compound commands", () => {
       rule("ls", "allow", { cmd: { command: ["ls"] } }),
     ];
     const decision = new ToolDecision(table, "sh", statements, "enforce");
-    expect(decision.decide(Uint8Array.of(T, F))).toBe(ASK);
-    expect(decision.decide(Uint8Array.of(F, F))).toBe(ALLOW | ASK | DENY);
+    expect(decision.decide(Uint8Array.of(T, F, T))).toBe(ASK);
+    expect(decision.decide(Uint8Array.of(F, F, T))).toBe(ALLOW | ASK | DENY);
+    expect(decision.decide(Uint8Array.of(F, F, F))).toBe(DENY);
+  });
+
+  it("reads the separators on every command field, as the statements spell it", () => {
+    const table = new AtomTable();
+    const statements = [
+      rule("a", "allow", { "x.cmd": { command: ["ls"] }, other: { prefix: "a" } }),
+      rule("b", "allow", { y: { not: { command: ["rm"] } } }),
+    ];
+    const decision = new ToolDecision(table, "sh", statements, "enforce");
+    expect(decision.commandFieldPaths).toEqual([["x", "cmd"], ["y"]]);
+    const separators = table.atoms.filter((a) => a.operator === "regex").map((a) => a.field.key);
+    expect(separators).toEqual(["arguments:x.cmd", "arguments:y"]);
+    const [ls, , rm, sx, sy] = [0, 1, 2, 3, 4];
+    const masks = (x: number, y: number) => {
+      const m = new Uint8Array(table.atoms.length).fill(F);
+      m[ls] = F;
+      m[rm] = T;
+      m[sx] = x;
+      m[sy] = y;
+      return m;
+    };
+    // Falls back as a whole: split when either field may be compound.
+    expect(decision.decide(masks(F, F))).toBe(DENY);
+    expect(decision.decide(masks(T, F))).toBe(ALLOW | DENY);
+    expect(decision.decide(masks(F, U))).toBe(ALLOW | DENY);
   });
 });
 
