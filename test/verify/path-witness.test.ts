@@ -53,6 +53,27 @@ rules:
     expect(decide(path)).toBe("allow");
   });
 
+  it("climbs back out of a folder prefix: `.git/..` starts with `.git/` and names the workspace", () => {
+    const { result, decide } = verify(
+      `version: 1
+allow: [read_file]
+rules:
+  - id: git
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ["**/.git", "**/.git/**"] } }
+    reason: no.
+`,
+      { path: { path_prefix: ".git/" } },
+      "always",
+      "deny",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
+    expect(path.startsWith(".git/")).toBe(true);
+    expect(decide(path)).toBe("allow");
+  });
+
   it("finds the dot segment that makes a glob a maybe where a rule asks for certainty", () => {
     const { result, decide } = verify(
       `version: 1
