@@ -208,7 +208,7 @@ export async function runExplain(tool: string, options: ExplainCommandOptions): 
   if (context === null || typeof context !== "object" || Array.isArray(context)) {
     throw new UsageError("--context must be a JSON object");
   }
-  const loaded = loadBundleOrReport(options.config, options.color, "first");
+  const loaded = loadBundleOrReport(options.config, options.color, "first", undefined, format);
   if ("exit" in loaded) return loaded.exit;
   const bundle = loaded.bundle;
   const names = bundle.tools.map((t) => t.name);

@@ -52,7 +52,13 @@ export async function runTest(options: TestCommandOptions): Promise<number> {
       );
     }
   }
-  const loaded = loadBundleOrReport(options.config, options.color, "before running policy tests");
+  const loaded = loadBundleOrReport(
+    options.config,
+    options.color,
+    "before running policy tests",
+    undefined,
+    format === "json" ? "json" : "stylish",
+  );
   if ("exit" in loaded) return loaded.exit;
   const report = runPolicyTests(loaded.bundle, loaded.validators);
   const uncovered = report.coverage.filter((c) => !c.covered);

@@ -15,7 +15,16 @@ import {
 } from "../verify/property-diagnostics.js";
 import { type PropertyFileResult, type PropertyProblem, readPropertyFile } from "../verify/property-file.js";
 import { type Property, type PropertyResult, Verifier } from "../verify/verify-properties.js";
-import { EXIT, parseFormat, print, readSourceFile, toolVersion, UsageError, useColor } from "./common.js";
+import {
+  EXIT,
+  parseFormat,
+  print,
+  printError,
+  readSourceFile,
+  toolVersion,
+  UsageError,
+  useColor,
+} from "./common.js";
 import { loadBundleOrReport } from "./load-bundle.js";
 
 /** Options of `toolgate verify`. */
@@ -97,8 +106,8 @@ function printProblems(
  * file), as paths relative to the working directory. The configuration is loaded (and checked) once, so its
  * schema has already accepted the list; only the list is read here.
  */
-function configPropertyFiles(config: string | undefined): string[] {
-  const loaded = loadBundleOrReport(config, false);
+function configPropertyFiles(config: string | undefined, format: (typeof VERIFY_FORMATS)[number]): string[] {
+  const loaded = loadBundleOrReport(config, false, undefined, undefined, format);
   if ("exit" in loaded)
     throw new UsageError("the configuration does not load; fix it (toolgate lint) or pass property files");
   const configFile = resolve(loaded.bundle.configFile);
@@ -120,7 +129,7 @@ function configPropertyFiles(config: string | undefined): string[] {
 export async function runVerify(given: readonly string[], options: VerifyCommandOptions): Promise<number> {
   let files = given;
   const format = parseFormat(options.format, VERIFY_FORMATS);
-  if (files.length === 0) files = configPropertyFiles(options.config);
+  if (files.length === 0) files = configPropertyFiles(options.config, format);
   const read: PropertyFileResult[] = [];
   for (const file of files) {
     const absolute = resolve(file);
@@ -129,11 +138,22 @@ export async function runVerify(given: readonly string[], options: VerifyCommand
     read.push(readPropertyFile(readFileSync(absolute), display(file)));
   }
   const problems: PropertyProblem[] = [...read.flatMap((r) => r.problems), ...checkPropertyIds(read)];
-  const loaded = loadBundleOrReport(options.config, options.color, "before verifying properties");
+  const loaded = loadBundleOrReport(
+    options.config,
+    options.color,
+    "before verifying properties",
+    undefined,
+    format,
+  );
   // A configuration that does not load cannot be verified: a usage error here, not a finding. The files'
   // own problems are reported all the same.
   if ("exit" in loaded) {
-    if (problems.length > 0) printProblems(problems, format, options.color, null);
+    // Stylish output lists the files' problems after the configuration's; the other formats print one document.
+    if (problems.length > 0 && format === "stylish") printProblems(problems, format, options.color, null);
+    else if (problems.length > 0)
+      printError(
+        `the property files have ${problems.length} problem(s) too; they are reported once the configuration loads`,
+      );
     return EXIT.usage;
   }
   // Every file's problems are reported together, those that need the configuration too; nothing is verified.

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ROOT, runCli, writeTree } from "./cli-helpers.js";
 
@@ -162,6 +164,27 @@ properties:
     expect(undeclared.code).toBe(2);
     const missing = await runCli(["verify", "gone.yaml"]);
     expect(missing.code).toBe(2);
+  });
+
+  it("prints a configuration's errors in the format asked for, one JSON document with --format json", async () => {
+    const dir = project(`version: 1
+properties:
+  - id: bad
+    tool: shell
+    never: maybe
+`);
+    writeFileSync(join(dir, "policy.yaml"), POLICY.replace("    reason: ls is fine\n", ""));
+    const json = await runCli(["verify", "properties.yaml", "--format", "json"]);
+    expect(JSON.parse(json.stdout).diagnostics).toMatchObject([
+      { code: "config-schema", file: "policy.yaml", line: 11, column: 5 },
+    ]);
+    expect(json.stderr).toContain("the property files have 1 problem(s) too");
+    expect(json.code).toBe(2);
+    const stylish = await runCli(["verify", "properties.yaml", "--no-color"]);
+    expect(stylish.stdout).toMatch(/^ {2}11:5 +error .*"reason".* +config-schema$/m);
+    expect(stylish.stdout).toMatch(/^ {2}5:12 +error .* +property-schema$/m);
+    const explain = await runCli(["explain", "shell", "--args", '{"command":"ls"}', "--format", "json"]);
+    expect(JSON.parse(explain.stdout).diagnostics[0].code).toBe("config-schema");
   });
 
   it("verifies the reference policy's properties", async () => {
