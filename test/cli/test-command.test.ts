@@ -244,7 +244,16 @@ describe("toolgate test", () => {
     );
     const run = await runCli(["test", "--config", config, "--no-color", "--format", "json"]);
     expect(run.code).toBe(1);
-    expect(clean(run.stdout + run.stderr)).toMatchInlineSnapshot(`
+    // --format json: the configuration's diagnostics as one JSON document, what to do on stderr.
+    const report = JSON.parse(run.stdout) as { diagnostics: { code: string; file: string; line: number }[] };
+    expect(report.diagnostics).toMatchObject([{ code: "unknown-rule", line: 5, column: 11 }]);
+    expect(clean(report.diagnostics[0]?.file ?? "")).toBe("DIR/tests.yaml");
+    expect(clean(run.stderr)).toBe(
+      "toolgate: the configuration has errors; fix them (toolgate lint) before running policy tests\n",
+    );
+    const stylish = await runCli(["test", "--config", config, "--no-color"]);
+    expect(stylish.code).toBe(1);
+    expect(clean(stylish.stdout)).toMatchInlineSnapshot(`
       "
       DIR/tests.yaml
         5:11  error  the policy has no rule or entry with id "no-such-rule"; check the id  unknown-rule
@@ -252,7 +261,6 @@ describe("toolgate test", () => {
             |           ^^^^^^^^^^^^
 
       ✖ 1 problem (1 error, 0 warnings)
-      toolgate: the configuration has errors; fix them (toolgate lint) before running policy tests
       "
     `);
     const missing = await runCli(["test", "--config", join(config, "..", "absent.yaml"), "--no-color"]);
