@@ -124,6 +124,15 @@ export class ToolDecision {
     return out;
   }
 
+  /**
+   * The atoms the search should decide first: whether a command field holds a separator. Every action of the tool is
+   * possible where it does (the parts are not modelled), so the plain simple commands, where the statements alone
+   * decide, are searched before those.
+   */
+  get firstAtoms(): readonly number[] {
+    return this.#mayBeCompound === undefined ? [] : [...atomsOf(this.#mayBeCompound)];
+  }
+
   /** The fields the tool's statements read with `command` (where compound commands are split), or none. */
   get commandFieldPaths(): readonly (readonly string[])[] {
     return this.#commandPaths;

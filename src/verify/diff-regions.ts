@@ -20,7 +20,7 @@ import type { StatementSpec } from "../runtime/policy.js";
 import { ANNOTATIONS } from "../runtime/schema-plan.js";
 import type { ArgumentValidator, JsonSchema, PolicyAction, ToolContext } from "../runtime/types.js";
 import { AutomataPool } from "./automata.js";
-import { ALLOW, ASK, DENY, INVALID, ToolDecision } from "./decision-model.js";
+import { ALLOW, ASK, COMMAND_SEPARATORS, DENY, INVALID, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
 import {
   MULTIPLES_TRIED,
@@ -311,6 +311,9 @@ function atomText(atom: Atom, mask: number): string | undefined {
     const { side, lo, hi } = atom.value as SchemaLength;
     return `${fieldName(atom)} length within the ${side} schema's ${lo}..${hi ?? "∞"}: ${truth}`;
   }
+  // The decision's own atom on a command field (decision-model.ts): whether the value may be compound.
+  if (atom.operator === "regex" && atom.value === COMMAND_SEPARATORS)
+    return `${fieldName(atom)} holds a command separator (; & | or a newline): ${truth}`;
   const verb = VERBS[atom.operator] ?? atom.operator;
   const value =
     Array.isArray(atom.value) && atom.value.length === 1 && atom.operator === "glob"

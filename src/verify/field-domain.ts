@@ -565,6 +565,8 @@ export class StringTheory {
   #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
   /** Path spellings the runtime reads several ways (see `#pathCandidates`). */
   #paths: string[] | undefined;
+  /** The options of the field's `command` lists (see `#commandOptions`). */
+  #optionWords: string[] | undefined;
   readonly #seedStrings = new Map<string, readonly string[]>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
@@ -593,7 +595,7 @@ export class StringTheory {
       if (a.operator === "command") {
         for (const spec of a.value as unknown[]) {
           const read = parseCommandPrefixSpec(spec);
-          if (read.ok) for (const w of read.prefix.words) texts.push(w);
+          if (read.ok) texts.push(...read.prefix.words, ...(read.prefix.options ?? []));
         }
       }
       if (a.operator === "url") {
@@ -910,7 +912,33 @@ export class StringTheory {
     for (const head of heads.slice(0, 12))
       for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
+    // A prefix with the options it allows (`git log` with `-n`) is certain only where each option after it is
+    // listed: its words with each option of any list of the field (`git log -p`), and with a value after it.
+    for (const atom of this.#field.atoms) {
+      if (atom.operator !== "command") continue;
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (!read.ok || read.prefix.words.length === 0) continue;
+        for (const option of this.#commandOptions)
+          out.push(`${read.prefix.words.join(" ")} ${option}`, `${read.prefix.words.join(" ")} ${option} 1`);
+      }
+    }
     return out;
+  }
+
+  /** The options every `command` list of the field allows after a prefix, each once. */
+  get #commandOptions(): readonly string[] {
+    if (this.#optionWords !== undefined) return this.#optionWords;
+    const out = new Set<string>();
+    for (const atom of this.#field.atoms) {
+      if (atom.operator !== "command") continue;
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok) for (const o of read.prefix.options ?? []) out.add(o);
+      }
+    }
+    this.#optionWords = [...out].slice(0, 16);
+    return this.#optionWords;
   }
 
   /**

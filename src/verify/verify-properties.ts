@@ -145,7 +145,10 @@ export class ToolQuestion {
   }
 }
 
-/** The search order of atoms: those of the given formulas first, then by the strictest statement reading them. */
+/**
+ * The search order of atoms: the decisions' own first atoms (whether a command may be compound), those of the given
+ * formulas, then by the strictest statement reading them.
+ */
 export function searchPriority(
   first: readonly Formula[],
   decisions: readonly ToolDecision[],
@@ -155,6 +158,7 @@ export function searchPriority(
     for (const [atom, rank] of d.atomRanks()) out.set(atom, Math.min(out.get(atom) ?? 9, 3 - rank));
   }
   for (const f of first) for (const atom of atomsOf(f)) out.set(atom, 0);
+  for (const d of decisions) for (const atom of d.firstAtoms) out.set(atom, -1);
   return out;
 }
 

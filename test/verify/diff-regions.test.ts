@@ -4,7 +4,10 @@
  * which tools are compared, how a region's condition reads, and every status and reason of a tool. Each witness is
  * decided again by both real controllers. test/diff/engine-diff.test.ts holds the diff-level and property tests.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { applyMode } from "../../src/runtime/mode.js";
 import { decisionController } from "../../src/testing/run-policy-tests.js";
 import {
@@ -15,6 +18,7 @@ import {
   schemaChanges,
   type ToolRegions,
 } from "../../src/verify/diff-regions.js";
+import { ROOT } from "../cli/cli-helpers.js";
 import { loadFromText } from "./helpers.js";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -586,9 +590,10 @@ describe("diffRegions: a region's condition, in words", () => {
       'loosened | deny→allow | {"n":0} | {} | n exists true: true | p exists true: false',
       'tightened | allow→deny | {"p":""} | {} | n exists true: false | p exists true: true',
     ]);
+    // A command field's value is one simple command where it holds no separator: the decision reads that too.
     expect(lines({ p: { command: ["rm"] } }, { p: { command: ["rm -r"] } })).toEqual([
-      'loosened | deny→allow | {"p":"rm"} | {} | p runs command ["rm"]: true | p runs command ["rm -r"]: false',
-      'loosened | deny→allow | {"p":"a rm"} | {} | p runs command ["rm"]: maybe | p runs command ["rm -r"]: false',
+      'loosened | deny→allow | {"p":"rm"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
+      'loosened | deny→allow | {"p":"a rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
     ]);
     expect(lines({ p: { regex: "^a" } }, { p: { prefix: "aa" } })).toEqual([
       'loosened | deny→allow | {"p":"a"} | {} | p matches regex "^a": true | p starts with "aa": false',
@@ -843,18 +848,59 @@ describe("diffRegions: a tool's status and reason", () => {
       otherwise: { t: "ask" },
       rules: [rule("safe", "allow", { c: { command: commands } })],
     });
-    // A tightening (an option no longer allowed): the engine cannot model it, yet nothing loosens.
+    // A tightening (an option no longer allowed): found with the option after the prefix; nothing loosens, but the
+    // compound commands the engine tries are not confirmed, and it cannot rule them out.
     const [t] = regions(
       load(tools, allowCommands(["git status", { prefix: "git log", options: ["--oneline", "--stat"] }])),
       load(tools, allowCommands(["git status", { prefix: "git log", options: ["--oneline"] }])),
     );
-    expect(t).toEqual({
-      tool: "t",
-      status: "unknown",
-      reason:
-        "`command` rules are not modelled exactly (compound commands, words past the prefixes): 2 candidate loosened call(s) were not confirmed by the controllers",
-      changes: [],
+    expect(t?.status).toBe("unknown");
+    expect(t?.reason).toBe(
+      "`command` rules are not modelled exactly (compound commands, words past the prefixes): 2 candidate loosened call(s) were not confirmed by the controllers",
+    );
+    expect(t?.changes.map(line)).toEqual([
+      'tightened | allow→ask | {"c":"git log --stat"} | {} | c runs command ["git status",{"options":["--oneline","--stat"],"prefix":"git log"}]: true | c holds a command separator (; & | or a newline): false | c runs command ["git status",{"options":["--oneline"],"prefix":"git log"}]: maybe',
+    ]);
+  });
+
+  it("an option added to a prefix loosens: its words with the option are a witness", () => {
+    const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
+    const allowLog = (options: string[]) => ({
+      otherwise: { t: "ask" },
+      rules: [rule("log", "allow", { c: { command: [{ prefix: "git log", options }] } })],
     });
+    const [t] = regions(load(tools, allowLog(["-n"])), load(tools, allowLog(["-n", "-p"])));
+    expect(t?.status).toBe("complete");
+    expect(t?.changes.map((c) => [c.change, c.arguments])).toEqual([["loosened", { c: "git log -p" }]]);
+  });
+
+  it("searches plain simple commands before compound ones: a narrowed deny among the reference's shell rules", () => {
+    // The reference policy's shell rules: each region of a value with a separator is a candidate the controllers
+    // do not confirm, and there are more of them than failed witnesses the search allows.
+    const reference = parse(readFileSync(join(ROOT, "policies/policy.yaml"), "utf8")) as {
+      otherwise: Record<string, unknown>;
+      rules: { tools: string[]; when?: unknown; context?: unknown }[];
+    };
+    const shellRules = reference.rules
+      .filter((r) => r.tools.includes("run_shell") && r.context === undefined)
+      .map((r) => ({ ...r, tools: ["t"] }));
+    const policy = (narrow: boolean) => ({
+      otherwise: { t: reference.otherwise.run_shell },
+      rules: narrow
+        ? shellRules.map((r) =>
+            JSON.parse(JSON.stringify(r).replace("\\\\.[nN][pP][mM][rR][cC]", "\\\\.npmrc")),
+          )
+        : shellRules,
+    });
+    expect(JSON.stringify(policy(true))).not.toBe(JSON.stringify(policy(false)));
+    const tools = [
+      tool("t", { command: { type: "string", minLength: 1, maxLength: 8192 } }, { required: ["command"] }),
+    ];
+    const [t] = regions(load(tools, policy(false)), load(tools, policy(true)));
+    expect(t?.status).toBe("complete");
+    const loosened = t?.changes.filter((c) => c.change === "loosened") ?? [];
+    expect(loosened.length).toBeGreaterThan(0);
+    for (const c of loosened) expect((c.arguments as { command: string }).command).toMatch(/\.npmrc/i);
   });
 
   it("a search past its budget is unknown", () => {
