@@ -387,6 +387,11 @@ export class Verifier {
       ...atomsOf(whereContext),
       ...decision.atomRanks().keys(),
     ]);
+    // Decided without the parts, the decision does not read whether a command may be compound.
+    if (byParts) {
+      const read = new Set([...atomsOf(whereArgs), ...atomsOf(whereContext)]);
+      for (const atom of decision.firstAtoms) if (!read.has(atom)) relevant.delete(atom);
+    }
     const order = searchOrder(
       question.fields,
       relevant,
