@@ -512,10 +512,78 @@ export function regexExact(spec: unknown, maxLength: number): boolean {
   const tree = parseRegexTree(source, flags);
   const ops = regex.machine.ops;
   if (tree === undefined || ops === undefined) return false;
-  return (
+  if (
     regexWorkUpperBound(Math.max(programSize(tree), ops.length), passedStates(ops, maxLength) - 1) <=
     REGEX_WORK_BOUND
-  );
+  )
+    return true;
+  const key = JSON.stringify(spec);
+  let all = EVERY_STATE_COST.get(key);
+  if (all === undefined) {
+    all = everyStateCost(regex.machine as unknown as DfaMachine, source, flags) ?? Number.POSITIVE_INFINITY;
+    EVERY_STATE_COST.set(key, all);
+  }
+  return all <= REGEX_WORK_BOUND;
+}
+
+/** What {@link everyStateCost} reads of the runtime's machine (vm.ts `Machine`: its lazy DFA's own steps). */
+interface DfaMachine {
+  readonly shortcut: { readonly anchoredStart: boolean };
+  readonly unicode: boolean;
+  dfaClosure(
+    kernel: Int32Array,
+    atStart: boolean,
+    atEnd: boolean,
+  ): { closed: Int32Array; matched: boolean; steps: number };
+  consumes(pc: number, c: number): boolean;
+}
+
+/** The cost of every state of a regex's lazy DFA, by the regex operator's value (see {@link everyStateCost}). */
+const EVERY_STATE_COST = new Map<string, number>();
+/** States past this many are not counted: the pattern is then read as one that may answer maybe. */
+const MAX_COUNTED_STATES = 4096;
+
+/**
+ * The sum of the costs of every state the runtime's lazy DFA can reach (vm.ts `runDfa` counts each distinct state
+ * once per run, at the cost `dfaState` gives it), or undefined past {@link REGEX_WORK_BOUND} or
+ * {@link MAX_COUNTED_STATES}: when within the bound, no input of any length passes it. The states are found
+ * as the runtime makes them, one character of each class of the pattern's alphabet (every character of a class is
+ * read alike by every test of the pattern), and the lone surrogates a pattern without `u` reads as characters.
+ */
+function everyStateCost(machine: DfaMachine, source: string, flags: string): number | undefined {
+  const language = RegexLanguage.parse(source, flags);
+  if (language === undefined) return undefined;
+  const builder = new AlphabetBuilder();
+  language.addBoundaries(builder);
+  if (!machine.unicode) {
+    builder.addRanges([0xd800, 0xdbff]);
+    builder.addRanges([0xdc00, 0xdfff]);
+  }
+  const alphabet = builder.build();
+  const probes = [...alphabet.reps].filter((c) => machine.unicode || c <= 0xffff);
+  const anchored = machine.shortcut.anchoredStart;
+  const seen = new Set<string>();
+  const queue: { kernel: Int32Array; atStart: boolean }[] = [{ kernel: Int32Array.of(0), atStart: true }];
+  seen.add(`${queue[0]?.kernel.join(",")}true`);
+  let total = 0;
+  for (let next = 0; next < queue.length; next++) {
+    if (queue.length > MAX_COUNTED_STATES) return undefined;
+    const { kernel, atStart } = queue[next] as { kernel: Int32Array; atStart: boolean };
+    const { closed, matched, steps } = machine.dfaClosure(kernel, atStart, false);
+    total += steps + 3 * (kernel.length + closed.length) + 2 * closed.length;
+    if (total > REGEX_WORK_BOUND) return undefined;
+    // A run stops at a state that matched, and (anchored) at one with no thread left.
+    if (matched || (anchored && closed.length === 0)) continue;
+    for (const c of probes) {
+      const out: number[] = anchored ? [] : [0];
+      for (const pc of closed) if (machine.consumes(pc, c)) out.push(pc + 1);
+      const key = `${out.join(",")}false`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      queue.push({ kernel: Int32Array.from(out), atStart: false });
+    }
+  }
+  return total;
 }
 
 /**

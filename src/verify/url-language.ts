@@ -71,7 +71,8 @@ export interface UrlOperatorLanguages {
   readonly possible: Dfa;
   /**
    * Every string, simple or not, the operator may certainly match: one that starts with one of its schemes (or
-   * any scheme with a host) in any case and `://` and holds no control character, blank or backslash.
+   * any scheme with a host) in any case and `://`, then one of its hosts as written when it names hosts, and holds
+   * no control character, blank or backslash.
    */
   readonly certainAnywhere: Dfa;
 }
@@ -86,6 +87,40 @@ function globSource(pattern: string): string | undefined {
   const compiled = compileGlob(pattern);
   if (!compiled.ok) return undefined;
   return (compiled.glob as unknown as { exact: { source: string } }).exact.source;
+}
+
+/**
+ * The hosts a URL the operator is certain of may have as written, as a pattern read ignoring case, or `undefined`
+ * when the operator names no host or one whose written form may differ from its name (an internationalised name).
+ * The runtime is certain only where the written host, in lower case, is the host the parser reads (`sameHost` in
+ * match/url.ts), and that host is one the operator names or ends with a suffix it names; no userinfo, no port
+ * other than digits. A name's every reading (`pattern.names`) is one written spelling, in any case.
+ */
+function writtenHosts(spec: UrlSpec): string | undefined {
+  const hosts = listOf(spec.host);
+  if (hosts === undefined) return undefined;
+  const alternatives: string[] = [];
+  for (const text of hosts) {
+    const pattern = hostPattern(text);
+    if (typeof pattern === "string") return undefined;
+    const names = "suffix" in pattern ? [pattern.suffix] : [...pattern.names];
+    if (names.some((n) => !/^[a-z0-9.:[\]-]+$/.test(n) || /(^|\.)xn--/.test(n))) return undefined;
+    // A subdomain's labels may be written in any script the parser makes ASCII: anything but the authority's ends.
+    if ("suffix" in pattern)
+      alternatives.push(`[^/?#:@\\u{0}-\\u{20}\\u{7f}\\\\]+${literal(pattern.suffix)}`);
+    else for (const name of pattern.names) alternatives.push(literal(name));
+  }
+  return alternatives.length === 0 ? undefined : alternatives.join("|");
+}
+
+/** The pattern of an operator's `certainAnywhere` (see {@link UrlOperatorLanguages}). */
+function certainAnywherePattern(spec: UrlSpec): { pattern: string; flags: string } {
+  const schemes = (listOf(spec.scheme) ?? [...SIMPLE_SCHEMES.keys(), "file"]).map((s) => s.toLowerCase());
+  const start = `^(?:${schemes.map(anyCase).join("|")})://`;
+  const hosts = writtenHosts(spec);
+  if (hosts === undefined) return { pattern: `${start}${NO_SUSPECT}$`, flags: "u" };
+  // Ignoring case as `toLowerCase` does: the Kelvin sign is a `k` there, so it is read as one here too.
+  return { pattern: `${start}(?:${hosts})(?::[0-9]*)?(?:[/?#]${NO_SUSPECT})?$`, flags: "iu" };
 }
 
 /** The URL languages of one verification: the simple URLs and the operators' languages on them. */
@@ -109,6 +144,8 @@ export class UrlLanguages {
     builder.addText(":/?&=.#@\\%");
     builder.addPoint(0);
     for (const spec of specs) {
+      const anywhere = certainAnywherePattern(spec);
+      RegexLanguage.parse(anywhere.pattern, anywhere.flags)?.addBoundaries(builder);
       for (const host of listOf(spec.host) ?? [])
         if (typeof host === "string") builder.addText(host.toLowerCase());
       for (const host of listOf(spec.host) ?? [])
@@ -142,8 +179,8 @@ export class UrlLanguages {
       const parts = this.#parts(spec, true);
       return parts ?? constant(this.#automata.alphabet.size, false);
     });
-    const schemes = (listOf(spec.scheme) ?? [...SIMPLE_SCHEMES.keys(), "file"]).map((s) => s.toLowerCase());
-    const certainAnywhere = this.#pattern(`^(?:${schemes.map(anyCase).join("|")})://${NO_SUSPECT}$`);
+    const anywhere = certainAnywherePattern(spec);
+    const certainAnywhere = this.#automata.pattern(anywhere.pattern, anywhere.flags);
     return { certain, possible, certainAnywhere };
   }
 

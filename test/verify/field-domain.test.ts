@@ -793,14 +793,14 @@ describe("the string theory", () => {
   });
 
   it("answers a regex past the work bound as maybe on long strings only where lengths are unbounded", () => {
-    const unbounded = field([["regex", "^(?:a|b|abababababababab)*$"]], [{ type: "string" }]);
+    const unbounded = field([["regex", "^(?:a|b|a[ab]{11})*$"]], [{ type: "string" }]);
     const reached = reachable(unbounded);
     expect(reached.map((r) => [r.truths, r.state.exact === null, r.witness?.text])).toEqual([
       ["0", false, "c"],
       ["1", false, ""],
       ["2", true, undefined],
     ]);
-    const bounded = field([["regex", "^(?:a|b|abababababababab)*$"]], [{ type: "string", maxLength: 3 }]);
+    const bounded = field([["regex", "^(?:a|b|a[ab]{11})*$"]], [{ type: "string", maxLength: 3 }]);
     expect(reachable(bounded).map((r) => r.truths)).toEqual(["0", "1"]);
   });
 
@@ -810,19 +810,19 @@ describe("the string theory", () => {
     expect(truthsOf([["regex", "ab"]], [{ type: "string" }])).toEqual(["0", "1"]);
     expect(
       truthsOf(
-        [["regex", { pattern: "^(?:a|b|abababababababab)*$", flags: "i" }]],
+        [["regex", { pattern: "^(?:a|b|a[ab]{11})*$", flags: "i" }]],
         [{ type: "string", maxLength: 3 }],
       ),
     ).toEqual(["0", "1"]);
     expect(
       truthsOf(
-        [["regex", "^(?:a|b|abababababababab)*$"]],
+        [["regex", "^(?:a|b|a[ab]{11})*$"]],
         [{ type: "string", maxLength: 3 }, { type: "string" }],
       ),
     ).toEqual(["0", "1", "2"]);
     expect(
       truthsOf(
-        [["regex", "^(?:a|b|abababababababab)*$"]],
+        [["regex", "^(?:a|b|a[ab]{11})*$"]],
         [
           { type: "string", maxLength: 2 },
           { type: "string", maxLength: 100_000 },
@@ -831,7 +831,7 @@ describe("the string theory", () => {
     ).toEqual(["0", "1", "2"]);
     expect(
       truthsOf(
-        [["regex", "^(?:a|b|abababababababab)*$"]],
+        [["regex", "^(?:a|b|a[ab]{11})*$"]],
         [
           { type: "string", maxLength: 2 },
           { type: "string", maxLength: 3 },
@@ -1072,7 +1072,7 @@ describe("the string theory on paths, commands and URLs", () => {
     const domain = field(
       [
         ["glob", "a/*.txt"],
-        ["regex", "^(?:[a-z/.]|abcdefghijklmnopq)*$"],
+        ["regex", "^(?:[a-z/.]|a[a-z/.]{11})*$"],
       ],
       [{ type: "string" }],
     );
@@ -1170,15 +1170,15 @@ describe("the witnesses of loose regions", () => {
 
   it.each<[string, string]>([
     [
-      '[["glob","src/**/?.[jt]s"],["regex","^(?:[a-z/.]|abcdefghijklmnopq)*$"]]',
+      '[["glob","src/**/?.[jt]s"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
       '00EL="0" 01EL="a" 02L=- 10EL="src/0.js" 11EL="src/a.js" 12L=- 20EL="src/a.jS" 21L=""~ 22L=-',
     ],
     [
-      '[["glob",["a/{b,c}","!x"]],["regex","^(?:[a-z/.]|abcdefghijklmnopq)*$"]]',
+      '[["glob",["a/{b,c}","!x"]],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
       '00EL="0" 01EL="a" 02L=- 10L="!x"~ 11EL="a/b" 12L=- 20EL="a/B" 21L=""~ 22L=-',
     ],
     [
-      '[["path_prefix","/etc"],["regex","^(?:[a-z/.]|abcdefghijklmnopq)*$"]]',
+      '[["path_prefix","/etc"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
       '00EL="0" 01EL="a" 02L=- 20EL="/etC" 21EL="/etc" 22L=-',
     ],
     ['[["path_prefix","/etc"],["glob","/etc/*"]]', '00EL="a" 20EL="/etc" 22EL="/etc/a"'],

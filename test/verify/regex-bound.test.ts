@@ -122,6 +122,36 @@ describe("regexExact", () => {
     expect(regexExact("^src/[a-z]+\\.ts$", 1_000_000)).toBe(true);
   });
 
+  it("reads a pattern whose every lazy-DFA state fits the bound as exact at any length (the reference's shell patterns)", () => {
+    const reference = [
+      "(^|\\s)(--output|--output-directory|-o)(=|\\s|$)",
+      "(^|[^A-Za-z0-9_])(\\.[eE][nN][vV]|[iI][dD]_([rR][sS][aA]|[eE][dD]25519|[eE][cC][dD][sS][aA])|\\.[sS][sS][hH]|\\.[aA][wW][sS]|\\.[nN][eE][tT][rR][cC]|\\.[nN][pP][mM][rR][cC])|\\.([pP][eE][mM]|[kK][eE][yY])([^A-Za-z0-9_]|$)",
+      "(^|[\\s;&|(])((rg|ag|ack|rgrep)(\\s|$)|[ef]?grep\\s([^;&|\\n]*\\s)?(-[A-Za-z0-9]*[rRd]|--(rec|der|di)))",
+      "(^|[\\s=:,{(;&|/]|\\s-[A-Za-z]+)(/|~|\\.\\.(/|$|[\\s;&|)}]))",
+      "^https?://localhost",
+    ];
+    // Printable ASCII, tabs and newlines in a seeded order: strings far longer than the length bound allows.
+    let seed = 11;
+    const text = (length: number) => {
+      let out = "";
+      for (let i = 0; i < length; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const k = (seed >> 16) % 97;
+        out += k === 95 ? "\t" : k === 96 ? "\n" : String.fromCharCode(32 + k);
+      }
+      return out;
+    };
+    for (const source of reference) {
+      // More consuming instructions than the count by length lets pass at 100,000 characters.
+      expect(regexExact(source, 100_000), source).toBe(true);
+      const regex = regexOf(source, "") as Bounded;
+      for (const length of [1000, 20_000, 100_000]) {
+        const input = text(length);
+        expect(regex.testBounded(input), `${source} on ${length}`).toBe(regex.test(input));
+      }
+    }
+  });
+
   it("does not read a pattern with many states as exact on long strings, and the runtime does give up there", () => {
     const source = "^(a|b)*a(a|b){14}$";
     expect(regexExact(source, 30)).toBe(true);

@@ -35,6 +35,11 @@ const HOSTS = [
   "api.github.com@evil.com",
   "localhost",
   "",
+  // The Kelvin sign is a `k` to toLowerCase and to the parser (`ka.example.com`, certain for `*.example.com`);
+  // the long s is an `s` to the parser only (a maybe).
+  "\u212Aa.example.com",
+  "\u017Fxample.com",
+  "A.EXAMPLE.COM",
 ];
 const PORTS = ["", ":443", ":8443", ":80", ":0443", ":", ":65536", ":21"];
 const PATHS = [
