@@ -815,10 +815,7 @@ describe("the string theory", () => {
       ),
     ).toEqual(["0", "1"]);
     expect(
-      truthsOf(
-        [["regex", "^(?:a|b|a[ab]{11})*$"]],
-        [{ type: "string", maxLength: 3 }, { type: "string" }],
-      ),
+      truthsOf([["regex", "^(?:a|b|a[ab]{11})*$"]], [{ type: "string", maxLength: 3 }, { type: "string" }]),
     ).toEqual(["0", "1", "2"]);
     expect(
       truthsOf(
