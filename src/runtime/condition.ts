@@ -70,6 +70,7 @@ function compileOperators(
   scope: ConditionScope,
 ): ValueTest {
   const tests: ValueTest[] = [];
+  const before = problems.length;
   for (const key of Object.keys(spec)) {
     if (!(OPERATOR_NAMES as readonly string[]).includes(key)) {
       problems.push({ field, operator: "field", message: `unknown operator "${key}"` });
@@ -85,7 +86,8 @@ function compileOperators(
     };
     tests.push(operator.compile((spec as Record<string, never>)[operator.name] as never, context));
   }
-  if (tests.length === 0) {
+  // Said only when nothing else was: an unknown or a bad operator already tells what to write there.
+  if (tests.length === 0 && problems.length === before) {
     problems.push({ field, operator: "field", message: `field "${field}" has no operator` });
   }
   return allOf(tests);

@@ -341,7 +341,10 @@ describe("problems", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const seen = result.problems.map((p) => `${p.field}:${p.operator}`);
-    // A bad regex leaves its field without a test, which is reported too ("has no operator").
+    // A field whose operators are unknown or bad is not also said to have no operator.
+    expect(result.problems.filter((p) => p.field === "e")).toEqual([
+      { field: "e", operator: "field", message: 'unknown operator "near"' },
+    ]);
     expect(seen).toEqual(
       expect.arrayContaining(["a:glob", "b:regex", "c:command", "d:field", "e:field", "f:field"]),
     );
