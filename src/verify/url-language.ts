@@ -150,6 +150,13 @@ export class UrlLanguages {
         if (typeof host === "string") builder.addText(host.toLowerCase());
       for (const host of listOf(spec.host) ?? [])
         if (typeof host === "string") builder.addText(host.toUpperCase());
+      // The names the runtime compares (an internationalised name's punycode), in both cases.
+      for (const host of listOf(spec.host) ?? []) {
+        const pattern = typeof host === "string" ? hostPattern(host) : undefined;
+        if (pattern === undefined || typeof pattern === "string") continue;
+        for (const name of "suffix" in pattern ? [pattern.suffix] : pattern.names)
+          builder.addText(`${name}${name.toUpperCase()}`);
+      }
       for (const port of listOf(spec.port) ?? []) builder.addText(String(port));
       for (const scheme of listOf(spec.scheme) ?? [])
         if (typeof scheme === "string") builder.addText(anyCaseText(scheme));

@@ -302,6 +302,35 @@ describe("url languages", () => {
     expect(certainOf({ host: "a.b" }, "mailto://a.b/")).toBe(false);
   });
 
+  it("certainAnywhere of an operator naming hosts holds only URLs written with one of them, in any case", () => {
+    const specs: UrlSpec[] = [{ host: "a.b" }, { host: ["*.x.io", "10.0.0.1"] }, { host: "bücher.de" }];
+    const { automata, urls } = languagesFor(specs, []);
+    const certainOf = (spec: UrlSpec, value: string) =>
+      accepts((urls.url(spec) as { certainAnywhere: Dfa }).certainAnywhere, automata.alphabet.symbols(value));
+    const cases: [UrlSpec, string, boolean][] = [
+      [{ host: "a.b" }, "https://a.b", true],
+      [{ host: "a.b" }, "HTTPS://A.B:8443/x?y#z", true],
+      [{ host: "a.b" }, "https://a.b:", true],
+      [{ host: "a.b" }, "https://a.bc/", false],
+      [{ host: "a.b" }, "https://xa.b/", false],
+      [{ host: "a.b" }, "https://u@a.b/", false],
+      [{ host: "a.b" }, "https://a.b@c.d/", false],
+      [{ host: "a.b" }, "https://1.2.3.4/", false],
+      [{ host: "a.b" }, "https://a.b:x/", false],
+      [{ host: ["*.x.io", "10.0.0.1"] }, "https://p.q.X.IO/", true],
+      [{ host: ["*.x.io", "10.0.0.1"] }, "https://x.io/", false],
+      [{ host: ["*.x.io", "10.0.0.1"] }, "https://10.0.0.1:80/", true],
+      [{ host: ["*.x.io", "10.0.0.1"] }, "https://10.0.0.2/", false],
+      // A name the parser may spell otherwise is not narrowed: anything after the scheme.
+      [{ host: "bücher.de" }, "https://other.example/", true],
+    ];
+    for (const [spec, value, want] of cases) {
+      expect(certainOf(spec, value), `${value} ${JSON.stringify(spec)}`).toBe(want);
+      // Never narrower than the runtime: what it is certain of is kept.
+      if (runtime(spec)(value) === 1) expect(want, value).toBe(true);
+    }
+  });
+
   it("an empty list of schemes, hosts, ports or paths matches no URL, as the runtime answers", () => {
     const values = [
       "https://api.github.com/",
