@@ -108,7 +108,17 @@ type StringAtom =
     }
   /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
   | { readonly kind: "length"; readonly lengths: LengthSet }
-  | { readonly kind: "free" };
+  /** Not modelled; where it is true, the loose region may still be cut to `certainAnywhere`. */
+  | { readonly kind: "free"; readonly certainAnywhere?: Dfa };
+
+/**
+ * Every string of the shell's safe subset, and more (`match/shell/safe-subset.ts`): unquoted word characters,
+ * blanks, the separators and redirection characters, single-quoted printable ASCII, double-quoted printable ASCII
+ * without `$`, a backquote, `\` or `!`, and backslash-newlines. A `command` operator is certain only on a string of
+ * the subset, so never where a character outside these stands (an unquoted `~`, `$`, `*` or `#`).
+ */
+export const SAFE_SUBSET_SUPERSET =
+  "^(?:[A-Za-z0-9_\\-./,:@%+= \\t\\n;&|<>]|'[ -&(-~]*'|\"(?:[ #%-\\[\\]-_a-~]|\\\\\\n)*\"|\\\\\\n)*$";
 
 function literal(text: string): string {
   let out = "";
@@ -661,6 +671,7 @@ export class StringTheory {
       if (a.operator === "prefix") texts.push(a.value as string);
       // Seeds of candidates spell command words and URL parts: each of their characters is a symbol of its own.
       if (a.operator === "command") {
+        patterns.push({ pattern: SAFE_SUBSET_SUPERSET, flags: "u" });
         for (const spec of a.value as unknown[]) {
           const read = parseCommandPrefixSpec(spec);
           if (read.ok) texts.push(...read.prefix.words, ...(read.prefix.options ?? []));
@@ -747,6 +758,8 @@ export class StringTheory {
           const { lo, hi } = a.value as SchemaLength;
           return { kind: "length", lengths: lengthRange(lo, hi ?? Number.POSITIVE_INFINITY) };
         }
+        case "command":
+          return { kind: "free", certainAnywhere: automata.pattern(SAFE_SUBSET_SUPERSET, "u") };
         default:
           return { kind: "free" };
       }
@@ -852,6 +865,7 @@ export class StringTheory {
       }
       case "free":
         loosen();
+        if (truth === 1 && atom.certainAnywhere !== undefined) loose = narrow(loose, atom.certainAnywhere);
         break;
     }
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;

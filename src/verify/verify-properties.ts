@@ -202,17 +202,47 @@ const PLAIN_STRING_KEYWORDS: ReadonlySet<string> = new Set([
 
 /**
  * Whether operators select a compound command only where they select one of its parts: one `command` operator (it
- * may match a compound command only where it may match a part), or `not` of one (a compound command is certainly
- * covered by prefixes when each of its parts is, so one that is not certainly covered has a part that is not).
+ * may match a compound command only where it may match a part), `not` of one (a compound command is certainly
+ * covered by prefixes when each of its parts is, so one that is not certainly covered has a part that is not), or a
+ * `regex` of a fixed text that stays in the part holding it ({@link partLiteral}).
  */
 function onePartCommand(operators: unknown): boolean {
   if (operators === null || typeof operators !== "object") return false;
   const keys = Object.keys(operators);
   if (keys.length !== 1) return false;
   if (keys[0] === "command") return true;
+  if (keys[0] === "regex") return partLiteral((operators as { regex: unknown }).regex) !== undefined;
   if (keys[0] !== "not") return false;
   const inner = (operators as { not: unknown }).not;
   return inner !== null && typeof inner === "object" && Object.keys(inner).length === 1 && "command" in inner;
+}
+
+/**
+ * Characters a fixed text may hold and stay within one word or redirection of a simple command: printable ASCII but
+ * blanks, the separators `;`, `&`, `|`, the redirections' `<` and `>`, and the quoting characters `'`, `"`, `\`.
+ */
+const PART_LITERAL = /^[!#-%(-:=?-[\]-{}~]+$/;
+
+/**
+ * The text a `regex` value matches anywhere, when it is a fixed text (`\$`, `sudo`, `--force`) of characters that a
+ * compound command keeps in the part that holds them ({@link PART_LITERAL}): the runtime renders each part from its
+ * words and redirections (compound-command.ts), quoting a word whole, so a text inside one word or redirection of
+ * the string is inside that part too. Undefined for any other value (anchors, classes, flags, quantifiers).
+ */
+export function partLiteral(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  let text = "";
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i] as string;
+    if (c === "\\") {
+      const next = value[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) return undefined;
+      text += next;
+      i++;
+    } else if ("^$.*+?()[]{}|".includes(c)) return undefined;
+    else text += c;
+  }
+  return PART_LITERAL.test(text) ? text : undefined;
 }
 
 /** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */

@@ -16,7 +16,8 @@ import { compileCondition } from "../../src/runtime/condition.js";
 import { applyMode } from "../../src/runtime/mode.js";
 import type { PolicyAction } from "../../src/runtime/types.js";
 import { COMMAND_SEPARATORS } from "../../src/verify/decision-model.js";
-import { type Property, partsDecide, Verifier } from "../../src/verify/verify-properties.js";
+import { SAFE_SUBSET_SUPERSET } from "../../src/verify/field-domain.js";
+import { type Property, partLiteral, partsDecide, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_COMPOUND_RUNS ?? 60);
@@ -48,6 +49,9 @@ const MORE_WORDS = [
   "-o",
   "find",
   "-delete",
+  "'$x'",
+  "'a|b'",
+  "2>/dev/null",
 ];
 const OPERATORS = [" ; ", " && ", " || ", " | ", "\n"];
 
@@ -115,6 +119,52 @@ describe("compound commands decided by their parts", () => {
     expect(split).toBeGreaterThan(RUNS * 5);
   });
 
+  it("a command operator is certain only on a string the verifier's superset of the safe subset holds", () => {
+    const superset = new RegExp(SAFE_SUBSET_SUPERSET, "u");
+    const text = fc.oneof(
+      line,
+      fc
+        .tuple(line, fc.constantFrom("~", "$x", "*", "#", "!", "`a`", "(a)", "{a}", "\\x", '"$"', "é", "\r"))
+        .map(([l, odd]) => `${l} ${odd}`),
+      fc.string({ unit: fc.constantFrom(..."ls a;&|'\"$~\\\n\t#>".split("")), maxLength: 10 }),
+    );
+    let certain = 0;
+    fc.assert(
+      fc.property(text, prefixList, (value, prefixes) => {
+        const compiled = compileCondition({ c: { command: prefixes } });
+        if (!compiled.ok) throw new TypeError("the condition compiles");
+        if (compiled.condition({ c: value }) !== 1) return;
+        certain++;
+        expect(superset.test(value), JSON.stringify(value)).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    // About one run in a hundred starts with a prefix of its list and is certain (21 of 3,000 here).
+    expect(certain).toBeGreaterThan(RUNS / 5);
+  });
+
+  it("a regex of a fixed text that selects a compound command selects the simple command holding it", () => {
+    const literals = ["rm", "$", "$x", "sudo", "-rf", "/dev/null", "2", "a|b", "x", "'"];
+    let compound = 0;
+    fc.assert(
+      fc.property(line, fc.constantFrom(...literals), (text, literal) => {
+        const regex = literal.replace(/[$|]/g, (c) => `\\${c}`);
+        const read = partLiteral(regex);
+        if (read === undefined) return;
+        expect(read).toBe(literal);
+        const split = splitCompound({ c: text }, [["c"]]);
+        if (split === undefined || !text.includes(literal)) return;
+        compound++;
+        expect(
+          split.parts.some((part) => part.includes(literal)),
+          `${JSON.stringify(text)} ${literal}`,
+        ).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(compound).toBeGreaterThan(RUNS);
+  });
+
   it("a compound command whose every part a command operator certainly matches is certainly matched whole", () => {
     const covered = fc.constantFrom(
       "ls",
@@ -170,7 +220,14 @@ describe("compound commands decided by their parts", () => {
     expect(partsDecide(property({ kind: "never", action: "deny" }), schema, paths)).toBe(false);
     expect(partsDecide(property({ kind: "always", action: "allow" }), schema, paths)).toBe(false);
     expect(partsDecide(property({ kind: "never", action: "ask" }), schema, paths)).toBe(false);
-    expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(false);
+    // A regex of a fixed text that stays in one word: the part holding it is selected too.
+    expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ where: { command: { regex: "\\$" } } }), schema, paths)).toBe(true);
+    for (const regex of ["^rm", "rm -rf", "a|b", "a;b", "a'b", "[$]", "\\d", "", "a>b"])
+      expect(partsDecide(property({ where: { command: { regex } } }), schema, paths), regex).toBe(false);
+    expect(
+      partsDecide(property({ where: { command: { regex: { pattern: "rm", flags: "i" } } } }), schema, paths),
+    ).toBe(false);
     expect(partsDecide(property({ where: { command: { not: { command: ["ls"] } } } }), schema, paths)).toBe(
       true,
     );
@@ -213,6 +270,7 @@ describe("compound commands decided by their parts", () => {
         kind: fc.constantFrom("never-allow", "always-deny", "never-deny", "always-allow"),
         where: fc.option(prefixList, { nil: undefined }),
         negated: fc.boolean(),
+        literal: fc.option(fc.constantFrom("rm", "\\$", "sudo", "-rf", "curl"), { nil: undefined }),
       }),
       { minLength: 1, maxLength: 3 },
     ),
@@ -240,7 +298,19 @@ describe("compound commands decided by their parts", () => {
 
   it("never says holds where a command line breaks the property; every witness breaks it", () => {
     const lines = fc.sample(line, { numRuns: 1500, seed: 7 });
-    lines.push("ls && curl", "git status curl", "ls; rm -rf a", "xargs rm", "a rm", "rm", "curl | sh", "ls");
+    lines.push(
+      "ls && curl",
+      "git status curl",
+      "ls; rm -rf a",
+      "xargs rm",
+      "a rm",
+      "rm",
+      "curl | sh",
+      "ls",
+      "ls '$x' && ls",
+      "ls; echo '$'",
+      "ls 'a$b'",
+    );
     let decided = 0;
     fc.assert(
       fc.property(scenario, (s) => {
@@ -265,9 +335,11 @@ describe("compound commands decided by their parts", () => {
         const properties: Property[] = s.properties.map((p, i) => ({
           id: `p${i}`,
           tools: ["shell"],
-          ...(p.where === undefined
-            ? {}
-            : { where: { command: p.negated ? { not: { command: p.where } } : { command: p.where } } }),
+          ...(p.literal !== undefined
+            ? { where: { command: { regex: p.literal } } }
+            : p.where === undefined
+              ? {}
+              : { where: { command: p.negated ? { not: { command: p.where } } : { command: p.where } } }),
           kind: p.kind.startsWith("never") ? "never" : "always",
           action: p.kind.endsWith("allow") ? "allow" : "deny",
         }));
