@@ -1000,7 +1000,7 @@ export class StringTheory {
       if (atom.operator !== "command") continue;
       for (const spec of atom.value as unknown[]) {
         const read = parseCommandPrefixSpec(spec);
-        if (!read.ok || read.prefix.words.length === 0) continue;
+        if (!read.ok || read.prefix.words.length === 0 || read.prefix.options === undefined) continue;
         for (const option of this.#commandOptions)
           out.push(`${read.prefix.words.join(" ")} ${option}`, `${read.prefix.words.join(" ")} ${option} 1`);
       }
