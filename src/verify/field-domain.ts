@@ -1285,7 +1285,8 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
         if (read.ok) words.push([...read.prefix.words]);
       }
       if (words.length === 0) return undefined;
-      const word = "[A-Za-z0-9_./=:,+@%-]+";
+      // A word of the safe subset: unquoted characters, or quoted text (`'a b'`, `"x"`), which other atoms may need.
+      const word = "(?:[A-Za-z0-9_./=:,+@%-]|'[ -&(-~]*'|\"[ #%-\\[\\]-_a-~]*\")+";
       // A string that may run none of the prefixes is any other string: no seed narrows it usefully.
       if (truth === 0) return undefined;
       const alternatives = words.map((w) => w.map(literal).join(" ")).join("|");

@@ -594,6 +594,9 @@ describe("diffRegions: a region's condition, in words", () => {
     expect(lines({ p: { command: ["rm"] } }, { p: { command: ["rm -r"] } })).toEqual([
       'loosened | deny→allow | {"p":"rm"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
       'loosened | deny→allow | {"p":"a rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
+      // A separator inside quotes: the atom is true, and the value is still one simple command.
+      'loosened | deny→allow | {"p":"rm \'&\'"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
+      'loosened | deny→allow | {"p":"\'&\' rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
     ]);
     expect(lines({ p: { regex: "^a" } }, { p: { prefix: "aa" } })).toEqual([
       'loosened | deny→allow | {"p":"a"} | {} | p matches regex "^a": true | p starts with "aa": false',
@@ -861,6 +864,22 @@ describe("diffRegions: a tool's status and reason", () => {
     expect(t?.changes.map(line)).toEqual([
       'tightened | allow→ask | {"c":"git log --stat"} | {} | c runs command ["git status",{"options":["--oneline","--stat"],"prefix":"git log"}]: true | c holds a command separator (; & | or a newline): false | c runs command ["git status",{"options":["--oneline"],"prefix":"git log"}]: maybe',
     ]);
+  });
+
+  it("quoted words are candidates: a quoting rule that no longer asks for quotes loosens", () => {
+    const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
+    const quoting = (pattern: string) => ({
+      otherwise: { t: "ask" },
+      rules: [
+        rule("ls", "allow", { c: { command: ["ls"] } }),
+        rule("quotes", "ask", { c: { regex: pattern } }),
+      ],
+    });
+    const [t] = regions(load(tools, quoting("['\"$*]")), load(tools, quoting("[$*]")));
+    expect(t?.status).toBe("complete");
+    const loosened = t?.changes.filter((c) => c.change === "loosened") ?? [];
+    expect(loosened.length).toBeGreaterThan(0);
+    for (const c of loosened) expect((c.arguments as { c: string }).c).toMatch(/^ls .*['"]/);
   });
 
   it("an option added to a prefix loosens: its words with the option are a witness", () => {
