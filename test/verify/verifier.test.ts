@@ -808,3 +808,43 @@ ${shellTool("copy", "{ type: string, maxLength: 2 }")}${shellTool("shell", "{ ty
     ]);
   });
 });
+
+describe("Verifier, past the engine's bounds", () => {
+  it("says a tool whose automata pass the engine's bound is too large to decide, and still answers the others", () => {
+    // Five counters of `a` (modulo 7, 11, 13, 17 and 19): their product has 323,323 states.
+    const counter = (m: number) => `^(?:(?:[^a]*a){${m}})*[^a]*$`;
+    const { bundle, validators } = loadFromText(
+      `${TOOLS}  - name: t
+    description: T.
+    input_schema: { type: object, properties: { p: { type: string, maxLength: 12 } }, required: [p], additionalProperties: false }
+`,
+      `${POLICY}${[7, 11, 13, 17, 19]
+        .map(
+          (m) =>
+            `  - { id: c${m}, tools: [t], decision: deny, when: { p: { regex: "${counter(m)}" } }, reason: r. }\n`,
+        )
+        .join("")}  - { id: u, tools: [t], decision: ask, when: { p: { prefix: "a" } }, reason: u. }
+`,
+      CONTEXT,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["t", "pick"], kind: "never", action: "ask" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason: "t: too large to decide here (an automaton has more than 20000 states)",
+    });
+  });
+
+  it("does not hide an error other than the engine's bound as unknown", () => {
+    const { bundle, validators } = loadFromText(TOOLS, POLICY, CONTEXT);
+    const failing = new Map(validators);
+    failing.set("count", (() => {
+      throw new Error("a validator failed");
+    }) as never);
+    expect(() =>
+      new Verifier(bundle, failing).verify([{ id: "p", tools: ["count"], kind: "never", action: "allow" }]),
+    ).toThrow("a validator failed");
+  });
+});
