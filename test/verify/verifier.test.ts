@@ -8,6 +8,7 @@ import { InternalError } from "../../src/runtime/errors.js";
 import { ToolDecision } from "../../src/verify/decision-model.js";
 import { AtomTable, type Formula } from "../../src/verify/formula.js";
 import {
+  callOf,
   decisionOnly,
   type Property,
   type PropertyResult,
@@ -552,6 +553,45 @@ rules:
         ["arguments:s", [3, 2, 0, 4]],
       ]),
     );
+  });
+  it("orders by id the relevant atoms that have no priority, whatever their order in the field", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    const [s0, s1, s2, s3] = [0, 1, 2, 3].map((i) => at(question, "s", "prefix", `p${i}`)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    question.buildFields(new Map([[s3, 0]]));
+    expect(question.fields[0]?.atoms.map((a) => a.id)).toEqual([s3, s0, s1, s2]);
+    // Indices in the field: s3 is 0, s0 1, s1 2, s2 3.
+    expect(searchOrder(question.fields, new Set([s0, s1, s2, s3]), new Map())).toEqual(
+      new Map([["arguments:s", [1, 2, 3, 0]]]),
+    );
+  });
+
+  it("builds a call from a model's concrete values, skipping the fields it has none for", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    const s = at(question, "s", "prefix", "a");
+    const e = at(question, "e", "equals", "b");
+    at(question, "f", "equals", "c");
+    question.buildFields();
+    const model = {
+      masks: Uint8Array.from([2, 2, 1]),
+      values: new Map([
+        ["arguments:s", { value: "ab" }],
+        ["arguments:e", { value: "b" }],
+      ]),
+      loose: 0,
+      abstract: new Map([["arguments:f", "no value of it was built"]]),
+    };
+    expect([s, e]).toEqual([0, 1]);
+    // f has no value in the model: the schema's required fields fill it.
+    const call = callOf(model, question.fields, SCHEMA, null);
+    expect(call.arguments.s).toBe("ab");
+    expect(call.arguments.e).toBe("b");
+    expect(Object.keys(call.arguments).sort()).toEqual(["e", "f", "s"]);
+    expect(call.context).toEqual({});
   });
 });
 
