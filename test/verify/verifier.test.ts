@@ -792,6 +792,40 @@ rules:
         "no witness found, but a call may break it: o: the contents of objects are not enumerated; q: the contents of objects are not enumerated",
     });
   });
+  it("names a context field with its scope in a reason, even one whose name contains arguments:", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: open
+    description: Takes nothing.
+    input_schema: { type: object, properties: {}, additionalProperties: false }
+`,
+      `version: 1
+rules:
+  - { id: k, tools: [open], decision: allow, context: { "arguments:o": { equals: { k: v } } }, reason: k. }
+`,
+      `context_schema:
+  type: object
+  properties: { "arguments:o": { type: object } }
+  required: ["arguments:o"]
+  additionalProperties: false
+`,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "p",
+        tools: ["open"],
+        context: { "arguments:o": { not: { equals: { k: "v" } } } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason:
+        "no witness found, but a call may break it: context:arguments:o: the contents of objects are not enumerated",
+    });
+  });
 });
 
 describe("Verifier, command tools beside others", () => {
