@@ -922,3 +922,39 @@ describe("Verifier, past the engine's bounds", () => {
     ).toThrow("a validator failed");
   });
 });
+
+describe("Verifier, an object field and a field inside it", () => {
+  const TOOL = `tools:
+  - name: store
+    description: Stores.
+    input_schema:
+      type: object
+      properties:
+        o: { type: object, properties: { k: { type: string, enum: [x, y] } }, required: [k], additionalProperties: false }
+      required: [o]
+      additionalProperties: false
+`;
+
+  it("confirms no call whose inner field undoes the object's value, and changes no literal of the policy", () => {
+    // The engine reads `o` and `o.k` as two fields: a model may give `o` the policy's { k: y } and `o.k` x, which
+    // no call has at once. The call built from it has o.k x: the controller and the property's condition decide it.
+    for (const [rule, where] of [
+      ["{ o: { equals: { k: y } } }", { "o.k": { equals: "x" } }],
+      ["{ o.k: { equals: x } }", { o: { equals: { k: "y" } } }],
+    ] as const) {
+      const { bundle, validators } = loadFromText(
+        TOOL,
+        `version: 1\nrules:\n  - { id: a, tools: [store], decision: allow, when: ${rule}, reason: a. }\n`,
+      );
+      const results = new Verifier(bundle, validators).verify([
+        { id: "never", tools: ["store"], where: where as never, kind: "never", action: "allow" },
+        { id: "always", tools: ["store"], where: where as never, kind: "always", action: "deny" },
+      ]);
+      const unconfirmed = "1 call(s) the engine found were not confirmed by the controller";
+      expect(results).toEqual([
+        { id: "never", status: "unknown", reason: unconfirmed },
+        { id: "always", status: "unknown", reason: unconfirmed },
+      ]);
+    }
+  });
+});
