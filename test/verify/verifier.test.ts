@@ -957,4 +957,21 @@ describe("Verifier, an object field and a field inside it", () => {
       ]);
     }
   });
+
+  it("confirms no call the property's own condition does not select, whatever the controller decides", () => {
+    // The policy reads `o` first: the built call's o.k (x, for the allow statement) replaces the { k: y } the
+    // property selects, so the controller would allow a call the property does not select.
+    const { bundle, validators } = loadFromText(
+      TOOL,
+      "version: 1\nrules:\n  - { id: a, tools: [store], decision: allow, when: { o: { exists: true }, o.k: { equals: x } }, reason: a. }\n",
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["store"], where: { o: { equals: { k: "y" } } }, kind: "never", action: "allow" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason: "1 call(s) the engine found were not confirmed by the controller",
+    });
+  });
 });
