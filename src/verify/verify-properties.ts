@@ -85,7 +85,9 @@ export function callOf(
   for (const field of fields) {
     const value = model.values.get(field.ref.key);
     if (value === undefined || value.value === undefined) continue;
-    setPath(field.ref.scope === "arguments" ? args : context, field.ref.path, value.value);
+    // A copy: a field below this one may be set inside it, and the model's value (a literal of the policy, frozen)
+    // is not the call's to change.
+    setPath(field.ref.scope === "arguments" ? args : context, field.ref.path, structuredClone(value.value));
   }
   fillRequired(argumentsSchema, argumentsSchema, args);
   if (contextSchema !== null) fillRequired(contextSchema, contextSchema, context);

@@ -539,6 +539,8 @@ describe("searchModels, limits and reasons", () => {
     expect(four.complete).toBe(true);
     expect(four.models.map((m) => [...m.masks])).toEqual([[T]]);
     expect(run(3)).toEqual({ models: [], complete: false });
+    // Out of budget on the prefix's true branch: nothing is recorded past the budget, not even a settled model.
+    expect(run(2)).toEqual({ models: [], complete: false });
   });
 
   it("says a field whose automata are too large is not decided, and builds no concrete model of it", () => {
@@ -567,6 +569,16 @@ describe("searchModels, limits and reasons", () => {
     const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
     expect(loose.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
       [[["arguments:f", "its string operators are too large to decide here"]], 0, [7]],
+    ]);
+    // A goal reached whatever the call is: the field is completed at once, and no value of it was built.
+    const always = searchModels(
+      question.fields,
+      n,
+      { reach: () => REACHED },
+      { concreteOnly: false, maxModels: 10 },
+    );
+    expect(always.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
+      [[["arguments:f", "no value of it was built"]], 0, [7]],
     ]);
   });
 
@@ -666,5 +678,98 @@ describe("searchModels, limits and reasons", () => {
     expect(model.values.get("arguments:f")?.value).toMatch(/^a/);
     expect(model.values.get("arguments:g")?.value).toMatch(/^x+$/);
     expect(model.values.has("arguments:h")).toBe(false);
+  });
+
+  it("says no string passed the runtime's check when a field with exact operators has none it could build", () => {
+    // An email that starts with `zz` exists, but the engine's candidates of the region are not emails.
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { f: { type: "string", format: "email" } },
+          required: ["f"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const zz = question.table.atom({ scope: "arguments", path: ["f"], key: "arguments:f" }, "prefix", "zz");
+    question.buildFields();
+    const goal: Goal = { reach: (m) => ((m[zz] as number) & T ? REACHED : 0) | MISSED };
+    const n = question.table.atoms.length;
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
+      [[["arguments:f", "no string of the region passed the runtime's check"]], 0, [T]],
+    ]);
+  });
+
+  it("says an array may hold an element no string was built for, with the answer such an element gives", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { a: { type: "array", items: { type: "string" } } },
+          required: ["a"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const any = question.table.atom({ scope: "arguments", path: ["a"], key: "arguments:a" }, "any", {
+      regex: SLOW[1],
+    });
+    question.buildFields();
+    // An element on which the slow regex answers maybe has no string the engine builds.
+    const goal: Goal = { reach: (m) => ((m[any] as number) & U ? REACHED : 0) | MISSED };
+    const n = question.table.atoms.length;
+    expect(searchModels(question.fields, n, goal, { concreteOnly: true, maxModels: 10 })).toEqual({
+      models: [],
+      complete: true,
+    });
+    const loose = searchModels(question.fields, n, goal, { concreteOnly: false, maxModels: 10 });
+    expect(loose.models.map((m) => [[...m.abstract], m.values.size, [...m.masks]])).toEqual([
+      [[["arguments:a", "an array with an element of a kind no string was built for"]], 0, [U]],
+    ]);
+  });
+
+  it("fills a field whose strings cannot be built with another kind of value it may have", () => {
+    const question = new ToolQuestion(
+      [
+        {
+          type: "object",
+          properties: { f: { type: "string" }, h: { type: ["string", "object"], maxLength: 40 } },
+          required: ["f", "h"],
+          additionalProperties: false,
+        },
+      ],
+      [null],
+    );
+    const f = question.table.atom({ scope: "arguments", path: ["f"], key: "arguments:f" }, "prefix", "a");
+    question.table.atom({ scope: "arguments", path: ["h"], key: "arguments:h" }, "regex", "[ab]*a[ab]{16}$");
+    question.buildFields();
+    expect(question.fields.map((d) => d.ref.key)).toEqual(["arguments:f", "arguments:h"]);
+    // h's strings are too large to decide, but an object is a value h may have.
+    expect(question.fields[1]?.strings()).toBeNull();
+    const goal: Goal = {
+      reach: (m) => ((m[f] as number) & T ? REACHED : 0) | ((m[f] as number) & (F | U) ? MISSED : 0),
+    };
+    const concrete = searchModels(question.fields, question.table.atoms.length, goal, {
+      concreteOnly: true,
+      maxModels: 10,
+    });
+    expect(concrete.complete).toBe(true);
+    expect(concrete.models.map((m) => [[...m.values], [...m.abstract]])).toEqual([
+      [
+        [
+          ["arguments:f", { value: "a", loose: false }],
+          ["arguments:h", { value: {} }],
+        ],
+        [],
+      ],
+    ]);
   });
 });

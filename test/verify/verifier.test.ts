@@ -5,11 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { InternalError } from "../../src/runtime/errors.js";
+import { ToolDecision } from "../../src/verify/decision-model.js";
+import { AtomTable, type Formula } from "../../src/verify/formula.js";
 import {
+  callOf,
   decisionOnly,
   type Property,
   type PropertyResult,
   partsDecide,
+  searchOrder,
+  searchPriority,
+  ToolQuestion,
   Verifier,
 } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
@@ -407,5 +413,565 @@ describe("decisionOnly", () => {
     await expect(
       controller.handle({ callId: "c", toolName: "pick", arguments: { s: "x" } }, { env: "dev" }),
     ).rejects.toThrow(new InternalError("verification never runs handlers"));
+  });
+});
+
+describe("ToolQuestion, searchPriority and searchOrder", () => {
+  const SCHEMA = {
+    type: "object",
+    properties: {
+      s: { type: "string" },
+      e: { type: "string", enum: ["a", "b"] },
+      f: { type: "string", enum: ["c", "d"] },
+    },
+    required: ["e", "f"],
+    additionalProperties: false,
+  } as const;
+  const at = (question: ToolQuestion, key: string, operator: string, value: unknown) =>
+    question.table.atom({ scope: "arguments", path: [key], key: `arguments:${key}` }, operator, value);
+
+  it("orders a field's atoms by priority, then by id, and puts fields with few options first", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    // The optional string field `s` is made first: it has strings, so it still comes after the enums.
+    const s0 = at(question, "s", "prefix", "a");
+    const s1 = at(question, "s", "prefix", "b");
+    const s2 = at(question, "s", "prefix", "c");
+    const s3 = at(question, "s", "prefix", "d");
+    const e = at(question, "e", "equals", "a");
+    const f = at(question, "f", "equals", "c");
+    question.buildFields(
+      new Map([
+        [s2, 0],
+        [s0, 5],
+        [f, 1],
+      ]),
+    );
+    expect(question.fields.map((d) => [d.ref.key, d.atoms.map((a) => a.id)])).toEqual([
+      ["arguments:f", [f]],
+      ["arguments:e", [e]],
+      ["arguments:s", [s2, s0, s1, s3]],
+    ]);
+    const plain = new ToolQuestion([SCHEMA], [null]);
+    at(plain, "s", "prefix", "a");
+    at(plain, "e", "equals", "a");
+    at(plain, "f", "equals", "c");
+    plain.buildFields();
+    expect(plain.fields.map((d) => d.ref.key)).toEqual(["arguments:e", "arguments:f", "arguments:s"]);
+  });
+
+  it("reads a context field's values from the context schema, not the arguments'", () => {
+    const question = new ToolQuestion(
+      [{ type: "object", properties: { env: { type: "integer" } } }],
+      [{ type: "object", properties: { env: { type: "string", enum: ["dev", "prod"] } }, required: ["env"] }],
+    );
+    question.table.atom({ scope: "context", path: ["env"], key: "context:env" }, "equals", "prod");
+    question.buildFields();
+    expect(question.fields[0]?.options().map((o) => (o.kind === "value" ? o.value : o.kind))).toEqual([
+      "dev",
+      "prod",
+    ]);
+  });
+
+  it("ranks the atoms of the given formulas first, then those of the strictest statements reading them", () => {
+    const { bundle } = loadFromText(
+      `tools:
+  - name: t
+    description: T.
+    input_schema:
+      type: object
+      properties: { n: { type: integer }, m: { type: integer }, k: { type: integer }, j: { type: integer } }
+      additionalProperties: false
+  - name: u
+    description: U.
+    input_schema:
+      type: object
+      properties: { n: { type: integer } }
+      additionalProperties: false
+`,
+      `version: 1
+rules:
+  - { id: a, tools: [t], decision: allow, when: { n: { max: 5 } }, reason: a. }
+  - { id: b, tools: [t], decision: ask, when: { m: { max: 5 } }, reason: b. }
+  - { id: c, tools: [t], decision: deny, when: { k: { max: 5 } }, reason: c. }
+  - { id: d, tools: [u], decision: deny, when: { n: { max: 5 } }, reason: d. }
+`,
+    );
+    const table = new AtomTable();
+    const t = new ToolDecision(table, "t", bundle.statements, bundle.mode);
+    const u = new ToolDecision(table, "u", bundle.statements, bundle.mode);
+    const id = (key: string) =>
+      table.atom({ scope: "arguments", path: [key], key: `arguments:${key}` }, "max", 5);
+    const [n, m, k] = [id("n"), id("m"), id("k")];
+    const j = table.atom({ scope: "arguments", path: ["j"], key: "arguments:j" }, "min", 1);
+    // deny 1, ask 2, allow 3; an atom read by several statements takes the strictest.
+    expect(searchPriority([], [t])).toEqual(
+      new Map([
+        [n, 3],
+        [m, 2],
+        [k, 1],
+      ]),
+    );
+    expect(searchPriority([], [t, u]).get(n)).toBe(1);
+    expect(searchPriority([], [u, t]).get(n)).toBe(1);
+    const first: Formula = {
+      kind: "and",
+      of: [
+        { kind: "atom", atom: k },
+        { kind: "atom", atom: j },
+      ],
+    };
+    expect(searchPriority([first], [t])).toEqual(
+      new Map([
+        [n, 3],
+        [m, 2],
+        [k, 0],
+        [j, 0],
+      ]),
+    );
+  });
+
+  it("orders each field's relevant atoms by priority, then by id, and leaves the others out", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    const s = [0, 1, 2, 3, 4].map((i) => at(question, "s", "prefix", `p${i}`)) as number[];
+    const e = at(question, "e", "equals", "a");
+    question.buildFields();
+    const [s0, s1, s2, s3, s4] = s as [number, number, number, number, number];
+    const order = searchOrder(
+      question.fields,
+      new Set([s0, s2, s3, s4]),
+      new Map([
+        [s3, 0],
+        [s2, 1],
+        [e, 0],
+      ]),
+    );
+    // Indices in the field's atoms (made in id order): s1 is not relevant, s0 and s4 have no priority.
+    expect(s1).toBe(s0 + 1);
+    expect(order).toEqual(
+      new Map([
+        ["arguments:e", []],
+        ["arguments:s", [3, 2, 0, 4]],
+      ]),
+    );
+  });
+  it("orders by id the relevant atoms that have no priority, whatever their order in the field", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    const [s0, s1, s2, s3] = [0, 1, 2, 3].map((i) => at(question, "s", "prefix", `p${i}`)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    question.buildFields(new Map([[s3, 0]]));
+    expect(question.fields[0]?.atoms.map((a) => a.id)).toEqual([s3, s0, s1, s2]);
+    // Indices in the field: s3 is 0, s0 1, s1 2, s2 3.
+    expect(searchOrder(question.fields, new Set([s0, s1, s2, s3]), new Map())).toEqual(
+      new Map([["arguments:s", [1, 2, 3, 0]]]),
+    );
+  });
+
+  it("builds a call from a model's concrete values, skipping the fields it has none for", () => {
+    const question = new ToolQuestion([SCHEMA], [null]);
+    const s = at(question, "s", "prefix", "a");
+    const e = at(question, "e", "equals", "b");
+    at(question, "f", "equals", "c");
+    question.buildFields();
+    const model = {
+      masks: Uint8Array.from([2, 2, 1]),
+      values: new Map([
+        ["arguments:s", { value: "ab" }],
+        ["arguments:e", { value: "b" }],
+      ]),
+      loose: 0,
+      abstract: new Map([["arguments:f", "no value of it was built"]]),
+    };
+    expect([s, e]).toEqual([0, 1]);
+    // f has no value in the model: the schema's required fields fill it.
+    const call = callOf(model, question.fields, SCHEMA, null);
+    expect(call.arguments.s).toBe("ab");
+    expect(call.arguments.e).toBe("b");
+    expect(Object.keys(call.arguments).sort()).toEqual(["e", "f", "s"]);
+    expect(call.context).toEqual({});
+  });
+});
+
+describe("partsDecide, the properties and fields it takes", () => {
+  const flat = { type: "object", properties: { command: { type: "string" } } };
+  const property = (
+    kind: "never" | "always",
+    action: "allow" | "ask" | "deny",
+    where?: unknown,
+  ): Property => ({
+    id: "p",
+    tools: ["t"],
+    kind,
+    action,
+    ...(where === undefined ? {} : { where: where as never }),
+  });
+
+  it("takes never allow and always deny, and no other kind of property", () => {
+    const on = (kind: "never" | "always", action: "allow" | "ask" | "deny") =>
+      partsDecide(property(kind, action), flat, [["command"]]);
+    expect(on("never", "allow")).toBe(true);
+    expect(on("always", "deny")).toBe(true);
+    expect(on("never", "deny")).toBe(false);
+    expect(on("never", "ask")).toBe(false);
+    expect(on("always", "allow")).toBe(false);
+    expect(on("always", "ask")).toBe(false);
+  });
+
+  it("takes exactly one command field, whose schema says nothing of its text but its length", () => {
+    const p = property("never", "allow");
+    expect(partsDecide(p, flat, [])).toBe(false);
+    const two = { type: "object", properties: { command: { type: "string" }, other: { type: "string" } } };
+    expect(partsDecide(p, two, [["command"], ["other"]])).toBe(false);
+    const schema = (field: unknown) => ({ type: "object", properties: { command: field } }) as never;
+    expect(
+      partsDecide(p, schema({ type: "string", minLength: 1, maxLength: 9, title: "t" }), [["command"]]),
+    ).toBe(true);
+    expect(partsDecide(p, schema({ type: "string", pattern: "^[a-z ]*$" }), [["command"]])).toBe(false);
+    expect(partsDecide(p, schema({ type: "string", enum: ["ls"] }), [["command"]])).toBe(false);
+    // A name on the prototype of every object is not a declared property.
+    expect(partsDecide(p, { type: "object", properties: {} }, [["__proto__"]])).toBe(false);
+    // A parent that is not a schema object declares nothing below it.
+    expect(
+      partsDecide(p, { type: "object", properties: { opts: null } } as never, [["opts", "command"]]),
+    ).toBe(false);
+  });
+
+  it("refuses a condition on any object that holds the field, and only on those", () => {
+    const deep = {
+      type: "object",
+      properties: {
+        a: { type: "object", properties: { b: { type: "object", properties: { c: { type: "string" } } } } },
+      },
+    };
+    const on = (where: unknown) => partsDecide(property("never", "allow", where), deep, [["a", "b", "c"]]);
+    expect(on({ "a.b.c": { command: ["ls"] } })).toBe(true);
+    expect(on({ a: { exists: true } })).toBe(false);
+    expect(on({ "a.b": { exists: true } })).toBe(false);
+    // Objects beside the field's parents.
+    expect(on({ x: { exists: true } })).toBe(true);
+    expect(on({ "a.x": { exists: true } })).toBe(true);
+  });
+
+  it("refuses operators with more than one key, inside or outside a not", () => {
+    const on = (operators: unknown) =>
+      partsDecide(property("never", "allow", { command: operators }), flat, [["command"]]);
+    expect(on({ command: ["ls"], prefix: "ls" })).toBe(false);
+    expect(on({ not: { command: ["ls"], prefix: "ls" } })).toBe(false);
+    expect(on({ not: "c" })).toBe(false);
+  });
+});
+
+describe("Verifier, the calls it counts and the context it selects", () => {
+  it("counts each call the controller did not confirm, and stops at the first settled call", () => {
+    const v = verifier();
+    // `strict` allows every call, and no call of it is valid: the engine's calls are never confirmed.
+    const [some, settled, always] = v.verify([
+      // n 0 and n 1 are selected: two calls.
+      { id: "some", tools: ["strict"], where: { n: { max: 1 } }, kind: "never", action: "allow" },
+      // Every call is selected and allowed: the first settles it, whatever n is.
+      { id: "settled", tools: ["strict"], kind: "never", action: "allow" },
+      { id: "always", tools: ["strict"], kind: "always", action: "deny" },
+    ]);
+    const unconfirmed = (n: number) => `${n} call(s) the engine found were not confirmed by the controller`;
+    expect(some).toEqual({ id: "some", status: "unknown", reason: unconfirmed(2) });
+    expect(settled).toEqual({ id: "settled", status: "unknown", reason: unconfirmed(1) });
+    expect(always).toEqual({ id: "always", status: "unknown", reason: unconfirmed(1) });
+  });
+
+  it("selects the witness's context by a condition that excludes a value", () => {
+    // Only prod is not dev: n 6 is then asked, not denied.
+    expect(
+      one({ tools: ["count"], context: { env: { not: { equals: "dev" } } }, kind: "never", action: "deny" }),
+    ).toEqual({ id: "p", status: "holds" });
+    expect(
+      one({ tools: ["count"], context: { env: { not: { equals: "dev" } } }, kind: "never", action: "ask" }),
+    ).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "count", arguments: { n: 0 }, context: { env: "prod" }, decision: "ask" },
+    });
+  });
+
+  it("builds a witness from a context condition alone, with that context", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: open
+    description: Takes nothing.
+    input_schema: { type: object, properties: {}, additionalProperties: false }
+`,
+      `version: 1
+rules:
+  - { id: open, tools: [open], decision: allow, reason: open. }
+`,
+      CONTEXT,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["open"], context: { env: { equals: "prod" } }, kind: "never", action: "allow" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "open", arguments: {}, context: { env: "prod" }, decision: "allow" },
+    });
+  });
+
+  it("leaves a field the witness does not need out of its arguments", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: opt
+    description: An optional field.
+    input_schema:
+      type: object
+      properties: { m: { type: string, enum: [a, b] } }
+      additionalProperties: false
+`,
+      `version: 1
+rules:
+  - { id: b, tools: [opt], decision: deny, when: { m: { equals: b } }, reason: not b. }
+  - { id: rest, tools: [opt], decision: allow, reason: the rest. }
+`,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["opt"], kind: "never", action: "allow" },
+    ]);
+    expect(result).toStrictEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "opt", arguments: {}, context: {}, decision: "allow" },
+    });
+  });
+
+  it("answers a property given to verifyOne alone as verify does", () => {
+    const property: Property = {
+      id: "p",
+      tools: ["count"],
+      where: { n: { min: 3 } },
+      kind: "never",
+      action: "allow",
+    };
+    expect(verifier().verifyOne(property)).toEqual(verifier().verify([property])[0]);
+    expect(verifier().verifyOne(property)).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "count", arguments: { n: 3 }, context: { env: "dev" }, decision: "allow" },
+    });
+  });
+
+  it("joins the reasons of every field it could not build", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: two
+    description: Two objects.
+    input_schema:
+      type: object
+      properties: { o: { type: object }, q: { type: object } }
+      required: [o, q]
+      additionalProperties: false
+`,
+      `version: 1
+rules:
+  - { id: k, tools: [two], decision: allow, when: { o: { equals: { k: v } }, q: { equals: { k: v } } }, reason: k. }
+`,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "p",
+        tools: ["two"],
+        where: { o: { not: { equals: { k: "v" } } }, q: { not: { equals: { k: "v" } } } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason:
+        "no witness found, but a call may break it: o: the contents of objects are not enumerated; q: the contents of objects are not enumerated",
+    });
+  });
+  it("names a context field with its scope in a reason, even one whose name contains arguments:", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: open
+    description: Takes nothing.
+    input_schema: { type: object, properties: {}, additionalProperties: false }
+`,
+      `version: 1
+rules:
+  - { id: k, tools: [open], decision: allow, context: { "arguments:o": { equals: { k: v } } }, reason: k. }
+`,
+      `context_schema:
+  type: object
+  properties: { "arguments:o": { type: object } }
+  required: ["arguments:o"]
+  additionalProperties: false
+`,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "p",
+        tools: ["open"],
+        context: { "arguments:o": { not: { equals: { k: "v" } } } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason:
+        "no witness found, but a call may break it: context:arguments:o: the contents of objects are not enumerated",
+    });
+  });
+});
+
+describe("Verifier, command tools beside others", () => {
+  const SHELL_POLICY = `version: 1
+rules:
+  - { id: ls, tools: [shell], decision: allow, when: { command: { regex: "^ls$" } }, reason: ls is fine. }
+  - { id: rm, tools: [shell], decision: deny, when: { command: { command: ["rm"] } }, reason: no rm. }
+`;
+  const shellTool = (name: string, field: string) => `  - name: ${name}
+    description: Runs a command.
+    input_schema:
+      type: object
+      properties: { command: ${field} }
+      required: [command]
+      additionalProperties: false
+`;
+
+  it("keeps the length bounds of a command field for a property not decided on parts", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:\n${shellTool("shell", "{ type: string, minLength: 5, maxLength: 40 }")}`,
+      SHELL_POLICY,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["shell"], where: { command: { command: ["rm"] } }, kind: "never", action: "deny" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "shell", arguments: { command: "rm a a" }, context: {}, decision: "deny" },
+    });
+  });
+
+  it("decides each tool's parts with that tool's own schema and statements", () => {
+    const { bundle, validators } = loadFromText(
+      `tools:
+  - name: other
+    description: Not a command.
+    input_schema: { type: object, properties: { n: { type: integer } }, additionalProperties: false }
+${shellTool("copy", "{ type: string, maxLength: 2 }")}${shellTool("shell", "{ type: string, maxLength: 2 }")}`,
+      `${SHELL_POLICY}  - { id: cp, tools: [copy], decision: deny, when: { command: { command: ["cp"] } }, reason: no cp. }
+`,
+    );
+    // `copy` allows nothing (default deny), `shell` allows `ls`.
+    const results = new Verifier(bundle, validators).verify([
+      { id: "copy", tools: ["copy"], kind: "never", action: "allow" },
+      { id: "both", tools: ["copy", "shell"], kind: "never", action: "allow" },
+      { id: "shell", tools: ["shell"], kind: "never", action: "allow" },
+    ]);
+    const ls = { tool: "shell", arguments: { command: "ls" }, context: {}, decision: "allow" };
+    expect(results).toEqual([
+      { id: "copy", status: "holds" },
+      { id: "both", status: "fails", witness: ls },
+      { id: "shell", status: "fails", witness: ls },
+    ]);
+  });
+});
+
+describe("Verifier, past the engine's bounds", () => {
+  it("says a tool whose automata pass the engine's bound is too large to decide, and still answers the others", () => {
+    // Five counters of `a` (modulo 7, 11, 13, 17 and 19): their product has 323,323 states.
+    const counter = (m: number) => `^(?:(?:[^a]*a){${m}})*[^a]*$`;
+    const { bundle, validators } = loadFromText(
+      `${TOOLS}  - name: t
+    description: T.
+    input_schema: { type: object, properties: { p: { type: string, maxLength: 12 } }, required: [p], additionalProperties: false }
+`,
+      `${POLICY}${[7, 11, 13, 17, 19]
+        .map(
+          (m) =>
+            `  - { id: c${m}, tools: [t], decision: deny, when: { p: { regex: "${counter(m)}" } }, reason: r. }\n`,
+        )
+        .join("")}  - { id: u, tools: [t], decision: ask, when: { p: { prefix: "a" } }, reason: u. }
+`,
+      CONTEXT,
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["t", "pick"], kind: "never", action: "ask" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason: "t: too large to decide here (an automaton has more than 20000 states)",
+    });
+  });
+
+  it("does not hide an error other than the engine's bound as unknown", () => {
+    const { bundle, validators } = loadFromText(TOOLS, POLICY, CONTEXT);
+    const failing = new Map(validators);
+    failing.set("count", (() => {
+      throw new Error("a validator failed");
+    }) as never);
+    expect(() =>
+      new Verifier(bundle, failing).verify([{ id: "p", tools: ["count"], kind: "never", action: "allow" }]),
+    ).toThrow("a validator failed");
+  });
+});
+
+describe("Verifier, an object field and a field inside it", () => {
+  const TOOL = `tools:
+  - name: store
+    description: Stores.
+    input_schema:
+      type: object
+      properties:
+        o: { type: object, properties: { k: { type: string, enum: [x, y] } }, required: [k], additionalProperties: false }
+      required: [o]
+      additionalProperties: false
+`;
+
+  it("confirms no call whose inner field undoes the object's value, and changes no literal of the policy", () => {
+    // The engine reads `o` and `o.k` as two fields: a model may give `o` the policy's { k: y } and `o.k` x, which
+    // no call has at once. The call built from it has o.k x: the controller and the property's condition decide it.
+    for (const [rule, where] of [
+      ["{ o: { equals: { k: y } } }", { "o.k": { equals: "x" } }],
+      ["{ o.k: { equals: x } }", { o: { equals: { k: "y" } } }],
+    ] as const) {
+      const { bundle, validators } = loadFromText(
+        TOOL,
+        `version: 1\nrules:\n  - { id: a, tools: [store], decision: allow, when: ${rule}, reason: a. }\n`,
+      );
+      const results = new Verifier(bundle, validators).verify([
+        { id: "never", tools: ["store"], where: where as never, kind: "never", action: "allow" },
+        { id: "always", tools: ["store"], where: where as never, kind: "always", action: "deny" },
+      ]);
+      const unconfirmed = "1 call(s) the engine found were not confirmed by the controller";
+      expect(results).toEqual([
+        { id: "never", status: "unknown", reason: unconfirmed },
+        { id: "always", status: "unknown", reason: unconfirmed },
+      ]);
+    }
+  });
+
+  it("confirms no call the property's own condition does not select, whatever the controller decides", () => {
+    // The policy reads `o` first: the built call's o.k (x, for the allow statement) replaces the { k: y } the
+    // property selects, so the controller would allow a call the property does not select.
+    const { bundle, validators } = loadFromText(
+      TOOL,
+      "version: 1\nrules:\n  - { id: a, tools: [store], decision: allow, when: { o: { exists: true }, o.k: { equals: x } }, reason: a. }\n",
+    );
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["store"], where: { o: { equals: { k: "y" } } }, kind: "never", action: "allow" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "unknown",
+      reason: "1 call(s) the engine found were not confirmed by the controller",
+    });
   });
 });
