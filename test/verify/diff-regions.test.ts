@@ -251,6 +251,29 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
     ).toEqual(["input_schema at a: has a schema the engine does not read"]);
   });
 
+  it("a changed multipleOf is modelled only between two positive numbers, integers on an integer field, in either direction", () => {
+    const change = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+      schemaChanges(object({ n: before }), object({ n: after }), "input_schema").problems;
+    const notModelled = ["input_schema at n: changes `multipleOf`, not modelled here"];
+    // Not a positive number on one side (a schema no validator accepts): never read as one.
+    expect(change({ multipleOf: "3" }, { multipleOf: 6 })).toEqual(notModelled);
+    expect(change({ multipleOf: 6 }, { multipleOf: "3" })).toEqual(notModelled);
+    expect(change({ multipleOf: -2 }, { multipleOf: 4 })).toEqual(notModelled);
+    expect(change({ multipleOf: 4 }, { multipleOf: -2 })).toEqual(notModelled);
+    expect(change({ multipleOf: 0 }, { multipleOf: 2 })).toEqual(notModelled);
+    // An integer field on one side only is enough to refuse a fractional multiple.
+    expect(change({ type: "integer", multipleOf: 2 }, { type: "number", multipleOf: 0.5 })).toEqual(
+      notModelled,
+    );
+    expect(change({ type: "number", multipleOf: 0.5 }, { type: "integer", multipleOf: 2 })).toEqual(
+      notModelled,
+    );
+    expect(change({ type: "number", multipleOf: 0.5 }, { type: "number", multipleOf: 2 })).toEqual([]);
+    // The common multiple is one step of the larger (65), whichever side holds it.
+    expect(change({ multipleOf: 65 }, { multipleOf: 1 })).toEqual([]);
+    expect(change({ multipleOf: 1 }, { multipleOf: 65 })).toEqual([]);
+  });
+
   it("a property required on one side only is a field (its presence), a problem only if its schema is not a leaf", () => {
     const list = { type: "array", items: { type: "string" } };
     expect(
@@ -526,6 +549,26 @@ describe("diffRegions: the tools compared", () => {
     ]);
   });
 
+  it("statements renamed and reordered, decisions alike: complete with no change, even where the engine could not confirm candidates", () => {
+    // `command` rules: a search over them meets compound commands it cannot confirm (see the status tests), so only
+    // knowing the decisions are alike answers `complete` here.
+    const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
+    const policy = (ids: [string, string], order: "as-is" | "reversed") => {
+      const rules = [
+        rule(ids[0], "allow", { c: { command: ["git status", { prefix: "git log", options: ["--stat"] }] } }),
+        rule(ids[1], "deny", { c: { command: ["rm"] } }, { reason: "never" }),
+      ];
+      return { otherwise: { t: "ask" }, rules: order === "as-is" ? rules : rules.reverse() };
+    };
+    const base = load(tools, policy(["safe", "rm"], "as-is"));
+    for (const head of [
+      load(tools, policy(["git", "rm"], "as-is")),
+      load(tools, policy(["git", "no-rm"], "reversed")),
+    ]) {
+      expect(regions(base, head)).toStrictEqual([{ tool: "t", status: "complete", changes: [] }]);
+    }
+  });
+
   it("a changed mode compares every shared tool: observe lets through, ci refuses what asked", () => {
     const tools = [tool("t", { p: { type: "string", maxLength: 8 } }), tool("u", { p: { type: "string" } })];
     const policy = {
@@ -647,6 +690,33 @@ describe("diffRegions: a region's condition, in words", () => {
     expect(bounded?.changes.map(line)).toEqual([
       `loosened | invalid→allow | {"p":""} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: false | p valid under the new schema: true | p length within the new schema's 0..2: true`,
       `tightened | allow→invalid | {"p":"aaa"} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
+    ]);
+  });
+});
+
+describe("diffRegions: a region's atoms", () => {
+  it("a tightened region names only the atoms that decide it: a call starting with b is denied whatever the ask rule says", () => {
+    const tools = [tool("t", { p: { type: "string", maxLength: 8 } })];
+    const askC = rule("c", "ask", { p: { prefix: "c" } });
+    const [t] = regions(
+      load(tools, { allow: ["t"], rules: [askC] }),
+      load(tools, { allow: ["t"], rules: [askC, rule("b", "deny", { p: { prefix: "b" } })] }),
+    );
+    expect(t?.status).toBe("complete");
+    expect(t?.changes.map(line)).toEqual([
+      'tightened | allow→deny | {"p":"b"} | {} | p starts with "b": true',
+    ]);
+  });
+
+  it("a field whose schema and statements both changed: a region it is valid in names its validity under both schemas", () => {
+    const tools = (maxLength: number) => [
+      tool("t", { p: { type: "string", maxLength } }, { required: ["p"] }),
+    ];
+    const deny = (prefix: string) => ({ allow: ["t"], rules: [rule("r", "deny", { p: { prefix } })] });
+    const [t] = regions(load(tools(2), deny("a")), load(tools(3), deny("b")));
+    expect(t?.status).toBe("complete");
+    expect(t?.changes.filter((c) => c.change === "tightened").map(line)).toEqual([
+      `tightened | allow→deny | {"p":"b"} | {} | p starts with "a": false | p starts with "b": true | p valid under the old schema: true | p length within the old schema's 0..2: true | p valid under the new schema: true | p length within the new schema's 0..3: true`,
     ]);
   });
 });
@@ -866,6 +936,83 @@ describe("diffRegions: a tool's status and reason", () => {
     ]);
   });
 
+  it("candidates not confirmed on a tool with command and url rules: unknown, naming both", () => {
+    const tools = [
+      tool(
+        "t",
+        { c: { type: "string", maxLength: 200 }, u: { type: "string", maxLength: 200 } },
+        { required: ["c"] },
+      ),
+    ];
+    const policy = (options: string[]) => ({
+      otherwise: { t: "ask" },
+      rules: [
+        rule("safe", "allow", { c: { command: ["git status", { prefix: "git log", options }] } }),
+        rule("web", "deny", { u: { url: { host: "evil.com" } } }),
+      ],
+    });
+    const [t] = regions(load(tools, policy(["--oneline", "--stat"])), load(tools, policy(["--oneline"])));
+    expect(t?.status).toBe("unknown");
+    expect(t?.reason).toBe(
+      "`command` rules are not modelled exactly (compound commands, words past the prefixes); `url` rules are decided only on the URLs tried: 4 candidate loosened call(s) were not confirmed by the controllers",
+    );
+    expect(t?.changes.map((c) => [c.change, c.before, c.after, c.arguments])).toEqual([
+      ["tightened", "allow", "ask", { c: "git log --stat" }],
+    ]);
+  });
+
+  it("candidates not confirmed where no operator explains it: unknown, with their number alone", () => {
+    // A rule on an object and on a field inside it: the region where both hold has no call (the field's value
+    // replaces the object's), so its candidate decides as before.
+    const tools = [
+      tool(
+        "t",
+        {
+          o: {
+            type: "object",
+            properties: { p: { type: "string", maxLength: 4 } },
+            additionalProperties: false,
+          },
+        },
+        { required: ["o"] },
+      ),
+    ];
+    const [t] = regions(
+      load(tools, {
+        allow: ["t"],
+        rules: [rule("r", "deny", { o: { equals: { p: "x" } }, "o.p": { prefix: "y" } })],
+      }),
+      load(tools, { allow: ["t"] }),
+    );
+    expect(t).toStrictEqual({
+      tool: "t",
+      status: "unknown",
+      reason: "1 candidate loosened call(s) were not confirmed by the controllers",
+      changes: [],
+    });
+  });
+
+  it("a context field in a reason keeps its scope, even when its name contains arguments:", () => {
+    const context =
+      'context_schema:\n  type: object\n  properties: { "arguments:x": { type: string, maxLength: 40 } }\n  required: ["arguments:x"]\n  additionalProperties: false\n';
+    const tools = [tool("t", { p: { type: "string", maxLength: 4 } })];
+    const deny = (pattern: string) => ({
+      allow: ["t"],
+      rules: [rule("r", "deny", undefined, { context: { "arguments:x": { regex: pattern } } })],
+    });
+    const [t] = regions(
+      load(tools, deny("a[ab]{16}b"), context),
+      load(tools, deny("a[ab]{16}b|zz"), context),
+    );
+    expect(t).toStrictEqual({
+      tool: "t",
+      status: "unknown",
+      reason:
+        "no loosened call was built, but one may exist: context:arguments:x: its string operators are too large to decide here",
+      changes: [],
+    });
+  });
+
   it("quoted words are candidates: a quoting rule that no longer asks for quotes loosens", () => {
     const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
     const quoting = (pattern: string) => ({
@@ -930,6 +1077,36 @@ describe("diffRegions: a tool's status and reason", () => {
         "the search ran out of its budget (candidate strings for operators not modelled exactly, such as `command` or `url`, are costly to build)",
       changes: [],
     });
+    // The search for built calls fits in the budget, the one for any call (which also tries an object's contents,
+    // not enumerated) does not: still unknown.
+    const tools = [
+      tool(
+        "t",
+        { o: { type: "object", properties: { p: { type: "string" } }, additionalProperties: false } },
+        { required: ["o"] },
+      ),
+    ];
+    const deny = (...values: string[]) => ({
+      allow: ["t"],
+      rules: values.map((p) => rule(p, "deny", { o: { equals: { p } } })),
+    });
+    const base = load(tools, deny("x"));
+    const head = load(tools, deny("x", "y"));
+    const tightened = [
+      `tightened | allow→deny | {"o":{"p":"y"}} | {} | o equals {"p":"x"}: false | o equals {"p":"y"}: true`,
+    ];
+    const [short] = regions(base, head, { budget: 4 });
+    expect([short?.status, short?.reason, short?.changes.map(line)]).toEqual([
+      "unknown",
+      "the search ran out of its budget",
+      tightened,
+    ]);
+    const [enough] = regions(base, head);
+    expect([enough?.status, enough?.reason, enough?.changes.map(line)]).toEqual([
+      "unknown",
+      "no loosened call was built, but one may exist: o: the contents of objects are not enumerated",
+      tightened,
+    ]);
   });
 
   it("a tightening in one region among many: the search goes to it, past the regions that did not change", () => {
