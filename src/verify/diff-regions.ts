@@ -366,6 +366,16 @@ export function diffRegions(
   });
 }
 
+/** Removes the value at `path` in `object`, when there is one. */
+function deletePath(object: Record<string, unknown>, path: readonly string[]): void {
+  let current: unknown = object;
+  for (const key of path.slice(0, -1)) {
+    if (!isObject(current)) return;
+    current = current[key];
+  }
+  if (isObject(current)) delete current[path[path.length - 1] as string];
+}
+
 /** What a controller does with a call: its action after the mode, or `invalid`. */
 function outcome(
   controller: ToolController,
@@ -513,6 +523,13 @@ function diffTool(
   let unconfirmedLoosened = 0;
   const confirm = (model: Model): RegionChange | undefined => {
     const call = callOf(model, question.fields, newSchema, head.contextSchema);
+    // A field the model leaves missing stays missing: `callOf` fills what the new schema requires, which would be
+    // another call than the region's where that schema newly requires the field (a tightening then never confirmed).
+    for (const field of question.fields) {
+      const chosen = model.values.get(field.ref.key);
+      if (chosen !== undefined && chosen.value === undefined)
+        deletePath(field.ref.scope === "arguments" ? call.arguments : call.context, field.ref.path);
+    }
     const b = outcome(before, base.mode, tool, call.arguments, call.context);
     const a = outcome(after, head.mode, tool, call.arguments, call.context);
     if (a === b) return undefined;

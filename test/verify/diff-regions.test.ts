@@ -840,6 +840,44 @@ describe("diffRegions: a tool's status and reason", () => {
     ]);
   });
 
+  it("a property or context field newly required: the calls without it are refused, a tightening", () => {
+    // The witness leaves the field out: filling in what the new schema requires would decide another call.
+    const allow = { allow: ["t"] };
+    const required = (names: string[]) => [
+      tool("t", { p: { type: "string" }, q: { type: "string" } }, { required: names }),
+    ];
+    expect(regions(load(required([]), allow), load(required(["p"]), allow))).toStrictEqual([
+      {
+        tool: "t",
+        status: "complete",
+        changes: [
+          expect.objectContaining({
+            change: "tightened",
+            before: "allow",
+            after: "invalid",
+            arguments: {},
+            condition: ["p valid under the old schema: true", "p valid under the new schema: false"],
+          }),
+        ],
+      },
+    ]);
+    // One required property for another: each side refuses what the other lets through.
+    expect(regions(load(required(["p"]), allow), load(required(["q"]), allow))[0]?.changes.map(line)).toEqual(
+      [
+        'loosened | invalid→allow | {"q":""} | {} | p valid under the old schema: false | p valid under the new schema: true | q valid under the old schema: true | q valid under the new schema: true',
+        'tightened | allow→invalid | {"p":""} | {} | p valid under the old schema: true | p valid under the new schema: true | q valid under the old schema: true | q valid under the new schema: false',
+      ],
+    );
+    const context = (yes: boolean) =>
+      `context_schema:\n  type: object\n  properties:\n    env: { type: string }\n${yes ? "  required: [env]\n" : ""}  additionalProperties: false\n`;
+    const tools = [tool("t", { p: { type: "string" } })];
+    expect(
+      regions(load(tools, allow, context(false)), load(tools, allow, context(true)))[0]?.changes.map(line),
+    ).toEqual([
+      "tightened | allow→invalid | {} | {} | context.env valid under the old schema: true | context.env valid under the new schema: false",
+    ]);
+  });
+
   it("strings the engine cannot decide: unknown, with the operators behind it", () => {
     const tools = [tool("t", { p: { type: "string", maxLength: 40 } }, { required: ["p"] })];
     const regex = (pattern: string) => ({
