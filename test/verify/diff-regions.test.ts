@@ -641,6 +641,11 @@ describe("diffRegions: a region's condition, in words", () => {
       'loosened | deny→allow | {"p":"rm \'&\'"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
       'loosened | deny→allow | {"p":"\'&\' rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
     ]);
+    // Only the decision's own atom reads as the separators, not an operator whose value is the same text.
+    expect(lines({ p: { equals: "[;&|\\n]" } }, { p: { equals: "x" } })).toEqual([
+      'loosened | deny→allow | {"p":"[;&|\\\\n]"} | {} | p equals "[;&|\\\\n]": true | p equals "x": false',
+      'tightened | allow→deny | {"p":"x"} | {} | p equals "[;&|\\\\n]": false | p equals "x": true',
+    ]);
     expect(lines({ p: { regex: "^a" } }, { p: { prefix: "aa" } })).toEqual([
       'loosened | deny→allow | {"p":"a"} | {} | p matches regex "^a": true | p starts with "aa": false',
     ]);
@@ -878,6 +883,37 @@ describe("diffRegions: a tool's status and reason", () => {
     ]);
   });
 
+  it("denied on one side and refused by the other's schema is as strict on both: no region, whichever the direction", () => {
+    // An added multipleOf is not modelled, so the search expects 5 decided alike by both schemas; the controllers
+    // then find deny on one side, invalid on the other.
+    const tools = (extra: Record<string, unknown>) => [
+      tool("t", { n: { type: "integer", minimum: 0, maximum: 9, ...extra } }, { required: ["n"] }),
+    ];
+    const allow = { allow: ["t"] };
+    const denyFive = { allow: ["t"], rules: [rule("r", "deny", { n: { equals: 5 } })] };
+    const unknown = {
+      tool: "t",
+      status: "unknown",
+      reason: "input_schema at n: changes `multipleOf`, not modelled here",
+      changes: [],
+    };
+    expect(regions(load(tools({}), denyFive), load(tools({ multipleOf: 2 }), allow))).toStrictEqual([
+      unknown,
+    ]);
+    expect(regions(load(tools({ multipleOf: 2 }), allow), load(tools({}), denyFive))).toStrictEqual([
+      unknown,
+    ]);
+    // Past such a candidate, a loosened call is still found.
+    const [t] = regions(
+      load(tools({}), { allow: ["t"], rules: [rule("r", "deny", { n: { min: 5 } })] }),
+      load(tools({ multipleOf: 2 }), allow),
+    );
+    expect([t?.status, t?.changes.map(line)]).toEqual([
+      "complete",
+      ['loosened | deny→allow | {"n":6} | {} | n at least 5: true'],
+    ]);
+  });
+
   it("strings the engine cannot decide: unknown, with the operators behind it", () => {
     const tools = [tool("t", { p: { type: "string", maxLength: 40 } }, { required: ["p"] })];
     const regex = (pattern: string) => ({
@@ -892,6 +928,21 @@ describe("diffRegions: a tool's status and reason", () => {
         "no loosened call was built, but one may exist: p: its string operators are too large to decide here",
       changes: [],
     });
+    // Two fields the engine cannot decide: each named.
+    const both = [
+      tool(
+        "t",
+        { p: { type: "string", maxLength: 40 }, q: { type: "string", maxLength: 40 } },
+        { required: ["p", "q"] },
+      ),
+    ];
+    const onBoth = (pattern: string) => ({
+      allow: ["t"],
+      rules: [rule("r", "deny", { p: { regex: pattern }, q: { regex: pattern } })],
+    });
+    expect(regions(load(both, onBoth("a[ab]{16}b")), load(both, onBoth("a[ab]{16}b|zz")))[0]?.reason).toBe(
+      "no loosened call was built, but one may exist: p: its string operators are too large to decide here; q: its string operators are too large to decide here",
+    );
     const urls = [tool("t", { u: { type: "string", maxLength: 200 } }, { required: ["u"] })];
     const allowUrl = (url: unknown) => ({
       otherwise: { t: "ask" },
