@@ -165,7 +165,8 @@ interface SchemaChanges {
  */
 export function schemaChanges(before: Schemaish, after: Schemaish, what: string): SchemaChanges {
   const out: SchemaChanges = { fields: [], problems: [] };
-  const walk = (o: Schemaish, n: Schemaish, path: string[]): void => {
+  // `present`: whether the object at `path` is in every valid call (required all the way down, on both sides).
+  const walk = (o: Schemaish, n: Schemaish, path: string[], present: boolean): void => {
     if (withoutAnnotations(o) === withoutAnnotations(n)) return;
     const where = path.length === 0 ? what : `${what} at ${path.join(".")}`;
     const objectLike = (s: Schemaish) =>
@@ -193,7 +194,14 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
           out.problems.push(`${where}: ${key} is required but not declared`);
           continue;
         }
-        if (inA && inB && ra.has(key) === rb.has(key)) walk(pa[key], pb[key], [...path, key]);
+        // Required on one side only in an object that may be missing: without the field, a call is valid on both
+        // sides where the object is missing and not where it is present, and the per-field facts read the former.
+        if (!present && ra.has(key) !== rb.has(key))
+          out.problems.push(
+            `${where}: ${key} is required on one side only, in an object that may be missing`,
+          );
+        if (inA && inB && ra.has(key) === rb.has(key))
+          walk(pa[key], pb[key], [...path, key], present && ra.has(key));
         else if (inA && inB) {
           // Required on one side only: the field's presence is read by its validity atoms.
           const problem =
@@ -225,7 +233,7 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
     }
     out.fields.push({ path, absentOnly: [false, false] });
   };
-  walk(before, after, []);
+  walk(before, after, [], true);
   return out;
 }
 

@@ -305,6 +305,41 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
     ).toEqual([{ path: ["a"], absentOnly: [false, false] }]);
   });
 
+  it("required on one side only inside an object that may be missing is a problem: its absence is read only where the object is", () => {
+    const inner = (required: string[], declared = true) =>
+      object(declared ? { p: { type: "string" } } : {}, { required });
+    // `o` required on both sides: a call always has it, so the field's absence is read exactly.
+    expect(
+      schemaChanges(
+        object({ o: inner([]) }, { required: ["o"] }),
+        object({ o: inner(["p"]) }, { required: ["o"] }),
+        "input_schema",
+      ),
+    ).toEqual({ fields: [{ path: ["o", "p"], absentOnly: [false, false] }], problems: [] });
+    const problem = "input_schema at o: p is required on one side only, in an object that may be missing";
+    expect(schemaChanges(object({ o: inner(["p"]) }), object({ o: inner([]) }), "input_schema")).toEqual({
+      fields: [{ path: ["o", "p"], absentOnly: [false, false] }],
+      problems: [problem],
+    });
+    expect(
+      schemaChanges(object({ o: inner([], false) }), object({ o: inner(["p"]) }), "input_schema").problems,
+    ).toEqual([problem]);
+    // Two levels down: every object on the way must be required on both sides.
+    const two = (outer: boolean, middle: boolean, required: string[]) =>
+      object(
+        { a: object({ b: inner(required) }, middle ? { required: ["b"] } : {}) },
+        outer ? { required: ["a"] } : {},
+      );
+    const deep = "input_schema at a.b: p is required on one side only, in an object that may be missing";
+    expect(schemaChanges(two(true, true, []), two(true, true, ["p"]), "input_schema").problems).toEqual([]);
+    expect(schemaChanges(two(true, false, []), two(true, false, ["p"]), "input_schema").problems).toEqual([
+      deep,
+    ]);
+    expect(schemaChanges(two(false, true, []), two(false, true, ["p"]), "input_schema").problems).toEqual([
+      deep,
+    ]);
+  });
+
   it("a required property that a side does not declare is a problem, unless alike on both sides", () => {
     expect(
       schemaChanges(
@@ -873,6 +908,36 @@ describe("diffRegions: a tool's status and reason", () => {
         'tightened | allow→invalid | {"p":""} | {} | p valid under the old schema: true | p valid under the new schema: true | q valid under the old schema: true | q valid under the new schema: false',
       ],
     );
+    // Inside an object every call has: its absence is read there too.
+    const nested = (inner: string[], outer: string[]) => [
+      tool(
+        "t",
+        {
+          o: {
+            type: "object",
+            properties: { p: { type: "string" } },
+            required: inner,
+            additionalProperties: false,
+          },
+        },
+        { required: outer },
+      ),
+    ];
+    expect(
+      regions(load(nested([], ["o"]), allow), load(nested(["p"], ["o"]), allow))[0]?.changes.map(line),
+    ).toEqual([
+      'tightened | allow→invalid | {"o":{}} | {} | o.p valid under the old schema: true | o.p valid under the new schema: false',
+    ]);
+    // Inside an object a call may leave out, `{"o":{}}` was refused and is now allowed: the engine does not read
+    // that, so the tool is unknown, never complete without the loosening.
+    expect(regions(load(nested(["p"], []), allow), load(nested([], []), allow))).toStrictEqual([
+      {
+        tool: "t",
+        status: "unknown",
+        reason: "input_schema at o: p is required on one side only, in an object that may be missing",
+        changes: [],
+      },
+    ]);
     const context = (yes: boolean) =>
       `context_schema:\n  type: object\n  properties:\n    env: { type: string }\n${yes ? "  required: [env]\n" : ""}  additionalProperties: false\n`;
     const tools = [tool("t", { p: { type: "string" } })];
