@@ -908,6 +908,22 @@ describe("diffRegions: a tool's status and reason", () => {
         'tightened | allow→invalid | {"p":""} | {} | p valid under the old schema: true | p valid under the new schema: true | q valid under the old schema: true | q valid under the new schema: false',
       ],
     );
+    // A field deep down left out, with the objects on the way: the witness has none of them.
+    const deep = [
+      tool("t", {
+        a: {
+          type: "object",
+          properties: { b: { type: "object", properties: { c: { type: "string" } } } },
+        },
+      }),
+    ];
+    const [missing] = regions(
+      load(deep, { allow: ["t"], rules: [rule("r", "deny", { "a.b.c": { exists: false } })] }),
+      load(deep, allow),
+    );
+    expect(missing?.changes.map(line)).toEqual([
+      "loosened | deny→allow | {} | {} | a.b.c exists false: true",
+    ]);
     // Inside an object every call has: its absence is read there too.
     const nested = (inner: string[], outer: string[]) => [
       tool(
