@@ -587,21 +587,38 @@ describe("diffRegions: the tools compared", () => {
   it("statements renamed and reordered, decisions alike: complete with no change, even where the engine could not confirm candidates", () => {
     // `command` rules: a search over them meets compound commands it cannot confirm (see the status tests), so only
     // knowing the decisions are alike answers `complete` here.
-    const tools = [tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] })];
-    const policy = (ids: [string, string], order: "as-is" | "reversed") => {
+    // Another tool `u` changes its decisions: they are not `t`'s.
+    const tools = [
+      tool("t", { c: { type: "string", maxLength: 200 } }, { required: ["c"] }),
+      tool("u", { p: { type: "string" } }),
+    ];
+    const policy = (ids: [string, string], order: "as-is" | "reversed", denyU: string) => {
       const rules = [
         rule(ids[0], "allow", { c: { command: ["git status", { prefix: "git log", options: ["--stat"] }] } }),
         rule(ids[1], "deny", { c: { command: ["rm"] } }, { reason: "never" }),
       ];
-      return { otherwise: { t: "ask" }, rules: order === "as-is" ? rules : rules.reverse() };
+      return {
+        otherwise: { t: "ask" },
+        allow: ["u"],
+        rules: [
+          ...(order === "as-is" ? rules : rules.reverse()),
+          rule("u", "deny", { p: { prefix: denyU } }, { tools: ["u"] }),
+        ],
+      };
     };
-    const base = load(tools, policy(["safe", "rm"], "as-is"));
+    const base = load(tools, policy(["safe", "rm"], "as-is", "a"));
     for (const head of [
-      load(tools, policy(["git", "rm"], "as-is")),
-      load(tools, policy(["git", "no-rm"], "reversed")),
+      load(tools, policy(["git", "rm"], "as-is", "a")),
+      load(tools, policy(["git", "no-rm"], "reversed", "a")),
     ]) {
       expect(regions(base, head)).toStrictEqual([{ tool: "t", status: "complete", changes: [] }]);
     }
+    const [t, u] = regions(base, load(tools, policy(["git", "rm"], "as-is", "b")));
+    expect(t).toStrictEqual({ tool: "t", status: "complete", changes: [] });
+    expect(u?.changes.map((c) => [c.change, c.arguments])).toEqual([
+      ["loosened", { p: "a" }],
+      ["tightened", { p: "b" }],
+    ]);
   });
 
   it("a changed mode compares every shared tool: observe lets through, ci refuses what asked", () => {
@@ -924,6 +941,11 @@ describe("diffRegions: a tool's status and reason", () => {
     expect(missing?.changes.map(line)).toEqual([
       "loosened | deny→allow | {} | {} | a.b.c exists false: true",
     ]);
+    const [shallow] = regions(
+      load(deep, { allow: ["t"], rules: [rule("r", "deny", { "a.b": { exists: false } })] }),
+      load(deep, allow),
+    );
+    expect(shallow?.changes.map(line)).toEqual(["loosened | deny→allow | {} | {} | a.b exists false: true"]);
     // Inside an object every call has: its absence is read there too.
     const nested = (inner: string[], outer: string[]) => [
       tool(
