@@ -30,22 +30,33 @@ export class TooComplex extends ToolgateError {
   }
 }
 
-/** Builds a DFA state by state. */
+/** Builds a DFA state by state (typed arrays grown by doubling: a product makes thousands of states). */
 export class DfaBuilder {
-  readonly #trans: number[] = [];
-  readonly #accept: number[] = [];
-  constructor(readonly k: number) {}
+  #trans: Int32Array;
+  #accept: Uint8Array;
+  #n = 0;
+  constructor(readonly k: number) {
+    this.#trans = new Int32Array(Math.max(k, 1) * 16).fill(-1);
+    this.#accept = new Uint8Array(16);
+  }
 
   get size(): number {
-    return this.#accept.length;
+    return this.#n;
   }
 
   add(accepting: boolean): number {
-    if (this.#accept.length >= MAX_DFA_STATES)
-      throw new TooComplex(`an automaton has more than ${MAX_DFA_STATES} states`);
-    const id = this.#accept.length;
-    this.#accept.push(accepting ? 1 : 0);
-    for (let s = 0; s < this.k; s++) this.#trans.push(-1);
+    if (this.#n >= MAX_DFA_STATES) throw new TooComplex(`an automaton has more than ${MAX_DFA_STATES} states`);
+    const id = this.#n;
+    if (id === this.#accept.length) {
+      const accept = new Uint8Array(id * 2);
+      accept.set(this.#accept);
+      this.#accept = accept;
+      const trans = new Int32Array(id * 2 * Math.max(this.k, 1)).fill(-1);
+      trans.set(this.#trans);
+      this.#trans = trans;
+    }
+    this.#accept[id] = accepting ? 1 : 0;
+    this.#n = id + 1;
     return id;
   }
 
@@ -56,20 +67,21 @@ export class DfaBuilder {
   build(start = 0): Dfa {
     // A missing transition goes to a dead state, added when needed.
     let dead = -1;
-    for (let i = 0; i < this.#trans.length; i++) {
+    const used = this.#n * this.k;
+    for (let i = 0; i < used; i++) {
       if (this.#trans[i] === -1) {
         if (dead === -1) {
           dead = this.add(false);
-          for (let s = 0; s < this.k; s++) this.#trans[dead * this.k + s] = dead;
+          this.#trans.fill(dead, dead * this.k, (dead + 1) * this.k);
         }
         this.#trans[i] = dead;
       }
     }
     return {
       k: this.k,
-      n: this.#accept.length,
-      trans: Int32Array.from(this.#trans),
-      accept: Uint8Array.from(this.#accept),
+      n: this.#n,
+      trans: this.#trans.slice(0, this.#n * this.k),
+      accept: this.#accept.slice(0, this.#n),
       start,
     };
   }
@@ -126,32 +138,118 @@ export function startsWith(alphabet: Alphabet, prefix: string): Dfa {
 }
 
 /**
+ * Symbols an automaton cannot tell apart: `classOf[c]` is the class of symbol `c`, and symbols of one class have
+ * the same transition from every state; `reps` holds one symbol per class. A field's alphabet is cut by every
+ * character set of every operator on it, but each automaton reads only a few of them, so products and
+ * minimisation work per class, not per symbol. Any partition with that property serves (not only the coarsest):
+ * a product passes on the classes of both its operands.
+ */
+interface SymbolClasses {
+  readonly classOf: Int32Array;
+  readonly reps: Int32Array;
+}
+
+const CLASSES = new WeakMap<Dfa, SymbolClasses>();
+
+function classesOf(a: Dfa): SymbolClasses {
+  const known = CLASSES.get(a);
+  if (known !== undefined) return known;
+  const { k, n } = a;
+  // Refine one class of every symbol by each state's targets in turn.
+  let classOf = new Int32Array(k);
+  let count = 1;
+  const slot = new Int32Array(n).fill(-1);
+  for (let s = 0; s < n && count < k; s++) {
+    const next = new Int32Array(k);
+    let nextCount = 0;
+    // (old class, target) → new class, through `slot` per old class: symbols are visited class by class.
+    const byClass: number[][] = Array.from({ length: count }, () => []);
+    for (let c = 0; c < k; c++) (byClass[classOf[c] as number] as number[]).push(c);
+    for (const members of byClass) {
+      const used: number[] = [];
+      for (const c of members) {
+        const target = a.trans[s * k + c] as number;
+        let id = slot[target] as number;
+        if (id === -1) {
+          id = nextCount++;
+          slot[target] = id;
+          used.push(target);
+        }
+        next[c] = id;
+      }
+      for (const target of used) slot[target] = -1;
+    }
+    classOf = next;
+    count = nextCount;
+  }
+  const classes = withReps(classOf, count);
+  CLASSES.set(a, classes);
+  return classes;
+}
+
+function withReps(classOf: Int32Array, count: number): SymbolClasses {
+  const reps = new Int32Array(count).fill(-1);
+  for (let c = 0; c < classOf.length; c++) if (reps[classOf[c] as number] === -1) reps[classOf[c] as number] = c;
+  return { classOf, reps };
+}
+
+/** The classes of symbols two automata both cannot tell apart: pairs of their classes. */
+function jointClasses(a: SymbolClasses, b: SymbolClasses): SymbolClasses {
+  const k = a.classOf.length;
+  const ids = new Map<number, number>();
+  const classOf = new Int32Array(k);
+  const width = b.reps.length;
+  for (let c = 0; c < k; c++) {
+    const key = (a.classOf[c] as number) * width + (b.classOf[c] as number);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    classOf[c] = id;
+  }
+  return withReps(classOf, ids.size);
+}
+
+/**
  * The product of two DFAs over the same alphabet, accepting where `op` says so; minimised unless `minimal` is
  * false (for an automaton used once, such as a search for candidates).
  */
 export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean, minimal = true): Dfa {
   const k = a.k;
-  const ids = new Map<number, number>();
+  const classes = jointClasses(classesOf(a), classesOf(b));
+  const { classOf, reps } = classes;
+  const width = reps.length;
+  // Pairs of states are numbered densely when there are few of them, through a map otherwise.
+  const dense = a.n * b.n <= 1 << 22 ? new Int32Array(a.n * b.n).fill(-1) : undefined;
+  const ids = dense === undefined ? new Map<number, number>() : undefined;
   const pairs: number[] = [];
   const builder = new DfaBuilder(k);
+  const accepting = [op(false, false), op(false, true), op(true, false), op(true, true)];
   const idOf = (x: number, y: number): number => {
     const key = x * b.n + y;
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = builder.add(op(a.accept[x] === 1, b.accept[y] === 1));
-      ids.set(key, id);
+    let id = dense !== undefined ? (dense[key] as number) : (ids?.get(key) ?? -1);
+    if (id === -1) {
+      id = builder.add(accepting[(a.accept[x] as number) * 2 + (b.accept[y] as number)] as boolean);
+      if (dense !== undefined) dense[key] = id;
+      else ids?.set(key, id);
       pairs.push(x, y);
     }
     return id;
   };
   idOf(a.start, b.start);
+  const targets = new Int32Array(width);
   for (let id = 0; id < builder.size; id++) {
     const x = pairs[2 * id] as number;
     const y = pairs[2 * id + 1] as number;
-    for (let c = 0; c < k; c++)
-      builder.set(id, c, idOf(a.trans[x * k + c] as number, b.trans[y * k + c] as number));
+    for (let r = 0; r < width; r++) {
+      const c = reps[r] as number;
+      targets[r] = idOf(a.trans[x * k + c] as number, b.trans[y * k + c] as number);
+    }
+    for (let c = 0; c < k; c++) builder.set(id, c, targets[classOf[c] as number] as number);
   }
   const built = builder.build(0);
+  CLASSES.set(built, classes);
   return minimal ? minimize(built) : built;
 }
 
@@ -161,12 +259,19 @@ export const subtract = (a: Dfa, b: Dfa): Dfa => product(a, b, (x, y) => x && !y
 
 /** The strings `a` rejects. */
 export function complement(a: Dfa): Dfa {
-  return { ...a, accept: a.accept.map((x) => 1 - x) };
+  return sameClasses(a, { ...a, accept: a.accept.map((x) => 1 - x) });
+}
+
+/** `to` has `from`'s transitions: its classes of symbols, when known, are `from`'s. */
+function sameClasses(from: Dfa, to: Dfa): Dfa {
+  const known = CLASSES.get(from);
+  if (known !== undefined) CLASSES.set(to, known);
+  return to;
 }
 
 /** Every string `a` accepts after reading `symbol` first: the DFA started one step later. */
 export function afterSymbol(a: Dfa, symbol: number): Dfa {
-  return { ...a, start: a.trans[a.start * a.k + symbol] as number };
+  return sameClasses(a, { ...a, start: a.trans[a.start * a.k + symbol] as number });
 }
 
 /** Whether `a` accepts the symbols. */
@@ -182,14 +287,18 @@ export function accepts(a: Dfa, symbols: readonly number[]): boolean {
  */
 export function minimize(a: Dfa): Dfa {
   const { k } = a;
+  // Symbols of one class have the same transitions: refining by one of them refines by all.
+  const classes = classesOf(a);
+  const { reps } = classes;
+  const width = reps.length;
   // Reachable states, renumbered 0..m-1 in breadth-first order.
   const index = new Int32Array(a.n).fill(-1);
   const list: number[] = [a.start];
   index[a.start] = 0;
   for (let i = 0; i < list.length; i++) {
     const s = list[i] as number;
-    for (let c = 0; c < k; c++) {
-      const t = a.trans[s * k + c] as number;
+    for (let r = 0; r < width; r++) {
+      const t = a.trans[s * k + (reps[r] as number)] as number;
       if (index[t] === -1) {
         index[t] = list.length;
         list.push(t);
@@ -197,26 +306,28 @@ export function minimize(a: Dfa): Dfa {
     }
   }
   const m = list.length;
-  const trans = new Int32Array(m * k);
+  // Transitions on each class's symbol, renumbered: trans[i * width + r].
+  const trans = new Int32Array(m * width);
   for (let i = 0; i < m; i++) {
     const s = list[i] as number;
-    for (let c = 0; c < k; c++) trans[i * k + c] = index[a.trans[s * k + c] as number] as number;
+    for (let r = 0; r < width; r++)
+      trans[i * width + r] = index[a.trans[s * k + (reps[r] as number)] as number] as number;
   }
-  // Inverse transitions per symbol, as CSR: preds of t on c are invList[invStart[c*(m+1)+t] .. next).
-  const invStart = new Int32Array(k * (m + 1) + 1);
+  // Inverse transitions per class, as CSR: preds of t on r are invList[invStart[r*(m+1)+t] .. next).
+  const invStart = new Int32Array(width * (m + 1) + 1);
   for (let s = 0; s < m; s++) {
-    for (let c = 0; c < k; c++) {
-      const slot = c * (m + 1) + (trans[s * k + c] as number) + 1;
+    for (let r = 0; r < width; r++) {
+      const slot = r * (m + 1) + (trans[s * width + r] as number) + 1;
       invStart[slot] = (invStart[slot] as number) + 1;
     }
   }
   for (let i = 1; i < invStart.length; i++)
     invStart[i] = (invStart[i] as number) + (invStart[i - 1] as number);
   const fill = Int32Array.from(invStart);
-  const invList = new Int32Array(m * k);
+  const invList = new Int32Array(m * width);
   for (let s = 0; s < m; s++) {
-    for (let c = 0; c < k; c++) {
-      const slot = c * (m + 1) + (trans[s * k + c] as number);
+    for (let r = 0; r < width; r++) {
+      const slot = r * (m + 1) + (trans[s * width + r] as number);
       invList[fill[slot] as number] = s;
       fill[slot] = (fill[slot] as number) + 1;
     }
@@ -252,15 +363,15 @@ export function minimize(a: Dfa): Dfa {
     const splitter = work.pop() as number;
     inWork[splitter] = false;
     const members = Array.from(elems.subarray(first[splitter] as number, end[splitter] as number));
-    for (let c = 0; c < k; c++) {
-      const base = c * (m + 1);
+    for (let r = 0; r < width; r++) {
+      const base = r * (m + 1);
       for (const t of members) {
         for (let q = invStart[base + t] as number; q < (invStart[base + t + 1] as number); q++) {
           const s = invList[q] as number;
           const b = blockOf[s] as number;
           const pos = loc[s] as number;
           const target = (first[b] as number) + (marked[b] as number);
-          // Move s to the marked front of its block (s has one transition on c, so it comes up once per symbol).
+          // Move s to the marked front of its block (s has one transition on the class, so it comes up once per class).
           const other = elems[target] as number;
           elems[target] = s;
           loc[s] = target;
@@ -300,9 +411,12 @@ export function minimize(a: Dfa): Dfa {
   for (let b = 0; b < count; b++) {
     const s = elems[first[b] as number] as number;
     accept[b] = a.accept[list[s] as number] as number;
-    for (let c = 0; c < k; c++) outTrans[b * k + c] = blockOf[trans[s * k + c] as number] as number;
+    for (let c = 0; c < k; c++)
+      outTrans[b * k + c] = blockOf[trans[s * width + (classes.classOf[c] as number)] as number] as number;
   }
-  return { k, n: count, trans: outTrans, accept, start: blockOf[0] as number };
+  const out = { k, n: count, trans: outTrans, accept, start: blockOf[0] as number };
+  CLASSES.set(out, classes);
+  return out;
 }
 
 /** True when `a` accepts nothing. */
@@ -372,12 +486,22 @@ function inLengths(set: LengthSet, len: number): boolean {
 /** Layers of a forward search before it gives up. */
 const MAX_LAYERS = 100_000;
 
-/** States from which an accepting state can be reached. */
+/** States from which an accepting state can be reached (predecessors as compressed rows, then a search back). */
 function coReachable(a: Dfa): Uint8Array {
   const { k, n } = a;
-  const preds: number[][] = Array.from({ length: n }, () => []);
-  for (let s = 0; s < n; s++)
-    for (let c = 0; c < k; c++) (preds[a.trans[s * k + c] as number] as number[]).push(s);
+  const predStart = new Int32Array(n + 1);
+  for (let i = 0; i < n * k; i++) {
+    const t = a.trans[i] as number;
+    predStart[t + 1] = (predStart[t + 1] as number) + 1;
+  }
+  for (let t = 0; t < n; t++) predStart[t + 1] = (predStart[t + 1] as number) + (predStart[t] as number);
+  const fill = predStart.slice(0, n);
+  const preds = new Int32Array(n * k);
+  for (let i = 0; i < n * k; i++) {
+    const t = a.trans[i] as number;
+    preds[fill[t] as number] = (i / k) | 0;
+    fill[t] = (fill[t] as number) + 1;
+  }
   const useful = new Uint8Array(n);
   const stack: number[] = [];
   for (let s = 0; s < n; s++) {
@@ -388,7 +512,8 @@ function coReachable(a: Dfa): Uint8Array {
   }
   while (stack.length > 0) {
     const t = stack.pop() as number;
-    for (const s of preds[t] as number[]) {
+    for (let q = predStart[t] as number; q < (predStart[t + 1] as number); q++) {
+      const s = preds[q] as number;
       if (useful[s] === 0) {
         useful[s] = 1;
         stack.push(s);
@@ -399,55 +524,98 @@ function coReachable(a: Dfa): Uint8Array {
 }
 
 /**
+ * The sets of useful states (those from which an accepting state is reachable) after each length, from the start,
+ * computed as far as asked and kept with the automaton: `someStrings` asks for one length after another.
+ */
+interface Layers {
+  readonly useful: Uint8Array;
+  /** `layers[len]`: the sorted useful states after `len` symbols; they are pairwise distinct. */
+  readonly layers: number[][];
+  /** Whether `layers[len]` holds an accepting state. */
+  readonly hits: boolean[];
+  readonly seen: Map<string, number>;
+  /** Set when the next layer is empty: no string is longer than the last layer's length. */
+  ended: boolean;
+  /** Set when the next layer (at `layers.length`) is the one at `earlier`: the rest repeats. */
+  earlier: number | undefined;
+}
+
+const LAYERS = new WeakMap<Dfa, Layers>();
+
+function layersOf(a: Dfa): Layers {
+  let info = LAYERS.get(a);
+  if (info === undefined) {
+    info = { useful: coReachable(a), layers: [], hits: [], seen: new Map(), ended: false, earlier: undefined };
+    LAYERS.set(a, info);
+  }
+  return info;
+}
+
+/** Adds the next layer, or finds that it is empty or repeats an earlier one. */
+function extendLayers(a: Dfa, info: Layers): void {
+  const { k } = a;
+  let next: number[];
+  const count = info.layers.length;
+  if (count === 0) next = [a.start];
+  else {
+    const set = new Set<number>();
+    for (const s of info.layers[count - 1] as number[]) {
+      for (let c = 0; c < k; c++) {
+        const t = a.trans[s * k + c] as number;
+        if (info.useful[t] === 1) set.add(t);
+      }
+    }
+    if (set.size === 0) {
+      info.ended = true;
+      return;
+    }
+    next = [...set].sort((x, y) => x - y);
+  }
+  const key = next.join(",");
+  const earlier = info.seen.get(key);
+  if (earlier !== undefined) {
+    info.earlier = earlier;
+    return;
+  }
+  info.seen.set(key, count);
+  info.layers.push(next);
+  info.hits.push(next.some((s) => a.accept[s] === 1));
+}
+
+/**
  * The shortest length in `lengths` of a string `a` accepts, or undefined when there is none. The sets of states
  * after each length are computed forwards; once one repeats, the rest is periodic and is answered from the cycle.
  * @throws TooComplex when no answer is found within {@link MAX_LAYERS} lengths.
  */
 export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number | undefined {
   if (lengths.length === 0) return undefined;
-  const useful = coReachable(a);
-  if (useful[a.start] === 0) return undefined;
-  const { k } = a;
-  let current = [a.start];
-  const seen = new Map<string, number>();
-  const layers: number[][] = [];
+  const info = layersOf(a);
+  if (info.useful[a.start] === 0) return undefined;
+  const last = (lengths[lengths.length - 1] as readonly [number, number])[1];
   for (let len = 0; len < MAX_LAYERS; len++) {
-    const key = current.join(",");
-    const earlier = seen.get(key);
-    if (earlier !== undefined) {
-      // Lengths from `earlier` on repeat with period len - earlier.
-      const period = len - earlier;
-      const hits: number[] = [];
+    if (len === info.layers.length && !info.ended && info.earlier === undefined) extendLayers(a, info);
+    if (len < info.layers.length) {
+      if (info.hits[len] === true && inLengths(lengths, len)) return len;
+      if (len >= last) return undefined;
+      continue;
+    }
+    if (info.ended) return undefined;
+    // Lengths from `earlier` on repeat with period len - earlier.
+    const earlier = info.earlier as number;
+    const period = len - earlier;
+    let best: number | undefined;
+    for (const [lo, hi] of lengths) {
+      const from = Math.max(lo, len);
+      if (from > hi) continue;
       for (let r = 0; r < period; r++) {
-        if ((layers[earlier + r] as number[]).some((s) => a.accept[s] === 1)) hits.push(r);
-      }
-      let best: number | undefined;
-      for (const [lo, hi] of lengths) {
-        const from = Math.max(lo, len);
-        if (from > hi) continue;
-        for (const r of hits) {
-          const base = earlier + r;
-          // base < len <= from: the first length from `from` on that is base modulo the period.
-          const candidate = from + ((((base - from) % period) + period) % period);
-          if (candidate <= hi && (best === undefined || candidate < best)) best = candidate;
-        }
-      }
-      return best;
-    }
-    seen.set(key, len);
-    layers.push(current);
-    if (inLengths(lengths, len) && current.some((s) => a.accept[s] === 1)) return len;
-    const last = lengths[lengths.length - 1] as readonly [number, number];
-    if (len >= last[1]) return undefined;
-    const next = new Set<number>();
-    for (const s of current) {
-      for (let c = 0; c < k; c++) {
-        const t = a.trans[s * k + c] as number;
-        if (useful[t] === 1) next.add(t);
+        if (info.hits[earlier + r] !== true) continue;
+        const base = earlier + r;
+        // base < len <= from: the first length from `from` on that is base modulo the period.
+        const candidate = from + ((((base - from) % period) + period) % period);
+        if (candidate <= hi && (best === undefined || candidate < best)) best = candidate;
       }
     }
-    if (next.size === 0) return undefined;
-    current = [...next].sort((x, y) => x - y);
+    return best;
   }
   throw new TooComplex("the shortest string of an automaton is too long to find");
 }
@@ -563,7 +731,7 @@ export function allStrings(
   maxStates = 512,
 ): string[] | undefined {
   if (a.n > maxStates) return undefined;
-  const useful = coReachable(a);
+  const useful = layersOf(a).useful;
   const out: string[] = [];
   if (useful[a.start] === 0) return out;
   const { k } = a;

@@ -639,6 +639,8 @@ export class StringTheory {
   readonly #valid: Region;
   readonly #cache = new Map<string, TheoryState | null>();
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
+  /** Loose candidates by the loose region and the truths they are drawn from (many states share them). */
+  readonly #looseCache = new WeakMap<Dfa, Map<string, string[]>>();
   /** Compound commands of the field's command words, with every atom's answer on each (see `#compound`). */
   #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
   /** Path spellings the runtime reads several ways (see `#pathCandidates`). */
@@ -1146,6 +1148,31 @@ export class StringTheory {
 
   /** Candidates for a loose region: strings of it narrowed by each atom's seed language, then of it alone. */
   #looseCandidates(state: TheoryState): string[] {
+    const loose = state.loose as Region;
+    // They depend on the loose region, on the truths of the atoms that seed it and, with paths, of the exact
+    // languages: states that differ in other truths share them.
+    const key = [
+      JSON.stringify(loose.lengths),
+      ...[...state.truths]
+        .filter(([i]) => {
+          const kind = (this.#atoms[i] as StringAtom).kind;
+          return kind !== "length" && kind !== "fixed" && (kind !== "lang" || this.hasPaths);
+        })
+        .map(([i, truth]) => `${i}:${truth}`),
+    ].join(",");
+    let known = this.#looseCache.get(loose.dfa);
+    if (known === undefined) {
+      known = new Map();
+      this.#looseCache.set(loose.dfa, known);
+    }
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
+    const found = this.#drawLooseCandidates(state);
+    known.set(key, found);
+    return found;
+  }
+
+  #drawLooseCandidates(state: TheoryState): string[] {
     const loose = state.loose as Region;
     const out: string[] = [];
     // The seeds narrow the loose region (strings outside what is modelled) and, for other spellings of them, the
