@@ -45,7 +45,8 @@ export class DfaBuilder {
   }
 
   add(accepting: boolean): number {
-    if (this.#n >= MAX_DFA_STATES) throw new TooComplex(`an automaton has more than ${MAX_DFA_STATES} states`);
+    if (this.#n >= MAX_DFA_STATES)
+      throw new TooComplex(`an automaton has more than ${MAX_DFA_STATES} states`);
     const id = this.#n;
     if (id === this.#accept.length) {
       const accept = new Uint8Array(id * 2);
@@ -189,7 +190,8 @@ function classesOf(a: Dfa): SymbolClasses {
 
 function withReps(classOf: Int32Array, count: number): SymbolClasses {
   const reps = new Int32Array(count).fill(-1);
-  for (let c = 0; c < classOf.length; c++) if (reps[classOf[c] as number] === -1) reps[classOf[c] as number] = c;
+  for (let c = 0; c < classOf.length; c++)
+    if (reps[classOf[c] as number] === -1) reps[classOf[c] as number] = c;
   return { classOf, reps };
 }
 
@@ -215,8 +217,19 @@ function jointClasses(a: SymbolClasses, b: SymbolClasses): SymbolClasses {
  * The product of two DFAs over the same alphabet, accepting where `op` says so; minimised unless `minimal` is
  * false (for an automaton used once, such as a search for candidates).
  */
-export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean, minimal = true): Dfa {
+export function product(
+  a: Dfa,
+  b: Dfa,
+  op: (x: boolean, y: boolean) => boolean,
+  minimal = true,
+  conjunction = false,
+): Dfa {
   const k = a.k;
+  // In a conjunction, a pair with a state that accepts nothing after it accepts nothing either: all such pairs are
+  // one dead state, so a chain of intersections does not grow by pairs that lead nowhere.
+  const usefulA = conjunction ? layersOf(a).useful : undefined;
+  const usefulB = conjunction ? layersOf(b).useful : undefined;
+  let dead = -1;
   const classes = jointClasses(classesOf(a), classesOf(b));
   const { classOf, reps } = classes;
   const width = reps.length;
@@ -227,6 +240,13 @@ export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean,
   const builder = new DfaBuilder(k);
   const accepting = [op(false, false), op(false, true), op(true, false), op(true, true)];
   const idOf = (x: number, y: number): number => {
+    if (usefulA !== undefined && (usefulA[x] === 0 || (usefulB as Uint8Array)[y] === 0)) {
+      if (dead === -1) {
+        dead = builder.add(false);
+        pairs.push(-1, -1);
+      }
+      return dead;
+    }
     const key = x * b.n + y;
     let id = dense !== undefined ? (dense[key] as number) : (ids?.get(key) ?? -1);
     if (id === -1) {
@@ -242,6 +262,10 @@ export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean,
   for (let id = 0; id < builder.size; id++) {
     const x = pairs[2 * id] as number;
     const y = pairs[2 * id + 1] as number;
+    if (x === -1) {
+      for (let c = 0; c < k; c++) builder.set(id, c, id);
+      continue;
+    }
     for (let r = 0; r < width; r++) {
       const c = reps[r] as number;
       targets[r] = idOf(a.trans[x * k + c] as number, b.trans[y * k + c] as number);
@@ -253,7 +277,8 @@ export function product(a: Dfa, b: Dfa, op: (x: boolean, y: boolean) => boolean,
   return minimal ? minimize(built) : built;
 }
 
-export const intersect = (a: Dfa, b: Dfa, minimal = true): Dfa => product(a, b, (x, y) => x && y, minimal);
+export const intersect = (a: Dfa, b: Dfa, minimal = true): Dfa =>
+  product(a, b, (x, y) => x && y, minimal, true);
 export const union = (a: Dfa, b: Dfa): Dfa => product(a, b, (x, y) => x || y);
 export const subtract = (a: Dfa, b: Dfa): Dfa => product(a, b, (x, y) => x && !y);
 
@@ -545,7 +570,14 @@ const LAYERS = new WeakMap<Dfa, Layers>();
 function layersOf(a: Dfa): Layers {
   let info = LAYERS.get(a);
   if (info === undefined) {
-    info = { useful: coReachable(a), layers: [], hits: [], seen: new Map(), ended: false, earlier: undefined };
+    info = {
+      useful: coReachable(a),
+      layers: [],
+      hits: [],
+      seen: new Map(),
+      ended: false,
+      earlier: undefined,
+    };
     LAYERS.set(a, info);
   }
   return info;
@@ -620,24 +652,35 @@ export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number 
   throw new TooComplex("the shortest string of an automaton is too long to find");
 }
 
+/** `exactly[j][s]` is 1 when from state s an accepting state is reached in exactly j steps; kept per automaton. */
+const EXACTLY = new WeakMap<Dfa, Uint8Array[]>();
+
 /** `can[l][s]` is 1 when from state s an accepting state is reachable in exactly `length - l` steps. */
 function acceptableIn(a: Dfa, length: number): Uint8Array[] {
   const { k, n } = a;
-  const can: Uint8Array[] = new Array(length + 1);
-  can[length] = Uint8Array.from(a.accept);
-  for (let l = length - 1; l >= 0; l--) {
-    const next = can[l + 1] as Uint8Array;
-    const here = new Uint8Array(n);
-    for (let s = 0; s < n; s++) {
-      for (let c = 0; c < k; c++) {
-        if (next[a.trans[s * k + c] as number] === 1) {
-          here[s] = 1;
-          break;
+  let exactly = EXACTLY.get(a);
+  if (exactly === undefined) {
+    exactly = [Uint8Array.from(a.accept)];
+    EXACTLY.set(a, exactly);
+  }
+  if (exactly.length <= length) {
+    const { reps } = classesOf(a);
+    for (let j = exactly.length; j <= length; j++) {
+      const next = exactly[j - 1] as Uint8Array;
+      const here = new Uint8Array(n);
+      for (let s = 0; s < n; s++) {
+        for (let r = 0; r < reps.length; r++) {
+          if (next[a.trans[s * k + (reps[r] as number)] as number] === 1) {
+            here[s] = 1;
+            break;
+          }
         }
       }
+      exactly.push(here);
     }
-    can[l] = here;
   }
+  const can: Uint8Array[] = new Array(length + 1);
+  for (let l = 0; l <= length; l++) can[l] = exactly[length - l] as Uint8Array;
   return can;
 }
 
@@ -682,40 +725,65 @@ export function shortestString(
  * first (for a witness that must also pass a check no automaton here describes, such as a `format`).
  */
 export function someStrings(alphabet: Alphabet, a: Dfa, lengths: LengthSet, count: number): string[] {
-  const out: string[] = [];
-  let remaining = lengths;
-  for (let round = 0; round < 64 && out.length < count; round++) {
-    const length = shortestLength(a, remaining);
-    if (length === undefined) break;
-    collectOfLength(alphabet, a, length, count - out.length, out);
-    remaining = intersectLengths(remaining, lengthRange(length + 1, Number.POSITIVE_INFINITY));
-  }
-  return out;
+  return [...stringsOf(alphabet, a, lengths, count)];
 }
 
-function collectOfLength(alphabet: Alphabet, a: Dfa, length: number, count: number, out: string[]): void {
-  const { k } = a;
-  const can = acceptableIn(a, length);
+/** {@link someStrings} one at a time, made as they are read: a reader that stops early pays for no more. */
+export function* stringsOf(alphabet: Alphabet, a: Dfa, lengths: LengthSet, count: number): Generator<string> {
   let taken = 0;
+  let remaining = lengths;
+  for (let round = 0; round < 64 && taken < count; round++) {
+    const length = shortestLength(a, remaining);
+    if (length === undefined) break;
+    for (const s of ofLength(alphabet, a, length)) {
+      yield s;
+      if (++taken >= count) return;
+    }
+    remaining = intersectLengths(remaining, lengthRange(length + 1, Number.POSITIVE_INFINITY));
+  }
+}
+
+/** The accepted strings of exactly `length` symbols, most readable first (a depth-first walk, no recursion). */
+function* ofLength(alphabet: Alphabet, a: Dfa, length: number): Generator<string> {
+  const { k } = a;
+  const { order } = alphabet;
+  const can = acceptableIn(a, length);
+  if ((can[0] as Uint8Array)[a.start] !== 1) return;
+  // states[l] is the state after l symbols of `path`; next[l] the position in `order` to try from it.
+  const states = [a.start];
+  const next = [0];
   const path: number[] = [];
-  const walk = (s: number, l: number): void => {
-    if (taken >= count) return;
+  while (states.length > 0) {
+    const l = states.length - 1;
     if (l === length) {
-      out.push(alphabet.spell(path));
-      taken++;
-      return;
-    }
-    const next = can[l + 1] as Uint8Array;
-    for (const c of alphabet.order) {
-      const t = a.trans[s * k + c] as number;
-      if (next[t] !== 1) continue;
-      path.push(c);
-      walk(t, l + 1);
+      yield alphabet.spell(path);
+      states.pop();
+      next.pop();
       path.pop();
-      if (taken >= count) return;
+      continue;
     }
-  };
-  if ((can[0] as Uint8Array)[a.start] === 1) walk(a.start, 0);
+    const s = states[l] as number;
+    const reachable = can[l + 1] as Uint8Array;
+    let i = next[l] as number;
+    let moved = false;
+    while (i < order.length) {
+      const c = order[i++] as number;
+      const t = a.trans[s * k + c] as number;
+      if (reachable[t] === 1) {
+        next[l] = i;
+        path.push(c);
+        states.push(t);
+        next.push(0);
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) {
+      states.pop();
+      next.pop();
+      path.pop();
+    }
+  }
 }
 
 /**

@@ -40,6 +40,7 @@ import {
   shortestString,
   someStrings,
   startsWith,
+  stringsOf,
   subtract,
   TooComplex,
   union,
@@ -124,6 +125,48 @@ function literal(text: string): string {
   let out = "";
   for (const ch of text) out += `\\u{${(ch.codePointAt(0) as number).toString(16)}}`;
   return out;
+}
+
+/** Strings drawn from a source as they are first read, each once, and kept for every later reader. */
+class LazyStrings implements Iterable<string> {
+  readonly #items: string[] = [];
+  readonly #seen = new Set<string>();
+  #source: Iterator<string> | undefined;
+  #failed: { readonly error: unknown } | undefined;
+
+  constructor(source: Iterable<string>) {
+    this.#source = source[Symbol.iterator]();
+  }
+
+  *[Symbol.iterator](): Generator<string> {
+    for (let i = 0; i < this.#items.length || this.#pull(); i++) yield this.#items[i] as string;
+  }
+
+  /** Draws one more new string; false when the source has no more. */
+  #pull(): boolean {
+    // A source that threw (an automaton too large) throws the same to every later reader.
+    if (this.#failed !== undefined) throw this.#failed.error;
+    while (this.#source !== undefined) {
+      let next: IteratorResult<string>;
+      try {
+        next = this.#source.next();
+      } catch (error) {
+        this.#failed = { error };
+        this.#source = undefined;
+        throw error;
+      }
+      if (next.done === true) {
+        this.#source = undefined;
+        return false;
+      }
+      if (!this.#seen.has(next.value)) {
+        this.#seen.add(next.value);
+        this.#items.push(next.value);
+        return true;
+      }
+    }
+    return false;
+  }
 }
 
 function nonEmpty(region: Region): boolean {
@@ -640,7 +683,7 @@ export class StringTheory {
   readonly #cache = new Map<string, TheoryState | null>();
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
   /** Loose candidates by the loose region and the truths they are drawn from (many states share them). */
-  readonly #looseCache = new WeakMap<Dfa, Map<string, string[]>>();
+  readonly #looseCache = new WeakMap<Dfa, Map<string, LazyStrings>>();
   /** Compound commands of the field's command words, with every atom's answer on each (see `#compound`). */
   #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
   /** Path spellings the runtime reads several ways (see `#pathCandidates`). */
@@ -1147,7 +1190,7 @@ export class StringTheory {
   }
 
   /** Candidates for a loose region: strings of it narrowed by each atom's seed language, then of it alone. */
-  #looseCandidates(state: TheoryState): string[] {
+  #looseCandidates(state: TheoryState): Iterable<string> {
     const loose = state.loose as Region;
     // They depend on the loose region, on the truths of the atoms that seed it and, with paths, of the exact
     // languages: states that differ in other truths share them.
@@ -1165,16 +1208,17 @@ export class StringTheory {
       known = new Map();
       this.#looseCache.set(loose.dfa, known);
     }
-    const cached = known.get(key);
-    if (cached !== undefined) return cached;
-    const found = this.#drawLooseCandidates(state);
-    known.set(key, found);
+    let found = known.get(key);
+    if (found === undefined) {
+      found = new LazyStrings(this.#drawLooseCandidates(state));
+      known.set(key, found);
+    }
     return found;
   }
 
-  #drawLooseCandidates(state: TheoryState): string[] {
+  /** The loose candidates as they are read: most witnesses are among the first few. */
+  *#drawLooseCandidates(state: TheoryState): Generator<string> {
     const loose = state.loose as Region;
-    const out: string[] = [];
     // The seeds narrow the loose region (strings outside what is modelled) and, for other spellings of them, the
     // valid strings with the exact languages' truths.
     let seeded = loose.dfa;
@@ -1198,13 +1242,12 @@ export class StringTheory {
       }
     }
     try {
-      out.push(...someStrings(this.alphabet, seeded, loose.lengths, 40));
-      out.push(...someStrings(this.alphabet, loose.dfa, loose.lengths, 10));
-      if (this.hasPaths) out.push(...spellings(someStrings(this.alphabet, spelt, loose.lengths, 5)));
+      yield* stringsOf(this.alphabet, seeded, loose.lengths, 40);
+      yield* stringsOf(this.alphabet, loose.dfa, loose.lengths, 10);
+      if (this.hasPaths) yield* spellings(someStrings(this.alphabet, spelt, loose.lengths, 5));
     } catch (error) {
       if (!(error instanceof TooComplex)) throw error;
     }
-    return [...new Set(out)];
   }
 }
 

@@ -30,6 +30,7 @@ import {
   someStrings,
   startsWith,
   stringOfLength,
+  stringsOf,
   subtract,
   TooComplex,
   union,
@@ -310,6 +311,52 @@ function reachablePairs(a: Dfa, b: Dfa): number {
   return queue.length;
 }
 
+/** Whether an accepting state is reachable from `s` (a search forward from it alone). */
+function live(a: Dfa, s: number): boolean {
+  const seen = new Set([s]);
+  const queue = [s];
+  for (let i = 0; i < queue.length; i++) {
+    const x = queue[i] as number;
+    if (a.accept[x] === 1) return true;
+    for (let c = 0; c < a.k; c++) {
+      const t = a.trans[x * a.k + c] as number;
+      if (!seen.has(t)) {
+        seen.add(t);
+        queue.push(t);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The states of an unminimised intersection: the pairs reachable through pairs of two live states, and one dead
+ * state for every other pair reached (a pair with a state that accepts nothing after it accepts nothing).
+ */
+function livePairs(a: Dfa, b: Dfa): number {
+  const isLive = (x: number, y: number) => live(a, x) && live(b, y);
+  if (!isLive(a.start, b.start)) return 1;
+  const seen = new Set([`${a.start},${b.start}`]);
+  const queue: [number, number][] = [[a.start, b.start]];
+  let dead = 0;
+  for (let i = 0; i < queue.length; i++) {
+    const [x, y] = queue[i] as [number, number];
+    for (let c = 0; c < a.k; c++) {
+      const pair: [number, number] = [a.trans[x * a.k + c] as number, b.trans[y * b.k + c] as number];
+      if (!isLive(...pair)) {
+        dead = 1;
+        continue;
+      }
+      const key = pair.join(",");
+      if (!seen.has(key)) {
+        seen.add(key);
+        queue.push(pair);
+      }
+    }
+  }
+  return queue.length + dead;
+}
+
 /** The lengths up to `max` of the strings `a` accepts, by sets of states. */
 function acceptedLengths(a: Dfa, max: number): boolean[] {
   const out: boolean[] = [];
@@ -424,14 +471,15 @@ describe("dfa, exactly", () => {
     for (const s of ALL) expect(run(long, s), s).toBe(s.startsWith("abc"));
   });
 
-  it("minimises to exactly the minimal automaton, and a product unminimised to its reachable pairs", () => {
+  it("minimises to exactly the minimal automaton, a product unminimised to its reachable pairs, an intersection to its live ones", () => {
     fc.assert(
       fc.property(randomDfa, randomDfa, (a, b) => {
         const m = minimize(a);
         expect(m.n).toBe(minimalSize(a));
         expect(m.k).toBe(a.k);
         const raw = intersect(a, b, false);
-        expect(raw.n).toBe(reachablePairs(a, b));
+        expect(raw.n).toBe(livePairs(a, b));
+        expect(product(a, b, (x, y) => x && y, false).n).toBe(reachablePairs(a, b));
         expect(raw.start).toBe(0);
         const both = intersect(a, b);
         expect(both.n).toBe(minimalSize(raw));
@@ -608,6 +656,33 @@ describe("dfa, exactly", () => {
         expect(someStrings(ALPHABET, a, lengths, 0)).toEqual([]);
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("draws the same strings one at a time: every one accepted, in the lengths, shortest first, none twice", () => {
+    fc.assert(
+      fc.property(randomDfa, lengthSet, fc.integer({ min: 0, max: 30 }), (a, lengths, count) => {
+        const all = someStrings(ALPHABET, a, lengths, count);
+        const drawn: string[] = [];
+        for (const s of stringsOf(ALPHABET, a, lengths, count)) drawn.push(s);
+        expect(drawn).toEqual(all);
+        expect(new Set(all).size).toBe(all.length);
+        expect(all.length).toBeLessThanOrEqual(count);
+        for (const [i, s] of all.entries()) {
+          expect(run(a, s)).toBe(true);
+          expect(inLengths(lengths, s.length)).toBe(true);
+          if (i > 0) expect(s.length).toBeGreaterThanOrEqual((all[i - 1] as string).length);
+        }
+        // Fewer than asked only when no other string of a length in the set (up to six symbols here) is accepted.
+        if (all.length < count) {
+          const more = ALL.filter((s) => run(a, s) && inLengths(lengths, s.length) && !all.includes(s));
+          expect(more.filter((s) => s.length <= 6 && s.length < 64)).toEqual([]);
+        }
+        // A reader that stops early gets the first strings.
+        const first = stringsOf(ALPHABET, a, lengths, count).next();
+        expect(first.done === true ? undefined : first.value).toBe(all[0]);
+      }),
+      { numRuns: 300 },
     );
   });
 
