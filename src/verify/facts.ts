@@ -147,9 +147,65 @@ function urlExcludes(a: UrlParts, b: UrlParts): boolean {
 }
 
 /** The facts of one field's path and command operators. */
+/** Shell words that open a compound construct (`if a; then b; fi`) or time a pipeline: no plain first word. */
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "while",
+  "until",
+  "for",
+  "in",
+  "function",
+  "select",
+  "time",
+  "coproc",
+]);
+
+/** A plain first word: a program name or path, with no quoting, expansion, assignment or reserved word. */
+const FIRST_WORD = /^[A-Za-z0-9_./+,:@%-]+$/;
+
+/** Whether a word is a plain first word of a command line ({@link FIRST_WORD}, not a reserved word). */
+export function plainFirstWord(word: string): boolean {
+  return FIRST_WORD.test(word) && !RESERVED_WORDS.has(word);
+}
+
+/**
+ * The word of a `regex` that says "the command line's first word is this word" (`^rm(?:\\s|$)`, as the verifier
+ * writes it for the parts of compound commands), or undefined.
+ */
+export function firstWordRegex(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)\(\?:\\s\|\$\)$/.exec(value);
+  if (read === null) return undefined;
+  const word = (read[1] as string).replace(/\\(.)/g, "$1");
+  return plainFirstWord(word) ? word : undefined;
+}
+
+/**
+ * Whether a command line whose first word is `word` (plain, as written) may be certainly covered by a prefix whose
+ * first word is `first`: only when one holds the other, ignoring case (a conservative reading of names the runtime
+ * may fold: `LS`, `ls2`, `/bin/ls`).
+ */
+function firstWordsMeet(word: string, first: string): boolean {
+  const a = word.toLowerCase();
+  const b = first.toLowerCase();
+  return a.includes(b) || b.includes(a);
+}
+
 export class FieldFacts {
   readonly #paths = new Map<number, PathReadings>();
   readonly #commands = new Map<number, readonly CommandWords[]>();
+  /** `command` atoms every prefix of which was read (a prefix not read says nothing of first words). */
+  readonly #completeCommands = new Set<number>();
+  /** `regex` atoms that name the first word (see {@link firstWordRegex}). */
+  readonly #firstWords = new Map<number, string>();
   readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
@@ -186,13 +242,22 @@ export class FieldFacts {
         this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, prefix });
       } else if (atom.operator === "command") {
         const entries: CommandWords[] = [];
+        let complete = true;
         for (const spec of atom.value as unknown[]) {
           const read = parseCommandPrefixSpec(spec);
-          if (!read.ok) continue;
+          if (!read.ok) {
+            complete = false;
+            continue;
+          }
           const plain = !read.prefix.exact && read.prefix.options === undefined;
           entries.push({ words: read.prefix.words, plain, key: JSON.stringify(spec) });
         }
         this.#commands.set(atom.id, entries);
+        if (complete && entries.length > 0 && entries.every((e) => e.words.length > 0))
+          this.#completeCommands.add(atom.id);
+      } else if (atom.operator === "regex") {
+        const word = firstWordRegex(atom.value);
+        if (word !== undefined) this.#firstWords.set(atom.id, word);
       } else if (atom.operator === "url") {
         const parts = urlParts(atom.value as UrlSpec);
         if (parts !== undefined) this.#urls.set(atom.id, parts);
@@ -202,7 +267,30 @@ export class FieldFacts {
 
   /** Whether the facts allow these truths of the field's atoms (atoms not listed may have any truth). */
   allows(truths: ReadonlyMap<number, Truth>): boolean {
-    return this.#pathsAllow(truths) && this.#commandsAllow(truths) && this.#urlsAllow(truths);
+    return (
+      this.#pathsAllow(truths) &&
+      this.#commandsAllow(truths) &&
+      this.#firstWordsAllow(truths) &&
+      this.#urlsAllow(truths)
+    );
+  }
+
+  /**
+   * A command line whose first word is a plain word is certainly covered by a list of prefixes only when one of
+   * them starts with that word: certain means every simple command starts with a prefix's words as written, and the
+   * first simple command of a line that starts with a plain word (no assignment, redirection or reserved word)
+   * starts with it.
+   */
+  #firstWordsAllow(truths: ReadonlyMap<number, Truth>): boolean {
+    for (const [r, word] of this.#firstWords) {
+      if (truths.get(r) !== 1) continue;
+      for (const c of this.#completeCommands) {
+        if (truths.get(c) !== 1) continue;
+        const entries = this.#commands.get(c) as readonly CommandWords[];
+        if (!entries.some((e) => firstWordsMeet(word, e.words[0] as string))) return false;
+      }
+    }
+    return true;
   }
 
   #urlsAllow(truths: ReadonlyMap<number, Truth>): boolean {

@@ -24,6 +24,7 @@ import type {
 import { AutomataPool } from "./automata.js";
 import { ACTION_BIT, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
+import { plainFirstWord } from "./facts.js";
 import { FieldDomain } from "./field-domain.js";
 import { type Atom, AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
 import { mayBeMissing, schemaOfField } from "./schema-facts.js";
@@ -247,6 +248,37 @@ export function partLiteral(value: unknown): string | undefined {
   return PART_LITERAL.test(text) ? text : undefined;
 }
 
+/**
+ * The first word of a command line that an operator selects only at its start: `prefix: "rm "` or `regex: "^rm "`
+ * (`^rm\s`), a plain word and then a blank, then anything. A compound command that starts so has a first part that
+ * is that word alone or starts with it and a blank: the runtime renders a part from its words, and a plain word
+ * stays as it is. Undefined for any other operator.
+ */
+export function firstWordOf(operators: unknown): string | undefined {
+  if (operators === null || typeof operators !== "object") return undefined;
+  const keys = Object.keys(operators);
+  if (keys.length !== 1) return undefined;
+  const value = (operators as Record<string, unknown>)[keys[0] as string];
+  if (typeof value !== "string") return undefined;
+  let text: string | undefined;
+  if (keys[0] === "prefix") text = value;
+  else if (keys[0] === "regex" && value.startsWith("^")) {
+    // No `.` or `+` in the word: they are not literal in a pattern.
+    const blank = /^\^([A-Za-z0-9_/,:@%-]+)(?: |\\s|\[ \\t\]|\[\\t \])/.exec(value);
+    text = blank === null ? undefined : `${blank[1]} `;
+  }
+  if (text === undefined) return undefined;
+  const space = text.indexOf(" ");
+  if (space <= 0) return undefined;
+  const word = text.slice(0, space);
+  return plainFirstWord(word) ? word : undefined;
+}
+
+/** The operator that selects a part whose first word is `word` (and every whole string that starts with it). */
+function firstWordOperator(word: string): { regex: string } {
+  return { regex: `^${word.replace(/[.+]/g, (c) => `\\${c}`)}(?:\\s|$)` };
+}
+
 /** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */
 function declaredField(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
   let current: unknown = schema;
@@ -306,10 +338,30 @@ export function partsDecide(
       // A condition on an object that holds the field sees the part in place of the whole: not modelled.
       if (read.length < path.length && read.every((segment, i) => segment === path[i])) return false;
       if (read.join("\u0000") !== key) continue;
-      if (!onePartCommand(operators)) return false;
+      if (!onePartCommand(operators) && firstWordOf(operators) === undefined) return false;
     }
   }
   return true;
+}
+
+/**
+ * The `where` the parts are searched with: an operator that selects a command line by its first word
+ * ({@link firstWordOf}) becomes "the first word is that word", which selects the first part of every compound
+ * command the operator selects, and every whole string it selects (a witness is still confirmed with the
+ * property's own `where`).
+ */
+export function partsWhere(
+  where: ConditionSpec | undefined,
+  commandPaths: readonly (readonly string[])[],
+): ConditionSpec | undefined {
+  if (where === undefined) return undefined;
+  const keys = new Set(commandPaths.map((p) => p.join("\u0000")));
+  const out: Record<string, unknown> = {};
+  for (const [name, operators] of Object.entries(where)) {
+    const word = keys.has(splitFieldPath(name).join("\u0000")) ? firstWordOf(operators) : undefined;
+    out[name] = word === undefined ? operators : firstWordOperator(word);
+  }
+  return out as ConditionSpec;
 }
 
 /** Verifies properties against a loaded bundle. */
@@ -367,7 +419,10 @@ export class Verifier {
     const conditions = new Map<Property, { where: Formula; context: Formula }>();
     for (const p of all) {
       conditions.set(p, {
-        where: question.table.condition(p.where, "arguments"),
+        where: question.table.condition(
+          parts ? partsWhere(p.where, decision.commandFieldPaths) : p.where,
+          "arguments",
+        ),
         context: question.table.condition(p.context, "context"),
       });
     }

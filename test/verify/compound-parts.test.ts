@@ -16,8 +16,16 @@ import { compileCondition } from "../../src/runtime/condition.js";
 import { applyMode } from "../../src/runtime/mode.js";
 import type { PolicyAction } from "../../src/runtime/types.js";
 import { COMMAND_SEPARATORS } from "../../src/verify/decision-model.js";
+import { firstWordRegex, plainFirstWord } from "../../src/verify/facts.js";
 import { SAFE_SUBSET_SUPERSET } from "../../src/verify/field-domain.js";
-import { type Property, partLiteral, partsDecide, Verifier } from "../../src/verify/verify-properties.js";
+import {
+  firstWordOf,
+  type Property,
+  partLiteral,
+  partsDecide,
+  partsWhere,
+  Verifier,
+} from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_COMPOUND_RUNS ?? 60);
@@ -165,6 +173,99 @@ describe("compound commands decided by their parts", () => {
     expect(compound).toBeGreaterThan(RUNS);
   });
 
+  it("a command line that starts with a plain word and a blank has a first part that starts with that word", () => {
+    const starts = ["rm", "ls", "git", "sudo", "a", "npm", "curl", "xargs", "./a", "-rf"];
+    let compound = 0;
+    fc.assert(
+      fc.property(line, fc.constantFrom(...starts), fc.boolean(), (text, word, asRegex) => {
+        // A pattern's `.` is not literal: `^./a ` has no first word to read.
+        const operator = asRegex && !word.includes(".") ? { regex: `^${word} ` } : { prefix: `${word} ` };
+        expect(firstWordOf(operator)).toBe(word);
+        if (!text.startsWith(`${word} `)) return;
+        const where = partsWhere({ command: operator }, [["command"]]) as {
+          command: { regex: string };
+        };
+        const first = compileCondition({ c: where.command });
+        if (!first.ok) throw new TypeError("the condition compiles");
+        // The whole line is selected as the operator selects it, and so is its first part.
+        expect(first.condition({ c: text }), text).toBe(1);
+        const split = splitCompound({ c: text }, [["c"]]);
+        if (split === undefined) return;
+        compound++;
+        expect(first.condition({ c: split.parts[0] as string }), `${JSON.stringify(text)} ${word}`).toBe(1);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(compound).toBeGreaterThan(RUNS / 2);
+  });
+
+  it("a command line whose first word is plain is certain for a list only when a prefix's first word meets it", () => {
+    // First words the runtime may read as another program (case, versions, paths) among the usual ones.
+    const odd = fc
+      .tuple(
+        fc.constantFrom("LS", "ls2", "/bin/ls", "./ls", "Rm", "rm.exe", "git-status", "sudo", "time", "A=1"),
+        fc.constantFrom("", " a", " status", " -la", " && ls", " ; git status"),
+      )
+      .map(([w, rest]) => w + rest);
+    let certain = 0;
+    fc.assert(
+      fc.property(fc.oneof(line, odd), prefixList, (text, prefixes) => {
+        const word = /^([^\s;&|]+)(?:\s|$)/.exec(text)?.[1];
+        if (word === undefined || !plainFirstWord(word)) return;
+        const compiled = compileCondition({ c: { command: prefixes } });
+        if (!compiled.ok) throw new TypeError("the condition compiles");
+        if (compiled.condition({ c: text }) !== 1) return;
+        certain++;
+        const firsts = prefixes.map((p) => (p.split(" ")[0] as string).toLowerCase());
+        const w = word.toLowerCase();
+        expect(
+          firsts.some((f) => w.includes(f) || f.includes(w)),
+          `${JSON.stringify(text)} ${JSON.stringify(prefixes)}`,
+        ).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(certain).toBeGreaterThan(RUNS / 5);
+  });
+
+  it("reads the first word of a prefix or anchored regex, and writes it back as a regex the facts know", () => {
+    expect(firstWordOf({ prefix: "rm " })).toBe("rm");
+    expect(firstWordOf({ prefix: "npm install" })).toBe("npm");
+    expect(firstWordOf({ regex: "^rm\\s" })).toBe("rm");
+    expect(firstWordOf({ regex: "^rm[ \\t]" })).toBe("rm");
+    // A word alone may continue (`rmdir`), a pattern's `.` is any character, reserved words and assignments start
+    // no plain command, a regex not anchored may match anywhere, flags are not read.
+    for (const operators of [
+      { prefix: "rm" },
+      { regex: "^rm" },
+      { regex: "^a.b " },
+      { prefix: "time ls" },
+      { prefix: "if x" },
+      { prefix: "A=1 ls" },
+      { prefix: "'rm' x" },
+      { regex: "rm " },
+      { regex: { pattern: "^rm ", flags: "i" } },
+      { prefix: "rm ", regex: "x" },
+      { command: ["rm"] },
+    ])
+      expect(firstWordOf(operators), JSON.stringify(operators)).toBeUndefined();
+    const where = partsWhere({ command: { prefix: "a.b+c x" }, cwd: { prefix: "rm " } }, [["command"]]) as {
+      command: { regex: string };
+      cwd: unknown;
+    };
+    expect(where.cwd).toEqual({ prefix: "rm " });
+    expect(firstWordRegex(where.command.regex)).toBe("a.b+c");
+    const compiled = compileCondition({ c: where.command });
+    if (!compiled.ok) throw new TypeError("the condition compiles");
+    expect(["a.b+c", "a.b+c x", "a.b+c\tx"].map((c) => compiled.condition({ c }))).toEqual([1, 1, 1]);
+    expect(["a.b+cx", "aXb+c", "a.bbc x", " a.b+c"].map((c) => compiled.condition({ c }))).toEqual([
+      0, 0, 0, 0,
+    ]);
+    expect(firstWordRegex("^time(?:\\s|$)")).toBeUndefined();
+    expect(firstWordRegex("^rm(?:\\s|$)x")).toBeUndefined();
+    expect(partsWhere(undefined, [["command"]])).toBeUndefined();
+  });
+
   it("a compound command whose every part a command operator certainly matches is certainly matched whole", () => {
     const covered = fc.constantFrom(
       "ls",
@@ -240,6 +341,9 @@ describe("compound commands decided by their parts", () => {
     expect(
       partsDecide(property({ where: { command: { command: ["rm"], prefix: "rm" } } }), schema, paths),
     ).toBe(false);
+    expect(partsDecide(property({ where: { command: { prefix: "rm " } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ where: { command: { regex: "^rm " } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ where: { command: { prefix: "rm" } } }), schema, paths)).toBe(false);
     const patterned = { type: "object", properties: { command: { type: "string", pattern: "^[a-z ]*$" } } };
     expect(partsDecide(property({}), patterned, paths)).toBe(false);
     expect(partsDecide(property({}), schema, [])).toBe(false);
@@ -271,6 +375,18 @@ describe("compound commands decided by their parts", () => {
         where: fc.option(prefixList, { nil: undefined }),
         negated: fc.boolean(),
         literal: fc.option(fc.constantFrom("rm", "\\$", "sudo", "-rf", "curl"), { nil: undefined }),
+        first: fc.option(
+          fc.constantFrom(
+            { prefix: "rm " },
+            { regex: "^rm " },
+            { prefix: "ls " },
+            { regex: "^git\\s" },
+            { prefix: "sudo " },
+            { prefix: "npm test" },
+            { prefix: "a " },
+          ),
+          { nil: undefined },
+        ),
       }),
       { minLength: 1, maxLength: 3 },
     ),
@@ -335,11 +451,13 @@ describe("compound commands decided by their parts", () => {
         const properties: Property[] = s.properties.map((p, i) => ({
           id: `p${i}`,
           tools: ["shell"],
-          ...(p.literal !== undefined
-            ? { where: { command: { regex: p.literal } } }
-            : p.where === undefined
-              ? {}
-              : { where: { command: p.negated ? { not: { command: p.where } } : { command: p.where } } }),
+          ...(p.first !== undefined
+            ? { where: { command: p.first } }
+            : p.literal !== undefined
+              ? { where: { command: { regex: p.literal } } }
+              : p.where === undefined
+                ? {}
+                : { where: { command: p.negated ? { not: { command: p.where } } : { command: p.where } } }),
           kind: p.kind.startsWith("never") ? "never" : "always",
           action: p.kind.endsWith("allow") ? "allow" : "deny",
         }));
