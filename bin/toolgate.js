@@ -24,7 +24,18 @@ if (argv[0] === "hook") {
   code = await start.runHook(argv.slice(1));
 }
 if (code === undefined) {
-  const { main } = await import("../dist/cli/main.js");
-  code = await main(argv);
+  // `verify` and `diff` are one short process each that loads policies and runs the engine: they start from the
+  // command line bundled into one module when the build wrote it (scripts/bundle-hook.mjs), which Node loads
+  // faster than the hundreds of modules it is made of.
+  let entry;
+  if (argv[0] === "verify" || argv[0] === "diff") {
+    try {
+      entry = await import("../dist/cli/main.bundle.js");
+    } catch {
+      // Not built (no rolldown): the modules below.
+    }
+  }
+  entry ??= await import("../dist/cli/main.js");
+  code = await entry.main(argv);
 }
 process.exitCode = code;
