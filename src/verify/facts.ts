@@ -177,13 +177,16 @@ export function plainFirstWord(word: string): boolean {
 }
 
 /**
- * The word of a `regex` that says "the command line's first word is this word" (`^rm(?:\\s|$)`, as the verifier
- * writes it for the parts of compound commands), or undefined.
+ * The word of a `regex` that says "the command line's first word is this word": `^rm(?:\\s|$)`, or `^npm '?install`
+ * (the word, a blank, then a pattern without alternatives or a quantifier on the blank), as the verifier writes them
+ * for the parts of compound commands; undefined for any other.
  */
 export function firstWordRegex(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)\(\?:\\s\|\$\)$/.exec(value);
+  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)(?:\(\?:\\s\|\$\)$| ([^]*)$)/.exec(value);
   if (read === null) return undefined;
+  const rest = read[2];
+  if (rest !== undefined && (rest.includes("|") || /^[?*+{]/.test(rest))) return undefined;
   const word = (read[1] as string).replace(/\\(.)/g, "$1");
   return plainFirstWord(word) ? word : undefined;
 }

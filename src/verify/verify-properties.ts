@@ -248,13 +248,15 @@ export function partLiteral(value: unknown): string | undefined {
   return PART_LITERAL.test(text) ? text : undefined;
 }
 
+/** Characters the runtime writes a word of a part with, unquoted (compound-command.ts). */
+const UNQUOTED_WORD = /^[A-Za-z0-9_\-./,:@%+=]+$/;
+
 /**
- * The first word of a command line that an operator selects only at its start: `prefix: "rm "` or `regex: "^rm "`
- * (`^rm\s`), a plain word and then a blank, then anything. A compound command that starts so has a first part that
- * is that word alone or starts with it and a blank: the runtime renders a part from its words, and a plain word
- * stays as it is. Undefined for any other operator.
+ * The text a command line starts with when an operator selects it only by its start: `prefix: "npm install"`, or a
+ * `regex` of `^` and a fixed text (`^rm `, `^rm\\s`, `^git push`), made of a plain first word and then a blank,
+ * then words the runtime writes unquoted, separated by single blanks. Undefined for any other operator.
  */
-export function firstWordOf(operators: unknown): string | undefined {
+export function lineStartOf(operators: unknown): string | undefined {
   if (operators === null || typeof operators !== "object") return undefined;
   const keys = Object.keys(operators);
   if (keys.length !== 1) return undefined;
@@ -263,20 +265,51 @@ export function firstWordOf(operators: unknown): string | undefined {
   let text: string | undefined;
   if (keys[0] === "prefix") text = value;
   else if (keys[0] === "regex" && value.startsWith("^")) {
-    // No `.` or `+` in the word: they are not literal in a pattern.
-    const blank = /^\^([A-Za-z0-9_/,:@%-]+)(?: |\\s|\[ \\t\]|\[\\t \])/.exec(value);
-    text = blank === null ? undefined : `${blank[1]} `;
+    // A fixed text: escaped characters stand for themselves, `\s` or a class of blanks last for one blank;
+    // anything else that is not literal in a pattern (`.`, `+`, `*`, `?`, `|`, groups, classes) is refused.
+    text = "";
+    const body = value.slice(1).replace(/(?:\\s|\[ \\t\]|\[\\t \])$/, " ");
+    for (let i = 0; i < body.length; i++) {
+      const c = body[i] as string;
+      if (c === "\\") {
+        const next = body[i + 1];
+        if (next === undefined || !/[.+\-/]/.test(next)) return undefined;
+        text += next;
+        i++;
+      } else if ("^$.*+?()[]{}|\\".includes(c)) return undefined;
+      else text += c;
+    }
   }
   if (text === undefined) return undefined;
-  const space = text.indexOf(" ");
-  if (space <= 0) return undefined;
-  const word = text.slice(0, space);
-  return plainFirstWord(word) ? word : undefined;
+  const words = text.split(" ");
+  const last = words.pop() as string;
+  if (words.length === 0 || !plainFirstWord(words[0] as string)) return undefined;
+  if (!words.every((w) => UNQUOTED_WORD.test(w) && !w.startsWith("="))) return undefined;
+  if (last !== "" && !UNQUOTED_WORD.test(last)) return undefined;
+  return text;
 }
 
-/** The operator that selects a part whose first word is `word` (and every whole string that starts with it). */
-function firstWordOperator(word: string): { regex: string } {
-  return { regex: `^${word.replace(/[.+]/g, (c) => `\\${c}`)}(?:\\s|$)` };
+/** The first word of a command line an operator selects by its start ({@link lineStartOf}), or undefined. */
+export function firstWordOf(operators: unknown): string | undefined {
+  return lineStartOf(operators)?.split(" ")[0];
+}
+
+const escapeWords = (text: string): string => text.replace(/[.+]/g, (c) => `\\${c}`);
+
+/**
+ * The operator that selects the first part of every compound command that starts with `text` (and every whole
+ * string that does). A compound command is split only inside the shell's safe subset, and the runtime writes each
+ * part back from its words, joined by single blanks, a word unquoted when it can be and in single quotes
+ * otherwise: the words of `text` followed by a blank are written as they are; the last one, which the line may
+ * continue, may be written in quotes from its start. One word alone is "the first word is this word".
+ */
+function partStartOperator(text: string): { regex: string } {
+  const words = text.split(" ");
+  const last = words.pop() as string;
+  if (words.length === 1 && last === "") return { regex: `^${escapeWords(words[0] as string)}(?:\\s|$)` };
+  // `npm install ` (a whole last word): the part may end after it; `^npm install` holds that and more.
+  if (last === "") return { regex: `^${escapeWords(words.join(" "))}` };
+  return { regex: `^${escapeWords(words.join(" "))} '?${escapeWords(last)}` };
 }
 
 /** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */
@@ -338,17 +371,16 @@ export function partsDecide(
       // A condition on an object that holds the field sees the part in place of the whole: not modelled.
       if (read.length < path.length && read.every((segment, i) => segment === path[i])) return false;
       if (read.join("\u0000") !== key) continue;
-      if (!onePartCommand(operators) && firstWordOf(operators) === undefined) return false;
+      if (!onePartCommand(operators) && lineStartOf(operators) === undefined) return false;
     }
   }
   return true;
 }
 
 /**
- * The `where` the parts are searched with: an operator that selects a command line by its first word
- * ({@link firstWordOf}) becomes "the first word is that word", which selects the first part of every compound
- * command the operator selects, and every whole string it selects (a witness is still confirmed with the
- * property's own `where`).
+ * The `where` the parts are searched with: an operator that selects a command line by its start
+ * ({@link lineStartOf}) becomes one that selects the first part of every compound command it selects, and every
+ * whole string it selects ({@link partStartOperator}; a witness is still confirmed with the property's own `where`).
  */
 export function partsWhere(
   where: ConditionSpec | undefined,
@@ -358,8 +390,8 @@ export function partsWhere(
   const keys = new Set(commandPaths.map((p) => p.join("\u0000")));
   const out: Record<string, unknown> = {};
   for (const [name, operators] of Object.entries(where)) {
-    const word = keys.has(splitFieldPath(name).join("\u0000")) ? firstWordOf(operators) : undefined;
-    out[name] = word === undefined ? operators : firstWordOperator(word);
+    const start = keys.has(splitFieldPath(name).join("\u0000")) ? lineStartOf(operators) : undefined;
+    out[name] = start === undefined ? operators : partStartOperator(start);
   }
   return out as ConditionSpec;
 }

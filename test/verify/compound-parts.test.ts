@@ -20,6 +20,7 @@ import { firstWordRegex, plainFirstWord } from "../../src/verify/facts.js";
 import { SAFE_SUBSET_SUPERSET } from "../../src/verify/field-domain.js";
 import {
   firstWordOf,
+  lineStartOf,
   type Property,
   partLiteral,
   partsDecide,
@@ -173,27 +174,54 @@ describe("compound commands decided by their parts", () => {
     expect(compound).toBeGreaterThan(RUNS);
   });
 
-  it("a command line that starts with a plain word and a blank has a first part that starts with that word", () => {
-    const starts = ["rm", "ls", "git", "sudo", "a", "npm", "curl", "xargs", "./a", "-rf"];
+  it("a command line that starts with plain words has a first part the parts' operator selects", () => {
+    const starts = [
+      "rm ",
+      "ls ",
+      "git ",
+      "sudo ",
+      "a ",
+      "./a ",
+      "npm test",
+      "npm te",
+      "git status ",
+      "rm -",
+      "rm -rf",
+      "git log --",
+    ];
+    // Lines whose words go on in quotes right after the start (`npm test'a b'`), which the runtime writes quoted.
+    const quoted = fc
+      .tuple(
+        fc.constantFrom("npm test", "rm -rf", "git status", "rm -", "git log --"),
+        fc.constantFrom("'a b'", '"x"', "'it''s'", "", "x"),
+        fc.constantFrom(" ; ls", " && rm a", " | sh", "\nls", ""),
+      )
+      .map(([a, b, c]) => a + b + c);
     let compound = 0;
     fc.assert(
-      fc.property(line, fc.constantFrom(...starts), fc.boolean(), (text, word, asRegex) => {
-        // A pattern's `.` is not literal: `^./a ` has no first word to read.
-        const operator = asRegex && !word.includes(".") ? { regex: `^${word} ` } : { prefix: `${word} ` };
-        expect(firstWordOf(operator)).toBe(word);
-        if (!text.startsWith(`${word} `)) return;
-        const where = partsWhere({ command: operator }, [["command"]]) as {
-          command: { regex: string };
-        };
-        const first = compileCondition({ c: where.command });
-        if (!first.ok) throw new TypeError("the condition compiles");
-        // The whole line is selected as the operator selects it, and so is its first part.
-        expect(first.condition({ c: text }), text).toBe(1);
-        const split = splitCompound({ c: text }, [["c"]]);
-        if (split === undefined) return;
-        compound++;
-        expect(first.condition({ c: split.parts[0] as string }), `${JSON.stringify(text)} ${word}`).toBe(1);
-      }),
+      fc.property(
+        fc.oneof(line, quoted),
+        fc.constantFrom(...starts),
+        fc.boolean(),
+        (text, start, asRegex) => {
+          const operator =
+            asRegex && !/[.+]/.test(start) ? { regex: `^${start.replace(/-/g, "\\-")}` } : { prefix: start };
+          expect(lineStartOf(operator), JSON.stringify(operator)).toBe(start);
+          if (!text.startsWith(start)) return;
+          const where = partsWhere({ command: operator }, [["command"]]) as { command: { regex: string } };
+          expect(firstWordRegex(where.command.regex)).toBe(start.split(" ")[0]);
+          const first = compileCondition({ c: where.command });
+          if (!first.ok) throw new TypeError("the condition compiles");
+          // The whole line is selected as the operator selects it, and so is its first part.
+          expect(first.condition({ c: text }), text).toBe(1);
+          const split = splitCompound({ c: text }, [["c"]]);
+          if (split === undefined) return;
+          compound++;
+          expect(first.condition({ c: split.parts[0] as string }), `${JSON.stringify(text)} ${start}`).toBe(
+            1,
+          );
+        },
+      ),
       { numRuns: RUNS * 50 },
     );
     expect(compound).toBeGreaterThan(RUNS / 2);
@@ -249,7 +277,7 @@ describe("compound commands decided by their parts", () => {
       { command: ["rm"] },
     ])
       expect(firstWordOf(operators), JSON.stringify(operators)).toBeUndefined();
-    const where = partsWhere({ command: { prefix: "a.b+c x" }, cwd: { prefix: "rm " } }, [["command"]]) as {
+    const where = partsWhere({ command: { prefix: "a.b+c " }, cwd: { prefix: "rm " } }, [["command"]]) as {
       command: { regex: string };
       cwd: unknown;
     };
@@ -262,6 +290,26 @@ describe("compound commands decided by their parts", () => {
       0, 0, 0, 0,
     ]);
     expect(firstWordRegex("^time(?:\\s|$)")).toBeUndefined();
+    expect(firstWordRegex("^npm '?install")).toBe("npm");
+    // An alternative or a quantifier after the word says nothing of where the line starts.
+    for (const regex of ["^npm ?x", "^npm x|y", "^npm *x", "^npm x(?:a|b)"])
+      expect(firstWordRegex(regex), regex).toBeUndefined();
+    expect(lineStartOf({ prefix: "npm install" })).toBe("npm install");
+    expect(lineStartOf({ regex: "^git push" })).toBe("git push");
+    expect(lineStartOf({ regex: "^rm \\-rf" })).toBe("rm -rf");
+    for (const operators of [{ prefix: "npm  install" }, { prefix: "npm 'i'" }, { regex: "^git\\spush" }])
+      expect(lineStartOf(operators), JSON.stringify(operators)).toBeUndefined();
+    const words = partsWhere({ command: { prefix: "git push origin" } }, [["command"]]) as {
+      command: { regex: string };
+    };
+    const parts = compileCondition({ c: words.command });
+    if (!parts.ok) throw new TypeError("the condition compiles");
+    expect(
+      ["git push origin", "git push 'origin x'", "git push originals"].map((c) => parts.condition({ c })),
+    ).toEqual([1, 1, 1]);
+    expect(["git push", "git  push origin", "git pull origin"].map((c) => parts.condition({ c }))).toEqual([
+      0, 0, 0,
+    ]);
     expect(firstWordRegex("^rm(?:\\s|$)x")).toBeUndefined();
     expect(partsWhere(undefined, [["command"]])).toBeUndefined();
   });
@@ -384,6 +432,9 @@ describe("compound commands decided by their parts", () => {
             { prefix: "sudo " },
             { prefix: "npm test" },
             { prefix: "a " },
+            { regex: "^git status" },
+            { prefix: "rm -r" },
+            { prefix: "git log " },
           ),
           { nil: undefined },
         ),
