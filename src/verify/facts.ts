@@ -183,7 +183,7 @@ export function plainFirstWord(word: string): boolean {
  */
 export function firstWordRegex(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)(?:\(\?:\\s\|\$\)$| ([^]*)$)/.exec(value);
+  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)(?:\(\?:\\s\|\$\)$| (.*)$)/s.exec(value);
   if (read === null) return undefined;
   const rest = read[2];
   if (rest !== undefined && (rest.includes("|") || /^[?*+{]/.test(rest))) return undefined;
