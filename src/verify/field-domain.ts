@@ -1039,6 +1039,11 @@ export class StringTheory {
     for (const head of heads.slice(0, 12))
       for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
+    // Two certain prefixes joined by each separator (`ls | pwd`): the runtime decides such a line by its parts, so
+    // it may be allowed where every part is, with a pipe or a `;` that another operator sees.
+    for (const a of certain.slice(0, 4))
+      for (const b of certain.slice(0, 4))
+        for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) out.push(`${a}${separator}${b}`);
     // A prefix with the options it allows (`git log` with `-n`) is certain only where each option after it is
     // listed: its words with each option of any list of the field (`git log -p`), and with a value after it.
     for (const atom of this.#field.atoms) {

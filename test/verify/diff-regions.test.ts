@@ -689,8 +689,8 @@ describe("diffRegions: a region's condition, in words", () => {
     expect(lines({ p: { command: ["rm"] } }, { p: { command: ["rm -r"] } })).toEqual([
       'loosened | deny→allow | {"p":"rm"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
       'loosened | deny→allow | {"p":"a rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): false | p runs command ["rm -r"]: false',
-      // A separator inside quotes: the atom is true, and the value is still one simple command.
-      'loosened | deny→allow | {"p":"rm \'&\'"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
+      // With a separator: two simple commands the runtime decides one by one.
+      'loosened | deny→allow | {"p":"rm | rm"} | {} | p runs command ["rm"]: true | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
       'loosened | deny→allow | {"p":"\'&\' rm"} | {} | p runs command ["rm"]: maybe | p holds a command separator (; & | or a newline): true | p runs command ["rm -r"]: false',
     ]);
     // Only the decision's own atom reads as the separators, not an operator whose value is the same text.

@@ -106,8 +106,36 @@ describe("command properties", () => {
     const { result, policy } = verify({ command: { command: ["npm test"], not: { regex: "^npm test$" } } });
     expect(result?.status, JSON.stringify(result)).toBe("fails");
     const args = result?.witness?.arguments as { command: string };
-    expect(args.command).toMatch(/ && /);
+    expect(args.command).toMatch(/ (&&|\|) /);
     expect(result?.witness?.decision).toBe("allow");
     expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+  });
+
+  it("fails with two allowed commands joined by the separator the where reads (a pipe, a `;`)", () => {
+    // Quotes ask, so a separator inside them (`ls '|'`) is no witness: only two commands joined by it are.
+    const quotesAsk = JSON.parse(POLICY) as { rules: unknown[] };
+    quotesAsk.rules.push({
+      id: "quotes-ask",
+      tools: ["run_shell"],
+      decision: "ask",
+      when: { command: { regex: "['\"\\\\]" } },
+      reason: "quotes hide words",
+    });
+    const { bundle, validators } = loadFromText(TOOLS, JSON.stringify(quotesAsk));
+    const policy = ToolPolicy.fromStatements(bundle.statements);
+    for (const [regex, separator] of [
+      ["\\|", "|"],
+      [";", ";"],
+      ["\\n", "\n"],
+    ] as const) {
+      const [result] = new Verifier(bundle, validators).verify([
+        { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
+      ]);
+      expect(result?.status, `${regex}: ${JSON.stringify(result)}`).toBe("fails");
+      const args = result?.witness?.arguments as { command: string };
+      expect(args.command).toContain(separator);
+      expect(args.command).toMatch(/^(git status|ls)\b/);
+      expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+    }
   });
 });
