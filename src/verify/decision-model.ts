@@ -145,6 +145,37 @@ export class ToolDecision {
    *   also one by a part of it (see `Verifier`).
    */
   decide(masks: Uint8Array, splitParts = true): number {
+    const { policy, mayFallBack } = this.#rules(masks);
+    let out = policy;
+    if (mayFallBack) out |= ACTION_BIT[this.#fallback];
+    if (splitParts && this.#maySplit(masks, policy, mayFallBack)) out |= this.#anyAction;
+    return applyModeMask(out, this.#mode);
+  }
+
+  /**
+   * The whole string's decision apart from its parts, for `diff`: `stands`, the actions (after the mode) a
+   * statement may give the whole string without its parts being read, and `maySplit`, whether its parts may be read
+   * instead (the whole may fall back, or get an ask where `command` is not the only operator on the field).
+   */
+  decideWhole(masks: Uint8Array): { readonly stands: number; readonly maySplit: boolean } {
+    const { policy, mayFallBack } = this.#rules(masks);
+    const maySplit = this.#maySplit(masks, policy, mayFallBack);
+    // Without a compound field or a separator, every decision stands, the fallback too.
+    if (!maySplit) return { stands: this.decide(masks, false), maySplit };
+    const stands = this.#compound?.onlyCommand === true ? policy : policy & ~ASK;
+    return { stands: applyModeMask(stands, this.#mode), maySplit };
+  }
+
+  #maySplit(masks: Uint8Array, policy: number, mayFallBack: boolean): boolean {
+    return (
+      this.#compound !== undefined &&
+      (this.#mayBeCompound === undefined || (evaluate(this.#mayBeCompound, masks) & (T | U)) !== 0) &&
+      (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
+    );
+  }
+
+  /** The actions the statements may give (strictest first), and whether none must match (the fallback may). */
+  #rules(masks: Uint8Array): { policy: number; mayFallBack: boolean } {
     // Bits of ranks (1 << rank): some statement may match (yes), some statement must match (must).
     let yes = 0;
     let must = 0;
@@ -165,17 +196,7 @@ export class ToolDecision {
       if (yes & (1 << rank)) policy |= ACTION_BIT[ACTIONS_BY_RANK[rank] as PolicyAction];
       if (must & (1 << rank)) break;
     }
-    const mayFallBack = must === 0;
-    if (mayFallBack) policy |= ACTION_BIT[this.#fallback];
-    if (
-      splitParts &&
-      this.#compound !== undefined &&
-      (this.#mayBeCompound === undefined || (evaluate(this.#mayBeCompound, masks) & (T | U)) !== 0) &&
-      (mayFallBack || (!this.#compound.onlyCommand && (policy & ASK) !== 0))
-    ) {
-      policy |= this.#anyAction;
-    }
-    return applyModeMask(policy, this.#mode);
+    return { policy, mayFallBack: must === 0 };
   }
 }
 

@@ -39,7 +39,14 @@ import {
   schemaOfField,
 } from "./schema-facts.js";
 import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
-import { callOf, decisionOnly, searchOrder, searchPriority, ToolQuestion } from "./verify-properties.js";
+import {
+  callOf,
+  decisionOnly,
+  partsSchema,
+  searchOrder,
+  searchPriority,
+  ToolQuestion,
+} from "./verify-properties.js";
 
 /** One side of the comparison: a loaded bundle and its validators. */
 export interface RegionSide {
@@ -397,6 +404,50 @@ function outcome(
   return applyMode(explained.decision, mode).decision.action;
 }
 
+/**
+ * Whether no whole string of a tool's command fields is decided more loosely by `head` than by `base`, decided as
+ * it is (without reading the parts of a compound command), on every call valid with the fields' lengths dropped (a
+ * part may be longer or shorter than the line it came from): an abstract search that finds no such call. Only for
+ * two sides that split the same fields, in the same mode (not `observe`), whose command fields say nothing of their
+ * text but its length.
+ */
+function wholeMonotone(
+  tool: string,
+  base: PolicyBundle,
+  head: PolicyBundle,
+  schema: JsonSchema,
+  before: ToolDecision,
+  after: ToolDecision,
+  pool: AutomataPool,
+  options: DiffRegionsOptions,
+): boolean {
+  const paths = before.commandFieldPaths;
+  if (paths.length === 0 || JSON.stringify(paths) !== JSON.stringify(after.commandFieldPaths)) return false;
+  if (base.mode !== head.mode || base.mode === "observe") return false;
+  const parts = partsSchema(schema, paths);
+  if (parts === undefined) return false;
+  const question = new ToolQuestion([parts, parts], [base.contextSchema, head.contextSchema], pool);
+  const o = new ToolDecision(question.table, tool, base.statements, base.mode);
+  const n = new ToolDecision(question.table, tool, head.statements, head.mode);
+  const goal: Goal = {
+    reach: (masks) => {
+      const [oLo, oHi] = rankRange(o.decide(masks, false));
+      const [nLo, nHi] = rankRange(n.decide(masks, false));
+      return (nLo < oHi ? REACHED : 0) | (nHi >= oLo ? MISSED : 0);
+    },
+  };
+  const priority = searchPriority([TRUE_FORMULA], [o, n]);
+  question.buildFields(priority);
+  const relevant = new Set<number>([...o.atomRanks().keys(), ...n.atomRanks().keys()]);
+  const found = searchModels(question.fields, question.table.atoms.length, goal, {
+    concreteOnly: false,
+    maxModels: 1,
+    order: searchOrder(question.fields, relevant, priority),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+  });
+  return found.complete && found.models.length === 0;
+}
+
 function diffTool(
   tool: string,
   base: PolicyBundle,
@@ -496,7 +547,7 @@ function diffTool(
     return [side(oldDecision, validOld), side(newDecision, validNew)];
   };
   // Loosened: some pair of possible outcomes with the new one less strict; missed: some pair not so.
-  const loosened: Goal = {
+  const loosenedWhole: Goal = {
     reach: (masks) => {
       const [o, n] = sides(masks);
       if (o === 0 || n === 0) return MISSED;
@@ -505,6 +556,25 @@ function diffTool(
       return (nLo < oHi ? REACHED : 0) | (nHi >= oLo ? MISSED : 0);
     },
   };
+  // Where no whole string is decided more loosely (wholeMonotone), a compound command decided part by part on both
+  // sides is not either: its parts are such strings, and the strictest of them wins on both sides. It may be only
+  // where one side reads the parts and the other decides the whole: the old side's parts (any action) against a
+  // new whole that is not deny, or an old whole that is not allow against the new side's parts.
+  const loosenedByParts: Goal = {
+    reach: (masks) => {
+      const o = oldDecision.decideWhole(masks);
+      const n = newDecision.decideWhole(masks);
+      const mixed =
+        (o.maySplit && (n.stands & (ALLOW | ASK)) !== 0) || (n.maySplit && (o.stands & (ASK | DENY)) !== 0);
+      return mixed ? REACHED | MISSED : MISSED;
+    },
+  };
+  const loosened =
+    args.fields.length + context.fields.length === 0 &&
+    problems.length === 0 &&
+    wholeMonotone(tool, base, head, oldSchema, oldDecision, newDecision, pool, options)
+      ? loosenedByParts
+      : loosenedWhole;
   const tightened: Goal = {
     reach: (masks) => {
       const [o, n] = sides(masks);

@@ -324,6 +324,26 @@ function declaredField(schema: JsonSchema, path: readonly string[]): JsonSchema 
   return current !== null && typeof current === "object" ? (current as JsonSchema) : undefined;
 }
 
+/**
+ * The tool's input schema with no length bounds on its command fields, when each of those fields is declared and
+ * its schema says nothing of its text but its length (a part of a compound command is then a valid value of the
+ * field, whatever its length); undefined otherwise.
+ */
+export function partsSchema(
+  inputSchema: JsonSchema,
+  commandPaths: readonly (readonly string[])[],
+): JsonSchema | undefined {
+  let schema = inputSchema;
+  for (const path of commandPaths) {
+    const field = declaredField(inputSchema, path);
+    if (field === undefined || Object.keys(field).some((k) => !PLAIN_STRING_KEYWORDS.has(k))) return undefined;
+    const without = withoutLengths(schema, path);
+    if (without === undefined) return undefined;
+    schema = without;
+  }
+  return schema;
+}
+
 /** A copy of the schema without `minLength` and `maxLength` on the field at `path`, or `undefined`. */
 function withoutLengths(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
   if (path.length === 0) {

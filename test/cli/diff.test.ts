@@ -5,7 +5,7 @@ import { join } from "node:path";
 import AjvDraft04 from "ajv-draft-04";
 import { JsonlAuditSink, SqliteAuditSink } from "toolgate/stores";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, ROOT, toolgate } from "./cli-helpers.js";
+import { assertBuilt, ROOT, toolgate, writeTree } from "./cli-helpers.js";
 
 const FIXTURES = join(ROOT, "test/fixtures/diff");
 const made: string[] = [];
@@ -17,6 +17,44 @@ function temporary(): string {
   made.push(dir);
   return dir;
 }
+/** A shell tool. */
+const SHELL_TOOLS = `tools:
+  - name: run_shell
+    description: Runs a command.
+    input_schema:
+      type: object
+      properties:
+        command: { type: string, maxLength: 200 }
+      required: [command]
+      additionalProperties: false
+`;
+
+/**
+ * Allows `ls` and `pwd` alone, denies `sudo`; `extra` adds a rule. A compound command falls back to deny
+ * and is then decided part by part.
+ */
+const shellPolicy = (extra: string) => `version: 1
+rules:
+  - id: ls
+    tools: [run_shell]
+    decision: allow
+    when:
+      command: { regex: "^ls$" }
+    reason: ls
+  - id: pwd
+    tools: [run_shell]
+    decision: allow
+    when:
+      command: { regex: "^pwd$" }
+    reason: pwd
+  - id: no-sudo
+    tools: [run_shell]
+    decision: deny
+    when:
+      command: { command: ["sudo"] }
+    reason: no sudo
+${extra}`;
+
 const pair = (name: string) => [
   "diff",
   "--base",
@@ -78,21 +116,52 @@ describe("toolgate diff", () => {
     expect(toolgate([...pair("narrowed-deny-glob"), "--format", "json"], ROOT).code).toBe(0);
   });
 
-  it("exit codes: a pure reformatting is clean for both --fail-on; a tightening fails only --fail-on changed (or while the engine cannot decide it)", () => {
+  it("exit codes: a pure reformatting is clean for both --fail-on; a tightening fails only --fail-on changed", () => {
     for (const failOn of ["loosened", "changed"]) {
       const run = toolgate([...pair("reformatted"), "--format", "json", "--fail-on", failOn], ROOT);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout).summary).toEqual({ loosened: 0, tightened: 0, changed: 0 });
     }
-    // `command` rules are not modelled exactly: whether run_shell loosens is unknown, which fails closed
-    // unless accepted with --allow-unknown.
-    const unknown = toolgate([...pair("tightened-allow-commands"), "--fail-on", "loosened"], ROOT);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/whether run_shell loosen\(s\) is unknown .*--allow-unknown/);
-    expect(
-      toolgate([...pair("tightened-allow-commands"), "--fail-on", "loosened", "--allow-unknown"], ROOT).code,
-    ).toBe(0);
+    // A prefix taken out of an allowed `command` list: no line is allowed more, compound ones included (their
+    // parts are decided alike on both sides), so the engine decides it.
+    const tightened = toolgate(
+      [...pair("tightened-allow-commands"), "--format", "json", "--fail-on", "loosened"],
+      ROOT,
+    );
+    expect(tightened.code).toBe(0);
+    const json = JSON.parse(tightened.stdout) as {
+      summary: { loosened: number; tightened: number };
+      engine: unknown;
+    };
+    expect(json.summary.loosened).toBe(0);
+    expect(json.summary.tightened).toBeGreaterThan(0);
+    expect(json.engine).toMatchObject([{ tool: "run_shell", status: "complete" }]);
     expect(toolgate([...pair("tightened-allow-commands"), "--fail-on", "changed"], ROOT).code).toBe(1);
+  });
+
+  it("exit codes: a tool whose loosening is unknown fails --fail-on loosened unless --allow-unknown", () => {
+    // A deny of every line with `&&` taken out: `ls && pwd` is now allowed part by part, which the engine sees may
+    // happen but builds no line for (unknown).
+    const deny = `  - id: no-and
+    tools: [run_shell]
+    decision: deny
+    when:
+      command: { regex: "&&" }
+    reason: one command at a time
+`;
+    const dir = writeTree({
+      "base/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
+      "base/tools.yaml": SHELL_TOOLS,
+      "base/policy.yaml": shellPolicy(deny),
+      "head/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
+      "head/tools.yaml": SHELL_TOOLS,
+      "head/policy.yaml": shellPolicy(""),
+    });
+    const args = ["diff", "--base", join(dir, "base"), "--head", join(dir, "head"), "--fail-on", "loosened"];
+    const unknown = toolgate(args, ROOT);
+    expect(unknown.code, unknown.stdout + unknown.stderr).toBe(1);
+    expect(unknown.stderr).toMatch(/whether run_shell loosen\(s\) is unknown .*--allow-unknown/);
+    expect(toolgate([...args, "--allow-unknown"], ROOT).code).toBe(0);
   });
 
   it("stylish names the statements and decisions that changed", () => {
