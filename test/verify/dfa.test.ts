@@ -219,6 +219,27 @@ describe("dfa", () => {
     );
   });
 
+  it("combines automata of thousands of states (over four million pairs: pairs numbered through a map)", () => {
+    const words: string[] = [""];
+    for (let n = 0; n < 8; n++)
+      words.splice(0, words.length, ...words.flatMap((w) => LETTERS.map((c) => w + c)));
+    const startsA = words.filter((w) => w.startsWith("a"));
+    const endsB = words.filter((w) => w.endsWith("b") || w.startsWith("b"));
+    const a = literals(ALPHABET, startsA);
+    const b = literals(ALPHABET, endsB);
+    expect(a.n * b.n).toBeGreaterThan(1 << 22);
+    const both = intersect(a, b);
+    const either = union(a, b);
+    const only = subtract(a, b);
+    for (const w of words) {
+      const x = w.startsWith("a");
+      const y = w.endsWith("b") || w.startsWith("b");
+      expect([run(both, w), run(either, w), run(only, w)], w).toEqual([x && y, x || y, x && !y]);
+    }
+    expect(run(both, "a")).toBe(false);
+    expect(someStrings(ALPHABET, both, ANY_LENGTH, 2)).toEqual(["aaaaaaab", "aaaaaabb"]);
+  });
+
   it("finds the shortest accepted string and length, also under a set of lengths", () => {
     fc.assert(
       fc.property(randomDfa, lengthSet, (a, lengths) => {
