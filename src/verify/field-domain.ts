@@ -684,6 +684,7 @@ export class StringTheory {
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
   /** Loose candidates by the loose region and the truths they are drawn from (many states share them). */
   readonly #looseCache = new WeakMap<Dfa, Map<string, LazyStrings>>();
+  #fixed: readonly string[] | undefined;
   /** Compound commands of the field's command words, with every atom's answer on each (see `#compound`). */
   #compounds: { readonly text: string; readonly truths: readonly Truth[] }[] | undefined;
   /** Path spellings the runtime reads several ways (see `#pathCandidates`). */
@@ -1026,7 +1027,15 @@ export class StringTheory {
     };
     const certain = words(1);
     const maybe = words(2);
-    if (certain.length === 0 && maybe.length === 0) return [];
+    // Two certain prefixes, or texts a pattern of the field holds alone (`^ls$`), joined by each separator
+    // (`ls | pwd`): the runtime decides such a line by its parts, so it may be allowed where every part is, with a
+    // pipe or a `;` that another operator sees, or where only the whole line was denied.
+    const joined: string[] = [];
+    const parts = [...new Set([...certain.slice(0, 4), ...this.#fixedTexts().slice(0, 4)])];
+    for (const a of parts)
+      for (const b of parts)
+        for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
+    if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
     // A program that runs code, named after the first word (`git status sudo`), may run any prefix, so the
@@ -1039,11 +1048,8 @@ export class StringTheory {
     for (const head of heads.slice(0, 12))
       for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
-    // Two certain prefixes joined by each separator (`ls | pwd`): the runtime decides such a line by its parts, so
-    // it may be allowed where every part is, with a pipe or a `;` that another operator sees.
-    for (const a of certain.slice(0, 4))
-      for (const b of certain.slice(0, 4))
-        for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) out.push(`${a}${separator}${b}`);
+    out.push(...joined);
+
     // A prefix with the options it allows (`git log` with `-n`) is certain only where each option after it is
     // listed: its words with each option of any list of the field (`git log -p`), and with a value after it.
     for (const atom of this.#field.atoms) {
@@ -1161,6 +1167,23 @@ export class StringTheory {
   }
 
   /** The words of every `command` prefix read on this field, in the order the atoms were made. */
+  /** The texts of the field's `equals`, `in` and patterns of a few fixed strings (`^npm test$`), made once. */
+  #fixedTexts(): readonly string[] {
+    if (this.#fixed === undefined) {
+      const out: string[] = [];
+      for (const atom of this.#atoms) {
+        if (atom.kind !== "lang") continue;
+        try {
+          out.push(...(allStrings(this.alphabet, atom.lang, ANY_LENGTH, 4) ?? []).filter((s) => s !== ""));
+        } catch (error) {
+          if (!(error instanceof TooComplex)) throw error;
+        }
+      }
+      this.#fixed = [...new Set(out)];
+    }
+    return this.#fixed;
+  }
+
   #allCommandWords(): string[] {
     const out: string[] = [];
     for (const atom of this.#field.atoms) {

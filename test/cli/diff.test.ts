@@ -17,43 +17,28 @@ function temporary(): string {
   made.push(dir);
   return dir;
 }
-/** A shell tool. */
-const SHELL_TOOLS = `tools:
-  - name: run_shell
-    description: Runs a command.
+/** A tool of one string argument; `closed` says whether other properties are refused. */
+const configureTools = (closed: boolean) => `tools:
+  - name: configure
+    description: Sets a name.
     input_schema:
       type: object
       properties:
-        command: { type: string, maxLength: 200 }
-      required: [command]
-      additionalProperties: false
+        name: { type: string }
+      required: [name]
+      additionalProperties: ${closed}
 `;
 
-/**
- * Allows `ls` and `pwd` alone, denies `sudo`; `extra` adds a rule. A compound command falls back to deny
- * and is then decided part by part.
- */
-const shellPolicy = (extra: string) => `version: 1
+const CONFIGURE_POLICY = `version: 1
+allow: [configure]
 rules:
-  - id: ls
-    tools: [run_shell]
-    decision: allow
-    when:
-      command: { regex: "^ls$" }
-    reason: ls
-  - id: pwd
-    tools: [run_shell]
-    decision: allow
-    when:
-      command: { regex: "^pwd$" }
-    reason: pwd
-  - id: no-sudo
-    tools: [run_shell]
+  - id: no-x
+    tools: [configure]
     decision: deny
     when:
-      command: { command: ["sudo"] }
-    reason: no sudo
-${extra}`;
+      name: { equals: x }
+    reason: not x
+`;
 
 const pair = (name: string) => [
   "diff",
@@ -140,27 +125,19 @@ describe("toolgate diff", () => {
   });
 
   it("exit codes: a tool whose loosening is unknown fails --fail-on loosened unless --allow-unknown", () => {
-    // A deny of every line with `&&` taken out: `ls && pwd` is now allowed part by part, which the engine sees may
-    // happen but builds no line for (unknown).
-    const deny = `  - id: no-and
-    tools: [run_shell]
-    decision: deny
-    when:
-      command: { regex: "&&" }
-    reason: one command at a time
-`;
+    // `additionalProperties` is not read per field: whether the tool loosens is unknown.
     const dir = writeTree({
       "base/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
-      "base/tools.yaml": SHELL_TOOLS,
-      "base/policy.yaml": shellPolicy(deny),
+      "base/tools.yaml": configureTools(true),
+      "base/policy.yaml": CONFIGURE_POLICY,
       "head/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
-      "head/tools.yaml": SHELL_TOOLS,
-      "head/policy.yaml": shellPolicy(""),
+      "head/tools.yaml": configureTools(false),
+      "head/policy.yaml": CONFIGURE_POLICY,
     });
     const args = ["diff", "--base", join(dir, "base"), "--head", join(dir, "head"), "--fail-on", "loosened"];
     const unknown = toolgate(args, ROOT);
     expect(unknown.code, unknown.stdout + unknown.stderr).toBe(1);
-    expect(unknown.stderr).toMatch(/whether run_shell loosen\(s\) is unknown .*--allow-unknown/);
+    expect(unknown.stderr).toMatch(/whether configure loosen\(s\) is unknown .*--allow-unknown/);
     expect(toolgate([...args, "--allow-unknown"], ROOT).code).toBe(0);
   });
 
