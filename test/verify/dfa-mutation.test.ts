@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
-import { DfaBuilder, lengthRange, shortestLength } from "../../src/verify/dfa.js";
+import {
+  ANY_LENGTH,
+  allStrings,
+  DfaBuilder,
+  lengthRange,
+  literals,
+  shortestLength,
+} from "../../src/verify/dfa.js";
 
 const builder = new AlphabetBuilder();
 builder.addText("ab");
@@ -47,5 +54,22 @@ describe("shortestLength, at the edges", () => {
     const odd = b.build(0);
     expect(shortestLength(odd, [[200_000, Number.POSITIVE_INFINITY]])).toBe(200_001);
     expect(shortestLength(odd, [])).toBeUndefined();
+  });
+});
+
+describe("allStrings, at the edges", () => {
+  it("lists the strings of an automaton of exactly maxStates states, and not of one more", () => {
+    const dfa = literals(ALPHABET, ["a", "ab"]);
+    expect(allStrings(ALPHABET, dfa, ANY_LENGTH, 10, dfa.n)?.sort()).toEqual(["a", "ab"]);
+    expect(allStrings(ALPHABET, dfa, ANY_LENGTH, 10, dfa.n - 1)).toBeUndefined();
+  });
+
+  it("gives up on a cycle that accepts nothing on the way (a*b)", () => {
+    const b = new DfaBuilder(K);
+    b.add(false);
+    b.add(true);
+    b.set(0, A, 0);
+    b.set(0, B, 1);
+    expect(allStrings(ALPHABET, b.build(0), ANY_LENGTH, 10)).toBeUndefined();
   });
 });
