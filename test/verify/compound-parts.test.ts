@@ -24,6 +24,7 @@ import {
   type Property,
   partLiteral,
   partsDecide,
+  partsSchema,
   partsWhere,
   Verifier,
 } from "../../src/verify/verify-properties.js";
@@ -348,6 +349,39 @@ describe("compound commands decided by their parts", () => {
     );
     // About one run in fifty makes every part certain (57 to 67 of 3,000 here): enough to make the clause real.
     expect(certain).toBeGreaterThan(RUNS / 3);
+  });
+
+  it("drops the command fields' lengths for the parts, only where the fields say nothing else of their text", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        command: { type: "string", minLength: 1, maxLength: 10, description: "a line" },
+        job: { type: "object", properties: { script: { type: "string", maxLength: 5 } } },
+        cwd: { type: "string", maxLength: 3 },
+      },
+    };
+    expect(partsSchema(schema, [["command"], ["job", "script"]])).toEqual({
+      type: "object",
+      properties: {
+        command: { type: "string", description: "a line" },
+        job: { type: "object", properties: { script: { type: "string" } } },
+        cwd: { type: "string", maxLength: 3 },
+      },
+    });
+    expect(partsSchema(schema, [])).toEqual(schema);
+    // A pattern, a format or an enum says something of a part's text; a field not declared is not known.
+    for (const field of [
+      { type: "string", pattern: "^a" },
+      { type: "string", format: "uri" },
+      { enum: ["a"] },
+    ])
+      expect(partsSchema({ type: "object", properties: { command: field } }, [["command"]])).toBeUndefined();
+    expect(partsSchema(schema, [["missing"]])).toBeUndefined();
+    expect(partsSchema(schema, [["job", "missing"]])).toBeUndefined();
+    expect(partsSchema({ type: "object" }, [["command"]])).toBeUndefined();
+    expect(
+      partsSchema({ type: "object", properties: { command: true } } as never, [["command"]]),
+    ).toBeUndefined();
   });
 
   it("applies only to never allow and always deny on a plain command field", () => {
