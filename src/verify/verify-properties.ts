@@ -336,7 +336,8 @@ export function partsSchema(
   let schema = inputSchema;
   for (const path of commandPaths) {
     const field = declaredField(inputSchema, path);
-    if (field === undefined || Object.keys(field).some((k) => !PLAIN_STRING_KEYWORDS.has(k))) return undefined;
+    if (field === undefined || Object.keys(field).some((k) => !PLAIN_STRING_KEYWORDS.has(k)))
+      return undefined;
     const without = withoutLengths(schema, path);
     if (without === undefined) return undefined;
     schema = without;
