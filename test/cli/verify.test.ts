@@ -111,17 +111,17 @@ properties:
   it("exits 1 on unknown only with --strict", async () => {
     project(`version: 1
 properties:
-  - id: and-never-allowed
+  - id: redirect-never-allowed
     tool: shell
-    where: { command: { regex: "&&" } }
+    where: { command: { regex: ">" } }
     never: allow
 `);
     const plain = await runCli(["verify", "properties.yaml", "--no-color"]);
-    expect(plain.stdout).toContain("unknown and-never-allowed");
+    expect(plain.stdout).toContain("unknown redirect-never-allowed");
     expect(plain.code).toBe(0);
     const strict = await runCli(["verify", "properties.yaml", "--strict", "--format", "github"]);
     expect(strict.stdout).toContain(
-      "::error file=properties.yaml,line=3,col=5::property and-never-allowed unknown",
+      "::error file=properties.yaml,line=3,col=5::property redirect-never-allowed unknown",
     );
     expect(strict.code).toBe(1);
     const sarif = await runCli(["verify", "properties.yaml", "--format", "sarif"]);
