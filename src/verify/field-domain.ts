@@ -1031,7 +1031,10 @@ export class StringTheory {
     // (`ls | pwd`): the runtime decides such a line by its parts, so it may be allowed where every part is, with a
     // pipe or a `;` that another operator sees, or where only the whole line was denied.
     const joined: string[] = [];
-    const parts = [...new Set([...certain.slice(0, 4), ...this.#fixedTexts().slice(0, 4)])];
+    const commandField = this.#field.atoms.some((atom) => atom.operator === "command");
+    const parts = commandField
+      ? [...new Set([...certain.slice(0, 4), ...this.#fixedTexts().slice(0, 4)])]
+      : [];
     for (const a of parts)
       for (const b of parts)
         for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
