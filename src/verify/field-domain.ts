@@ -16,7 +16,7 @@ import type { OperatorSpec } from "../runtime/condition.js";
 import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
 import { programSize, REGEX_OPS } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
-import { isCodeRunner } from "../runtime/match/shell/tables.js";
+import { HARMLESS_REDIRECTIONS, isCodeRunner } from "../runtime/match/shell/tables.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import type { UrlSpec } from "../runtime/match/url.js";
 import { compileRegexOperator } from "../runtime/operators/regex.js";
@@ -1038,6 +1038,9 @@ export class StringTheory {
     for (const a of parts)
       for (const b of parts)
         for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
+    // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
+    // pattern of `>` or `&` sees.
+    for (const a of parts) for (const redirection of HARMLESS_REDIRECTIONS) joined.push(`${a} ${redirection}`);
     if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;

@@ -138,4 +138,15 @@ describe("command properties", () => {
       expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
     }
   });
+
+  it("fails with an allowed command and a redirection the runtime reads as harmless (`ls 2>&1`)", () => {
+    const policy = ToolPolicy.fromStatements(loadFromText(TOOLS, POLICY).bundle.statements);
+    for (const regex of [">", "/dev/null", "<", "2>"]) {
+      const { result } = verify({ command: { regex } });
+      expect(result?.status, `${regex}: ${JSON.stringify(result)}`).toBe("fails");
+      const args = result?.witness?.arguments as { command: string };
+      expect(args.command).toMatch(/^(git status|ls) [0-9&]*[<>]/);
+      expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+    }
+  });
 });
