@@ -1040,7 +1040,8 @@ export class StringTheory {
         for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
     // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
     // pattern of `>` or `&` sees.
-    for (const a of parts) for (const redirection of HARMLESS_REDIRECTIONS) joined.push(`${a} ${redirection}`);
+    for (const a of parts)
+      for (const redirection of HARMLESS_REDIRECTIONS) joined.push(`${a} ${redirection}`);
     if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
