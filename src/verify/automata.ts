@@ -10,6 +10,29 @@ import { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
 import { UrlLanguages } from "./url-language.js";
 
+/**
+ * Each pattern's DFA over the alphabet its own character tests cut (fewest symbols), made once per process and
+ * read over any alphabet that fits the pattern ({@link overAlphabet}). Bounded: the oldest is dropped first.
+ */
+const OWN = new Map<string, { readonly language: RegexLanguage; readonly alphabet: Alphabet; dfa?: Dfa }>();
+const OWN_LIMIT = 512;
+
+/**
+ * A DFA read over another alphabet: each symbol of `to` moves as the symbol of `from` holding its representative.
+ * Exact when every symbol of `to` lies inside one symbol of `from` (`to` is cut at least where `from` is, as
+ * `RegexLanguage.fits` checks for a pattern's tests), the same automaton `toDfa` would build over `to`.
+ */
+export function overAlphabet(dfa: Dfa, from: Alphabet, to: Alphabet): Dfa {
+  const k = to.size;
+  const map = Int32Array.from(to.reps, (cp) => from.symbolOf(cp));
+  const trans = new Int32Array(dfa.n * k);
+  for (let q = 0; q < dfa.n; q++) {
+    const row = q * dfa.k;
+    for (let c = 0; c < k; c++) trans[q * k + c] = dfa.trans[row + (map[c] as number)] as number;
+  }
+  return { k, n: dfa.n, trans, accept: dfa.accept.slice(), start: dfa.start };
+}
+
 /** DFAs over one alphabet, each made once. */
 export class Automata {
   readonly alphabet: Alphabet;
@@ -26,13 +49,23 @@ export class Automata {
    * @throws TooComplex when the pattern does not parse or its automaton is too large.
    */
   pattern(pattern: string, flags: string): Dfa {
-    return this.memo(`re\u0000${flags}\u0000${pattern}`, () => {
-      const language = RegexLanguage.parse(pattern, flags);
-      if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+    const key = `re\u0000${flags}\u0000${pattern}`;
+    return this.memo(key, () => {
+      let own = OWN.get(key);
+      if (own === undefined) {
+        const language = RegexLanguage.parse(pattern, flags);
+        if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+        const builder = new AlphabetBuilder();
+        language.addBoundaries(builder);
+        own = { language, alphabet: builder.build() };
+        if (OWN.size >= OWN_LIMIT) OWN.delete(OWN.keys().next().value as string);
+        OWN.set(key, own);
+      }
       // An alphabet not cut for the pattern's character sets would read them wrongly: never decide on that.
-      if (!language.fits(this.alphabet))
+      if (!own.language.fits(this.alphabet))
         throw new TooComplex(`the alphabet is not cut for the character sets of ${pattern}`);
-      return language.toDfa(this.alphabet);
+      own.dfa ??= own.language.toDfa(own.alphabet);
+      return overAlphabet(own.dfa, own.alphabet, this.alphabet);
     });
   }
 

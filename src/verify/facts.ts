@@ -37,6 +37,47 @@ function literal(text: string): string {
   return out;
 }
 
+/**
+ * The first words a `command` operator's prefixes start with, when it is certain only of lines whose every simple
+ * command starts with one of them: every prefix was read and has a word. Undefined otherwise.
+ */
+export function commandFirstWords(value: unknown): readonly string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const out = new Set<string>();
+  for (const spec of value) {
+    const read = parseCommandPrefixSpec(spec);
+    if (!read.ok || read.prefix.words.length === 0) return undefined;
+    out.add(read.prefix.words[0] as string);
+  }
+  return [...out];
+}
+
+/** Unquoted word characters of the safe subset (safe-subset.ts). */
+const WORD_CHAR = "[A-Za-z0-9_\\-./,:@%+=]";
+/** A quoted string of the safe subset, without backslash-newlines (a line holding one is not narrowed). */
+const QUOTED = `(?:'[ -&(-~]*'|"[ #%-\\[\\]-_a-~]*")`;
+
+/**
+ * A regular superset of the command lines a `command` operator with these prefixes' first words may be certain of
+ * (`match/shell/safe-subset.ts`, `matchCommand`): certain means the line is of the safe subset and every simple
+ * command's first word (after quote removal) is one of `firstWords`. So wherever a simple command starts — at the
+ * start, or after an unquoted `;`, `&`, `|` or newline and blanks — it is one of those words followed by the end of
+ * the word, or a start of one of them followed by a quoted string (`'ls'`, `l's'`), perhaps after redirections
+ * (`>/dev/null ls`). A line holding a backslash-newline (which the runtime removes first, joining words) is not
+ * narrowed.
+ */
+export function commandLinesPattern(firstWords: readonly string[]): string {
+  const words = [...new Set(firstWords)].sort();
+  const starts = new Set<string>([""]);
+  for (const w of words) for (let i = 1; i <= w.length; i++) starts.add(w.slice(0, i));
+  const word = `(?:${words.map(literal).join("|")})`;
+  const start = `(?:${[...starts].sort().map(literal).join("|")})`;
+  const token = `(?:[A-Za-z0-9_\\-./,:@%+= \\t<>]|>&[12]|${QUOTED})`;
+  const redirection = `(?:[0-2]?(?:>&[12]|(?:>>|>|<)[ \\t]*${WORD_CHAR}*)[ \\t]*)`;
+  const command = `${redirection}*(?:${word}(?:[ \\t<>]${token}*)?|${start}${QUOTED}${token}*)`;
+  return `^(?:[ \\t\\n;&|]*${command})*[ \\t\\n;&|]*$|\\\\\\n`;
+}
+
 /** The rooted spelling of a path prefix (as glob patterns read absolute paths: `/a` as `\0/a`). */
 function rooted(prefix: string): string {
   if (!prefix.startsWith("/")) return prefix;

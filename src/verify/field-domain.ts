@@ -45,7 +45,7 @@ import {
   TooComplex,
   union,
 } from "./dfa.js";
-import { FieldFacts } from "./facts.js";
+import { commandFirstWords, commandLinesPattern, FieldFacts } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
@@ -718,6 +718,8 @@ export class StringTheory {
       // Seeds of candidates spell command words and URL parts: each of their characters is a symbol of its own.
       if (a.operator === "command") {
         patterns.push({ pattern: SAFE_SUBSET_SUPERSET, flags: "u" });
+        const first = commandFirstWords(a.value);
+        if (first !== undefined) patterns.push({ pattern: commandLinesPattern(first), flags: "u" });
         for (const spec of a.value as unknown[]) {
           const read = parseCommandPrefixSpec(spec);
           if (read.ok) texts.push(...read.prefix.words, ...(read.prefix.options ?? []));
@@ -804,8 +806,16 @@ export class StringTheory {
           const { lo, hi } = a.value as SchemaLength;
           return { kind: "length", lengths: lengthRange(lo, hi ?? Number.POSITIVE_INFINITY) };
         }
-        case "command":
-          return { kind: "free", certainAnywhere: automata.pattern(SAFE_SUBSET_SUPERSET, "u") };
+        case "command": {
+          // Certain only of the safe subset, and only where every simple command starts with a prefix's word.
+          const safe = automata.pattern(SAFE_SUBSET_SUPERSET, "u");
+          const first = commandFirstWords(a.value);
+          if (first === undefined) return { kind: "free", certainAnywhere: safe };
+          return {
+            kind: "free",
+            certainAnywhere: intersect(safe, automata.pattern(commandLinesPattern(first), "u")),
+          };
+        }
         default:
           return { kind: "free" };
       }

@@ -9,9 +9,10 @@
 import { bundleParts } from "../bundle/bundle-parts.js";
 import type { PolicyBundle } from "../bundle/policy-bundle.js";
 import { assembleController } from "../runtime/assemble.js";
-import { type ConditionSpec, compileCondition, splitFieldPath } from "../runtime/condition.js";
+import { type ConditionSpec, compileCondition, readField, splitFieldPath } from "../runtime/condition.js";
 import type { ToolController } from "../runtime/controller.js";
 import { InternalError } from "../runtime/errors.js";
+import { parseRegexTree, type RegexNode } from "../runtime/match/regex/syntax.js";
 import { applyMode, type ControllerMode } from "../runtime/mode.js";
 import { ANNOTATIONS } from "../runtime/schema-plan.js";
 import type {
@@ -289,6 +290,136 @@ export function lineStartOf(operators: unknown): string | undefined {
   return text;
 }
 
+/** A regex node's items in sequence (a concatenation's items, nothing for the empty pattern, else itself). */
+function itemsOf(node: RegexNode): readonly RegexNode[] {
+  if (node.kind === "concat") return node.items;
+  return node.kind === "empty" ? [] : [node];
+}
+
+/** A node as comparable text: its structure without the offsets the parser notes. */
+function shapeOf(nodes: readonly RegexNode[]): string {
+  return JSON.stringify(nodes, (key, value) => (key === "offset" ? undefined : value));
+}
+
+/** Whether every character a node may read passes `test`, and whether it reads at least one (`min`). */
+function reads(node: RegexNode, test: (cp: number) => boolean): { ok: boolean; min: number } {
+  switch (node.kind) {
+    case "empty":
+      return { ok: true, min: 0 };
+    case "char":
+      return { ok: test(node.cp), min: 1 };
+    case "set": {
+      if (node.negated) return { ok: false, min: 1 };
+      for (let i = 0; i < node.ranges.length; i += 2)
+        for (let cp = node.ranges[i] as number; cp <= (node.ranges[i + 1] as number); cp++)
+          if (!test(cp)) return { ok: false, min: 1 };
+      return { ok: true, min: 1 };
+    }
+    case "concat":
+    case "alt": {
+      const all = node.items.map((item) => reads(item, test));
+      const mins = all.map((r) => r.min);
+      return {
+        ok: all.every((r) => r.ok),
+        min: node.kind === "concat" ? mins.reduce((a, b) => a + b, 0) : Math.min(...mins),
+      };
+    }
+    case "repeat": {
+      const inner = reads(node.child, test);
+      return { ok: inner.ok, min: inner.min * node.min };
+    }
+    case "assert":
+      return { ok: false, min: 0 };
+  }
+}
+
+const SEPARATOR_CHAR = (cp: number): boolean => cp === 0x3b || cp === 0x26 || cp === 0x7c || cp === 0x0a;
+/** What `\s` reads (the regex engine's white space): a blank, a newline, or a character outside the safe subset. */
+const SPACE_CHAR = (cp: number): boolean => /^\s$/u.test(String.fromCodePoint(cp));
+
+/** Endings of a word after a pattern's fixed text: `\s` or the end of the string, in the forms people write. */
+const WORD_ENDS = ["(?:\\s|$)", "(\\s|$)", "(?: |$)", "( |$)", "\\s", " "];
+
+/**
+ * The fixed text a pattern ends with after a command separator and blanks, when a `regex` operator selects a line
+ * only where a later simple command starts with it: `\\| *sh`, `;\\s*rm`, `&&\\s*curl(\\s|$)`, perhaps after
+ * anything (`curl.*\\|\\s*sh`). Parsed as the runtime parses the pattern: what precedes the text ends with
+ * items that read only `;`, `&`, `|` or newlines (at least one) and then only white space; the text is made of
+ * characters the runtime writes a word with unquoted, not all digits (a digit before `>` is a redirection).
+ * Returns the pattern of the separator, blanks and text (without what precedes them), the text, and whether a
+ * word end follows it. Undefined for any other operator.
+ */
+export function laterPartStartOf(
+  operators: unknown,
+): { readonly run?: string; readonly text: string; readonly end: boolean } | undefined {
+  if (operators === null || typeof operators !== "object") return undefined;
+  const keys = Object.keys(operators);
+  if (keys.length !== 1 || keys[0] !== "regex") return undefined;
+  const value = (operators as { regex: unknown }).regex;
+  if (typeof value !== "string") return undefined;
+  const whole = parseRegexTree(value);
+  if (whole === undefined || whole.kind !== "concat") return undefined;
+  // `^sh`: the line's first simple command starts with the text (a line that is not split starts with it).
+  for (const end of [...WORD_ENDS.filter((e) => value.endsWith(e)).map((e) => e.length), 0]) {
+    const text = fixedText(value.slice(1, value.length - end));
+    if (value.startsWith("^") && text !== undefined && UNQUOTED_WORD.test(text) && !/^[0-9]+$/.test(text))
+      return { text, end: end > 0 };
+  }
+  const tried = [
+    ...WORD_ENDS.filter((e) => value.endsWith(e)).map((e) => ({
+      body: value.slice(0, -e.length),
+      end: true,
+    })),
+    { body: value, end: false },
+  ];
+  for (const { body, end } of tried) {
+    for (let cut = 1; cut < body.length; cut++) {
+      const text = fixedText(body.slice(cut));
+      if (text === undefined || !UNQUOTED_WORD.test(text) || /^[0-9]+$/.test(text)) continue;
+      const head = body.slice(0, cut);
+      const headTree = parseRegexTree(head);
+      if (headTree === undefined) continue;
+      const suffix = end ? value.slice(body.length) : "";
+      const rest = [...itemsOf(parseRegexTree(body.slice(cut)) as RegexNode)];
+      if (suffix !== "") rest.push(...itemsOf(parseRegexTree(suffix) as RegexNode));
+      if (shapeOf([...itemsOf(headTree), ...rest]) !== shapeOf(itemsOf(whole))) continue;
+      // The separator and blanks: the shortest end of the head made of them.
+      for (let from = head.length - 1; from >= 0; from--) {
+        const runTree = parseRegexTree(head.slice(from));
+        const before = parseRegexTree(head.slice(0, from));
+        if (runTree === undefined || before === undefined) continue;
+        if (shapeOf([...itemsOf(before), ...itemsOf(runTree)]) !== shapeOf(itemsOf(headTree))) continue;
+        const items = itemsOf(runTree);
+        let i = items.length;
+        while (i > 0 && reads(items[i - 1] as RegexNode, SPACE_CHAR).ok) i--;
+        const separators = items.slice(0, i);
+        if (separators.length === 0 || !separators.every((item) => reads(item, SEPARATOR_CHAR).ok)) continue;
+        if (separators.reduce((n, item) => n + reads(item, SEPARATOR_CHAR).min, 0) === 0) continue;
+        const close = end ? "(?:\\s|$)" : "";
+        return { run: `(?:${head.slice(from)})${escapeWords(text)}${close}`, text, end };
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The text a pattern matches when it is fixed characters (escaped `.`, `+`, `-`, `/` stand for themselves). */
+function fixedText(pattern: string): string | undefined {
+  let text = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === "\\") {
+      const next = pattern[i + 1];
+      if (next === undefined || !/[.+\-/]/.test(next)) return undefined;
+      text += next;
+      i++;
+    } else if ("^$.*+?()[]{}|\\ ".includes(c)) return undefined;
+    else text += c;
+  }
+  return text === "" ? undefined : text;
+}
+
 /** The first word of a command line an operator selects by its start ({@link lineStartOf}), or undefined. */
 export function firstWordOf(operators: unknown): string | undefined {
   return lineStartOf(operators)?.split(" ")[0];
@@ -392,29 +523,53 @@ export function partsDecide(
       // A condition on an object that holds the field sees the part in place of the whole: not modelled.
       if (read.length < path.length && read.every((segment, i) => segment === path[i])) return false;
       if (read.join("\u0000") !== key) continue;
-      if (!onePartCommand(operators) && lineStartOf(operators) === undefined) return false;
+      if (
+        !onePartCommand(operators) &&
+        lineStartOf(operators) === undefined &&
+        laterPartStartOf(operators) === undefined
+      )
+        return false;
     }
   }
   return true;
 }
 
 /**
- * The `where` the parts are searched with: an operator that selects a command line by its start
- * ({@link lineStartOf}) becomes one that selects the first part of every compound command it selects, and every
- * whole string it selects ({@link partStartOperator}; a witness is still confirmed with the property's own `where`).
+ * The `where`s the parts are searched with, any of which may select a part: an operator that selects a command line
+ * by its start ({@link lineStartOf}) becomes one that selects the first part of every compound command it selects,
+ * and every whole string it selects ({@link partStartOperator}); one that selects a line where a later simple
+ * command starts with a text ({@link laterPartStartOf}) selects a part that starts with it (perhaps in quotes, as
+ * the runtime writes a word back), or one that holds the separator and the text (inside a quoted word, or a whole
+ * string that is not split). A witness is still confirmed with the property's own `where`.
  */
 export function partsWhere(
   where: ConditionSpec | undefined,
   commandPaths: readonly (readonly string[])[],
-): ConditionSpec | undefined {
-  if (where === undefined) return undefined;
+): readonly (ConditionSpec | undefined)[] {
+  if (where === undefined) return [undefined];
   const keys = new Set(commandPaths.map((p) => p.join("\u0000")));
   const out: Record<string, unknown> = {};
+  let later: { readonly name: string; readonly run?: string; readonly start: string } | undefined;
   for (const [name, operators] of Object.entries(where)) {
-    const start = keys.has(splitFieldPath(name).join("\u0000")) ? lineStartOf(operators) : undefined;
+    const onCommand = keys.has(splitFieldPath(name).join("\u0000"));
+    const start = onCommand ? lineStartOf(operators) : undefined;
+    const after = onCommand && start === undefined ? laterPartStartOf(operators) : undefined;
+    if (after !== undefined && later === undefined) {
+      const close = after.end ? "(?:\\s|$)" : "";
+      later = { name, ...after, start: `^'?${escapeWords(after.text)}${close}` };
+    }
     out[name] = start === undefined ? operators : partStartOperator(start);
   }
-  return out as ConditionSpec;
+  if (later === undefined) return [out as ConditionSpec];
+  const starts = { ...out, [later.name]: { regex: later.start } } as ConditionSpec;
+  if (later.run === undefined) return [starts];
+  return [{ ...out, [later.name]: { regex: later.run } } as ConditionSpec, starts];
+}
+
+/** A formula true where any of `formulas` is (Kleene: not all of their negations). */
+function anyOf(formulas: readonly Formula[]): Formula {
+  if (formulas.length === 1) return formulas[0] as Formula;
+  return { kind: "not", of: { kind: "and", of: formulas.map((f) => ({ kind: "not", of: f })) } };
 }
 
 /** Verifies properties against a loaded bundle. */
@@ -472,10 +627,13 @@ export class Verifier {
     const conditions = new Map<Property, { where: Formula; context: Formula }>();
     for (const p of all) {
       conditions.set(p, {
-        where: question.table.condition(
-          parts ? partsWhere(p.where, decision.commandFieldPaths) : p.where,
-          "arguments",
-        ),
+        where: parts
+          ? anyOf(
+              partsWhere(p.where, decision.commandFieldPaths).map((w) =>
+                question.table.condition(w, "arguments"),
+              ),
+            )
+          : question.table.condition(p.where, "arguments"),
         context: question.table.condition(p.context, "context"),
       });
     }
@@ -561,6 +719,8 @@ export class Verifier {
       accept: (model) => {
         const call = callOf(model, question.fields, question.argumentsSchema, question.contextSchema);
         witness = this.#confirm(property, tool, call.arguments, call.context);
+        if (witness === undefined && byParts)
+          witness = this.#confirmJoined(property, tool, call, decision.commandFieldPaths[0] ?? []);
         return witness !== undefined;
       },
     });
@@ -591,6 +751,27 @@ export class Verifier {
     }
     if (!loose.complete) return { status: "unknown", reason: "the search ran out of its budget" };
     return { status: "holds" };
+  }
+
+  /**
+   * A part the search found, written twice joined by a separator (`npm test || npm test`): the runtime decides
+   * the line by its parts, both this part, and a property that selects a line by a later part selects it.
+   */
+  #confirmJoined(
+    property: Property,
+    tool: string,
+    call: { readonly arguments: unknown; readonly context: ToolContext },
+    path: readonly string[],
+  ): Witness | undefined {
+    const part = readField(call.arguments, path);
+    if (typeof part !== "string" || path.length === 0) return undefined;
+    for (const separator of [" | ", " && ", "; ", " || ", "\n", "|", "&&", ";", "||"]) {
+      const args = structuredClone(call.arguments) as Record<string, unknown>;
+      setPath(args, path, `${part}${separator}${part}`);
+      const witness = this.#confirm(property, tool, args, call.context);
+      if (witness !== undefined) return witness;
+    }
+    return undefined;
   }
 
   /** The witness, when the controller and the runtime's condition agree that the call breaks the property. */

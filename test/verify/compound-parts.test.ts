@@ -15,11 +15,21 @@ import { splitCompound } from "../../src/runtime/compound-command.js";
 import { compileCondition } from "../../src/runtime/condition.js";
 import { applyMode } from "../../src/runtime/mode.js";
 import type { PolicyAction } from "../../src/runtime/types.js";
+import { AlphabetBuilder } from "../../src/verify/alphabet.js";
+import { Automata } from "../../src/verify/automata.js";
 import { COMMAND_SEPARATORS } from "../../src/verify/decision-model.js";
-import { firstWordRegex, plainFirstWord } from "../../src/verify/facts.js";
+import { accepts } from "../../src/verify/dfa.js";
+import {
+  commandFirstWords,
+  commandLinesPattern,
+  firstWordRegex,
+  plainFirstWord,
+} from "../../src/verify/facts.js";
 import { SAFE_SUBSET_SUPERSET } from "../../src/verify/field-domain.js";
+import { RegexLanguage } from "../../src/verify/regex-language.js";
 import {
   firstWordOf,
+  laterPartStartOf,
   lineStartOf,
   type Property,
   partLiteral,
@@ -153,6 +163,124 @@ describe("compound commands decided by their parts", () => {
     expect(certain).toBeGreaterThan(RUNS / 5);
   });
 
+  it("a command operator is certain only where every simple command starts with a prefix's first word", () => {
+    // First words spelt in quotes or after redirections, glued operators, line continuations, odd redirections.
+    const odd = fc.constantFrom(
+      "'ls'",
+      "l's'",
+      '"git" status',
+      "ls''",
+      "l\\\ns",
+      ">/dev/null ls",
+      "2>&1 git status",
+      "ls >&2",
+      "ls >&1x",
+      "ls 2>&1",
+      "ls>/dev/null",
+      "sh'x'",
+      "'rm' -rf a",
+      "a\\\n",
+      "",
+    );
+    const text = fc.oneof(
+      line,
+      fc
+        .tuple(odd, fc.constantFrom(...OPERATORS, "&&", "|", ";", "||"), fc.oneof(odd, simple))
+        .map(([a, op, b]) => `${a}${op}${b}`),
+      fc.string({ unit: fc.constantFrom(..."ls a;&|'\"\\\n\t>12".split("")), maxLength: 10 }),
+    );
+    let certain = 0;
+    fc.assert(
+      fc.property(text, prefixList, (value, prefixes) => {
+        const compiled = compileCondition({ c: { command: prefixes } });
+        if (!compiled.ok) throw new TypeError("the condition compiles");
+        const pattern = commandLinesPattern(commandFirstWords(prefixes) as string[]);
+        const lines = new RegExp(pattern, "u");
+        // The engine's automaton of the pattern reads the value as the regex does.
+        const builder = new AlphabetBuilder();
+        RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
+        const automata = new Automata(builder.build());
+        const dfa = automata.pattern(pattern, "u");
+        expect(accepts(dfa, automata.alphabet.symbols(value)), JSON.stringify(value)).toBe(lines.test(value));
+        if (compiled.condition({ c: value }) !== 1) return;
+        certain++;
+        expect(lines.test(value), `${JSON.stringify(value)} ${JSON.stringify(prefixes)}`).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(certain).toBeGreaterThan(RUNS / 5);
+    // What it leaves out: a simple command of another first word, wherever it stands.
+    const lines = new RegExp(commandLinesPattern(["ls", "git"]), "u");
+    for (const value of ["sh", "ls | sh", "ls&&sh", "git status\nsh", "ls >&x", "lsx", "ls; 'x'y"])
+      expect(lines.test(value), JSON.stringify(value)).toBe(value === "ls; 'x'y");
+    expect(commandFirstWords(["ls", { prefix: "git log", options: ["-n"] }])).toEqual(["ls", "git"]);
+    for (const list of [[], [""], ["ls", 3], "ls"])
+      expect(commandFirstWords(list), JSON.stringify(list)).toBeUndefined();
+  });
+
+  it("a regex of a separator, blanks and a text selects a line whose part after the separator starts with it", () => {
+    const patterns = [
+      "\\| *sh",
+      "\\|\\s*sh",
+      ";\\s*rm(\\s|$)",
+      "&&\\s*curl",
+      "curl.*\\|\\s*sh",
+      "[;&|]\\s*git",
+      "\\|\\| *npm",
+      "\\|sh ",
+      "^sh",
+      "^rm(?:\\s|$)",
+      "\\| *a\\.b",
+    ];
+    const tails = fc.constantFrom(
+      "sh",
+      "sh -c x",
+      "shx",
+      "'sh x'",
+      "rm",
+      "rm -rf a",
+      "curl a",
+      "git status",
+      "npm test",
+      "a.b",
+    );
+    const joined = fc
+      .tuple(
+        fc.oneof(line, tails),
+        fc.constantFrom(" | ", "|", " || ", " && ", "; ", ";", "\n", " |\n ", " '| ", "&"),
+        tails,
+      )
+      .map(([a, op, b]) => `${a}${op}${b}`);
+    let compound = 0;
+    fc.assert(
+      fc.property(fc.oneof(line, joined, tails), fc.constantFrom(...patterns), (text, regex) => {
+        const read = laterPartStartOf({ regex });
+        expect(read, regex).toBeDefined();
+        const whole = compileCondition({ c: { regex } });
+        if (!whole.ok) throw new TypeError("the condition compiles");
+        if (whole.condition({ c: text }) !== 1) return;
+        const wheres = partsWhere({ command: { regex } }, [["command"]]) as { command: { regex: string } }[];
+        const tests = wheres.map((w) => new RegExp(w.command.regex));
+        const split = splitCompound({ c: text }, [["c"]]);
+        const parts = split === undefined ? [text] : split.parts;
+        if (split !== undefined) compound++;
+        expect(
+          parts.some((part) => tests.some((t) => t.test(part))),
+          `${JSON.stringify(text)} ${regex} ${JSON.stringify(parts)}`,
+        ).toBe(true);
+      }),
+      { numRuns: RUNS * 50 },
+    );
+    expect(compound).toBeGreaterThan(RUNS / 2);
+    expect(laterPartStartOf({ regex: "\\| *sh" })).toEqual({ run: "(?:\\| *)sh", text: "sh", end: false });
+    expect(laterPartStartOf({ regex: "^sh\\s" })).toEqual({ text: "sh", end: true });
+    // Not a separator before the text, a text of digits (a descriptor), alternatives, classes: not read.
+    for (const regex of ["a *sh", "\\| *2", "\\| *(ba)?sh", "\\| *s[h]", "x|\\| *sh", "\\|\\s*", "^", "sh"])
+      expect(laterPartStartOf({ regex }), regex).toBeUndefined();
+    expect(laterPartStartOf({ prefix: "| sh" })).toBeUndefined();
+    expect(laterPartStartOf({ regex: { pattern: "\\| *sh" } })).toBeUndefined();
+  });
+
   it("a regex of a fixed text that selects a compound command selects the simple command holding it", () => {
     const literals = ["rm", "$", "$x", "sudo", "-rf", "/dev/null", "2", "a|b", "x", "'"];
     let compound = 0;
@@ -209,7 +337,9 @@ describe("compound commands decided by their parts", () => {
             asRegex && !/[.+]/.test(start) ? { regex: `^${start.replace(/-/g, "\\-")}` } : { prefix: start };
           expect(lineStartOf(operator), JSON.stringify(operator)).toBe(start);
           if (!text.startsWith(start)) return;
-          const where = partsWhere({ command: operator }, [["command"]]) as { command: { regex: string } };
+          const [where] = partsWhere({ command: operator }, [["command"]]) as [
+            { command: { regex: string } },
+          ];
           expect(firstWordRegex(where.command.regex)).toBe(start.split(" ")[0]);
           const first = compileCondition({ c: where.command });
           if (!first.ok) throw new TypeError("the condition compiles");
@@ -278,10 +408,9 @@ describe("compound commands decided by their parts", () => {
       { command: ["rm"] },
     ])
       expect(firstWordOf(operators), JSON.stringify(operators)).toBeUndefined();
-    const where = partsWhere({ command: { prefix: "a.b+c " }, cwd: { prefix: "rm " } }, [["command"]]) as {
-      command: { regex: string };
-      cwd: unknown;
-    };
+    const [where] = partsWhere({ command: { prefix: "a.b+c " }, cwd: { prefix: "rm " } }, [["command"]]) as [
+      { command: { regex: string }; cwd: unknown },
+    ];
     expect(where.cwd).toEqual({ prefix: "rm " });
     expect(firstWordRegex(where.command.regex)).toBe("a.b+c");
     const compiled = compileCondition({ c: where.command });
@@ -300,9 +429,9 @@ describe("compound commands decided by their parts", () => {
     expect(lineStartOf({ regex: "^rm \\-rf" })).toBe("rm -rf");
     for (const operators of [{ prefix: "npm  install" }, { prefix: "npm 'i'" }, { regex: "^git\\spush" }])
       expect(lineStartOf(operators), JSON.stringify(operators)).toBeUndefined();
-    const words = partsWhere({ command: { prefix: "git push origin" } }, [["command"]]) as {
-      command: { regex: string };
-    };
+    const [words] = partsWhere({ command: { prefix: "git push origin" } }, [["command"]]) as [
+      { command: { regex: string } },
+    ];
     const parts = compileCondition({ c: words.command });
     if (!parts.ok) throw new TypeError("the condition compiles");
     expect(
@@ -312,7 +441,7 @@ describe("compound commands decided by their parts", () => {
       0, 0, 0,
     ]);
     expect(firstWordRegex("^rm(?:\\s|$)x")).toBeUndefined();
-    expect(partsWhere(undefined, [["command"]])).toBeUndefined();
+    expect(partsWhere(undefined, [["command"]])).toEqual([undefined]);
   });
 
   it("a compound command whose every part a command operator certainly matches is certainly matched whole", () => {
@@ -406,8 +535,11 @@ describe("compound commands decided by their parts", () => {
     // A regex of a fixed text that stays in one word: the part holding it is selected too.
     expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(true);
     expect(partsDecide(property({ where: { command: { regex: "\\$" } } }), schema, paths)).toBe(true);
-    for (const regex of ["^rm", "rm -rf", "a|b", "a;b", "a'b", "[$]", "\\d", "", "a>b"])
+    for (const regex of ["^rm +x", "rm -rf", "a|b", "a'b", "[$]", "\\d", "", "a>b", "\\| *2"])
       expect(partsDecide(property({ where: { command: { regex } } }), schema, paths), regex).toBe(false);
+    // A line's start or a later part's start: the part that starts with the text is selected.
+    for (const regex of ["^rm", "a;b", "\\| *sh", "&&\\s*curl(\\s|$)"])
+      expect(partsDecide(property({ where: { command: { regex } } }), schema, paths), regex).toBe(true);
     expect(
       partsDecide(property({ where: { command: { regex: { pattern: "rm", flags: "i" } } } }), schema, paths),
     ).toBe(false);
@@ -469,6 +601,11 @@ describe("compound commands decided by their parts", () => {
             { regex: "^git status" },
             { prefix: "rm -r" },
             { prefix: "git log " },
+            { regex: "\\| *sh" },
+            { regex: "&&\\s*rm(\\s|$)" },
+            { regex: ";\\s*curl" },
+            { regex: "^cu" },
+            { regex: "[;|]\\s*git" },
           ),
           { nil: undefined },
         ),
@@ -511,6 +648,13 @@ describe("compound commands decided by their parts", () => {
       "ls '$x' && ls",
       "ls; echo '$'",
       "ls 'a$b'",
+      "ls | curl",
+      "ls '| sh'",
+      "ls && rm",
+      "ls ; curl x",
+      "curl; curl",
+      "ls|git status",
+      "git status | git log",
     );
     let decided = 0;
     fc.assert(

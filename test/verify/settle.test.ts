@@ -139,6 +139,36 @@ describe("command properties", () => {
     }
   });
 
+  it("decides a line by the part after a separator: holds for a program no prefix starts, fails by a joined part", () => {
+    const policy = ToolPolicy.fromStatements(loadFromText(TOOLS, POLICY).bundle.statements);
+    // Quoted, the separator and the program are one word of an allowed command.
+    const quoted = verify({ command: { regex: "\\| *sh" } }).result;
+    expect(quoted?.status, JSON.stringify(quoted)).toBe("fails");
+    expect(JSON.stringify(quoted?.witness?.arguments)).toMatch(/^\{"command":"(ls|git status) ['\\"]/);
+    const quotesAsk = JSON.parse(POLICY) as { rules: unknown[] };
+    quotesAsk.rules.push({
+      id: "quotes-ask",
+      tools: ["run_shell"],
+      decision: "ask",
+      when: { command: { regex: "['\"\\\\]" } },
+      reason: "quotes hide words",
+    });
+    const { bundle, validators } = loadFromText(TOOLS, JSON.stringify(quotesAsk));
+    for (const regex of ["\\| *sh", ";\\s*curl(\\s|$)", "^rm", "curl.*\\|\\s*sh"]) {
+      const [result] = new Verifier(bundle, validators).verify([
+        { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
+      ]);
+      expect(result?.status, `${regex}: ${JSON.stringify(result)}`).toBe("holds");
+    }
+    for (const regex of ["\\|\\| *npm", "&& *git", "\\| *l", "&&\\s*npm(\\s|$)"]) {
+      const { result } = verify({ command: { regex } });
+      expect(result?.status, `${regex}: ${JSON.stringify(result)}`).toBe("fails");
+      const args = result?.witness?.arguments as { command: string };
+      expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+      expect(new RegExp(regex).test(args.command), args.command).toBe(true);
+    }
+  });
+
   it("fails with an allowed command and a redirection the runtime reads as harmless (`ls 2>&1`)", () => {
     const policy = ToolPolicy.fromStatements(loadFromText(TOOLS, POLICY).bundle.statements);
     for (const regex of [">", "/dev/null", "<", "2>"]) {

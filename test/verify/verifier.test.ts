@@ -376,15 +376,17 @@ rules:
       ],
     ] as const) {
       const { verifier, read } = shell(field, nested);
-      // `ls && ls` is a valid call the runtime allows part by part; `ls` alone is too short to be a call.
+      // `ls && ls` is a valid call the runtime allows part by part; `ls` alone is too short to be a call, so the
+      // part found is written twice, joined (`ls | ls`), and that call is the witness.
       const [some, any, rm] = verifier.verify([
         { id: "a", tools: ["shell"], where: { [read]: { command: ["ls"] } }, kind: "never", action: "allow" },
         { id: "b", tools: ["shell"], kind: "never", action: "allow" },
         { id: "c", tools: ["shell"], where: { [read]: { command: ["rm"] } }, kind: "always", action: "deny" },
       ]);
-      const unconfirmed = "1 call(s) the engine found were not confirmed by the controller";
-      expect(some).toEqual({ id: "a", status: "unknown", reason: unconfirmed });
-      expect(any).toEqual({ id: "b", status: "unknown", reason: unconfirmed });
+      const joined = nested ? { opts: { command: "ls | ls" } } : { command: "ls | ls" };
+      const witness = { tool: "shell", arguments: joined, context: {}, decision: "allow" };
+      expect(some).toEqual({ id: "a", status: "fails", witness });
+      expect(any).toEqual({ id: "b", status: "fails", witness });
       expect(rm).toEqual({ id: "c", status: "holds" });
     }
   });
