@@ -463,6 +463,28 @@ export function isEmpty(a: Dfa): boolean {
   return true;
 }
 
+/** Whether `a` and `b` (over one alphabet) accept a common string: their product searched until a pair accepts. */
+export function meets(a: Dfa, b: Dfa): boolean {
+  const k = a.k;
+  const seen = new Uint8Array(a.n * b.n);
+  const stack = [a.start * b.n + b.start];
+  seen[stack[0] as number] = 1;
+  while (stack.length > 0) {
+    const pair = stack.pop() as number;
+    const s = Math.floor(pair / b.n);
+    const t = pair - s * b.n;
+    if (a.accept[s] === 1 && b.accept[t] === 1) return true;
+    for (let c = 0; c < k; c++) {
+      const next = (a.trans[s * k + c] as number) * b.n + (b.trans[t * k + c] as number);
+      if (seen[next] === 0) {
+        seen[next] = 1;
+        stack.push(next);
+      }
+    }
+  }
+  return false;
+}
+
 /** True when every string `a` accepts, `b` accepts too. */
 export function isSubset(a: Dfa, b: Dfa): boolean {
   return isEmpty(subtract(a, b));

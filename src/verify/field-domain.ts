@@ -36,6 +36,7 @@ import {
   type LengthSet,
   lengthRange,
   literals,
+  meets,
   shortestLength,
   shortestString,
   someStrings,
@@ -109,8 +110,11 @@ type StringAtom =
     }
   /** A bound on the length (in code points): it narrows a region's lengths, never its automaton. */
   | { readonly kind: "length"; readonly lengths: LengthSet }
-  /** Not modelled; where it is true, the loose region may still be cut to `certainAnywhere`. */
-  | { readonly kind: "free"; readonly certainAnywhere?: Dfa };
+  /**
+   * Not modelled; where it is true, the loose region may still be cut to `certainAnywhere`, and holds a string of
+   * `certainLines` (checked, not cut: a `command` list's lines, a larger automaton than every later cut needs).
+   */
+  | { readonly kind: "free"; readonly certainAnywhere?: Dfa; readonly certainLines?: () => Dfa };
 
 /**
  * Every string of the shell's safe subset, and more (`match/shell/safe-subset.ts`): unquoted word characters,
@@ -681,6 +685,8 @@ export class StringTheory {
   /** Every valid string (of some side), exact or not. */
   readonly #valid: Region;
   readonly #cache = new Map<string, TheoryState | null>();
+  /** Per region, whether it meets each `command` atom's lines ({@link meets}). */
+  readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
   /** Loose candidates by the loose region and the truths they are drawn from (many states share them). */
   readonly #looseCache = new WeakMap<Dfa, Map<string, LazyStrings>>();
@@ -811,10 +817,9 @@ export class StringTheory {
           const safe = automata.pattern(SAFE_SUBSET_SUPERSET, "u");
           const first = commandFirstWords(a.value);
           if (first === undefined) return { kind: "free", certainAnywhere: safe };
-          return {
-            kind: "free",
-            certainAnywhere: intersect(safe, automata.pattern(commandLinesPattern(first), "u")),
-          };
+          // Made when first needed: most lists are never certain where a loose region is left.
+          const lines = commandLinesPattern(first);
+          return { kind: "free", certainAnywhere: safe, certainLines: () => automata.pattern(lines, "u") };
         }
         default:
           return { kind: "free" };
@@ -925,6 +930,7 @@ export class StringTheory {
         break;
     }
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;
+    if (loose !== null && !this.#meetsLines(loose.dfa, truths)) loose = null;
     if (loose !== null) loose = this.#settle(loose, truths);
     if (exact === null && loose === null) return null;
     return { exact, loose, truths };
@@ -978,6 +984,26 @@ export class StringTheory {
   /** Whether every atom has its assigned truth on a string, by the runtime's own answer. */
   #hasTruths(truths: ReadonlyMap<number, Truth>, s: string): boolean {
     return [...truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth);
+  }
+
+  /** Whether the region holds a string of every `command` list's lines that the truths make certain. */
+  #meetsLines(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
+    for (const [i, truth] of truths) {
+      const atom = this.#atoms[i] as StringAtom;
+      if (truth !== 1 || atom.kind !== "free" || atom.certainLines === undefined) continue;
+      let known = this.#lines.get(region);
+      if (known === undefined) {
+        known = new Map();
+        this.#lines.set(region, known);
+      }
+      let met = known.get(i);
+      if (met === undefined) {
+        met = meets(region, atom.certainLines());
+        known.set(i, met);
+      }
+      if (!met) return false;
+    }
+    return true;
   }
 
   /** Whether a string is valid on some side and has every assigned truth. */
