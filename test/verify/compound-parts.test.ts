@@ -190,6 +190,7 @@ describe("compound commands decided by their parts", () => {
       fc.string({ unit: fc.constantFrom(..."ls a;&|'\"\\\n\t>12".split("")), maxLength: 10 }),
     );
     let certain = 0;
+    const made = new Map<string, Automata>();
     fc.assert(
       fc.property(text, prefixList, (value, prefixes) => {
         const compiled = compileCondition({ c: { command: prefixes } });
@@ -197,9 +198,13 @@ describe("compound commands decided by their parts", () => {
         const pattern = commandLinesPattern(commandFirstWords(prefixes) as string[]);
         const lines = new RegExp(pattern, "u");
         // The engine's automaton of the pattern reads the value as the regex does.
-        const builder = new AlphabetBuilder();
-        RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
-        const automata = new Automata(builder.build());
+        let automata = made.get(pattern);
+        if (automata === undefined) {
+          const builder = new AlphabetBuilder();
+          RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
+          automata = new Automata(builder.build());
+          made.set(pattern, automata);
+        }
         const dfa = automata.pattern(pattern, "u");
         expect(accepts(dfa, automata.alphabet.symbols(value)), JSON.stringify(value)).toBe(lines.test(value));
         if (compiled.condition({ c: value }) !== 1) return;
