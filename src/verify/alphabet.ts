@@ -142,9 +142,7 @@ export class Alphabet {
     const starts = this.#starts;
     const n = starts.length;
     const inside = new Uint8Array(n);
-    for (let i = 0; i + 1 < ranges.length; i += 2) {
-      const lo = ranges[i] as number;
-      const hi = ranges[i + 1] as number;
+    for (const [lo, hi] of merged(ranges)) {
       let j = this.#intervalOf(lo);
       if (starts[j] !== lo) return false;
       const after = hi + 1;
@@ -228,4 +226,18 @@ export class AlphabetBuilder {
   build(): Alphabet {
     return new Alphabet([...this.#sets, ...[...this.#points].map((cp) => [cp, cp])]);
   }
+}
+
+/** A flat range list as sorted, disjoint, non-adjacent ranges (`[39, 45, 39, 39]` is `[[39, 45]]`). */
+function merged(ranges: Ranges): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i + 1 < ranges.length; i += 2) pairs.push([ranges[i] as number, ranges[i + 1] as number]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of pairs) {
+    const last = out[out.length - 1];
+    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
 }

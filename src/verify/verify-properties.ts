@@ -361,9 +361,8 @@ export function laterPartStartOf(
   if (whole === undefined || whole.kind !== "concat") return undefined;
   // `^sh`: the line's first simple command starts with the text (a line that is not split starts with it).
   for (const end of [...WORD_ENDS.filter((e) => value.endsWith(e)).map((e) => e.length), 0]) {
-    const text = fixedText(value.slice(1, value.length - end));
-    if (value.startsWith("^") && text !== undefined && UNQUOTED_WORD.test(text) && !/^[0-9]+$/.test(text))
-      return { text, end: end > 0 };
+    const text = value.startsWith("^") ? wordStart(value.slice(1, value.length - end)) : undefined;
+    if (text !== undefined) return { text, end: end > 0 };
   }
   const tried = [
     ...WORD_ENDS.filter((e) => value.endsWith(e)).map((e) => ({
@@ -374,13 +373,13 @@ export function laterPartStartOf(
   ];
   for (const { body, end } of tried) {
     for (let cut = 1; cut < body.length; cut++) {
-      const text = fixedText(body.slice(cut));
-      if (text === undefined || !UNQUOTED_WORD.test(text) || /^[0-9]+$/.test(text)) continue;
+      const text = wordStart(body.slice(cut));
+      if (text === undefined) continue;
       const head = body.slice(0, cut);
       const headTree = parseRegexTree(head);
       if (headTree === undefined) continue;
       const suffix = end ? value.slice(body.length) : "";
-      const rest = [...itemsOf(parseRegexTree(body.slice(cut)) as RegexNode)];
+      const rest = [...itemsOf(parseRegexTree(text) as RegexNode)];
       if (suffix !== "") rest.push(...itemsOf(parseRegexTree(suffix) as RegexNode));
       if (shapeOf([...itemsOf(headTree), ...rest]) !== shapeOf(itemsOf(whole))) continue;
       // The separator and blanks: the shortest end of the head made of them.
@@ -396,7 +395,7 @@ export function laterPartStartOf(
         if (separators.length === 0 || !separators.every((item) => reads(item, SEPARATOR_CHAR).ok)) continue;
         if (separators.reduce((n, item) => n + reads(item, SEPARATOR_CHAR).min, 0) === 0) continue;
         const close = end ? "(?:\\s|$)" : "";
-        return { run: `(?:${head.slice(from)})${escapeWords(text)}${close}`, text, end };
+        return { run: `(?:${head.slice(from)})(?:${text})${close}`, text, end };
       }
       return undefined;
     }
@@ -404,20 +403,26 @@ export function laterPartStartOf(
   return undefined;
 }
 
-/** The text a pattern matches when it is fixed characters (escaped `.`, `+`, `-`, `/` stand for themselves). */
-function fixedText(pattern: string): string | undefined {
-  let text = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === "\\") {
-      const next = pattern[i + 1];
-      if (next === undefined || !/[.+\-/]/.test(next)) return undefined;
-      text += next;
-      i++;
-    } else if ("^$.*+?()[]{}|\\ ".includes(c)) return undefined;
-    else text += c;
-  }
-  return text === "" ? undefined : text;
+const PLAIN_CHAR = (cp: number): boolean => UNQUOTED_WORD.test(String.fromCodePoint(cp));
+const PLAIN_NOT_DIGIT = (cp: number): boolean => PLAIN_CHAR(cp) && !(cp >= 0x30 && cp <= 0x39);
+
+/**
+ * A pattern of the start of a word, as the runtime writes a word unquoted: it parses, reads only those characters
+ * (`sh`, `(ba)?sh`, `a\\.b`), at least one, and each string it matches holds a character other than a digit (a
+ * digit before `>` is a redirection's descriptor, not a word). Undefined otherwise.
+ */
+function wordStart(pattern: string): string | undefined {
+  const tree = parseRegexTree(pattern);
+  if (tree === undefined) return undefined;
+  const read = reads(tree, PLAIN_CHAR);
+  if (!read.ok || read.min === 0) return undefined;
+  const items = itemsOf(tree);
+  return items.some((item) => {
+    const r = reads(item, PLAIN_NOT_DIGIT);
+    return r.ok && r.min > 0;
+  })
+    ? pattern
+    : undefined;
 }
 
 /** The first word of a command line an operator selects by its start ({@link lineStartOf}), or undefined. */
@@ -556,7 +561,7 @@ export function partsWhere(
     const after = onCommand && start === undefined ? laterPartStartOf(operators) : undefined;
     if (after !== undefined && later === undefined) {
       const close = after.end ? "(?:\\s|$)" : "";
-      later = { name, ...after, start: `^'?${escapeWords(after.text)}${close}` };
+      later = { name, ...after, start: `^'?(?:${after.text})${close}` };
     }
     out[name] = start === undefined ? operators : partStartOperator(start);
   }

@@ -236,6 +236,9 @@ describe("compound commands decided by their parts", () => {
       "^sh",
       "^rm(?:\\s|$)",
       "\\| *a\\.b",
+      "\\|\\s*(ba)?sh",
+      "[;&]\\s*(rm|curl)(\\s|$)",
+      "^(cu|s)",
     ];
     const tails = fc.constantFrom(
       "sh",
@@ -277,10 +280,33 @@ describe("compound commands decided by their parts", () => {
       { numRuns: RUNS * 50 },
     );
     expect(compound).toBeGreaterThan(RUNS / 2);
-    expect(laterPartStartOf({ regex: "\\| *sh" })).toEqual({ run: "(?:\\| *)sh", text: "sh", end: false });
+    expect(laterPartStartOf({ regex: "\\| *sh" })).toEqual({
+      run: "(?:\\| *)(?:sh)",
+      text: "sh",
+      end: false,
+    });
     expect(laterPartStartOf({ regex: "^sh\\s" })).toEqual({ text: "sh", end: true });
-    // Not a separator before the text, a text of digits (a descriptor), alternatives, classes: not read.
-    for (const regex of ["a *sh", "\\| *2", "\\| *(ba)?sh", "\\| *s[h]", "x|\\| *sh", "\\|\\s*", "^", "sh"])
+    expect(laterPartStartOf({ regex: "\\|\\s*(ba)?sh(\\s|$)" })).toEqual({
+      run: "(?:\\|\\s*)(?:(ba)?sh)(?:\\s|$)",
+      text: "(ba)?sh",
+      end: true,
+    });
+    // Not a separator before the text, a text that may be digits alone (a descriptor) or reads other characters
+    // than a word's, an alternative of the whole: not read.
+    for (const regex of [
+      "a *sh",
+      "\\| *2",
+      "\\| *[0-9]+",
+      "\\| *(a)?2",
+      "\\| *s.",
+      "\\| *s[^x]",
+      "\\| *s'h",
+      "x|\\| *sh",
+      "\\|\\s*",
+      "^",
+      "sh",
+      "^(a|$)",
+    ])
       expect(laterPartStartOf({ regex }), regex).toBeUndefined();
     expect(laterPartStartOf({ prefix: "| sh" })).toBeUndefined();
     expect(laterPartStartOf({ regex: { pattern: "\\| *sh" } })).toBeUndefined();
@@ -611,6 +637,8 @@ describe("compound commands decided by their parts", () => {
             { regex: ";\\s*curl" },
             { regex: "^cu" },
             { regex: "[;|]\\s*git" },
+            { regex: "\\|\\s*(ba)?sh" },
+            { regex: "(;|&&)\\s*(rm|curl)(\\s|$)" },
           ),
           { nil: undefined },
         ),
