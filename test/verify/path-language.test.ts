@@ -212,6 +212,30 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     expect(truths).toBeGreaterThan(0);
   });
 
+  it("a glob that names a file anywhere is never false where the last segment is that file, and only there", () => {
+    const cases: [string, string, boolean][] = [
+      ["**/ab", "x/ab", true],
+      ["**/ab", "ab", true],
+      ["**/*.pem", "x/a.pem", true],
+      ["**/*.pem", "x/a.pem/b", false],
+      ["**/a.pem/b", "x/a.pem", false],
+      ["**/a.pem/b", "a.pem", false],
+    ];
+    for (const [glob, value, never] of cases) {
+      const { alphabet, paths } = languages([glob], [], [value]);
+      expect(accepts(paths.glob([glob]).neverFalse, alphabet.symbols(value)), `${glob} on ${value}`).toBe(
+        never,
+      );
+    }
+  });
+
+  it("cuts the alphabet for the globs that compile and skips one that does not", () => {
+    const builder = new AlphabetBuilder();
+    expect(() => PathLanguages.addBoundaries(builder, ["a[", "**/q.pem"], [])).not.toThrow();
+    const alphabet = builder.build();
+    expect(alphabet.single(alphabet.symbolOf(0x71))).toBe(true);
+  });
+
   it("a glob that misses some absolute reading claims nothing", () => {
     for (const globs of [["/a/**"], ["/*"], ["**/x"]]) {
       const { alphabet, paths } = languages(globs, [], ["/b/c"]);
