@@ -90,6 +90,9 @@ describe("url alphabet", () => {
     expect(merged(alphabetFor([{ path: "/A" }]), "aA")).toEqual([]);
     expect(merged(alphabetFor([{ path: "/Zz" }]), "zZ")).toEqual([]);
     expect(merged(alphabetFor([]), "zZ")).toEqual(["z", "Z"]);
+    // Ignoring case, `k` is also the Kelvin sign: each of the three is a symbol.
+    expect(merged(alphabetFor([{ path: "/K" }]), "kK\u212A")).toEqual([]);
+    expect(merged(alphabetFor([{ path: "/k" }]), "kK\u212A")).toEqual([]);
   });
 
   it("parts that are not strings are passed over (such a policy does not load)", () => {
@@ -159,6 +162,8 @@ describe("url operator languages", () => {
     const values = ["https://x.com/strasse", "https://x.com/STRASSE", "https://x.com/ss", "https://x.com/a"];
     expectRuntime({ path: "/straße" }, values);
     expectRuntime({ path: ["/ß", "/A"] }, values);
+    // `İ` in lower case is `i` and a combining dot: the glob read ignoring case has a character `İ` has not.
+    expectRuntime({ path: "/İ" }, ["https://x.com/i", "https://x.com/I", "https://x.com/a"]);
   });
 
   it("an IPv6 host names no simple URL, and its languages are made", () => {
@@ -172,6 +177,11 @@ describe("url operator languages", () => {
       [{ host: [] }, "https://", true],
       [{ host: "*.bücher.de" }, "https://other.example/", true],
       [{ host: "*.bücher.de" }, "https://a.xn--bcher-kva.de/", true],
+      // A name with a character other than a letter, digit, dot or hyphen: not narrowed either.
+      [{ host: "_a.com" }, "https://other.example/", true],
+      [{ host: "a_.com" }, "https://other.example/", true],
+      [{ host: "_a.com" }, "https://_a.com/", true],
+      [{ host: "a-b.com" }, "https://other.example/", false],
       [{ host: "*.example.de" }, "https://other.example/", false],
       [{ host: "*.example.de" }, "https://a.EXAMPLE.de/", true],
     ];
