@@ -197,10 +197,8 @@ export class UrlLanguages {
     const schemes = listOf(spec.scheme);
     if (schemes !== undefined) {
       const names = schemes.map((s) => s.toLowerCase()).filter((s) => SIMPLE_SCHEMES.has(s));
-      out =
-        names.length === 0
-          ? constant(k, false)
-          : intersect(out, this.#pattern(`^(?:${names.map(anyCase).join("|")})://`));
+      // No name leaves `^(?:)://`, which no simple URL starts with.
+      out = intersect(out, this.#pattern(`^(?:${names.map(anyCase).join("|")})://`));
     }
     const hosts = listOf(spec.host);
     if (hosts !== undefined) {
@@ -211,22 +209,16 @@ export class UrlLanguages {
         if ("suffix" in pattern) alternatives.push(`[A-Za-z0-9.\\-]+${anyCase(pattern.suffix)}`);
         else for (const name of pattern.names) alternatives.push(anyCase(name));
       }
-      out =
-        alternatives.length === 0
-          ? constant(k, false)
-          : intersect(out, this.#pattern(`^[^:]*://(?:${alternatives.join("|")})${AFTER_HOST}$`));
+      // No host leaves an empty one, which no simple URL has.
+      out = intersect(out, this.#pattern(`^[^:]*://(?:${alternatives.join("|")})${AFTER_HOST}$`));
     }
     const ports = listOf(spec.port);
     if (ports !== undefined) {
       const defaults = [...SIMPLE_SCHEMES].filter(([, p]) => ports.includes(p)).map(([s]) => anyCase(s));
-      const alternatives: string[] = [];
-      if (defaults.length > 0) alternatives.push(`^(?:${defaults.join("|")})://[^:/?]*(?:[/?][^]*)?$`);
-      if (ports.length > 0)
-        alternatives.push(`^[^:]*://[^:/?]*:(?:${ports.map((p) => String(p)).join("|")})(?:[/?][^]*)?$`);
-      out =
-        alternatives.length === 0
-          ? constant(k, false)
-          : intersect(out, this.#pattern(alternatives.join("|")));
+      // An empty list makes an alternative that holds no simple URL (an empty scheme, or no digit after `:`).
+      const byDefault = `^(?:${defaults.join("|")})://[^:/?]*(?:[/?][^]*)?$`;
+      const written = `^[^:]*://[^:/?]*:(?:${ports.map((p) => String(p)).join("|")})(?:[/?][^]*)?$`;
+      out = intersect(out, this.#pattern(`${byDefault}|${written}`));
     }
     const paths = listOf(spec.path);
     if (paths !== undefined) {
@@ -244,9 +236,8 @@ export class UrlLanguages {
     }
     if (spec.query !== undefined) {
       const keys = spec.query.keys.filter((key) => /^[A-Za-z0-9_.~-]+$/.test(key));
-      const key = keys.length === 0 ? "[^]" : `(?:${keys.map(literal).join("|")})`;
-      const part = keys.length === 0 ? "" : `${key}(?:=${WORD}*)?`;
-      const query = part === "" ? "" : `(?:\\?${part}(?:&${part})*)?`;
+      const part = `(?:${keys.map(literal).join("|")})(?:=${WORD}*)?`;
+      const query = keys.length === 0 ? "" : `(?:\\?${part}(?:&${part})*)?`;
       out = intersect(out, this.#pattern(`^[^?]*${query}$`));
     }
     return out;
