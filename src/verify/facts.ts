@@ -232,6 +232,25 @@ export function firstWordRegex(value: unknown): string | undefined {
 }
 
 /**
+ * The words a `regex` says a command line starts with, as the verifier writes them for the parts of compound
+ * commands (`partStartOperator`): `^git push '?origin` is "the first words are `git` and `push`, and the third
+ * starts with `origin`" (the last word may be written in quotes from its start), `^rm(?:\\s|$)` is "the first word
+ * is `rm`". Undefined for any other.
+ */
+export function lineWordsRegex(
+  value: unknown,
+): { readonly words: readonly string[]; readonly last?: string } | undefined {
+  const first = firstWordRegex(value);
+  if (first === undefined) return undefined;
+  const word = "(?:[A-Za-z0-9_/,:@%-]|\\\\[.+])+";
+  const read = new RegExp(`^\\^(${word}(?: ${word})*) '\\?(${word})$`).exec(value as string);
+  if (read === null) return { words: [first] };
+  const plain = (w: string): string => w.replace(/\\(.)/g, "$1");
+  const words = (read[1] as string).split(" ").map(plain);
+  return { words, last: plain(read[2] as string) };
+}
+
+/**
  * Whether a command line whose first word is `word` (plain, as written) may be certainly covered by a prefix whose
  * first word is `first`: only when one holds the other, ignoring case (a conservative reading of names the runtime
  * may fold: `LS`, `ls2`, `/bin/ls`).
@@ -247,8 +266,8 @@ export class FieldFacts {
   readonly #commands = new Map<number, readonly CommandWords[]>();
   /** `command` atoms every prefix of which was read (a prefix not read says nothing of first words). */
   readonly #completeCommands = new Set<number>();
-  /** `regex` atoms that name the first word (see {@link firstWordRegex}). */
-  readonly #firstWords = new Map<number, string>();
+  /** `regex` atoms that name the first words (see {@link lineWordsRegex}). */
+  readonly #firstWords = new Map<number, { readonly words: readonly string[]; readonly last?: string }>();
   readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
@@ -299,8 +318,8 @@ export class FieldFacts {
         if (complete && entries.length > 0 && entries.every((e) => e.words.length > 0))
           this.#completeCommands.add(atom.id);
       } else if (atom.operator === "regex") {
-        const word = firstWordRegex(atom.value);
-        if (word !== undefined) this.#firstWords.set(atom.id, word);
+        const start = lineWordsRegex(atom.value);
+        if (start !== undefined) this.#firstWords.set(atom.id, start);
       } else if (atom.operator === "url") {
         const parts = urlParts(atom.value as UrlSpec);
         if (parts !== undefined) this.#urls.set(atom.id, parts);
@@ -322,15 +341,21 @@ export class FieldFacts {
    * A command line whose first word is a plain word is certainly covered by a list of prefixes only when one of
    * them starts with that word: certain means every simple command starts with a prefix's words as written, and the
    * first simple command of a line that starts with a plain word (no assignment, redirection or reserved word)
-   * starts with it.
+   * starts with it. So with the words after it the regex names: a prefix that has a word there has that word, and
+   * at the last one a word that starts with the text named (the line's word may go on).
    */
   #firstWordsAllow(truths: ReadonlyMap<number, Truth>): boolean {
-    for (const [r, word] of this.#firstWords) {
+    for (const [r, { words, last }] of this.#firstWords) {
       if (truths.get(r) !== 1) continue;
+      const agrees = (e: CommandWords): boolean =>
+        firstWordsMeet(words[0] as string, e.words[0] as string) &&
+        words.every((w, i) => i === 0 || i >= e.words.length || e.words[i] === w) &&
+        (last === undefined ||
+          e.words.length <= words.length ||
+          (e.words[words.length] as string).startsWith(last));
       for (const c of this.#completeCommands) {
         if (truths.get(c) !== 1) continue;
-        const entries = this.#commands.get(c) as readonly CommandWords[];
-        if (!entries.some((e) => firstWordsMeet(word, e.words[0] as string))) return false;
+        if (!(this.#commands.get(c) as readonly CommandWords[]).some(agrees)) return false;
       }
     }
     return true;
