@@ -390,7 +390,13 @@ export function laterPartStartOf(
         if (shapeOf([...itemsOf(before), ...itemsOf(runTree)]) !== shapeOf(itemsOf(headTree))) continue;
         const items = itemsOf(runTree);
         let i = items.length;
-        while (i > 0 && reads(items[i - 1] as RegexNode, SPACE_CHAR).ok) i--;
+        // Blanks, but a newline alone is a separator.
+        while (
+          i > 0 &&
+          reads(items[i - 1] as RegexNode, SPACE_CHAR).ok &&
+          !reads(items[i - 1] as RegexNode, SEPARATOR_CHAR).ok
+        )
+          i--;
         const separators = items.slice(0, i);
         if (separators.length === 0 || !separators.every((item) => reads(item, SEPARATOR_CHAR).ok)) continue;
         if (separators.reduce((n, item) => n + reads(item, SEPARATOR_CHAR).min, 0) === 0) continue;

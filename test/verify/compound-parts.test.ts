@@ -239,6 +239,8 @@ describe("compound commands decided by their parts", () => {
       "\\|\\s*(ba)?sh",
       "[;&]\\s*(rm|curl)(\\s|$)",
       "^(cu|s)",
+      "\\n *git",
+      "\\n\\s*sh",
     ];
     const tails = fc.constantFrom(
       "sh",
