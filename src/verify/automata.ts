@@ -15,7 +15,12 @@ import { UrlLanguages } from "./url-language.js";
  * read over any alphabet that fits the pattern ({@link overAlphabet}). Bounded: the oldest is dropped first.
  */
 const OWN = new Map<string, { readonly language: RegexLanguage; readonly alphabet: Alphabet; dfa?: Dfa }>();
-const OWN_LIMIT = 512;
+export const OWN_LIMIT = 512;
+
+/** How many patterns' own automata are kept (at most {@link OWN_LIMIT}). */
+export function patternsKept(): number {
+  return OWN.size;
+}
 
 /**
  * A DFA read over another alphabet: each symbol of `to` moves as the symbol of `from` holding its representative.
@@ -30,7 +35,8 @@ export function overAlphabet(dfa: Dfa, from: Alphabet, to: Alphabet): Dfa {
     const row = q * dfa.k;
     for (let c = 0; c < k; c++) trans[q * k + c] = dfa.trans[row + (map[c] as number)] as number;
   }
-  return { k, n: dfa.n, trans, accept: dfa.accept.slice(), start: dfa.start };
+  // The accepting flags are shared: no automaton's are changed once it is built.
+  return { k, n: dfa.n, trans, accept: dfa.accept, start: dfa.start };
 }
 
 /** DFAs over one alphabet, each made once. */

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
-import { Automata, AutomataPool, newBuilder } from "../../src/verify/automata.js";
+import { Automata, AutomataPool, newBuilder, OWN_LIMIT, patternsKept } from "../../src/verify/automata.js";
 import { accepts, TooComplex } from "../../src/verify/dfa.js";
 import { PathLanguages } from "../../src/verify/path-language.js";
 import { RegexLanguage } from "../../src/verify/regex-language.js";
@@ -56,6 +56,39 @@ describe("alphabet refinement", () => {
     expect(accepts(abc, automata.alphabet.symbols("cab"))).toBe(true);
     // `b` alone was never cut out of `[a-c]`: an automaton of `^b$` here would accept `a` and `c` too.
     expect(() => automata.pattern("^b$", "u")).toThrow(TooComplex);
+  });
+
+  it("reads a pattern made once over its own alphabet over any alphabet cut for it, as built there", () => {
+    const pattern = "^(?:ab|[c-e]x)+$";
+    const small = new AlphabetBuilder();
+    RegexLanguage.parse(pattern, "u")?.addBoundaries(small);
+    const wide = new AlphabetBuilder();
+    RegexLanguage.parse(pattern, "u")?.addBoundaries(wide);
+    wide.addText("abcdexyz");
+    const over = [new Automata(small.build()), new Automata(wide.build())];
+    for (const automata of over) {
+      const dfa = automata.pattern(pattern, "u");
+      expect(dfa.k).toBe(automata.alphabet.size);
+      for (const [text, accepted] of [
+        ["ab", true],
+        ["dxab", true],
+        ["ex", true],
+        ["fx", false],
+        ["a", false],
+        ["", false],
+        ["abz", false],
+      ] as const)
+        expect(accepts(dfa, automata.alphabet.symbols(text)), text).toBe(accepted);
+    }
+  });
+
+  it("keeps at most a bound of patterns' own automata, the oldest dropped first", () => {
+    const builder = new AlphabetBuilder();
+    RegexLanguage.parse("^[0-9]x?$", "u")?.addBoundaries(builder);
+    const automata = new Automata(builder.build());
+    for (let i = 0; i < OWN_LIMIT + 20; i++)
+      automata.pattern(`^${"[0-9]".repeat(1 + (i % 7))}${"x?".repeat(Math.floor(i / 7))}$`, "u");
+    expect(patternsKept()).toBe(OWN_LIMIT);
   });
 });
 
