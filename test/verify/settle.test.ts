@@ -88,6 +88,21 @@ const POLICY = JSON.stringify({
   ],
 });
 
+/** The policy with a rule that asks for quotes and backslashes (which hide words from the other rules). */
+const QUOTES_ASK = JSON.stringify({
+  ...JSON.parse(POLICY),
+  rules: [
+    ...(JSON.parse(POLICY) as { rules: unknown[] }).rules,
+    {
+      id: "quotes-ask",
+      tools: ["run_shell"],
+      decision: "ask",
+      when: { command: { regex: "['\"\\\\]" } },
+      reason: "quotes hide words",
+    },
+  ],
+});
+
 function verify(where: unknown) {
   const { bundle, validators } = loadFromText(TOOLS, POLICY);
   const [result] = new Verifier(bundle, validators).verify([
@@ -113,15 +128,7 @@ describe("command properties", () => {
 
   it("fails with two allowed commands joined by the separator the where reads (a pipe, a `;`)", () => {
     // Quotes ask, so a separator inside them (`ls '|'`) is no witness: only two commands joined by it are.
-    const quotesAsk = JSON.parse(POLICY) as { rules: unknown[] };
-    quotesAsk.rules.push({
-      id: "quotes-ask",
-      tools: ["run_shell"],
-      decision: "ask",
-      when: { command: { regex: "['\"\\\\]" } },
-      reason: "quotes hide words",
-    });
-    const { bundle, validators } = loadFromText(TOOLS, JSON.stringify(quotesAsk));
+    const { bundle, validators } = loadFromText(TOOLS, QUOTES_ASK);
     const policy = ToolPolicy.fromStatements(bundle.statements);
     for (const [regex, separator] of [
       ["\\|", "|"],
@@ -145,15 +152,7 @@ describe("command properties", () => {
     const quoted = verify({ command: { regex: "\\| *sh" } }).result;
     expect(quoted?.status, JSON.stringify(quoted)).toBe("fails");
     expect(JSON.stringify(quoted?.witness?.arguments)).toMatch(/^\{"command":"(ls|git status) ['\\"]/);
-    const quotesAsk = JSON.parse(POLICY) as { rules: unknown[] };
-    quotesAsk.rules.push({
-      id: "quotes-ask",
-      tools: ["run_shell"],
-      decision: "ask",
-      when: { command: { regex: "['\"\\\\]" } },
-      reason: "quotes hide words",
-    });
-    const { bundle, validators } = loadFromText(TOOLS, JSON.stringify(quotesAsk));
+    const { bundle, validators } = loadFromText(TOOLS, QUOTES_ASK);
     for (const regex of ["\\| *sh", ";\\s*curl(\\s|$)", "^rm", "curl.*\\|\\s*sh"]) {
       const [result] = new Verifier(bundle, validators).verify([
         { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
