@@ -62,9 +62,9 @@ const QUOTED = `(?:'[ -&(-~]*'|"[ #%-\\[\\]-_a-~]*")`;
  * (`match/shell/safe-subset.ts`, `matchCommand`): certain means the line is of the safe subset and every simple
  * command's first word (after quote removal) is one of `firstWords`. So wherever a simple command starts — at the
  * start, or after an unquoted `;`, `&`, `|` or newline and blanks — it is one of those words followed by the end of
- * the word, or a start of one of them followed by a quoted string (`'ls'`, `l's'`), perhaps after redirections
- * (`>/dev/null ls`). A line holding a backslash-newline (which the runtime removes first, joining words) is not
- * narrowed.
+ * the word, or any word with a quoted string in it (`'ls'`, `l's'`: read so, whatever its letters, for fewer
+ * states), perhaps after redirections (`>/dev/null ls`). A line holding a backslash-newline (which the runtime
+ * removes first, joining words) is not narrowed.
  */
 export function commandLinesPattern(firstWords: readonly string[]): string {
   const words = [...new Set(firstWords)].sort();
