@@ -216,38 +216,276 @@ export function plainFirstWord(word: string): boolean {
   return FIRST_WORD.test(word) && !RESERVED_WORDS.has(word);
 }
 
+/** What a `regex` says a command line starts with: its first words, then perhaps the start of the next one. */
+export interface LineStart {
+  /** Whole words, the first a plain first word. */
+  readonly words: readonly string[];
+  /** The start of the word after them (the word may go on, or be written in quotes from its start). */
+  readonly last?: string;
+  /** Whether the line ends after `words` (the pattern has `$` there). */
+  readonly ends?: boolean;
+  /**
+   * Whether the words may be separated by blanks of any kind and number (`\\s+`, a newline among them), not by one
+   * space each.
+   */
+  readonly blanks?: boolean;
+}
+
+/** A character a pattern names that is a word character of the safe subset, unquoted (`WORD_CHAR`). */
+const PLAIN_CHAR = /^[A-Za-z0-9_\-./,:@%+=]$/;
+/** The most alternatives a pattern's groups are expanded to. */
+const MAX_STARTS = 64;
+
 /**
- * The word of a `regex` that says "the command line's first word is this word": `^rm(?:\\s|$)`, or `^npm '?install`
- * (the word, a blank, then a pattern without alternatives or a quantifier on the blank), as the verifier writes them
- * for the parts of compound commands; undefined for any other.
+ * A token of a pattern's start: a character, one space, blanks of another kind or number (`\\s`, a tab, ` +`), an
+ * optional quote (`'?`) or the end (`$`).
  */
-export function firstWordRegex(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const read = /^\^((?:[A-Za-z0-9_/,:@%-]|\\[.+])+)(?:\(\?:\\s\|\$\)$| (.*)$)/s.exec(value);
-  if (read === null) return undefined;
-  const rest = read[2];
-  if (rest !== undefined && (rest.includes("|") || /^[?*+{]/.test(rest))) return undefined;
-  const word = (read[1] as string).replace(/\\(.)/g, "$1");
-  return plainFirstWord(word) ? word : undefined;
+type StartToken = string | typeof BLANK | typeof SPACE | typeof QUOTE | typeof END;
+const BLANK = 0;
+const SPACE = 1;
+const QUOTE = 2;
+const END = 3;
+
+/** An atom of the start, with how often it occurs; `undefined` atoms are not read. */
+type StartAtom =
+  | { readonly kind: "token"; readonly token: StartToken }
+  | { readonly kind: "group"; readonly alternatives: readonly StartItem[][] };
+interface StartItem {
+  readonly atom: StartAtom | undefined;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Whether a pattern has an alternative at its top level (outside groups and classes). */
+function topLevelAlternative(source: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
 }
 
 /**
- * The words a `regex` says a command line starts with, as the verifier writes them for the parts of compound
- * commands (`partStartOperator`): `^git push '?origin` is "the first words are `git` and `push`, and the third
- * starts with `origin`" (the last word may be written in quotes from its start), `^rm(?:\\s|$)` is "the first word
- * is `rm`". Undefined for any other.
+ * Parses the items of a pattern's start from `at` up to `)`, `|` or the end; an item not read (a class, `.`, a
+ * look-around, an escape other than a blank or punctuation) ends the sequence, the parse stopping there.
  */
-export function lineWordsRegex(
+function parseStart(
+  source: string,
+  at: number,
+): { readonly items: StartItem[]; readonly next: number; readonly stopped: boolean } {
+  const items: StartItem[] = [];
+  let i = at;
+  const stopped = (): { items: StartItem[]; next: number; stopped: boolean } => {
+    items.push({ atom: undefined, min: 1, max: 1 });
+    return { items, next: i, stopped: true };
+  };
+  while (i < source.length && source[i] !== ")" && source[i] !== "|") {
+    const c = source[i] as string;
+    let atom: StartAtom;
+    if (c === "$") atom = { kind: "token", token: END };
+    else if (c === " ") atom = { kind: "token", token: SPACE };
+    else if (c === "\t") atom = { kind: "token", token: BLANK };
+    else if (c === "'") atom = { kind: "token", token: "'" };
+    else if (c === "[" && /^\[(?: |\\t|\\s)+\]/.test(source.slice(i))) {
+      // A class of blanks (`[ \t]`).
+      atom = { kind: "token", token: BLANK };
+      i = source.indexOf("]", i);
+    } else if (c === "\\") {
+      const e = source[i + 1] ?? "";
+      i++;
+      if (e === "s" || e === "t") atom = { kind: "token", token: BLANK };
+      else if (/^[-./+*?()[\]{}|^$\\,:@%=_]$/.test(e)) atom = { kind: "token", token: e };
+      else return stopped();
+    } else if (c === "(") {
+      let from = i + 1;
+      if (source.startsWith("?:", from)) from += 2;
+      else if (source[from] === "?") return stopped();
+      const alternatives: StartItem[][] = [];
+      for (;;) {
+        const inner = parseStart(source, from);
+        if (inner.stopped) return stopped();
+        alternatives.push(inner.items);
+        from = inner.next + 1;
+        if (source[inner.next] !== "|") break;
+      }
+      if (source[from - 1] !== ")") return stopped();
+      i = from - 1;
+      atom = { kind: "group", alternatives };
+    } else if (PLAIN_CHAR.test(c) && c !== "." && c !== "+") atom = { kind: "token", token: c };
+    else return stopped();
+    i++;
+    let min = 1;
+    let max = 1;
+    const q = source[i];
+    if (q === "?" || q === "*" || q === "+") {
+      min = q === "+" ? 1 : 0;
+      max = q === "?" ? 1 : Number.POSITIVE_INFINITY;
+      i++;
+    } else if (q === "{") {
+      const read = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+      if (read === null) return stopped();
+      min = Number(read[1]);
+      max = read[2] === undefined ? min : read[3] === "" ? Number.POSITIVE_INFINITY : Number(read[3]);
+      i += read[0].length;
+    }
+    if (min !== max && source[i] === "?") i++;
+    items.push({ atom, min, max });
+  }
+  return { items, next: i, stopped: false };
+}
+
+/** Alternative token sequences a sequence of items starts with: `closed` ones end (`$`), `cut` ones may go on. */
+interface Starts {
+  readonly open: StartToken[][];
+  readonly closed: StartToken[][];
+  readonly cut: StartToken[][];
+}
+
+/** The starts of a sequence: each item in turn; an item not read or optional (but a quote) cuts the open ones. */
+function startsOf(items: readonly StartItem[]): Starts | undefined {
+  let open: StartToken[][] = [[]];
+  const closed: StartToken[][] = [];
+  const cut: StartToken[][] = [];
+  for (const { atom, min, max } of items) {
+    if (open.length === 0) break;
+    if (atom?.kind === "token" && atom.token === "'" && min === 0 && max === 1) {
+      for (const o of open) o.push(QUOTE);
+      continue;
+    }
+    if (atom === undefined || min === 0) {
+      cut.push(...open);
+      open = [];
+      break;
+    }
+    let inner: Starts;
+    if (atom.kind === "token") inner = { open: [[atom.token]], closed: [], cut: [] };
+    else {
+      const read = atom.alternatives.map(startsOf);
+      if (read.some((r) => r === undefined)) return undefined;
+      inner = {
+        open: read.flatMap((r) => (r as Starts).open),
+        closed: read.flatMap((r) => (r as Starts).closed),
+        cut: read.flatMap((r) => (r as Starts).cut),
+      };
+    }
+    if (open.length * (inner.open.length + inner.closed.length + inner.cut.length) > MAX_STARTS) {
+      cut.push(...open);
+      open = [];
+      break;
+    }
+    const next: StartToken[][] = [];
+    for (const o of open) {
+      for (const a of inner.open) next.push([...o, ...a]);
+      for (const a of inner.closed) closed.push([...o, ...a]);
+      for (const a of inner.cut) cut.push([...o, ...a]);
+    }
+    // A repeated blank is one run of blanks; anything else repeated is read once, the rest not known.
+    const blank = atom.kind === "token" && (atom.token === BLANK || atom.token === SPACE);
+    if (max > 1 && !blank) {
+      cut.push(...next);
+      open = [];
+      break;
+    }
+    if (max > 1) for (const tokens of next) tokens[tokens.length - 1] = BLANK;
+    open = next
+      .map((tokens) => {
+        const e = tokens.indexOf(END);
+        if (e >= 0) closed.push(tokens.slice(0, e + 1));
+        return e >= 0 ? undefined : tokens;
+      })
+      .filter((t): t is StartToken[] => t !== undefined);
+  }
+  return { open, closed, cut };
+}
+
+/**
+ * The words a sequence of start tokens says a line starts with (undefined when not a plain first word), and whether
+ * they are its whole reading (a token not read, such as `*` or a quote, cuts the reading there). Words separated by
+ * anything but single spaces (a blank of another kind only ends the last word) are marked `blanks`.
+ */
+function lineStartOfTokens(
+  tokens: readonly StartToken[],
+): { readonly start: LineStart; readonly whole: boolean } | undefined {
+  const words: string[] = [];
+  let current = "";
+  let quoted = false;
+  let ends = false;
+  let spaced = true;
+  let blank = false;
+  let read = 0;
+  for (; read < tokens.length; read++) {
+    const token = tokens[read] as StartToken;
+    if (token === END) {
+      if (quoted) break;
+      if (current !== "") words.push(current);
+      current = "";
+      ends = true;
+    } else if (token === QUOTE) {
+      if (current !== "" || words.length === 0) break;
+      quoted = true;
+    } else if (token === BLANK || token === SPACE) {
+      if (quoted || words.length + current.length === 0) break;
+      if (current !== "") words.push(current);
+      else blank = true;
+      blank ||= token === BLANK;
+      current = "";
+    } else if (PLAIN_CHAR.test(token)) {
+      if (blank) spaced = false;
+      blank = false;
+      current += token;
+    } else break;
+  }
+  const [first] = words;
+  if (first === undefined || !plainFirstWord(first)) return undefined;
+  const start = {
+    words,
+    ...(current === "" ? {} : { last: current }),
+    ...(ends ? { ends } : {}),
+    ...(spaced ? {} : { blanks: true }),
+  };
+  return { start, whole: read === tokens.length };
+}
+
+/**
+ * What a `regex` says a command line starts with: for each of its alternatives, a plain first word, the whole words
+ * after it and the start of the next one, and whether the line ends there. `^git (push|commit)` is "`git`, then a
+ * word that starts with `push` or with `commit`", `^npm test$` is "exactly `npm test`", `^git push '?origin` (as the
+ * verifier writes a prefix) names a last word perhaps quoted from its start. Read are plain word characters
+ * (punctuation escaped), blanks (a space, a tab, `\s`, repeated or not), `$`, and groups of them while they expand to
+ * at most {@link MAX_STARTS} alternatives; anything else (a class, `.`, an optional part) ends the reading there.
+ * Undefined when an alternative does not name a whole plain first word, or the pattern has a top-level `|`.
+ */
+export function lineStartsRegex(value: unknown): readonly LineStart[] | undefined {
+  return readLineStarts(value)?.starts;
+}
+
+/**
+ * {@link lineStartsRegex}, and whether the reading is whole: the pattern selects exactly the lines that start as
+ * one of its starts says (no construct was left unread).
+ */
+export function readLineStarts(
   value: unknown,
-): { readonly words: readonly string[]; readonly last?: string } | undefined {
-  const first = firstWordRegex(value);
-  if (first === undefined) return undefined;
-  const word = "(?:[A-Za-z0-9_/,:@%-]|\\\\[.+])+";
-  const read = new RegExp(`^\\^(${word}(?: ${word})*) '\\?(${word})$`).exec(value as string);
-  if (read === null) return { words: [first] };
-  const plain = (w: string): string => w.replace(/\\(.)/g, "$1");
-  const words = (read[1] as string).split(" ").map(plain);
-  return { words, last: plain(read[2] as string) };
+): { readonly starts: readonly LineStart[]; readonly whole: boolean } | undefined {
+  if (typeof value !== "string" || !value.startsWith("^") || topLevelAlternative(value)) return undefined;
+  const { items } = parseStart(value, 1);
+  const read = startsOf(items);
+  if (read === undefined) return undefined;
+  const starts: LineStart[] = [];
+  let whole = read.cut.length === 0;
+  for (const tokens of [...read.closed, ...read.cut, ...read.open]) {
+    const words = lineStartOfTokens(tokens);
+    if (words === undefined) return undefined;
+    starts.push(words.start);
+    whole &&= words.whole;
+  }
+  return starts.length === 0 ? undefined : { starts, whole };
 }
 
 /**
@@ -261,13 +499,30 @@ function firstWordsMeet(word: string, first: string): boolean {
   return a.includes(b) || b.includes(a);
 }
 
+/**
+ * Whether a prefix may cover a line that starts as `start` says: its first word meets the line's, it has the line's
+ * words where it has words, at the next one a word that starts with the text named (the line's word may go on), and
+ * no more words than the line where the line ends.
+ */
+function agrees(start: LineStart, e: CommandWords): boolean {
+  const { words, last, ends } = start;
+  return (
+    firstWordsMeet(words[0] as string, e.words[0] as string) &&
+    words.every((w, i) => i === 0 || i >= e.words.length || e.words[i] === w) &&
+    (last === undefined ||
+      e.words.length <= words.length ||
+      (e.words[words.length] as string).startsWith(last)) &&
+    (ends !== true || e.words.length <= words.length)
+  );
+}
+
 export class FieldFacts {
   readonly #paths = new Map<number, PathReadings>();
   readonly #commands = new Map<number, readonly CommandWords[]>();
   /** `command` atoms every prefix of which was read (a prefix not read says nothing of first words). */
   readonly #completeCommands = new Set<number>();
-  /** `regex` atoms that name the first words (see {@link lineWordsRegex}). */
-  readonly #firstWords = new Map<number, { readonly words: readonly string[]; readonly last?: string }>();
+  /** `regex` atoms that name the words a line starts with (see {@link lineStartsRegex}). */
+  readonly #firstWords = new Map<number, readonly LineStart[]>();
   readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
@@ -318,7 +573,7 @@ export class FieldFacts {
         if (complete && entries.length > 0 && entries.every((e) => e.words.length > 0))
           this.#completeCommands.add(atom.id);
       } else if (atom.operator === "regex") {
-        const start = lineWordsRegex(atom.value);
+        const start = lineStartsRegex(atom.value);
         if (start !== undefined) this.#firstWords.set(atom.id, start);
       } else if (atom.operator === "url") {
         const parts = urlParts(atom.value as UrlSpec);
@@ -345,18 +600,14 @@ export class FieldFacts {
    * at the last one a word that starts with the text named (the line's word may go on).
    */
   #firstWordsAllow(truths: ReadonlyMap<number, Truth>): boolean {
-    for (const [r, { words, last }] of this.#firstWords) {
+    for (const [r, starts] of this.#firstWords) {
       if (truths.get(r) !== 1) continue;
-      const agrees = (e: CommandWords): boolean =>
-        firstWordsMeet(words[0] as string, e.words[0] as string) &&
-        words.every((w, i) => i === 0 || i >= e.words.length || e.words[i] === w) &&
-        (last === undefined ||
-          e.words.length <= words.length ||
-          (e.words[words.length] as string).startsWith(last));
-      for (const c of this.#completeCommands) {
-        if (truths.get(c) !== 1) continue;
-        if (!(this.#commands.get(c) as readonly CommandWords[]).some(agrees)) return false;
-      }
+      const lists = [...this.#completeCommands]
+        .filter((c) => truths.get(c) === 1)
+        .map((c) => this.#commands.get(c) as readonly CommandWords[]);
+      if (lists.length === 0) continue;
+      // The line starts one of these ways; whichever it is, every certain list has a prefix that agrees with it.
+      if (!starts.some((start) => lists.every((list) => list.some((e) => agrees(start, e))))) return false;
     }
     return true;
   }

@@ -1031,6 +1031,8 @@ export class StringTheory {
       for (const s of this.#seedCandidates(state, state.loose.lengths))
         if (check(s)) return { text: s, loose: true };
       for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
+      for (const s of this.#endOfOptions(this.#looseCandidates(state)))
+        if (check(s)) return { text: s, loose: true };
       // Then other platforms' spellings of paths, which the candidates above (shortest strings) seldom are.
       for (const s of this.#pathCandidates()) if (check(s)) return { text: s, loose: true };
     }
@@ -1105,6 +1107,25 @@ export class StringTheory {
       }
     }
     return out;
+  }
+
+  /**
+   * Candidates with the words after a prefix that lists its options made operands (`git log -p` → `git log -- -p`):
+   * after `--` no word is an option, so the runtime may be certain of the line where it was not.
+   */
+  *#endOfOptions(candidates: Iterable<string>): Generator<string> {
+    const prefixes = new Set<string>();
+    for (const atom of this.#field.atoms) {
+      if (atom.operator !== "command") continue;
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok && read.prefix.words.length > 0 && read.prefix.options !== undefined)
+          prefixes.add(`${read.prefix.words.join(" ")} `);
+      }
+    }
+    if (prefixes.size === 0) return;
+    for (const s of candidates)
+      for (const prefix of prefixes) if (s.startsWith(prefix)) yield `${prefix}-- ${s.slice(prefix.length)}`;
   }
 
   /** The options every `command` list of the field allows after a prefix, each once. */

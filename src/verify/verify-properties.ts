@@ -25,7 +25,7 @@ import type {
 import { AutomataPool } from "./automata.js";
 import { ACTION_BIT, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
-import { plainFirstWord } from "./facts.js";
+import { type LineStart, plainFirstWord, readLineStarts } from "./facts.js";
 import { FieldDomain } from "./field-domain.js";
 import { type Atom, AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
 import { mayBeMissing, schemaOfField } from "./schema-facts.js";
@@ -252,42 +252,38 @@ export function partLiteral(value: unknown): string | undefined {
 /** Characters the runtime writes a word of a part with, unquoted (compound-command.ts). */
 const UNQUOTED_WORD = /^[A-Za-z0-9_\-./,:@%+=]+$/;
 
+/** Whether a line start is one the parts keep: a plain first word, then words the runtime writes unquoted. */
+function partWords({ words, last }: LineStart): boolean {
+  if (words.length === 0 || !plainFirstWord(words[0] as string)) return false;
+  if (!words.every((w) => UNQUOTED_WORD.test(w) && !w.startsWith("="))) return false;
+  return last === undefined || UNQUOTED_WORD.test(last);
+}
+
 /**
- * The text a command line starts with when an operator selects it only by its start: `prefix: "npm install"`, or a
- * `regex` of `^` and a fixed text (`^rm `, `^rm\\s`, `^git push`), made of a plain first word and then a blank,
- * then words the runtime writes unquoted, separated by single blanks. Undefined for any other operator.
+ * The starts of a command line, one of which it has when an operator selects it by its start: `prefix: "npm
+ * install"` (the words, the last of which the line may continue), or a `regex` whose start names words separated
+ * by single spaces (`^rm `, `^rm\\s`, `^git push`, `^npm test$`, `^git (push|commit)\\b`, `^(curl|wget)\\s`:
+ * `readLineStarts`), each a plain first word and then words the runtime writes unquoted. A pattern that goes on
+ * (`^git log.* -p`) selects only lines that start so: what it says after is not read (its starts select more).
+ * Undefined for any other operator.
  */
-export function lineStartOf(operators: unknown): string | undefined {
+export function lineStartOf(operators: unknown): readonly LineStart[] | undefined {
   if (operators === null || typeof operators !== "object") return undefined;
   const keys = Object.keys(operators);
   if (keys.length !== 1) return undefined;
   const value = (operators as Record<string, unknown>)[keys[0] as string];
   if (typeof value !== "string") return undefined;
-  let text: string | undefined;
-  if (keys[0] === "prefix") text = value;
-  else if (keys[0] === "regex" && value.startsWith("^")) {
-    // A fixed text: escaped characters stand for themselves, `\s` or a class of blanks last for one blank;
-    // anything else that is not literal in a pattern (`.`, `+`, `*`, `?`, `|`, groups, classes) is refused.
-    text = "";
-    const body = value.slice(1).replace(/(?:\\s|\[ \\t\]|\[\\t \])$/, " ");
-    for (let i = 0; i < body.length; i++) {
-      const c = body[i] as string;
-      if (c === "\\") {
-        const next = body[i + 1];
-        if (next === undefined || !/[.+\-/]/.test(next)) return undefined;
-        text += next;
-        i++;
-      } else if ("^$.*+?()[]{}|\\".includes(c)) return undefined;
-      else text += c;
-    }
-  }
-  if (text === undefined) return undefined;
-  const words = text.split(" ");
-  const last = words.pop() as string;
-  if (words.length === 0 || !plainFirstWord(words[0] as string)) return undefined;
-  if (!words.every((w) => UNQUOTED_WORD.test(w) && !w.startsWith("="))) return undefined;
-  if (last !== "" && !UNQUOTED_WORD.test(last)) return undefined;
-  return text;
+  let starts: readonly LineStart[];
+  if (keys[0] === "prefix") {
+    const words = value.split(" ");
+    const last = words.pop() as string;
+    starts = [last === "" ? { words } : { words, last }];
+  } else if (keys[0] === "regex") {
+    const read = readLineStarts(value);
+    if (read === undefined) return undefined;
+    starts = read.starts;
+  } else return undefined;
+  return starts.every(partWords) ? starts : undefined;
 }
 
 /** A regex node's items in sequence (a concatenation's items, nothing for the empty pattern, else itself). */
@@ -431,27 +427,34 @@ function wordStart(pattern: string): string | undefined {
     : undefined;
 }
 
-/** The first word of a command line an operator selects by its start ({@link lineStartOf}), or undefined. */
-export function firstWordOf(operators: unknown): string | undefined {
-  return lineStartOf(operators)?.split(" ")[0];
-}
-
 const escapeWords = (text: string): string => text.replace(/[.+]/g, (c) => `\\${c}`);
 
 /**
- * The operator that selects the first part of every compound command that starts with `text` (and every whole
+ * The pattern that selects the first part of every compound command that starts as `start` says (and every whole
  * string that does). A compound command is split only inside the shell's safe subset, and the runtime writes each
  * part back from its words, joined by single blanks, a word unquoted when it can be and in single quotes
- * otherwise: the words of `text` followed by a blank are written as they are; the last one, which the line may
- * continue, may be written in quotes from its start. One word alone is "the first word is this word".
+ * otherwise: the whole words are written as they are; the last one, which the line may continue, may be written in
+ * quotes from its start. One word alone is "the first word is this word"; a start that ends the line ends the part.
  */
-function partStartOperator(text: string): { regex: string } {
-  const words = text.split(" ");
-  const last = words.pop() as string;
-  if (words.length === 1 && last === "") return { regex: `^${escapeWords(words[0] as string)}(?:\\s|$)` };
+function partStartPattern({ words, last, ends, blanks }: LineStart): string {
+  if (blanks === true) {
+    // Blanks of any kind: a newline among them ends the first part after any whole word.
+    let tail = last !== undefined ? `(?:$|\\s+'?${escapeWords(last)})` : ends === true ? "$" : "(?:$|\\s)";
+    for (let i = words.length - 1; i >= 1; i--) tail = `(?:$|\\s+${escapeWords(words[i] as string)}${tail})`;
+    return `${escapeWords(words[0] as string)}${tail}`;
+  }
+  const text = escapeWords(words.join(" "));
+  if (ends === true) return `${text}$`;
+  if (words.length === 1 && last === undefined) return `${text}(?:\\s|$)`;
   // `npm install ` (a whole last word): the part may end after it; `^npm install` holds that and more.
-  if (last === "") return { regex: `^${escapeWords(words.join(" "))}` };
-  return { regex: `^${escapeWords(words.join(" "))} '?${escapeWords(last)}` };
+  if (last === undefined) return text;
+  return `${text} '?${escapeWords(last)}`;
+}
+
+/** {@link partStartPattern} of each start: the part starts with one of them. */
+function partStartOperator(starts: readonly LineStart[]): { regex: string } {
+  if (starts.length === 1) return { regex: `^${partStartPattern(starts[0] as LineStart)}` };
+  return { regex: `^(?:${starts.map(partStartPattern).join("|")})` };
 }
 
 /** The schema of the field at `path` below `properties`, or `undefined` when it is not declared there. */
@@ -685,7 +688,22 @@ export class Verifier {
     const spec = this.#bundle.tools.find((t) => t.name === tool);
     const byParts =
       spec !== undefined && partsDecide(property, spec.inputSchema, whole.decision.commandFieldPaths);
-    const setup = byParts ? (this.#setup(tool, [property], true) as ToolSetup) : whole;
+    if (!byParts) return this.#search(property, tool, whole, false);
+    const parts = this.#search(property, tool, this.#setup(tool, [property], true) as ToolSetup, true);
+    if (parts.status !== "unknown") return parts;
+    // The parts' `where` may select more than the property's (a pattern read by its start): the whole strings may
+    // still decide it.
+    const strings = this.#search(property, tool, whole, false);
+    return strings.status === "unknown" ? parts : strings;
+  }
+
+  /** The search for a call that breaks a property, on whole strings or on the parts of compound commands. */
+  #search(
+    property: Property,
+    tool: string,
+    setup: ToolSetup,
+    byParts: boolean,
+  ): { status: "holds" } | { status: "fails"; witness: Witness } | { status: "unknown"; reason: string } {
     const { question, decision } = setup;
     const { where: whereArgs, context: whereContext } = setup.conditions.get(property) as {
       where: Formula;

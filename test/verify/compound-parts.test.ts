@@ -22,13 +22,13 @@ import { accepts } from "../../src/verify/dfa.js";
 import {
   commandFirstWords,
   commandLinesPattern,
-  firstWordRegex,
+  type LineStart,
+  lineStartsRegex,
   plainFirstWord,
 } from "../../src/verify/facts.js";
 import { SAFE_SUBSET_SUPERSET } from "../../src/verify/field-domain.js";
 import { RegexLanguage } from "../../src/verify/regex-language.js";
 import {
-  firstWordOf,
   laterPartStartOf,
   lineStartOf,
   type Property,
@@ -41,6 +41,21 @@ import {
 import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_COMPOUND_RUNS ?? 60);
+
+/** A line start as text: its words, a blank, then the start of the next word (`rm `, `npm test`). */
+const textOf = ({ words, last }: LineStart): string => `${words.join(" ")} ${last ?? ""}`;
+/** The texts of the starts an operator selects a line by, or undefined. */
+const startTexts = (operators: unknown): readonly string[] | undefined => lineStartOf(operators)?.map(textOf);
+/** The first word a regex says a line starts with, when it says one. */
+const firstWordRegex = (regex: string): string | undefined => {
+  const words = new Set(lineStartsRegex(regex)?.map((s) => s.words[0]));
+  return words.size === 1 ? [...words][0] : undefined;
+};
+/** The first word of the line an operator selects by its start, when it names one. */
+const firstWordOf = (operators: unknown): string | undefined => {
+  const words = new Set(lineStartOf(operators)?.map((s) => s.words[0]));
+  return words.size === 1 ? [...words][0] : undefined;
+};
 
 const WORDS = [
   "rm",
@@ -368,7 +383,7 @@ describe("compound commands decided by their parts", () => {
         (text, start, asRegex) => {
           const operator =
             asRegex && !/[.+]/.test(start) ? { regex: `^${start.replace(/-/g, "\\-")}` } : { prefix: start };
-          expect(lineStartOf(operator), JSON.stringify(operator)).toBe(start);
+          expect(startTexts(operator), JSON.stringify(operator)).toEqual([start]);
           if (!text.startsWith(start)) return;
           const [where] = partsWhere({ command: operator }, [["command"]]) as [
             { command: { regex: string } },
@@ -389,6 +404,71 @@ describe("compound commands decided by their parts", () => {
       { numRuns: RUNS * 50 },
     );
     expect(compound).toBeGreaterThan(RUNS / 2);
+  });
+
+  it("a regex that names a line's start selects lines whose first part the parts' operator selects", () => {
+    // Alternatives, blanks of any kind and number between words, `$`, and patterns read only by their start.
+    const regexes = [
+      "^git\\s+(status|log)\\b",
+      "^(rm|ls)\\s",
+      "^(?:rm|sudo) +-",
+      "^git log.* -n",
+      "^npm (test|te)$",
+      "^git\\s+log\\s+-n$",
+      "^(curl|sh|xargs) ",
+      "^rm\\t-rf",
+      "^rm\\s+-rf\\s",
+      "^git  status",
+      "^a(?:\\s|$)",
+      "^ls (-l|-a)+",
+    ];
+    // Lines with blanks of other kinds and numbers between the words.
+    const spaced = fc
+      .tuple(
+        fc.oneof(
+          fc.constantFrom(
+            ["git", "log", "-n"],
+            ["git", "status"],
+            ["rm", "-rf", "a"],
+            ["npm", "test"],
+            ["ls", "-l"],
+          ),
+          fc.array(
+            fc.constantFrom("git", "log", "status", "-n", "rm", "-rf", "npm", "test", "ls", "-l", "'x y'"),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+        ),
+        fc.array(fc.constantFrom(" ", "  ", "\t", "\n", " \n "), { minLength: 2, maxLength: 2 }),
+        fc.constantFrom(" ; ls", " && rm a", "\nls", ""),
+      )
+      .map(
+        ([words, blanks, rest]) =>
+          words.map((w, i) => (i === 0 ? w : `${blanks[i % 2]}${w}`)).join("") + rest,
+      );
+    let selected = 0;
+    fc.assert(
+      fc.property(fc.oneof(line, spaced), fc.constantFrom(...regexes), (text, regex) => {
+        const own = compileCondition({ c: { regex } });
+        const [where] = partsWhere({ command: { regex } }, [["command"]]) as [{ command: unknown }];
+        const parts = compileCondition({ c: where.command });
+        if (!own.ok || !parts.ok) throw new TypeError("the conditions compile");
+        if (own.condition({ c: text }) !== 1) return;
+        selected++;
+        // Every whole string the regex selects, and the first part of each compound command it selects.
+        expect(parts.condition({ c: text }), `${JSON.stringify(text)} ${regex}`).toBe(1);
+        const split = splitCompound({ c: text }, [["c"]]);
+        if (split === undefined) return;
+        expect(
+          parts.condition({ c: split.parts[0] as string }),
+          `${JSON.stringify(text)} ${JSON.stringify(split.parts)} ${regex}`,
+        ).toBe(1);
+      }),
+      { numRuns: RUNS * 100 },
+    );
+    expect(selected).toBeGreaterThan(RUNS);
   });
 
   it("a command line whose first word is plain is certain for a list only when a prefix's first word meets it", () => {
@@ -454,13 +534,33 @@ describe("compound commands decided by their parts", () => {
     ]);
     expect(firstWordRegex("^time(?:\\s|$)")).toBeUndefined();
     expect(firstWordRegex("^npm '?install")).toBe("npm");
-    // An alternative or a quantifier after the word says nothing of where the line starts.
-    for (const regex of ["^npm ?x", "^npm x|y", "^npm *x", "^npm x(?:a|b)"])
+    // An optional blank, a top-level alternative or a repeated blank that may be none says nothing of where the
+    // line starts; alternatives inside a group are each a start.
+    for (const regex of ["^npm ?x", "^npm x|y", "^npm *x", "^(npm|x)", "^npm\\s*x"])
       expect(firstWordRegex(regex), regex).toBeUndefined();
-    expect(lineStartOf({ prefix: "npm install" })).toBe("npm install");
-    expect(lineStartOf({ regex: "^git push" })).toBe("git push");
-    expect(lineStartOf({ regex: "^rm \\-rf" })).toBe("rm -rf");
-    for (const operators of [{ prefix: "npm  install" }, { prefix: "npm 'i'" }, { regex: "^git\\spush" }])
+    expect(lineStartsRegex("^npm x(?:a|b)")).toEqual([
+      { words: ["npm"], last: "xa" },
+      { words: ["npm"], last: "xb" },
+    ]);
+    expect(startTexts({ prefix: "npm install" })).toEqual(["npm install"]);
+    expect(startTexts({ regex: "^git push" })).toEqual(["git push"]);
+    expect(startTexts({ regex: "^rm \\-rf" })).toEqual(["rm -rf"]);
+    expect(startTexts({ regex: "^git\\s+(push|commit)" })).toEqual(["git push", "git commit"]);
+    expect(startTexts({ regex: "^(curl|wget)[ \\t]" })).toEqual(["curl ", "wget "]);
+    expect(lineStartOf({ regex: "^npm test$" })).toEqual([{ words: ["npm", "test"], ends: true }]);
+    // A pattern read only by its start (`.`, an optional word) selects lines by more: its start selects them all.
+    expect(startTexts({ regex: "^git log.* -p" })).toEqual(["git log"]);
+    expect(startTexts({ regex: "^git push( -f)?" })).toEqual(["git push"]);
+    expect(startTexts({ regex: "^git \\*" })).toEqual(["git "]);
+    expect(lineStartOf({ regex: "^git\\s+push" })).toEqual([{ words: ["git"], last: "push", blanks: true }]);
+    for (const operators of [
+      { prefix: "npm  install" },
+      { prefix: "npm 'i'" },
+      { regex: "^ *git " },
+      { regex: "^.git " },
+      { regex: "^git\\s*push" },
+      { regex: "^(git|'x') " },
+    ])
       expect(lineStartOf(operators), JSON.stringify(operators)).toBeUndefined();
     const [words] = partsWhere({ command: { prefix: "git push origin" } }, [["command"]]) as [
       { command: { regex: string } },
@@ -473,7 +573,11 @@ describe("compound commands decided by their parts", () => {
     expect(["git push", "git  push origin", "git pull origin"].map((c) => parts.condition({ c }))).toEqual([
       0, 0, 0,
     ]);
-    expect(firstWordRegex("^rm(?:\\s|$)x")).toBeUndefined();
+    // `$` then more text matches nothing; read as a line that ends, which holds that.
+    expect(lineStartsRegex("^rm(?:\\s|$)x")).toEqual([
+      { words: ["rm"], ends: true },
+      { words: ["rm"], last: "x", blanks: true },
+    ]);
     expect(partsWhere(undefined, [["command"]])).toEqual([undefined]);
   });
 
@@ -568,10 +672,10 @@ describe("compound commands decided by their parts", () => {
     // A regex of a fixed text that stays in one word: the part holding it is selected too.
     expect(partsDecide(property({ where: { command: { regex: "rm" } } }), schema, paths)).toBe(true);
     expect(partsDecide(property({ where: { command: { regex: "\\$" } } }), schema, paths)).toBe(true);
-    for (const regex of ["^rm +x", "rm -rf", "a|b", "a'b", "[$]", "\\d", "", "a>b", "\\| *2"])
+    for (const regex of ["^.rm +x", "rm -rf", "a|b", "a'b", "[$]", "\\d", "", "a>b", "\\| *2"])
       expect(partsDecide(property({ where: { command: { regex } } }), schema, paths), regex).toBe(false);
     // A line's start or a later part's start: the part that starts with the text is selected.
-    for (const regex of ["^rm", "a;b", "\\| *sh", "&&\\s*curl(\\s|$)"])
+    for (const regex of ["^rm", "^rm +x", "^(rm|mv)\\s", "a;b", "\\| *sh", "&&\\s*curl(\\s|$)"])
       expect(partsDecide(property({ where: { command: { regex } } }), schema, paths), regex).toBe(true);
     expect(
       partsDecide(property({ where: { command: { regex: { pattern: "rm", flags: "i" } } } }), schema, paths),
@@ -641,6 +745,12 @@ describe("compound commands decided by their parts", () => {
             { regex: "[;|]\\s*git" },
             { regex: "\\|\\s*(ba)?sh" },
             { regex: "(;|&&)\\s*(rm|curl)(\\s|$)" },
+            { regex: "^git (status|log)" },
+            { regex: "^(rm|curl)\\s" },
+            { regex: "^git\\s+(push|status)\\b" },
+            { regex: "^ls$" },
+            { regex: "^git log.* -n" },
+            { regex: "^(?:sudo|a) +rm" },
           ),
           { nil: undefined },
         ),

@@ -161,6 +161,15 @@ const firstWordOp: fc.Arbitrary<Op> = fc
     "^git log '?--one",
     "^ls '?-",
     "^npm '?inst",
+    "^git (status|log)",
+    "^git\\s+(push|log)\\b",
+    "^(ls|rm)\\s",
+    "^git log$",
+    "^git status$",
+    "^ls -l?",
+    "^git log.* -n",
+    "^(git|ls) (-n|status)(?:\\s|$)",
+    "^(?:GIT|x)\\s+status",
   )
   .map((regex): Op => ["regex", regex]);
 
@@ -704,6 +713,25 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     ops: [
       ["regex", "^git log '?--one"],
       ["command", ["git log --stat", "git status"]],
+    ],
+    out: "11",
+  },
+  {
+    why: "alternatives after the first word are each a start, one of which a prefix must agree with",
+    ops: [
+      ["regex", "^git (push|commit)"],
+      ["command", ["git status", "ls"]],
+      ["command", ["git commit -m", "git pu"]],
+    ],
+    // Neither start agrees with the first list (11x); the second list agrees with `git commit` (`git pu` has a
+    // whole second word, which `push…` is not), and the two lists are never certain together (x11).
+    out: "011 110 111 112 211",
+  },
+  {
+    why: "a line that ends after its words is covered by no longer prefix",
+    ops: [
+      ["regex", "^npm test$"],
+      ["command", ["npm test --x", "npm install"]],
     ],
     out: "11",
   },
