@@ -403,6 +403,69 @@ rules:
   });
 });
 
+describe("Verifier on a shell policy's line starts", () => {
+  const { bundle, validators } = loadFromText(
+    `tools:
+  - name: shell
+    description: Runs a command.
+    input_schema:
+      type: object
+      properties:
+        command: { type: string }
+      required: [command]
+      additionalProperties: false
+`,
+    `version: 1
+otherwise:
+  shell: { decision: ask, reason: a person looks }
+rules:
+  - id: safe
+    tools: [shell]
+    decision: allow
+    when:
+      command:
+        command: ["git status", "ls", { prefix: "git log", options: ["--oneline", "-n"] }]
+    reason: read-only
+  - id: tests
+    tools: [shell]
+    decision: allow
+    when:
+      command: { regex: "^npm test$" }
+    reason: the test suite
+`,
+  );
+  const verifier = new Verifier(bundle, validators);
+  const verify = (regex: string) =>
+    verifier.verify([
+      { id: regex, tools: ["shell"], where: { command: { regex } }, kind: "never", action: "allow" },
+    ])[0];
+
+  it("proves what no allowed line starts with, alternatives and blanks of any kind included", () => {
+    for (const regex of [
+      "^git (push|commit)",
+      "^git\\s+(push|commit)\\b",
+      "^npm (install|i|ci)\\b",
+      "^(curl|wget)\\s",
+      "^(rm|mv|cp) ",
+      "^git (reset|clean|checkout)",
+    ])
+      expect(verify(regex), regex).toEqual({ id: regex, status: "holds" });
+  });
+
+  it("finds an allowed line a pattern read by its start selects, an option made an operand after `--` too", () => {
+    expect(verify("^git log.* -p")).toEqual({
+      id: "^git log.* -p",
+      status: "fails",
+      witness: { tool: "shell", arguments: { command: "git log -- -p" }, context: {}, decision: "allow" },
+    });
+    expect(verify("^(ls|pwd)\\s+-l")).toMatchObject({ status: "fails", witness: { decision: "allow" } });
+    expect(verify("^npm test$")).toMatchObject({
+      status: "fails",
+      witness: { arguments: { command: "npm test" } },
+    });
+  });
+});
+
 describe("decisionOnly", () => {
   it("decides as the policy does and refuses to run a tool's handler", async () => {
     const { bundle, validators } = loadFromText(TOOLS, POLICY, CONTEXT);
