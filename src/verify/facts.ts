@@ -91,6 +91,23 @@ interface PathReadings {
   /** Readings it may match. */
   readonly possible: Dfa;
   readonly prefix?: string;
+  /** A glob list that may match every path with an unknown segment (see {@link namesAnyUnknown}). */
+  readonly unknownNames?: boolean;
+}
+
+/** A segment pattern of a glob that names a file or folder anywhere: never `.` or `..`, so some name matches it. */
+const NAME_PART = "[A-Za-z0-9_*-][A-Za-z0-9._*-]*|\\.[A-Za-z0-9_*-][A-Za-z0-9._*-]*";
+
+/**
+ * Whether a glob list may match every path a reading of which has an unknown segment (a Windows short name such as
+ * `PROGRA~1`, read as any name: glob-paths.ts matches it as any one segment), when it has no absolute reading: the
+ * list has a file name anywhere (`**`, a slash, then a name such as `.env*`), which the unknown segment may be when
+ * it is last, and a folder anywhere (the same, then a slash and `**`), which it may be when a segment follows it.
+ */
+function namesAnyUnknown(list: readonly string[]): boolean {
+  const file = new RegExp(`^\\*\\*/(?:${NAME_PART})$`);
+  const folder = new RegExp(`^\\*\\*/(?:${NAME_PART})/\\*\\*$`);
+  return list.some((g) => file.test(g)) && list.some((g) => folder.test(g));
 }
 
 interface CommandWords {
@@ -544,7 +561,7 @@ export class FieldFacts {
       if (atom.operator === "glob") {
         const list = typeof atom.value === "string" ? [atom.value] : (atom.value as string[]);
         const { certain, possible } = automata.paths().globReadings(list);
-        this.#paths.set(atom.id, { kind: "glob", certain, possible });
+        this.#paths.set(atom.id, { kind: "glob", certain, possible, unknownNames: namesAnyUnknown(list) });
       } else if (atom.operator === "path_prefix") {
         const prefix = atom.value as string;
         let possible: Dfa;
@@ -644,6 +661,19 @@ export class FieldFacts {
     return known;
   }
 
+  /** Whether a glob operator may match every absolute reading (`/**`: every rooted reading text). */
+  #everyAbsolute(id: number): boolean {
+    const pa = this.#paths.get(id) as PathReadings;
+    if (pa.kind !== "glob") return false;
+    const key = `E${id}`;
+    let known = this.#cache.get(key);
+    if (known === undefined) {
+      known = isSubset(this.#automata.pattern("^\\u0000(?:/[\\s\\S]*)?$", "u"), pa.possible);
+      this.#cache.set(key, known);
+    }
+    return known;
+  }
+
   /** Whether a path operator may match only absolute readings (its possible-language starts with the root). */
   #absoluteOnly(id: number): boolean {
     const key = `A${id}`;
@@ -663,6 +693,17 @@ export class FieldFacts {
       const truth = truths.get(a) as Truth;
       const pa = this.#paths.get(a) as PathReadings;
       if (truth !== 0) {
+        // May match an absolute prefix (path_prefix.ts): the path may be anywhere, starts with the prefix, a reading
+        // starts with it (so is absolute), or a reading has an unknown segment. A glob that may match every
+        // absolute reading is false only where none of the first three is, so a reading has an unknown segment,
+        // and (being false) no reading is absolute: a list that names a file and a folder anywhere may match it.
+        if (
+          pa.kind === "path_prefix" &&
+          (pa.prefix as string).startsWith("/") &&
+          falseIds.some((b) => this.#everyAbsolute(b)) &&
+          falseIds.some((c) => (this.#paths.get(c) as PathReadings).unknownNames === true)
+        )
+          return false;
         // May match a: may match one of the operators that are false.
         if (pa.kind === "path_prefix") {
           for (const b of falseIds) {

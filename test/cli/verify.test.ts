@@ -190,7 +190,7 @@ properties:
   it("verifies the reference policy's properties", async () => {
     process.chdir(ROOT);
     const { code, stdout } = await runCli(["verify", "policies/properties/reference.yaml", "--no-color"]);
-    expect(stdout, stdout).toContain("12 properties: 12 hold, 0 fail, 0 unknown");
+    expect(stdout, stdout).toContain("13 properties: 13 hold, 0 fail, 0 unknown");
     expect(code, stdout).toBe(0);
   });
 

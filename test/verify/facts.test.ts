@@ -190,6 +190,51 @@ describe("facts hold on every value", () => {
     expect(pruned).toBeGreaterThan(0);
   });
 
+  it("between an absolute prefix, a glob of every absolute path and a list of names anywhere, on short names", () => {
+    // A short name (`A~1`) is any name to the runtime: a path_prefix may match a path holding one anywhere.
+    const shortNames = [
+      ...allStrings(["a", "~1", "/", "\\", "..", "C:"], 3),
+      "a/B~1/c",
+      "x~2.md",
+      "a/~1/..",
+      "~1/..",
+      "/~1",
+      "\\~1\\a",
+      "C:\\~1",
+      "C:~1",
+      "..\\~1",
+      "a/~1.",
+      "//a/b/~1",
+      "a/./~1/",
+      "~",
+      "~1",
+      "a/A~1.MD",
+    ];
+    const special = fc.constantFrom<Op>(
+      ["path_prefix", "/a"],
+      ["path_prefix", "/"],
+      ["path_prefix", "/a/b/"],
+      ["path_prefix", "/A"],
+      ["glob", ["/**", "~/**", "~"]],
+      ["glob", "/**"],
+      ["glob", ["**/a*", "**/b/**"]],
+      ["glob", ["**/*.md", "**/.a/**", "a"]],
+      ["glob", ["**/a", "**/b"]],
+      ["glob", ["**/b/**"]],
+    );
+    let pruned = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(special, special, pathOp), { minLength: 3, maxLength: 3 }).filter(distinct),
+        (ops) => {
+          pruned += checkSound(ops, [...PATHS, ...shortNames]);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(pruned).toBeGreaterThan(0);
+  });
+
   it("between command operators, on command lines of their words", () => {
     let pruned = 0;
     fc.assert(
@@ -734,6 +779,27 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["command", ["npm test --x", "npm install"]],
     ],
     out: "11",
+  },
+  {
+    why: "a path an absolute prefix may match and a glob of every absolute path does not has a short name in it",
+    ops: [
+      ["path_prefix", "/etc"],
+      ["glob", ["/**", "~/**", "~"]],
+      ["glob", ["**/.env*", "**/*.pem", "**/.ssh/**"]],
+    ],
+    // An absolute prefix is never certain (1xx), nor a maybe beside a certain glob, which reads a plain relative path
+    // (x1x, xx1 but 221); where the glob of absolute paths is false, a short name makes the list a maybe (200).
+    out: "100 101 102 110 111 112 120 121 122 200 201 210 211 212 221",
+  },
+  {
+    why: "a list that names files anywhere but no folder says nothing of a short name before the last segment",
+    ops: [
+      ["path_prefix", "/etc"],
+      ["glob", ["/**", "~/**", "~"]],
+      ["glob", ["**/.env*", "**/*.pem"]],
+    ],
+    // As above, but for 200: `a/PROGRA~1/b` may be under `/etc` and is no `.env` or `.pem` file.
+    out: "100 101 102 110 111 112 120 121 122 201 210 211 212 221",
   },
   {
     why: "a regex with an alternative after the word says nothing of the first word",
