@@ -117,6 +117,36 @@ interface CommandWords {
   readonly key: string;
 }
 
+/** A prefix word that is a cluster of short options (`-rf`), matched by its letters in any order or case. */
+const OPTION_CLUSTER = /^-[A-Za-z]+$/;
+
+/**
+ * Whether a command line may run the plain prefix `f` wherever it may run the plain prefix `e` (matcher.ts, the
+ * possible answer): a command may run a prefix when its name is the prefix's first word's base name ignoring case,
+ * the prefix's other words appear after it in order, and the letters of its option clusters among its short
+ * options, ignoring case. So `f` may run wherever `e` may when their first words' base names are the same ignoring
+ * case, `f`'s other words are some of `e`'s in order, and `f`'s option letters some of `e`'s (`rm -r` wherever
+ * `rm -R` or `rm -R -f`).
+ */
+function mayRunWhere(f: CommandWords, e: CommandWords): boolean {
+  if (!f.plain || !e.plain) return false;
+  const name = (word: string): string => word.slice(word.lastIndexOf("/") + 1).toLowerCase();
+  if (name(f.words[0] as string) !== name(e.words[0] as string)) return false;
+  const rest = (words: readonly string[]): { words: string[]; letters: Set<string> } => {
+    const out = { words: [] as string[], letters: new Set<string>() };
+    for (const word of words.slice(1)) {
+      if (OPTION_CLUSTER.test(word)) for (const letter of word.slice(1).toLowerCase()) out.letters.add(letter);
+      else out.words.push(word);
+    }
+    return out;
+  };
+  const a = rest(f.words);
+  const b = rest(e.words);
+  let j = 0;
+  for (const word of b.words) if (word === a.words[j]) j++;
+  return j === a.words.length && [...a.letters].every((letter) => b.letters.has(letter));
+}
+
 function startsWithList(longer: readonly string[], shorter: readonly string[]): boolean {
   // A word past the end of `longer` is undefined, never a word of `shorter`.
   return shorter.every((w, i) => longer[i] === w);
@@ -759,11 +789,12 @@ export class FieldFacts {
     for (const a of ids) {
       const entries = this.#commands.get(a) as readonly CommandWords[];
       const truth = truths.get(a) as Truth;
-      // May run a prefix of a: may run a prefix of a false operator made of its first words.
+      // May run a prefix of a: may run a prefix of a false operator made of its first words, or one it may run
+      // wherever a's may run (see `mayRunWhere`).
       if (
         truth !== 0 &&
         entries.length > 0 &&
-        entries.every((e) => falseWords.some((f) => startsWithList(e.words, f.words)))
+        entries.every((e) => falseWords.some((f) => startsWithList(e.words, f.words) || mayRunWhere(f, e)))
       ) {
         return false;
       }

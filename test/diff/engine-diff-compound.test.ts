@@ -68,6 +68,27 @@ describe("diff of shell policies, compound commands", () => {
     expect(shell?.changes.some((c) => c.change === "tightened")).toBe(true);
   });
 
+  it("a deny entry spelt another way the other entries already cover changes nothing, and diff says so", () => {
+    // `rm -R` may run wherever `rm -r` may (option letters in any case), and `rm -R -f` only where `rm -R` may: the
+    // deny list denies the same lines before and after.
+    const deny = (list: string): Rule => ({ decision: "deny", when: `{ command: [${list}] }` });
+    const base = side("base", [SAFE, deny('"rm -rf", "rm -r", "rm -R"')], "ask");
+    const head = side("head", [SAFE, deny('"rm -rf", "rm -r", "rm -R -f"')], "ask");
+    const [shell] = diffRegions(base, head);
+    expect(shell?.status, JSON.stringify(shell)).toBe("complete");
+    expect(shell?.changes, JSON.stringify(shell)).toEqual([]);
+    // Without `rm -r`, the same change lets `rm -R` through to the fallback: a loosening, with a witness.
+    const before = side("base", [SAFE, deny('"rm -rf", "rm -R"')], "ask");
+    const after = side("head", [SAFE, deny('"rm -rf", "rm -R -f"')], "ask");
+    const [loose] = diffRegions(before, after);
+    const loosened = loose?.changes.filter((c) => c.change === "loosened") ?? [];
+    expect(loosened.length, JSON.stringify(loose)).toBeGreaterThan(0);
+    for (const change of loosened) {
+      const command = (change.arguments as { command: string }).command;
+      expect(RANK[outcomeOf(after, command)], command).toBeLessThan(RANK[outcomeOf(before, command)]);
+    }
+  });
+
   it("a deny of a whole line taken out is a loosening its parts show (ls && pwd)", () => {
     // Each part is allowed alone; the whole line matches no allow and falls back to deny on both sides, where the
     // old side's deny of `&&` stands and the new side reads the parts: only they show the loosening. (A `command`

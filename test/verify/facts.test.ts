@@ -190,6 +190,46 @@ describe("facts hold on every value", () => {
     expect(pruned).toBeGreaterThan(0);
   });
 
+  it("between command lists whose prefixes differ in case, option letters or words between, on rm lines", () => {
+    const specs = [
+      "rm -R",
+      "rm -r",
+      "rm -R -f",
+      "rm -fr",
+      "RM -rf",
+      "/bin/rm -r",
+      "rm x -r",
+      "rm -rf x",
+      "rm",
+      "rm$",
+    ];
+    const lines = [
+      ...allStrings(["rm ", "-R ", "-r ", "-f ", "x ", "-- "], 3).map((l) => l.trimEnd()),
+      "rm -fR x",
+      "RM -r x",
+      "/bin/rm -R",
+      "rm -Rv",
+      "sudo rm -R x",
+      "rm x -r -f",
+      "rm 'x' -R",
+      "rm -R $x",
+      "xargs rm -r",
+      "rm -R; ls",
+      "rm2 -r",
+    ];
+    const list = fc
+      .uniqueArray(fc.constantFrom(...specs), { minLength: 1, maxLength: 2 })
+      .map((l): Op => ["command", l]);
+    let pruned = 0;
+    fc.assert(
+      fc.property(fc.array(list, { minLength: 2, maxLength: 3 }).filter(distinct), (ops) => {
+        pruned += checkSound(ops, lines);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(pruned).toBeGreaterThan(0);
+  });
+
   it("between an absolute prefix, a glob of every absolute path and a list of names anywhere, on short names", () => {
     // A short name (`A~1`) is any name to the runtime: a path_prefix may match a path holding one anywhere.
     const shortNames = [
@@ -800,6 +840,18 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     ],
     // As above, but for 200: `a/PROGRA~1/b` may be under `/etc` and is no `.env` or `.pem` file.
     out: "100 101 102 110 111 112 120 121 122 201 210 211 212 221",
+  },
+  {
+    why: "a list may run wherever one whose prefixes it may run does: in any case, with fewer option letters",
+    ops: [
+      ["command", ["rm -R", "ls"]],
+      ["command", ["rm -r", "ls -l", "ls"]],
+      ["command", ["rm -R -f"]],
+    ],
+    // The first two may run where each other may (`rm -R` and `rm -r` in any case, `ls -l` after `ls`): never one
+    // false and the other not (x0x / 0xx); `rm -R -f` may run only where `rm -R` may (00x); the third list and
+    // the second are never certain together (x11).
+    out: "001 002 010 011 012 020 021 022 100 101 102 111 200 201 202 211",
   },
   {
     why: "a regex with an alternative after the word says nothing of the first word",
