@@ -135,7 +135,8 @@ function mayRunWhere(f: CommandWords, e: CommandWords): boolean {
   const rest = (words: readonly string[]): { words: string[]; letters: Set<string> } => {
     const out = { words: [] as string[], letters: new Set<string>() };
     for (const word of words.slice(1)) {
-      if (OPTION_CLUSTER.test(word)) for (const letter of word.slice(1).toLowerCase()) out.letters.add(letter);
+      if (OPTION_CLUSTER.test(word))
+        for (const letter of word.slice(1).toLowerCase()) out.letters.add(letter);
       else out.words.push(word);
     }
     return out;
