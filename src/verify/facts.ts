@@ -279,8 +279,10 @@ export interface LineStart {
   readonly blanks?: boolean;
 }
 
-/** A character a pattern names that is a word character of the safe subset, unquoted (`WORD_CHAR`). */
-const PLAIN_CHAR = /^[A-Za-z0-9_\-./,:@%+=]$/;
+/** The characters a pattern names that are word characters of the safe subset, unquoted (`WORD_CHAR`). */
+const PLAIN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./,:@%+=";
+/** Characters a pattern may escape to name themselves (`\\-`, `\\.`, `\\+`). */
+const ESCAPED_CHARS = "-./+*?()[]{}|^$\\,:@%=_";
 /** The most alternatives a pattern's groups are expanded to. */
 const MAX_STARTS = 64;
 
@@ -294,12 +296,13 @@ const SPACE = 1;
 const QUOTE = 2;
 const END = 3;
 
-/** An atom of the start, with how often it occurs; `undefined` atoms are not read. */
+/** An atom of the start: a token, or a group's alternatives; undefined for an atom not read. */
 type StartAtom =
-  | { readonly kind: "token"; readonly token: StartToken }
-  | { readonly kind: "group"; readonly alternatives: readonly StartItem[][] };
+  | { readonly token: StartToken }
+  | { readonly alternatives: readonly StartItem[][] }
+  | undefined;
 interface StartItem {
-  readonly atom: StartAtom | undefined;
+  readonly atom: StartAtom;
   readonly min: number;
   readonly max: number;
 }
@@ -320,9 +323,40 @@ function topLevelAlternative(source: string): boolean {
   return false;
 }
 
+/** The atom at `i` and where it ends, or undefined when it is not read (a class, `.`, a look-around, `\\d`). */
+function parseAtom(
+  source: string,
+  i: number,
+): { readonly atom: StartAtom; readonly next: number } | undefined {
+  const c = source[i] as string;
+  if (c === "$") return { atom: { token: END }, next: i + 1 };
+  if (c === " ") return { atom: { token: SPACE }, next: i + 1 };
+  if (c === "\t") return { atom: { token: BLANK }, next: i + 1 };
+  if (c === "'" || (c !== "." && c !== "+" && PLAIN_CHARS.includes(c)))
+    return { atom: { token: c }, next: i + 1 };
+  const blanks = /^\[(?: |\\t|\\s)+\]/.exec(source.slice(i));
+  if (blanks !== null) return { atom: { token: BLANK }, next: i + blanks[0].length };
+  if (c === "\\") {
+    const e = source[i + 1] as string;
+    if (e === "s" || e === "t") return { atom: { token: BLANK }, next: i + 2 };
+    if (ESCAPED_CHARS.includes(e)) return { atom: { token: e }, next: i + 2 };
+    return undefined;
+  }
+  if (c !== "(") return undefined;
+  let from = source.startsWith("(?:", i) ? i + 3 : i + 1;
+  const alternatives: StartItem[][] = [];
+  for (;;) {
+    const inner = parseStart(source, from);
+    if (inner.stopped || source[inner.next] === undefined) return undefined;
+    alternatives.push(inner.items);
+    from = inner.next + 1;
+    if (source[inner.next] === ")") return { atom: { alternatives }, next: from };
+  }
+}
+
 /**
- * Parses the items of a pattern's start from `at` up to `)`, `|` or the end; an item not read (a class, `.`, a
- * look-around, an escape other than a blank or punctuation) ends the sequence, the parse stopping there.
+ * Parses the items of a pattern's start from `at` up to `)`, `|` or the end; an atom not read ends the sequence,
+ * the parse stopping there (a look-around `(?=` too: its `?` is read by no atom).
  */
 function parseStart(
   source: string,
@@ -330,45 +364,13 @@ function parseStart(
 ): { readonly items: StartItem[]; readonly next: number; readonly stopped: boolean } {
   const items: StartItem[] = [];
   let i = at;
-  const stopped = (): { items: StartItem[]; next: number; stopped: boolean } => {
-    items.push({ atom: undefined, min: 1, max: 1 });
-    return { items, next: i, stopped: true };
-  };
   while (i < source.length && source[i] !== ")" && source[i] !== "|") {
-    const c = source[i] as string;
-    let atom: StartAtom;
-    if (c === "$") atom = { kind: "token", token: END };
-    else if (c === " ") atom = { kind: "token", token: SPACE };
-    else if (c === "\t") atom = { kind: "token", token: BLANK };
-    else if (c === "'") atom = { kind: "token", token: "'" };
-    else if (c === "[" && /^\[(?: |\\t|\\s)+\]/.test(source.slice(i))) {
-      // A class of blanks (`[ \t]`).
-      atom = { kind: "token", token: BLANK };
-      i = source.indexOf("]", i);
-    } else if (c === "\\") {
-      const e = source[i + 1] ?? "";
-      i++;
-      if (e === "s" || e === "t") atom = { kind: "token", token: BLANK };
-      else if (/^[-./+*?()[\]{}|^$\\,:@%=_]$/.test(e)) atom = { kind: "token", token: e };
-      else return stopped();
-    } else if (c === "(") {
-      let from = i + 1;
-      if (source.startsWith("?:", from)) from += 2;
-      else if (source[from] === "?") return stopped();
-      const alternatives: StartItem[][] = [];
-      for (;;) {
-        const inner = parseStart(source, from);
-        if (inner.stopped) return stopped();
-        alternatives.push(inner.items);
-        from = inner.next + 1;
-        if (source[inner.next] !== "|") break;
-      }
-      if (source[from - 1] !== ")") return stopped();
-      i = from - 1;
-      atom = { kind: "group", alternatives };
-    } else if (PLAIN_CHAR.test(c) && c !== "." && c !== "+") atom = { kind: "token", token: c };
-    else return stopped();
-    i++;
+    const read = parseAtom(source, i);
+    if (read === undefined) {
+      items.push({ atom: undefined, min: 1, max: 1 });
+      return { items, next: i, stopped: true };
+    }
+    i = read.next;
     let min = 1;
     let max = 1;
     const q = source[i];
@@ -377,19 +379,26 @@ function parseStart(
       max = q === "?" ? 1 : Number.POSITIVE_INFINITY;
       i++;
     } else if (q === "{") {
-      const read = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
-      if (read === null) return stopped();
-      min = Number(read[1]);
-      max = read[2] === undefined ? min : read[3] === "" ? Number.POSITIVE_INFINITY : Number(read[3]);
-      i += read[0].length;
+      const bounds = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i));
+      if (bounds === null) {
+        items.push({ atom: undefined, min: 1, max: 1 });
+        return { items, next: i, stopped: true };
+      }
+      min = Number(bounds[1]);
+      max = bounds[2] === undefined ? min : bounds[3] === "" ? Number.POSITIVE_INFINITY : Number(bounds[3]);
+      i += bounds[0].length;
     }
-    if (min !== max && source[i] === "?") i++;
-    items.push({ atom, min, max });
+    // A lazy quantifier reads as the greedy one here: the same strings.
+    if (i > read.next && source[i] === "?") i++;
+    items.push({ atom: read.atom, min, max });
   }
   return { items, next: i, stopped: false };
 }
 
-/** Alternative token sequences a sequence of items starts with: `closed` ones end (`$`), `cut` ones may go on. */
+/**
+ * Alternative token sequences a sequence of items starts with: `closed` ones end (`$`; one followed by more of the
+ * pattern, which then matches nothing there, is kept), `cut` ones may go on.
+ */
 interface Starts {
   readonly open: StartToken[][];
   readonly closed: StartToken[][];
@@ -397,36 +406,31 @@ interface Starts {
 }
 
 /** The starts of a sequence: each item in turn; an item not read or optional (but a quote) cuts the open ones. */
-function startsOf(items: readonly StartItem[]): Starts | undefined {
+function startsOf(items: readonly StartItem[]): Starts {
   let open: StartToken[][] = [[]];
   const closed: StartToken[][] = [];
   const cut: StartToken[][] = [];
   for (const { atom, min, max } of items) {
-    if (open.length === 0) break;
-    if (atom?.kind === "token" && atom.token === "'" && min === 0 && max === 1) {
+    const token = atom !== undefined && "token" in atom ? atom.token : undefined;
+    if (token === "'" && min === 0 && max === 1) {
       for (const o of open) o.push(QUOTE);
       continue;
     }
     if (atom === undefined || min === 0) {
       cut.push(...open);
-      open = [];
-      break;
+      return { open: [], closed, cut };
     }
-    let inner: Starts;
-    if (atom.kind === "token") inner = { open: [[atom.token]], closed: [], cut: [] };
-    else {
-      const read = atom.alternatives.map(startsOf);
-      if (read.some((r) => r === undefined)) return undefined;
-      inner = {
-        open: read.flatMap((r) => (r as Starts).open),
-        closed: read.flatMap((r) => (r as Starts).closed),
-        cut: read.flatMap((r) => (r as Starts).cut),
-      };
+    if (token === END) {
+      for (const o of open) closed.push([...o, END]);
+      return { open: [], closed, cut };
     }
+    const inner: Starts =
+      token !== undefined
+        ? { open: [[token]], closed: [], cut: [] }
+        : joinStarts((atom as { alternatives: readonly StartItem[][] }).alternatives.map(startsOf));
     if (open.length * (inner.open.length + inner.closed.length + inner.cut.length) > MAX_STARTS) {
       cut.push(...open);
-      open = [];
-      break;
+      return { open: [], closed, cut };
     }
     const next: StartToken[][] = [];
     for (const o of open) {
@@ -434,57 +438,51 @@ function startsOf(items: readonly StartItem[]): Starts | undefined {
       for (const a of inner.closed) closed.push([...o, ...a]);
       for (const a of inner.cut) cut.push([...o, ...a]);
     }
-    // A repeated blank is one run of blanks; anything else repeated is read once, the rest not known.
-    const blank = atom.kind === "token" && (atom.token === BLANK || atom.token === SPACE);
-    if (max > 1 && !blank) {
+    if (max === 1) open = next;
+    else if (token === SPACE || token === BLANK) open = next.map((tokens) => [...tokens.slice(0, -1), BLANK]);
+    else {
+      // Anything but a blank repeated is read once: the rest is not known.
       cut.push(...next);
-      open = [];
-      break;
+      return { open: [], closed, cut };
     }
-    if (max > 1) for (const tokens of next) tokens[tokens.length - 1] = BLANK;
-    open = next
-      .map((tokens) => {
-        const e = tokens.indexOf(END);
-        if (e >= 0) closed.push(tokens.slice(0, e + 1));
-        return e >= 0 ? undefined : tokens;
-      })
-      .filter((t): t is StartToken[] => t !== undefined);
   }
   return { open, closed, cut };
 }
 
+/** The starts of a group: those of each of its alternatives. */
+function joinStarts(all: readonly Starts[]): Starts {
+  return {
+    open: all.flatMap((s) => s.open),
+    closed: all.flatMap((s) => s.closed),
+    cut: all.flatMap((s) => s.cut),
+  };
+}
+
 /**
- * The words a sequence of start tokens says a line starts with (undefined when not a plain first word), and whether
- * they are its whole reading (a token not read, such as `*` or a quote, cuts the reading there). Words separated by
- * anything but single spaces (a blank of another kind only ends the last word) are marked `blanks`.
+ * The words a sequence of start tokens says a line starts with, or undefined when they do not name a whole plain
+ * first word. A token not read (such as `*` or a quote) ends the reading there; so does the end after a blank (the
+ * line ends with the blank: its words are followed by a blank). Words separated by anything but single spaces (a
+ * blank of another kind only ends the last word) are marked `blanks`.
  */
-function lineStartOfTokens(
-  tokens: readonly StartToken[],
-): { readonly start: LineStart; readonly whole: boolean } | undefined {
+function lineStartOfTokens(tokens: readonly StartToken[]): LineStart | undefined {
   const words: string[] = [];
   let current = "";
   let quoted = false;
   let ends = false;
   let spaced = true;
   let blank = false;
-  let read = 0;
-  for (; read < tokens.length; read++) {
-    const token = tokens[read] as StartToken;
-    if (token === END) {
-      if (quoted) break;
-      if (current !== "") words.push(current);
+  for (const token of tokens) {
+    if (token === END && !quoted && current !== "") {
+      words.push(current);
       current = "";
       ends = true;
-    } else if (token === QUOTE) {
-      if (current !== "" || words.length === 0) break;
-      quoted = true;
-    } else if (token === BLANK || token === SPACE) {
-      if (quoted || words.length + current.length === 0) break;
+    } else if (token === QUOTE && current === "" && words.length > 0) quoted = true;
+    else if ((token === BLANK || token === SPACE) && !quoted && words.length + current.length > 0) {
       if (current !== "") words.push(current);
       else blank = true;
       blank ||= token === BLANK;
       current = "";
-    } else if (PLAIN_CHAR.test(token)) {
+    } else if (typeof token === "string" && PLAIN_CHARS.includes(token)) {
       if (blank) spaced = false;
       blank = false;
       current += token;
@@ -492,13 +490,12 @@ function lineStartOfTokens(
   }
   const [first] = words;
   if (first === undefined || !plainFirstWord(first)) return undefined;
-  const start = {
+  return {
     words,
     ...(current === "" ? {} : { last: current }),
     ...(ends ? { ends } : {}),
     ...(spaced ? {} : { blanks: true }),
   };
-  return { start, whole: read === tokens.length };
 }
 
 /**
@@ -511,29 +508,15 @@ function lineStartOfTokens(
  * Undefined when an alternative does not name a whole plain first word, or the pattern has a top-level `|`.
  */
 export function lineStartsRegex(value: unknown): readonly LineStart[] | undefined {
-  return readLineStarts(value)?.starts;
-}
-
-/**
- * {@link lineStartsRegex}, and whether the reading is whole: the pattern selects exactly the lines that start as
- * one of its starts says (no construct was left unread).
- */
-export function readLineStarts(
-  value: unknown,
-): { readonly starts: readonly LineStart[]; readonly whole: boolean } | undefined {
   if (typeof value !== "string" || !value.startsWith("^") || topLevelAlternative(value)) return undefined;
-  const { items } = parseStart(value, 1);
-  const read = startsOf(items);
-  if (read === undefined) return undefined;
+  const read = startsOf(parseStart(value, 1).items);
   const starts: LineStart[] = [];
-  let whole = read.cut.length === 0;
   for (const tokens of [...read.closed, ...read.cut, ...read.open]) {
-    const words = lineStartOfTokens(tokens);
-    if (words === undefined) return undefined;
-    starts.push(words.start);
-    whole &&= words.whole;
+    const start = lineStartOfTokens(tokens);
+    if (start === undefined) return undefined;
+    starts.push(start);
   }
-  return starts.length === 0 ? undefined : { starts, whole };
+  return starts;
 }
 
 /**

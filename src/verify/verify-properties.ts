@@ -25,7 +25,7 @@ import type {
 import { AutomataPool } from "./automata.js";
 import { ACTION_BIT, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
-import { type LineStart, plainFirstWord, readLineStarts } from "./facts.js";
+import { type LineStart, lineStartsRegex, plainFirstWord } from "./facts.js";
 import { FieldDomain } from "./field-domain.js";
 import { type Atom, AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
 import { mayBeMissing, schemaOfField } from "./schema-facts.js";
@@ -261,11 +261,11 @@ function partWords({ words, last }: LineStart): boolean {
 
 /**
  * The starts of a command line, one of which it has when an operator selects it by its start: `prefix: "npm
- * install"` (the words, the last of which the line may continue), or a `regex` whose start names words separated
- * by single spaces (`^rm `, `^rm\\s`, `^git push`, `^npm test$`, `^git (push|commit)\\b`, `^(curl|wget)\\s`:
- * `readLineStarts`), each a plain first word and then words the runtime writes unquoted. A pattern that goes on
- * (`^git log.* -p`) selects only lines that start so: what it says after is not read (its starts select more).
- * Undefined for any other operator.
+ * install"` (the words, the last of which the line may continue), or a `regex` whose start names a plain first word
+ * and words after it (`^rm `, `^rm\\s`, `^git push`, `^npm test$`, `^git\\s+(push|commit)\\b`, `^(curl|wget)\\s`:
+ * `lineStartsRegex`), each a word the runtime writes unquoted. A pattern that goes on (`^git log.* -p`) selects
+ * only lines that start so: what it says after is not read (its starts select more). Undefined for any other
+ * operator.
  */
 export function lineStartOf(operators: unknown): readonly LineStart[] | undefined {
   if (operators === null || typeof operators !== "object") return undefined;
@@ -279,9 +279,9 @@ export function lineStartOf(operators: unknown): readonly LineStart[] | undefine
     const last = words.pop() as string;
     starts = [last === "" ? { words } : { words, last }];
   } else if (keys[0] === "regex") {
-    const read = readLineStarts(value);
+    const read = lineStartsRegex(value);
     if (read === undefined) return undefined;
-    starts = read.starts;
+    starts = read;
   } else return undefined;
   return starts.every(partWords) ? starts : undefined;
 }
