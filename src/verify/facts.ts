@@ -636,7 +636,6 @@ export class FieldFacts {
       const lists = [...this.#completeCommands]
         .filter((c) => truths.get(c) === 1)
         .map((c) => this.#commands.get(c) as readonly CommandWords[]);
-      if (lists.length === 0) continue;
       // The line starts one of these ways; whichever it is, every certain list has a prefix that agrees with it.
       if (!starts.some((start) => lists.every((list) => list.some((e) => agrees(start, e))))) return false;
     }

@@ -1123,9 +1123,10 @@ export class StringTheory {
           prefixes.add(`${read.prefix.words.join(" ")} `);
       }
     }
-    if (prefixes.size === 0) return;
-    for (const s of candidates)
-      for (const prefix of prefixes) if (s.startsWith(prefix)) yield `${prefix}-- ${s.slice(prefix.length)}`;
+    if (prefixes.size > 0)
+      for (const s of candidates)
+        for (const prefix of prefixes)
+          if (s.startsWith(prefix)) yield `${prefix}-- ${s.slice(prefix.length)}`;
   }
 
   /** The options every `command` list of the field allows after a prefix, each once. */

@@ -261,6 +261,8 @@ describe("facts hold on every value", () => {
       ["glob", ["**/*.md", "**/.a/**", "a"]],
       ["glob", ["**/a", "**/b"]],
       ["glob", ["**/b/**"]],
+      ["glob", ["**/.x*", "**/.y/**"]],
+      ["path_prefix", "a"],
     );
     let pruned = 0;
     fc.assert(
@@ -852,6 +854,67 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     // false and the other not (x0x / 0xx); `rm -R -f` may run only where `rm -R` may (00x); the third list and
     // the second are never certain together (x11).
     out: "001 002 010 011 012 020 021 022 100 101 102 111 200 201 202 211",
+  },
+  {
+    why: "a list that names a folder anywhere but no file says nothing of a short name last",
+    ops: [
+      ["path_prefix", "/etc"],
+      ["glob", ["/**", "~/**", "~"]],
+      ["glob", ["**/.ssh/**", "**/.aws/**"]],
+    ],
+    out: "100 101 102 110 111 112 120 121 122 201 210 211 212 221",
+  },
+  {
+    why: "a relative prefix says nothing of short names",
+    ops: [
+      ["path_prefix", "a"],
+      ["glob", ["/**", "~/**", "~"]],
+      ["glob", ["**/.env*", "**/.ssh/**"]],
+    ],
+    out: "",
+  },
+  {
+    why: "a program's path and its option letters' case change nothing of where a prefix may run",
+    ops: [
+      ["command", ["rm -R"]],
+      ["command", ["/bin/rm -r"]],
+    ],
+    // Each may run where the other may (x0 / 0x); their words differ, so both are never certain (11).
+    out: "01 02 10 11 20",
+  },
+  {
+    why: "clusters of the same letters in another order, and words in order with options between",
+    ops: [
+      ["command", ["rm -fr", "git log -n x"]],
+      ["command", ["rm -rf", "git log x"]],
+    ],
+    // The first may run only where the second may (x0); not the other way: `git log x` need not hold `-n`.
+    out: "10 11 20",
+  },
+  {
+    why: "words that merely hold a dash and letters are words, not option clusters",
+    ops: [
+      ["command", ["git a-bc"]],
+      ["command", ["git x-cb"]],
+    ],
+    out: "11",
+  },
+  {
+    why: "a line whose first word is whole may be covered by a longer prefix",
+    ops: [
+      ["regex", "^git(?:\\s|$)"],
+      ["command", ["git status"]],
+    ],
+    out: "",
+  },
+  {
+    why: "one start must agree with every certain list",
+    ops: [
+      ["regex", "^git (push|commit)"],
+      ["command", ["git push", "ls"]],
+      ["command", ["git commit", "ls"]],
+    ],
+    out: "111",
   },
   {
     why: "a regex with an alternative after the word says nothing of the first word",
