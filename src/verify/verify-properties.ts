@@ -353,6 +353,11 @@ export function laterPartStartOf(
   if (keys.length !== 1 || keys[0] !== "regex") return undefined;
   const value = (operators as { regex: unknown }).regex;
   if (typeof value !== "string") return undefined;
+  // A word boundary last (`\\| *sh\\b`) only narrows what the pattern selects: read without it, the word may go on.
+  if (/(?:^|[^\\])(?:\\\\)*\\b$/.test(value)) {
+    const read = laterPartStartOf({ regex: value.slice(0, -2) });
+    return read?.end === false ? read : undefined;
+  }
   const whole = parseRegexTree(value);
   if (whole === undefined || whole.kind !== "concat") return undefined;
   // `^sh`: the line's first simple command starts with the text (a line that is not split starts with it).

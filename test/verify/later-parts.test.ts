@@ -39,6 +39,14 @@ describe("laterPartStartOf", () => {
     }
   });
 
+  it("reads a word boundary last as nothing: the word may go on (`sh-x` has one after `sh`)", () => {
+    expect(read("\\|\\s*(ba)?sh\\b")).toEqual({ run: "(?:\\|\\s*)(?:(ba)?sh)", text: "(ba)?sh", end: false });
+    expect(read("^sh\\b")).toEqual({ text: "sh", end: false });
+    // An escaped backslash then `b` is text, not a boundary; a boundary after a word end is not read.
+    for (const regex of ["\\| *sh\\\\b", "\\| *sh(\\s|$)\\b", "\\b"])
+      expect(read(regex), regex).toBeUndefined();
+  });
+
   it("refuses a pattern whose separators may read nothing, or something other than a separator", () => {
     for (const regex of [
       "\\s*sh",
@@ -61,7 +69,8 @@ describe("laterPartStartOf", () => {
       "\\| *s*",
       "\\| *s?",
       "\\| *s'h",
-      "\\| *s\\b",
+      "\\| *s\\bx",
+      "\\| *0\\b",
       "^0",
       "^",
     ])
