@@ -24,6 +24,8 @@
  * Every fact is an implication between runtime answers that holds for every string; a fact that does not apply
  * is simply not used (the search then says `unknown` rather than `holds`).
  */
+
+import { basename, OPTION_CLUSTER } from "../runtime/match/shell/matcher.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { Truth } from "../runtime/truth.js";
@@ -117,9 +119,6 @@ interface CommandWords {
   readonly key: string;
 }
 
-/** A prefix word that is a cluster of short options (`-rf`), matched by its letters in any order or case. */
-const OPTION_CLUSTER = /^-[A-Za-z]+$/;
-
 /**
  * Whether a command line may run the plain prefix `f` wherever it may run the plain prefix `e` (matcher.ts, the
  * possible answer): a command may run a prefix when its name is the prefix's first word's base name ignoring case,
@@ -130,7 +129,7 @@ const OPTION_CLUSTER = /^-[A-Za-z]+$/;
  */
 function mayRunWhere(f: CommandWords, e: CommandWords): boolean {
   if (!f.plain || !e.plain) return false;
-  const name = (word: string): string => word.slice(word.lastIndexOf("/") + 1).toLowerCase();
+  const name = (word: string): string => basename(word).toLowerCase();
   if (name(f.words[0] as string) !== name(e.words[0] as string)) return false;
   const rest = (words: readonly string[]): { words: string[]; letters: Set<string> } => {
     const out = { words: [] as string[], letters: new Set<string>() };

@@ -697,6 +697,8 @@ export class StringTheory {
   #paths: string[] | undefined;
   /** The options of the field's `command` lists (see `#commandOptions`). */
   #optionWords: string[] | undefined;
+  /** The prefixes that list their options (see `#optionPrefixes`), made once. */
+  #listingOptions: string[] | undefined;
   readonly #seedStrings = new Map<string, readonly string[]>();
   /** Whether some atom reads strings in a way modelled only on simple paths. */
   readonly hasPaths: boolean;
@@ -1114,19 +1116,27 @@ export class StringTheory {
    * after `--` no word is an option, so the runtime may be certain of the line where it was not.
    */
   *#endOfOptions(candidates: Iterable<string>): Generator<string> {
-    const prefixes = new Set<string>();
+    const prefixes = this.#optionPrefixes;
+    if (prefixes.length > 0)
+      for (const s of candidates)
+        for (const prefix of prefixes)
+          if (s.startsWith(prefix)) yield `${prefix}-- ${s.slice(prefix.length)}`;
+  }
+
+  /** The prefixes of the field's `command` lists that list their options, each with a blank after it, once. */
+  get #optionPrefixes(): readonly string[] {
+    if (this.#listingOptions !== undefined) return this.#listingOptions;
+    const out = new Set<string>();
     for (const atom of this.#field.atoms) {
       if (atom.operator !== "command") continue;
       for (const spec of atom.value as unknown[]) {
         const read = parseCommandPrefixSpec(spec);
         if (read.ok && read.prefix.words.length > 0 && read.prefix.options !== undefined)
-          prefixes.add(`${read.prefix.words.join(" ")} `);
+          out.add(`${read.prefix.words.join(" ")} `);
       }
     }
-    if (prefixes.size > 0)
-      for (const s of candidates)
-        for (const prefix of prefixes)
-          if (s.startsWith(prefix)) yield `${prefix}-- ${s.slice(prefix.length)}`;
+    this.#listingOptions = [...out];
+    return this.#listingOptions;
   }
 
   /** The options every `command` list of the field allows after a prefix, each once. */

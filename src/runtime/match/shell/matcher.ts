@@ -32,7 +32,7 @@ import {
 export type CommandMatch = "match" | "no-match" | "unknown";
 
 /** A prefix word that is a cluster of short options (`-rf`): matched by its letters, in any order or case. */
-const OPTION_CLUSTER = /^-[A-Za-z]+$/;
+export const OPTION_CLUSTER = /^-[A-Za-z]+$/;
 
 /** A version after an interpreter's name: `python3` → `python`, `python3.12` → `python3`, `perl5.36`. */
 export const VERSION_SUFFIX = /^[-_.]?[0-9][0-9.]*[a-z]?$/;
