@@ -33,9 +33,9 @@ import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } fr
 import {
   checkValue,
   codePointLength,
-  isMultipleOf,
   LEAF_VALUE_KEYWORDS,
   mayBeMissing,
+  nearMultiple,
   schemaOfField,
 } from "./schema-facts.js";
 import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
@@ -270,7 +270,7 @@ function multiplesModelled(a: unknown, b: unknown, o: Schemaish, n: Schemaish): 
   const integerOnly = (s: Schemaish) => isObject(s) && s.type === "integer";
   if ((integerOnly(o) || integerOnly(n)) && !(Number.isInteger(a) && Number.isInteger(b))) return false;
   const [small, large] = a < b ? [a, b] : [b, a];
-  for (let k = 1; k <= MULTIPLES_TRIED; k++) if (isMultipleOf(k * large, small)) return true;
+  for (let k = 1; k <= MULTIPLES_TRIED; k++) if (nearMultiple(k * large, small)) return true;
   return false;
 }
 

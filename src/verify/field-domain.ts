@@ -50,7 +50,14 @@ import { commandFirstWords, commandLinesPattern, FieldFacts } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
-import { allowedTypes, checkValue, finiteValues, isMultipleOf, passesFormat } from "./schema-facts.js";
+import {
+  allowedTypes,
+  checkValue,
+  finiteValues,
+  isMultipleOf,
+  multiplesNear,
+  passesFormat,
+} from "./schema-facts.js";
 import { UrlLanguages } from "./url-language.js";
 
 /** A loose region of at most this many strings is settled by running every atom on each (see `#settle`). */
@@ -67,11 +74,12 @@ export type FieldOption =
   | { readonly kind: "strings" }
   | {
       /**
-       * Arrays or objects whose contents some atom reads in ways not enumerated: any truths (or, with `masks`, the
-       * possible truths of each of the field's atoms, as masks), never a witness.
+       * Arrays or objects whose contents some atom reads in ways not enumerated, or numbers of a piece whose valid
+       * values may not have been found: any truths (or, with `masks`, the possible truths of each of the field's
+       * atoms, as masks), never a witness.
        */
       readonly kind: "opaque";
-      readonly type: "array" | "object";
+      readonly type: "array" | "object" | "number";
       readonly masks?: readonly number[];
     };
 
@@ -187,13 +195,23 @@ export const MULTIPLES_TRIED = 64;
  * The numbers that stand for every piece of the number line cut at `points`: in each piece, an integer and a
  * fraction, and the first multiples of each `multipleOf` (the schema's, or for `diff` both sides') until one of each
  * kind is found — an integer or not, a multiple of each of the others or not — so that a value valid on one side
- * only, and one valid on both, stand for the piece where there are.
+ * only, and one valid on both, stand for the piece where there are. A multiple is a double the validator counts as
+ * one ({@link multiplesNear}: `1000.0000000000001` of `0.05`, not `1000.05`). `uncertain` holds a number of each
+ * piece where a kind may have been missed: the multiples were tried up to {@link MULTIPLES_TRIED} steps without
+ * leaving the piece, and a kind that matters was not found: a multiple of some steps and not of the others, an
+ * integer one where every side reads only integers (`integers`), an integer one and another where only some do.
  */
-function numberRepresentatives(points: readonly number[], multiples: readonly number[]): number[] {
+export function numberRepresentatives(
+  points: readonly number[],
+  multiples: readonly number[],
+  integers: "none" | "some" | "all" = "none",
+): { readonly values: number[]; readonly uncertain: number[] } {
   const sorted = [...new Set(points.filter((p) => Number.isFinite(p)))].sort((a, b) => a - b);
   const out = new Set<number>(sorted);
+  const uncertain: number[] = [];
+  // Whether a number is an integer matters only where a side reads only integers.
   const kind = (v: number) =>
-    `${Number.isInteger(v) ? 1 : 0}${multiples.map((m) => (isMultipleOf(v, m) ? 1 : 0)).join("")}`;
+    `${integers === "none" ? "*" : Number.isInteger(v) ? 1 : 0}${multiples.map((m) => (isMultipleOf(v, m) ? 1 : 0)).join("")}`;
   /** An integer, a fraction and multiples strictly between lo and hi (one of them may be infinite), where there are. */
   const inside = (lo: number, hi: number, numbers = true) => {
     // An open piece's integer and fraction are taken next to its finite end.
@@ -204,26 +222,50 @@ function numberRepresentatives(points: readonly number[], multiples: readonly nu
     const half = a + Math.min(0.5, (b - a) / 2);
     if (numbers && half > a && half < b && !Number.isInteger(half)) out.add(half);
     const kinds = new Set<string>();
+    let exhausted = true;
     for (const m of multiples) {
-      // From the finite end inwards: up from lo, or down from hi when the piece has no lower end.
+      // From the finite end inwards: up from lo, or down from hi when the piece has no lower end. The doubles
+      // counted as the k-th multiple may lie either side of the product's rounding, so k starts at the end's own.
       const up = Number.isFinite(lo);
-      const start = up ? Math.floor(lo / m) + 1 : Math.ceil(hi / m) - 1;
-      for (let step = 0; step < MULTIPLES_TRIED; step++) {
-        const v = (up ? start + step : start - step) * m;
-        if (!(v > lo && v < hi)) break;
+      const start = up ? Math.floor(lo / m) : Math.ceil(hi / m);
+      let left = false;
+      // The products themselves first (`3`, not `5e-324`, which the validator counts the 0th multiple of 3).
+      const plain: number[] = [];
+      const near: number[] = [];
+      for (let step = 0; step <= MULTIPLES_TRIED && !left; step++) {
+        const k = up ? start + step : start - step;
+        // The k-th multiples lie within a few places of k × m: past the piece's other end, so is every later one.
+        if (up ? k * m > hi : k * m < lo) left = true;
+        for (const v of multiplesNear(k, m)) if (v > lo && v < hi) (v === k * m ? plain : near).push(v);
+      }
+      for (const v of [...plain, ...near]) {
         const key = kind(v);
         if (!kinds.has(key)) {
           kinds.add(key);
           out.add(v);
         }
       }
+      exhausted &&= left;
+    }
+    // Multiples left untried: each kind that matters (a multiple of some steps and not of the others; an integer or
+    // not where sides differ on integers, an integer where every side reads only integers) must have been found.
+    if (!exhausted) {
+      const integerBits = integers === "all" ? ["1"] : integers === "some" ? ["0", "1"] : ["*"];
+      const missing = integerBits.some((i) => {
+        for (let bits = 1; bits < 1 << multiples.length; bits++) {
+          const pattern = multiples.map((_, j) => ((bits >> j) & 1 ? "1" : "0")).join("");
+          if (!kinds.has(`${i}${pattern}`)) return true;
+        }
+        return false;
+      });
+      if (missing) uncertain.push(half);
     }
   };
   if (sorted.length === 0) {
     // No bound: every number behaves alike but for being an integer or a multiple.
     for (const v of [0, 1, 0.5]) out.add(v);
     inside(0, Number.POSITIVE_INFINITY, false);
-    return [...out];
+    return { values: [...out], uncertain };
   }
   const first = sorted[0] as number;
   const last = sorted[sorted.length - 1] as number;
@@ -231,7 +273,7 @@ function numberRepresentatives(points: readonly number[], multiples: readonly nu
   inside(Number.NEGATIVE_INFINITY, first);
   for (let i = 0; i + 1 < sorted.length; i++) inside(sorted[i] as number, sorted[i + 1] as number);
   inside(last, Number.POSITIVE_INFINITY);
-  return [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
+  return { values: [...out].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b), uncertain };
 }
 
 /** The values of one field: concrete options and, for strings, the theory. */
@@ -325,7 +367,14 @@ export class FieldDomain {
         }
         if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) multiples.add(schema.multipleOf);
       }
-      for (const v of numberRepresentatives(points, [...multiples])) add(v);
+      const integerOnly = this.sides.map((s) => !allowedTypes(s.schema).has("number"));
+      const integers = integerOnly.every((i) => i) ? "all" : integerOnly.some((i) => i) ? "some" : "none";
+      const numbers = numberRepresentatives(points, [...multiples], integers);
+      for (const v of numbers.values) add(v);
+      // A piece whose valid numbers may not all be among them: its truths, but no witness.
+      for (const v of numbers.uncertain) {
+        out.push({ kind: "opaque", type: "number", masks: this.atoms.map((atom) => 1 << atom.test(v)) });
+      }
     }
     if (types.has("string")) out.push({ kind: "strings" });
     for (const type of ["array", "object"] as const) {

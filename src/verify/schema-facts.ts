@@ -197,10 +197,54 @@ export function unreadKeywords(schema: unknown, out: Set<string> = new Set()): S
 }
 
 /**
- * Whether `value` is a multiple of `m` (> 0), with a tolerance of rounding: a value the validator counts as a
- * multiple always is one here (`0.3` of `0.1`), so that no valid value is left out.
+ * Whether the validator counts `value` a multiple of `m`: ajv's `multipleOf` divides in floating point and asks
+ * whether the quotient is an integer as `parseInt` reads it, so `0.15` is no multiple of `0.05` (the quotient is
+ * 2.9999999999999996) and `1000.0000000000001` is one (20000).
  */
 export function isMultipleOf(value: number, m: number): boolean {
+  if (m === 0) return false;
+  const q = value / m;
+  return q === Number.parseInt(String(q), 10);
+}
+
+/** Whether `value` is a multiple of `m` but for rounding (`0.3` of `0.1`): for comparing two `multipleOf`. */
+export function nearMultiple(value: number, m: number): boolean {
   const q = value / m;
   return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
+}
+
+const BITS = new Float64Array(1);
+const WORDS = new BigInt64Array(BITS.buffer);
+
+/** The double `steps` places after `x` (before it when negative), for a finite `x`. */
+function nextDouble(x: number, steps: number): number {
+  if (x === 0) x = 0; // -0 and 0 are one point here
+  BITS[0] = x;
+  // The bits of a double order its magnitudes: up in magnitude for a positive number, down for a negative one.
+  const n = WORDS[0] as bigint;
+  if (x > 0 || (x === 0 && steps > 0)) WORDS[0] = n + BigInt(steps);
+  else if (x === 0) {
+    BITS[0] = -0;
+    WORDS[0] = (WORDS[0] as bigint) - BigInt(steps);
+  } else WORDS[0] = n - BigInt(steps);
+  return BITS[0] as number;
+}
+
+/** How many doubles either side of `k × m` are tried: the multiples of `k` lie within three of its product. */
+const NEIGHBOURS = 4;
+
+/**
+ * The doubles the validator counts as the `k`-th multiple of `m` (see {@link isMultipleOf}): near `k × m` (the
+ * real product lies within half a place of its rounding, and the doubles whose quotient rounds to `k` within an
+ * interval less than two places wide around it), nearest first. Empty when none is (`20001 × 0.05`).
+ */
+export function multiplesNear(k: number, m: number): number[] {
+  const product = k * m;
+  if (!Number.isFinite(product)) return [];
+  const out: number[] = [];
+  for (let d = 0; d <= NEIGHBOURS; d++) {
+    for (const v of d === 0 ? [product] : [nextDouble(product, -d), nextDouble(product, d)])
+      if (Number.isFinite(v) && isMultipleOf(v, m) && !out.includes(v)) out.push(v);
+  }
+  return out;
 }

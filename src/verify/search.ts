@@ -222,9 +222,11 @@ export function searchModels(
         });
         abstract.set(
           key,
-          option.masks !== undefined
-            ? "an array with an element of a kind no string was built for"
-            : `the contents of ${option.type === "array" ? "arrays" : "objects"} are not enumerated`,
+          option.type === "number"
+            ? "its valid numbers between two bounds were not all found (a `multipleOf` far from them)"
+            : option.masks !== undefined
+              ? "an array with an element of a kind no string was built for"
+              : `the contents of ${option.type === "array" ? "arrays" : "objects"} are not enumerated`,
         );
         visitField(fi + 1);
         abstract.delete(key);

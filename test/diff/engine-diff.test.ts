@@ -307,7 +307,12 @@ rules:
       const policy = `version: 1\n${s.otherwise === undefined ? "" : `otherwise: { t: ${s.otherwise} }\n`}${rules === "" ? "" : `rules:\n${rules}`}`;
       return { label, ...loadFromText(toolsWith("t", "n", schema, "A tool.", s.required), policy) };
     };
-    const calls = [{}, ...[-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7].map((n) => ({ n }))];
+    // With the smallest doubles, which ajv counts multiples of any step (5e-324 / 3 is 0): fractions a number field
+    // with a `multipleOf` allows where an integer field allows none.
+    const calls = [
+      {},
+      ...[-1, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 7, 5e-324, -5e-324].map((n) => ({ n })),
+    ];
     let decided = 0;
     fc.assert(
       fc.property(numberSide, numberSide, (x, y) => {

@@ -111,8 +111,8 @@ describe("number options", () => {
 
   it("reads the bounds of equals, in and the schema's keywords, and its multiples", () => {
     const domain = field([["equals", 2.5]], [{ type: "number", multipleOf: 0.5, minimum: -1 }]);
-    // Past 2.5, a multiple of 0.5 that is an integer (3) and one that is not (3.5).
-    expect(show(domain.options())).toEqual(["0:0", "-0.5:0", "-1:0", "2.5:1", "3:0", "3.5:0"]);
+    // Past 2.5, one multiple of 0.5 (3): on a number field, being an integer changes nothing.
+    expect(show(domain.options())).toEqual(["0:0", "-0.5:0", "-1:0", "2.5:1", "3:0"]);
     const listed = field(
       [["in", [7, "x", -7]]],
       [{ type: "integer", exclusiveMaximum: 9, exclusiveMinimum: -9 }],

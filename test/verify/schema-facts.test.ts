@@ -224,7 +224,9 @@ describe("checkValue", () => {
     expect(checkValue({ multipleOf: 0 }, 3, false)).toBe(true);
     expect(checkValue({ multipleOf: -2 }, 3, false)).toBe(true);
     expect(checkValue({ pattern: "(" }, "x", false)).toBe(true);
-    expect(checkValue({ multipleOf: 0.1 }, 0.3, false)).toBe(true);
+    // As ajv divides: 0.3 / 0.1 is 2.9999999999999996, so 0.3 is no multiple of 0.1; 0.2 is one.
+    expect(checkValue({ multipleOf: 0.1 }, 0.3, false)).toBe(false);
+    expect(checkValue({ multipleOf: 0.1 }, 0.2, false)).toBe(true);
     expect(checkValue({ multipleOf: 0.1 }, 0.35, false)).toBe(false);
     expect(checkValue({ multipleOf: 1e-12 }, 1, false)).toBe(true);
   });
