@@ -18,13 +18,17 @@
  *
  * - `url`: the runtime reads a URL's spelling before its parts, alike for every `url` operator, so when every part
  *   operator `b` reads is read by `a` at least as strictly (its schemes, hosts, ports, path globs and query keys
- *   among `b`'s), `a` certain means `b` certain and `a` possible means `b` possible; and when `a`'s schemes, ports
- *   or host names and `b`'s have nothing in common, `a` certain means `b` false.
+ *   among `b`'s, or IPv6 addresses that embed one of them), `a` certain means `b` certain and `a` possible means
+ *   `b` possible; when `a`'s schemes, ports, host names or the texts its path globs need of a path and `b`'s have
+ *   nothing in common, `a` certain means `b` false; and `a` certain means an operator of schemes and ports alone
+ *   is no maybe.
  *
  * Every fact is an implication between runtime answers that holds for every string; a fact that does not apply
  * is simply not used (the search then says `unknown` rather than `holds`).
  */
 
+import { CompiledGlob, compileGlob, rootedPath } from "../runtime/match/glob.js";
+import { readHost } from "../runtime/match/host.js";
 import { basename, OPTION_CLUSTER } from "../runtime/match/shell/matcher.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
@@ -219,13 +223,100 @@ function urlCovers(a: UrlParts, b: UrlParts): boolean {
     /[a-z]/.test(name.slice(name.lastIndexOf(".") + 1)) &&
     !name.includes(":") &&
     bSuffixes.some((s) => name.endsWith(s) && name.length > s.length);
-  if (![...a.hosts.names].every((name) => bNames.has(name) || underSuffix(name))) return false;
+  if (![...a.hosts.names].every((name) => bNames.has(name) || underSuffix(name) || embedsOneOf(name, bNames)))
+    return false;
   return a.hosts.suffixes.every((s) => bSuffixes.some((t) => s.endsWith(t)));
+}
+
+/**
+ * Whether every host the runtime may read with the name `name` of a pattern (`HostPattern.names`) is also read
+ * with one of `names`: true for an IPv6 address (`[::ffff:7f00:1]`) that embeds one of them. `hostVerdict`
+ * (match/url.ts) matches a names pattern when one of `readHost(hostname).names` is among them, and those names are
+ * the parser's host (`ascii`) and the dotted IPv4 addresses it embeds: a bracketed name is only ever the `ascii`,
+ * so the host is that address, and its names are `readHost(name).names` (the runtime's host is canonical, as
+ * `name` is). The verdict then depends on the host alone (a maybe when it embeds an address, else certain), so
+ * `b` answers as `a` does on it.
+ */
+function embedsOneOf(name: string, names: ReadonlySet<string>): boolean {
+  if (!name.startsWith("[")) return false;
+  const read = readHost(name);
+  return read !== undefined && read.ascii === name && read.names.some((n) => names.has(n));
+}
+
+/**
+ * What a path glob says of the text it matches, in lower case and rooted (`rootedPath(path.toLowerCase())`): that
+ * it is `text` (a glob without wildcards: every character of it is itself in `glob.ts`'s Translator) or starts
+ * with `text` (`CompiledGlob.test` checks that the rooted path starts with the glob's literal prefix before it
+ * runs the pattern). Undefined when the glob does not compile (the operator then does not either).
+ */
+interface PathStart {
+  readonly text: string;
+  readonly whole: boolean;
+}
+
+/** What the runtime's path glob `pattern` needs of a path (`lowered`: a lowered glob, run on the lowered path). */
+function pathStart(pattern: string, lowered: boolean): PathStart | undefined {
+  const compiled = compileGlob(pattern);
+  if (!compiled.ok || !(compiled.glob instanceof CompiledGlob)) return undefined;
+  if (!/[*?[\]{}\\]/.test(pattern)) {
+    // The path is the glob's text: its lower case (a lowered glob is in lower case, and the path it is run on too).
+    const text = rootedPath(pattern);
+    return { text: lowered ? text : text.toLowerCase(), whole: true };
+  }
+  // The rooted path starts with the prefix; in lower case, with the lowered prefix as far as it is ASCII (each
+  // ASCII character is lowered alone, whatever follows it). A lowered glob (`lowered`) is run on the lowered path.
+  const prefix = compiled.glob.prefix;
+  if (lowered) return { text: prefix, whole: false };
+  let end = 0;
+  while (end < prefix.length && prefix.charCodeAt(end) < 0x80) end++;
+  return { text: prefix.slice(0, end).toLowerCase(), whole: false };
+}
+
+function startsMeet(a: PathStart, b: PathStart): boolean {
+  if (a.whole && b.whole) return a.text === b.text;
+  if (a.whole) return a.text.startsWith(b.text);
+  if (b.whole) return b.text.startsWith(a.text);
+  return a.text.startsWith(b.text) || b.text.startsWith(a.text);
+}
+
+/**
+ * Whether no path `a`'s globs match exactly is one `b`'s globs may match (`pathVerdict` in match/url.ts: a glob
+ * matches the path, or its lower-case spelling matches the path in lower case). Both are read on the same path
+ * (the URL's, as `decodedPath` gives it), so texts it must start with, or be, that do not meet keep them apart.
+ */
+function pathsDisjoint(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const pa of a) {
+    const sa = pathStart(pa, false);
+    if (sa === undefined) return false;
+    for (const pb of b) {
+      const exact = pathStart(pb, false);
+      const folded = pathStart(pb.toLowerCase(), true);
+      if (exact === undefined || startsMeet(sa, exact)) return false;
+      // A lowered glob that does not compile matches nothing (`folded: null`).
+      if (folded !== undefined && startsMeet(sa, folded)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether the operator is never a maybe on a URL another `url` operator is certain of. `testUrl` (match/url.ts)
+ * answers a maybe before it reads any part only for the spelling (suspect characters, the written parts, the
+ * parser's reading), alike for every operator, so a certain operator got past those; after them, the scheme and
+ * the port are each false or read on, never a maybe (hosts, paths and query keys may be one).
+ */
+function neverMaybeWhenSpelt(p: UrlParts): boolean {
+  return p.hosts === null && p.paths === null && p.keys === null;
 }
 
 /** A URL `a` reads as certain is one `b` reads as false. */
 function urlExcludes(a: UrlParts, b: UrlParts): boolean {
   if (disjoint(a.schemes, b.schemes) || disjoint(a.ports, b.ports)) return true;
+  // `a` certain has its path read and matched by an exact glob; `b` reads the same path after its scheme, host and
+  // port, and is false where none of its globs may match it. Only where `b` reads no host or `a` does too: `b` is
+  // a maybe on a host `readHost` refuses before it reads the path, and then so is `a`.
+  if (a.paths !== null && b.paths !== null && (b.hosts === null || a.hosts !== null))
+    if (pathsDisjoint(a.paths, b.paths)) return true;
   if (a.hosts === null || b.hosts === null || a.hosts.suffixes.length > 0) return false;
   const { names: bNames, suffixes: bSuffixes } = b.hosts;
   return [...a.hosts.names].every(
@@ -652,6 +743,7 @@ export class FieldFacts {
         const pb = this.#urls.get(b) as UrlParts;
         if (urlCovers(pa, pb) && ((ta === 1 && tb !== 1) || (ta !== 0 && tb === 0))) return false;
         if (ta === 1 && tb !== 0 && urlExcludes(pa, pb)) return false;
+        if (ta === 1 && tb === 2 && neverMaybeWhenSpelt(pb)) return false;
       }
     }
     return true;

@@ -1536,12 +1536,37 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
         }
       }
       // Then a path, a query or a fragment of printable ASCII (`/@types/node`, `/%40`, `?q=a`), so that other
-      // atoms' seeds (a regex on the text) narrow it to a URL of these parts.
-      return { pattern: `^(?:${alternatives.join("|")})(?:[/?#][!-~]*)?$`, flags: "u" };
+      // atoms' seeds (a regex on the text) narrow it to a URL of these parts; a path of the operator's globs' shape
+      // when it is to be certain (`/docs/@` for `/docs/**`), which the shortest strings seldom are (globs of `*`, `**`
+      // and `?` alone: a brace, a class or an escape is not read).
+      const globs = truth === 1 ? list(spec.path) : [];
+      const paths = globs.some((g) => /[[\]{}\\]/.test(g)) ? [] : globs;
+      const rest =
+        paths.length === 0 ? "(?:[/?#][!-~]*)?" : `(?:${paths.map(urlPathShape).join("|")})(?:[?#][!-~]*)?`;
+      return { pattern: `^(?:${alternatives.join("|")})${rest}$`, flags: "u" };
     }
     default:
       return undefined;
   }
+}
+
+/** Printable ASCII but `?` and `#`, and the same without `/`: what a URL's path may be written with. */
+const URL_PATH_CHAR = "[\\u{21}\\u{22}\\u{24}-\\u{3e}\\u{40}-\\u{7e}]";
+const URL_SEGMENT_CHAR = "[\\u{21}\\u{22}\\u{24}-\\u{2e}\\u{30}-\\u{3e}\\u{40}-\\u{7e}]";
+
+/** A URL path glob's shape as a pattern over a written path of printable ASCII, for seeding candidates. */
+function urlPathShape(glob: string): string {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === "*" && glob[i + 1] === "*") {
+      out += `${URL_PATH_CHAR}*`;
+      i++;
+    } else if (c === "*") out += `${URL_SEGMENT_CHAR}*`;
+    else if (c === "?") out += URL_SEGMENT_CHAR;
+    else out += literal(c);
+  }
+  return out;
 }
 
 /** A glob's shape as a pattern over the raw string, for seeding candidates. */

@@ -14,7 +14,7 @@
 import { compileGlob } from "../runtime/match/glob.js";
 import { type HostPattern, hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { AlphabetBuilder } from "./alphabet.js";
-import { constant, type Dfa, DfaBuilder, intersect, union } from "./dfa.js";
+import { complement, constant, type Dfa, DfaBuilder, intersect, union } from "./dfa.js";
 import type { PathAutomata } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
 
@@ -75,6 +75,12 @@ export interface UrlOperatorLanguages {
    * no control character, blank or backslash.
    */
   readonly certainAnywhere: Dfa;
+  /**
+   * Every string, simple or not, on which the operator is never false: all but those that start with a scheme
+   * whose URLs have a host, in any case, and `://`, and hold no control character, blank or backslash (and, for an
+   * operator that reads schemes alone, a scheme it does not name).
+   */
+  readonly neverFalse: Dfa;
 }
 
 function listOf<T>(value: T | readonly T[] | undefined): readonly T[] | undefined {
@@ -123,6 +129,22 @@ function certainAnywherePattern(spec: UrlSpec): { pattern: string; flags: string
   return { pattern: `${start}(?:${hosts})(?::[0-9]*)?(?:[/?#]${NO_SUSPECT})?$`, flags: "iu" };
 }
 
+/**
+ * The pattern of the strings an operator may be false on (the complement of its `neverFalse`), or `undefined` when
+ * there are none. `testUrl` (match/url.ts) answers false only after the spelling checks, each of which answers a
+ * maybe: no control character, blank or backslash (`SUSPECT_CHARACTER`), a written `scheme://` first (`WRITTEN`),
+ * and a parsed scheme with a host (`DEFAULT_PORTS`), which is the written one in lower case. An operator that reads
+ * only schemes is then false only where that scheme is not one of its own.
+ */
+function falsePattern(spec: UrlSpec): string | undefined {
+  const onlySchemes =
+    spec.host === undefined && spec.port === undefined && spec.path === undefined && spec.query === undefined;
+  const named = new Set((onlySchemes ? (listOf(spec.scheme) ?? []) : []).map((s) => s.toLowerCase()));
+  const schemes = [...SIMPLE_SCHEMES.keys(), "file"].filter((s) => !named.has(s));
+  if (schemes.length === 0) return undefined;
+  return `^(?:${schemes.map(anyCase).join("|")})://${NO_SUSPECT}$`;
+}
+
 /** The URL languages of one verification: the simple URLs and the operators' languages on them. */
 export class UrlLanguages {
   /** Every simple URL. */
@@ -146,6 +168,8 @@ export class UrlLanguages {
     for (const spec of specs) {
       const anywhere = certainAnywherePattern(spec);
       RegexLanguage.parse(anywhere.pattern, anywhere.flags)?.addBoundaries(builder);
+      const falseOn = falsePattern(spec);
+      if (falseOn !== undefined) RegexLanguage.parse(falseOn, "u")?.addBoundaries(builder);
       for (const host of listOf(spec.host) ?? [])
         if (typeof host === "string") builder.addText(host.toLowerCase());
       for (const host of listOf(spec.host) ?? [])
@@ -188,7 +212,10 @@ export class UrlLanguages {
     });
     const anywhere = certainAnywherePattern(spec);
     const certainAnywhere = this.#automata.pattern(anywhere.pattern, anywhere.flags);
-    return { certain, possible, certainAnywhere };
+    const falseOn = falsePattern(spec);
+    const k = this.#automata.alphabet.size;
+    const neverFalse = complement(falseOn === undefined ? constant(k, false) : this.#pattern(falseOn));
+    return { certain, possible, certainAnywhere, neverFalse };
   }
 
   #parts(spec: UrlSpec, possible: boolean): Dfa | undefined {

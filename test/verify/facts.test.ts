@@ -323,6 +323,18 @@ const URLS = [
   "ftp://x.org/",
   "https://user@x.org/",
   "x.org",
+  "https://x.org/docs",
+  "https://x.org/docs/",
+  "https://x.org/docs/a",
+  "https://x.org/DOCS/a",
+  "https://x.org/Docs/%E2%84%AA",
+  "https://x.org/api/x?k",
+  "http://x.org/b*/c",
+  "http://[::ffff:7f00:1]/",
+  "http://[2002:7f00:1::]/a",
+  "http://[2002:a00:1::]/",
+  "http://10.0.0.1/",
+  "http://[2001:db8::1]/",
 ];
 
 /**
@@ -629,7 +641,8 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["url", { scheme: "HTTPS" }],
       ["url", { scheme: ["https", "http"] }],
     ],
-    out: "10 12 20",
+    // And an operator of schemes alone is never a maybe where another is certain (21).
+    out: "10 12 20 21",
   },
   {
     why: "different ports",
@@ -645,7 +658,7 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["url", { port: 443 }],
       ["url", { port: [443, 8443] }],
     ],
-    out: "10 12 20",
+    out: "10 12 20 21",
   },
   {
     why: "a path glob among path globs",
@@ -672,12 +685,91 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "",
   },
   {
-    why: "a part not read is not read as strictly as one that is",
+    why: "a part not read is not read as strictly as one that is; schemes alone are never a maybe where a host is certain",
     ops: [
       ["url", { host: "x.org" }],
       ["url", { scheme: "https" }],
     ],
+    out: "12",
+  },
+  {
+    why: "a host, a path or query keys may be a maybe where another operator is certain",
+    ops: [
+      ["url", { host: "x.org" }],
+      ["url", { path: "/a" }],
+      ["url", { query: { keys: ["k"] } }],
+    ],
     out: "",
+  },
+  {
+    why: "path globs whose texts do not meet: a root, a folder and another folder",
+    ops: [
+      ["url", { path: "/docs/**" }],
+      ["url", { path: "/" }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "path globs of two folders",
+    ops: [
+      ["url", { path: ["/docs/**", "/docs"] }],
+      ["url", { path: "/api/**" }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "path globs that differ in case may both match, one as a maybe",
+    ops: [
+      ["url", { path: "/docs/**" }],
+      ["url", { path: "/DOCS/a" }],
+    ],
+    out: "",
+  },
+  {
+    why: "a folder glob matches the folder itself, and a wildcard ends what it says of the path",
+    ops: [
+      ["url", { path: "/a/**" }],
+      ["url", { path: ["/a", "/b*/c"] }],
+    ],
+    out: "",
+  },
+  {
+    why: "path globs apart, but one operator reads a host the other does not",
+    ops: [
+      ["url", { path: "/a" }],
+      ["url", { host: "x.org", path: "/b" }],
+    ],
+    // The host is read before the path: only the operator that reads it is certain where the other is false.
+    out: "11 21",
+  },
+  {
+    why: "an IPv6 address that embeds an IPv4 one is read with it",
+    ops: [
+      ["url", { host: "::ffff:127.0.0.1" }],
+      ["url", { host: "127.0.0.1" }],
+    ],
+    // The first names 127.0.0.1 too (`hostPattern` reads every address an IPv6 address embeds): the two agree.
+    out: "01 02 10 12 20 21",
+  },
+  {
+    why: "an IPv6 address that embeds no IPv4 address is read apart from one",
+    ops: [
+      ["url", { host: "2001:db8::1" }],
+      ["url", { host: "127.0.0.1" }],
+    ],
+    out: "11 12 21",
+  },
+  {
+    why: "a 6to4 address embeds its IPv4 one, not another",
+    ops: [
+      ["url", { host: ["2002:7f00:1::", "2002:a00:1::"] }],
+      ["url", { host: ["127.0.0.1", "10.0.0.1"] }],
+      ["url", { host: "127.0.0.1" }],
+    ],
+    // The first also names the IPv4 addresses its IPv6 ones embed, so the others cover it (0xx); each of its
+    // IPv6 ones embeds one of the second's (10x, 20x); the third covers the second (221); 2002:a00:1:: does not
+    // embed 127.0.0.1 (110 is allowed).
+    out: "001 002 010 011 012 020 021 022 100 101 102 120 121 122 200 201 202 210 211 212 221",
   },
   {
     why: "an operator of every part covers one of its host alone",
@@ -1176,7 +1268,8 @@ describe("FieldFacts.allows", () => {
         ]),
         2,
       ).join(" "),
-    ).toBe("");
+      // Only that schemes alone are never a maybe where another operator is certain.
+    ).toBe("21");
     expect(
       ruledOut(
         rawFacts([
@@ -1185,7 +1278,7 @@ describe("FieldFacts.allows", () => {
         ]),
         2,
       ).join(" "),
-    ).toBe("");
+    ).toBe("12");
   });
 
   it("reads a path prefix over reading texts, where `.` is never one", () => {

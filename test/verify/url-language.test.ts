@@ -174,6 +174,7 @@ describe("url languages", () => {
           const symbols = automata.alphabet.symbols(value);
           const truth = test(value);
           if (truth === 1) expect(accepts(languages.certainAnywhere, symbols), value).toBe(true);
+          if (truth === 0) expect(accepts(languages.neverFalse, symbols), `${value} never false`).toBe(false);
           if (!accepts(urls.simple, symbols)) continue;
           simpleSeen++;
           expect(accepts(languages.certain, symbols), `${value} certain`).toBe(truth === 1);
@@ -329,6 +330,158 @@ describe("url languages", () => {
       // Never narrower than the runtime: what it is certain of is kept.
       if (runtime(spec)(value) === 1) expect(want, value).toBe(true);
     }
+  });
+
+  it("neverFalse holds every string but a URL of a scheme with a host, and one of another scheme for schemes alone", () => {
+    const specs: UrlSpec[] = [
+      { scheme: "https" },
+      { scheme: ["https", "HTTP"] },
+      { scheme: "https", port: 443 },
+    ];
+    const { automata, urls } = languagesFor(specs, []);
+    const neverFalse = (spec: UrlSpec, value: string) =>
+      accepts((urls.url(spec) as { neverFalse: Dfa }).neverFalse, automata.alphabet.symbols(value));
+    const cases: [UrlSpec, string, boolean][] = [
+      [{ scheme: "https" }, "https://a.b/", true],
+      [{ scheme: "https" }, "HTTPS://a.b/", true],
+      [{ scheme: "https" }, "http://a.b/", false],
+      [{ scheme: "https" }, "FILE:///a", false],
+      [{ scheme: "https" }, "WSS://a.b", false],
+      [{ scheme: "https" }, "http:/a.b/", true],
+      [{ scheme: "https" }, "http://a b/", true],
+      [{ scheme: "https" }, " http://a.b/", true],
+      [{ scheme: "https" }, "http://a\b/", true],
+      [{ scheme: "https" }, "mailto://a.b", true],
+      [{ scheme: "https" }, "", true],
+      [{ scheme: ["https", "HTTP"] }, "Http://a.b/", true],
+      [{ scheme: ["https", "HTTP"] }, "ftp://a.b/", false],
+      // Another part read: false on a URL of its own scheme too.
+      [{ scheme: "https", port: 443 }, "https://a.b:8443/", false],
+      [{ scheme: "https", port: 443 }, "https:a.b", true],
+    ];
+    for (const [spec, value, want] of cases) {
+      expect(neverFalse(spec, value), `${value} ${JSON.stringify(spec)}`).toBe(want);
+      // Never narrower than the runtime: where it is false, the operator may be false.
+      if (runtime(spec)(value) === 0) expect(want, value).toBe(false);
+    }
+    // Every scheme with a host named: never false.
+    const all: UrlSpec = { scheme: ["http", "https", "ws", "wss", "ftp", "file"] };
+    const every = languagesFor([all], []);
+    const l = every.urls.url(all) as { neverFalse: Dfa };
+    for (const value of ["https://a.b/", "file:///x", "FTP://a"])
+      expect(accepts(l.neverFalse, every.automata.alphabet.symbols(value)), value).toBe(true);
+  });
+
+  it("facts between url operators of paths and hosts hold on URLs of every spelling of them", () => {
+    const pathSpec: fc.Arbitrary<UrlSpec> = fc
+      .record(
+        {
+          // Few globs and hosts each: a fact relates two lists only where every pair is related.
+          host: fc.subarray(
+            ["x.org", "127.0.0.1", "::ffff:127.0.0.1", "2002:a00:1::", "2001:db8::1", "*.x.org", "10.0.0.1"],
+            { minLength: 1, maxLength: 2 },
+          ),
+          path: fc.subarray(
+            [
+              "/",
+              "/docs/**",
+              "/docs",
+              "/DOCS/a",
+              "/api/**",
+              "/a/*",
+              "/a",
+              "/A/**",
+              "/d*",
+              "/\u212A",
+              "/k",
+              "/{a,b}/x",
+            ],
+            { minLength: 1, maxLength: 2 },
+          ),
+          scheme: fc.subarray(["https", "http"], { minLength: 1 }),
+          port: fc.subarray([443, 80], { minLength: 1 }),
+        },
+        { requiredKeys: [] },
+      )
+      .filter((s) => Object.keys(s).length > 0);
+    const pathUrl = fc
+      .tuple(
+        fc.constantFrom("https", "HTTP", "ftp"),
+        fc.constantFrom(
+          "x.org",
+          "a.X.org",
+          "127.0.0.1",
+          "[::ffff:7f00:1]",
+          "[::FFFF:127.0.0.1]",
+          "[2002:a00:1::]",
+          "[2002:7f00:1::]",
+          "[2001:db8::1]",
+          "10.0.0.1",
+          "u@x.org",
+        ),
+        fc.constantFrom("", ":443", ":80", ":8443"),
+        fc.constantFrom(
+          "",
+          "/",
+          "/docs",
+          "/docs/",
+          "/docs/a",
+          "/Docs/a/b",
+          "/DOCS/A",
+          "/docs/@",
+          "/api",
+          "/api/v1",
+          "/API/",
+          "/a",
+          "/a/b",
+          "/A/b",
+          "/b/x",
+          "/d",
+          "/dx",
+          "/%E2%84%AA",
+          "/\u212A",
+          "/K",
+          "/k",
+          "/%2e",
+          "/docs/../api",
+          "/docs/%2F",
+          "/docs%2Fa",
+          "//docs",
+          "/a/",
+        ),
+        fc.constantFrom("", "?a=1", "#f"),
+      )
+      .map(([s, h, p, path, q]) => `${s}://${h}${p}${path}${q}`);
+    let pruned = 0;
+    fc.assert(
+      fc.property(pathSpec, pathSpec, fc.array(pathUrl, { minLength: 1, maxLength: 16 }), (a, b, values) => {
+        const { automata } = languagesFor([a, b], values);
+        const atoms = [a, b].map((value, id) => ({ id, operator: "url", value }) as unknown as Atom);
+        const facts = new FieldFacts(automata, atoms);
+        const ta = runtime(a);
+        const tb = runtime(b);
+        for (const value of values) {
+          const truths = new Map([
+            [0, ta(value) as 0 | 1 | 2],
+            [1, tb(value) as 0 | 1 | 2],
+          ]);
+          expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
+        }
+        for (const x of [0, 1, 2] as const)
+          for (const y of [0, 1, 2] as const)
+            if (
+              !facts.allows(
+                new Map([
+                  [0, x],
+                  [1, y],
+                ]),
+              )
+            )
+              pruned++;
+      }),
+      { numRuns: RUNS },
+    );
+    expect(pruned).toBeGreaterThan(0);
   });
 
   it("an empty list of schemes, hosts, ports or paths matches no URL, as the runtime answers", () => {

@@ -47,6 +47,28 @@ describe("url witnesses", () => {
     expect(policy.decide({ callId: "c", toolName: "fetch", arguments: { url } }).action).toBe("allow");
   });
 
+  it("finds an allowed URL whose path holds the text, when the rule reads the path", () => {
+    const policy = `version: 1
+rules:
+  - id: docs
+    tools: [fetch]
+    decision: allow
+    when:
+      url: { url: { host: [example.com], path: ["/docs/**"] } }
+    reason: documentation.
+`;
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["fetch"], where: { url: { regex: "@" } }, kind: "never", action: "allow" },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const url = (result?.witness?.arguments as { url?: string } | undefined)?.url ?? "";
+    expect(url.startsWith("https://example.com/docs/")).toBe(true);
+    expect(url).toContain("@");
+    const decided = ToolPolicy.fromStatements(bundle.statements);
+    expect(decided.decide({ callId: "c", toolName: "fetch", arguments: { url } }).action).toBe("allow");
+  });
+
   it("still proves that a URL with a user before the host is never allowed", () => {
     const { bundle, validators } = loadFromText(TOOLS, POLICY);
     const [result] = new Verifier(bundle, validators).verify([

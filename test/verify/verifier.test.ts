@@ -1040,3 +1040,134 @@ describe("Verifier, an object field and a field inside it", () => {
     });
   });
 });
+
+describe("Verifier on url rules whose properties the facts between url operators decide", () => {
+  const FETCH = (schema: string) => `tools:
+  - name: fetch
+    description: Fetch a URL.
+    input_schema:
+      type: object
+      properties:
+        url: ${schema}
+      required: [url]
+      additionalProperties: false
+`;
+  const ANY_URL = "{ type: string, minLength: 8, maxLength: 2048 }";
+  const verifyOn = (schema: string, policy: string, properties: Property[]): PropertyResult[] => {
+    const { bundle, validators } = loadFromText(FETCH(schema), policy);
+    return new Verifier(bundle, validators).verify(properties);
+  };
+
+  it("finds an allowed URL that puts the text a regex needs in the path the rule reads", () => {
+    const [result] = verifyOn(
+      ANY_URL,
+      `version: 1
+rules:
+  - { id: docs, tools: [fetch], decision: allow, when: { url: { url: { host: [example.com], path: ["/docs/**"] } } }, reason: docs. }
+`,
+      [{ id: "at", tools: ["fetch"], where: { url: { regex: "@" } }, kind: "never", action: "allow" }],
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(result?.witness?.arguments).toEqual({ url: "https://example.com/docs/@" });
+  });
+
+  it("proves that paths whose globs' texts do not meet are never allowed by a rule on another path", () => {
+    const results = verifyOn(
+      ANY_URL,
+      `version: 1
+otherwise: { fetch: ask }
+rules:
+  - { id: docs, tools: [fetch], decision: allow, when: { url: { url: { path: ["/docs/**"] } } }, reason: docs. }
+`,
+      [
+        {
+          id: "root",
+          tools: ["fetch"],
+          where: { url: { url: { path: "/" } } },
+          kind: "never",
+          action: "allow",
+        },
+        {
+          id: "api",
+          tools: ["fetch"],
+          where: { url: { url: { path: "/api/**" } } },
+          kind: "never",
+          action: "allow",
+        },
+        // A glob that differs only in case may be a maybe where the rule is certain: not proved.
+        {
+          id: "case",
+          tools: ["fetch"],
+          where: { url: { url: { path: "/DOCS/a" } } },
+          kind: "never",
+          action: "allow",
+        },
+      ],
+    );
+    expect(results.map((r) => r.status)).toEqual(["holds", "holds", "fails"]);
+  });
+
+  it("proves the scheme of every URL a host rule allows when the schema fixes how it is written", () => {
+    const results = verifyOn(
+      '{ type: string, maxLength: 512, pattern: "^https://" }',
+      `version: 1
+rules:
+  - { id: slack, tools: [fetch], decision: allow, when: { url: { url: { host: [hooks.slack.com] } } }, reason: slack. }
+`,
+      [
+        {
+          id: "p",
+          tools: ["fetch"],
+          where: { url: { not: { url: { scheme: "https" } } } },
+          kind: "never",
+          action: "allow",
+        },
+        {
+          id: "q",
+          tools: ["fetch"],
+          where: { url: { not: { url: { scheme: "http" } } } },
+          kind: "never",
+          action: "allow",
+        },
+      ],
+    );
+    expect(results[0]?.status, JSON.stringify(results[0])).toBe("holds");
+    expect(results[1]?.status, JSON.stringify(results[1])).toBe("fails");
+  });
+
+  it("proves that a deny rule on an IPv4 address catches the IPv6 addresses that embed it", () => {
+    const results = verifyOn(
+      ANY_URL,
+      `version: 1
+otherwise: { fetch: allow }
+rules:
+  - { id: loopback, tools: [fetch], decision: deny, when: { url: { url: { host: [127.0.0.1] } } }, reason: loopback. }
+`,
+      [
+        {
+          id: "mapped",
+          tools: ["fetch"],
+          where: { url: { url: { host: "::ffff:127.0.0.1" } } },
+          kind: "always",
+          action: "deny",
+        },
+        {
+          id: "6to4",
+          tools: ["fetch"],
+          where: { url: { url: { host: "2002:7f00:1::" } } },
+          kind: "always",
+          action: "deny",
+        },
+        // An IPv6 address that embeds another IPv4 address is not caught.
+        {
+          id: "other",
+          tools: ["fetch"],
+          where: { url: { url: { host: "::ffff:10.0.0.1" } } },
+          kind: "always",
+          action: "deny",
+        },
+      ],
+    );
+    expect(results.map((r) => r.status)).toEqual(["holds", "holds", "fails"]);
+  });
+});
