@@ -54,6 +54,7 @@ import {
   allowedTypes,
   checkValue,
   finiteValues,
+  formatLanguage,
   isMultipleOf,
   multiplesNear,
   passesFormat,
@@ -791,6 +792,8 @@ export class StringTheory {
         for (const v of finiteValues(side.schema) ?? []) if (typeof v === "string") texts.push(v);
         if (typeof side.schema.pattern === "string")
           patterns.push({ pattern: side.schema.pattern, flags: "u" });
+        const format = formatLanguage(side.schema.format);
+        if (format !== undefined) patterns.push(format);
       }
       for (const truth of [0, 1, 2] as const) {
         const seed = seedPattern(a, truth);
@@ -801,6 +804,10 @@ export class StringTheory {
       typeof schema.pattern === "string" ? { pattern: schema.pattern, flags: "u" } : undefined,
     );
     for (const p of sidePatterns) if (p !== undefined) patterns.push(p);
+    for (const { schema } of field.sides) {
+      const format = formatLanguage(schema.format);
+      if (format !== undefined) patterns.push(format);
+    }
     this.hasPaths = globs.length > 0 || prefixes.length > 0;
     if (this.hasPaths) pool.addPathBoundaries(builder, globs, prefixes);
     this.hasUrls = urls.length > 0;
@@ -882,7 +889,11 @@ export class StringTheory {
     let lengths: LengthSet = [];
     field.sides.forEach(({ schema }, i) => {
       const p = sidePatterns[i];
-      valid = union(valid, p === undefined ? constant(k, true) : automata.pattern(p.pattern, p.flags));
+      let side = p === undefined ? constant(k, true) : automata.pattern(p.pattern, p.flags);
+      // A format's language (a superset of what it accepts, exact for most: the validator checks witnesses).
+      const format = formatLanguage(schema.format);
+      if (format !== undefined) side = intersect(side, automata.pattern(format.pattern, format.flags));
+      valid = union(valid, side);
       const lo = typeof schema.minLength === "number" ? schema.minLength : 0;
       const hi = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
       lengths = mergeLengths(lengths, lengthRange(lo, hi));
@@ -1436,11 +1447,13 @@ export interface SchemaSide {
 /**
  * How a side's schema reads strings: exactly by its `enum`/`const` strings and its `pattern` (lengths are a
  * {@link SCHEMA_LENGTH_OPERATOR} atom of their own); a
- * `format` is not a language here, so the atom is left free (its strings go to the loose region: `unknown`).
+ * `format` is the language of {@link formatLanguage} where it has one; otherwise the atom is left free (its strings
+ * go to the loose region: `unknown`).
  */
 function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom {
   if (side.absentOnly || !allowedTypes(side.schema).has("string")) return { kind: "fixed", truth: 0 };
-  if (side.schema.format !== undefined) return { kind: "free" };
+  const format = side.schema.format === undefined ? undefined : formatLanguage(side.schema.format);
+  if (side.schema.format !== undefined && format === undefined) return { kind: "free" };
   const finite = finiteValues(side.schema);
   let lang =
     finite === undefined
@@ -1451,6 +1464,8 @@ function schemaAtom(side: SchemaSide, automata: Automata, k: number): StringAtom
         );
   if (typeof side.schema.pattern === "string")
     lang = intersect(lang, automata.pattern(side.schema.pattern, "u"));
+  // A format's language holds every string it accepts (more, for some): witnesses are checked by the validator.
+  if (format !== undefined) lang = intersect(lang, automata.pattern(format.pattern, format.flags));
   return { kind: "lang", lang, degradable: false };
 }
 

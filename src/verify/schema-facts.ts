@@ -103,6 +103,50 @@ function patternTest(pattern: string): ((s: string) => boolean) | null {
   return test;
 }
 
+/** Leap years of four digits: divisible by 4 but not by 100 (`…04`, `…96`), or by 400 (`0000`, `2000`). */
+const LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)";
+
+/**
+ * Languages of the formats whose checks are regular, each holding every string ajv-formats' full format accepts
+ * (its own pattern, with both cases of each ASCII letter where it ignores case: its `i` without `u` folds no other
+ * character to them), so that a field with one is modelled, not left to candidates: `email`, `ipv4` and `uuid` are their patterns; `hostname`
+ * drops its look-ahead of the length (a superset); `date` is the days of each month, 29 February in leap years.
+ */
+const FORMAT_LANGUAGES: Readonly<Record<string, { readonly pattern: string; readonly flags: string }>> = {
+  email: {
+    pattern:
+      "^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?\\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$",
+    flags: "u",
+  },
+  hostname: {
+    pattern:
+      "^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\\.?$",
+    flags: "u",
+  },
+  ipv4: {
+    pattern:
+      "^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$",
+    flags: "u",
+  },
+  uuid: {
+    pattern: "^(?:[uU][rR][nN]:[uU][uU][iI][dD]:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$",
+    flags: "u",
+  },
+  date: {
+    pattern: `^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)$`,
+    flags: "u",
+  },
+};
+
+/** The language of a `format` as a pattern holding every string the format accepts, or undefined when not regular here. */
+export function formatLanguage(
+  format: unknown,
+): { readonly pattern: string; readonly flags: string } | undefined {
+  return typeof format === "string" && Object.hasOwn(FORMAT_LANGUAGES, format)
+    ? FORMAT_LANGUAGES[format]
+    : undefined;
+}
+
 /** Whether a string passes a `format` as ajv-formats' full formats check it (an unknown format: true). */
 export function passesFormat(format: unknown, value: string): boolean {
   if (typeof format !== "string") return true;

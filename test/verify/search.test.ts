@@ -681,12 +681,13 @@ describe("searchModels, limits and reasons", () => {
   });
 
   it("says no string passed the runtime's check when a field with exact operators has none it could build", () => {
-    // An email that starts with `zz` exists, but the engine's candidates of the region are not emails.
+    // A URI that starts with `zz` exists (`zz:a`), but the engine's candidates of the region are not URIs (`uri` is
+    // checked by the validator alone, not read as a language).
     const question = new ToolQuestion(
       [
         {
           type: "object",
-          properties: { f: { type: "string", format: "email" } },
+          properties: { f: { type: "string", format: "uri" } },
           required: ["f"],
           additionalProperties: false,
         },
