@@ -160,6 +160,38 @@ function runtime(s: UrlSpec): (value: string) => number {
   return compiled.test;
 }
 
+/**
+ * Checks that the facts between two url operators allow the runtime's answers on each value, and returns how many
+ * of the nine pairs of answers they rule out.
+ */
+function factsHoldOn(a: UrlSpec, b: UrlSpec, values: readonly string[]): number {
+  const { automata } = languagesFor([a, b], values);
+  const atoms = [a, b].map((value, id) => ({ id, operator: "url", value }) as unknown as Atom);
+  const facts = new FieldFacts(automata, atoms);
+  const ta = runtime(a);
+  const tb = runtime(b);
+  for (const value of values) {
+    const truths = new Map([
+      [0, ta(value) as 0 | 1 | 2],
+      [1, tb(value) as 0 | 1 | 2],
+    ]);
+    expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
+  }
+  let pruned = 0;
+  for (const x of [0, 1, 2] as const)
+    for (const y of [0, 1, 2] as const)
+      if (
+        !facts.allows(
+          new Map([
+            [0, x],
+            [1, y],
+          ]),
+        )
+      )
+        pruned++;
+  return pruned;
+}
+
 describe("url languages", () => {
   it("are the runtime's answers on simple URLs, and hold every certain URL", () => {
     let simpleSeen = 0;
@@ -455,29 +487,7 @@ describe("url languages", () => {
     let pruned = 0;
     fc.assert(
       fc.property(pathSpec, pathSpec, fc.array(pathUrl, { minLength: 1, maxLength: 16 }), (a, b, values) => {
-        const { automata } = languagesFor([a, b], values);
-        const atoms = [a, b].map((value, id) => ({ id, operator: "url", value }) as unknown as Atom);
-        const facts = new FieldFacts(automata, atoms);
-        const ta = runtime(a);
-        const tb = runtime(b);
-        for (const value of values) {
-          const truths = new Map([
-            [0, ta(value) as 0 | 1 | 2],
-            [1, tb(value) as 0 | 1 | 2],
-          ]);
-          expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
-        }
-        for (const x of [0, 1, 2] as const)
-          for (const y of [0, 1, 2] as const)
-            if (
-              !facts.allows(
-                new Map([
-                  [0, x],
-                  [1, y],
-                ]),
-              )
-            )
-              pruned++;
+        pruned += factsHoldOn(a, b, values);
       }),
       { numRuns: RUNS },
     );
@@ -541,29 +551,7 @@ describe("url languages", () => {
     let pruned = 0;
     fc.assert(
       fc.property(spec, spec, fc.array(url, { minLength: 1, maxLength: 12 }), (a, b, values) => {
-        const { automata } = languagesFor([a, b], values);
-        const atoms = [a, b].map((value, id) => ({ id, operator: "url", value }) as unknown as Atom);
-        const facts = new FieldFacts(automata, atoms);
-        const ta = runtime(a);
-        const tb = runtime(b);
-        for (const value of values) {
-          const truths = new Map([
-            [0, ta(value) as 0 | 1 | 2],
-            [1, tb(value) as 0 | 1 | 2],
-          ]);
-          expect(facts.allows(truths), `${value}: ${JSON.stringify([a, b])}`).toBe(true);
-        }
-        for (const x of [0, 1, 2] as const)
-          for (const y of [0, 1, 2] as const)
-            if (
-              !facts.allows(
-                new Map([
-                  [0, x],
-                  [1, y],
-                ]),
-              )
-            )
-              pruned++;
+        pruned += factsHoldOn(a, b, values);
       }),
       { numRuns: RUNS },
     );
