@@ -30,6 +30,8 @@
 import { CompiledGlob, compileGlob, rootedPath } from "../runtime/match/glob.js";
 import { readHost } from "../runtime/match/host.js";
 import { basename, OPTION_CLUSTER } from "../runtime/match/shell/matcher.js";
+import { readPlainLine } from "../runtime/match/shell/plain-line.js";
+import { NEVER_RUNS_OPERANDS } from "../runtime/match/shell/tables.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { Truth } from "../runtime/truth.js";
@@ -83,6 +85,46 @@ export function commandLinesPattern(firstWords: readonly string[]): string {
   return `^(?:[ \\t\\n;&|]*${command})*[ \\t\\n;&|]*$|\\\\\\n`;
 }
 
+/**
+ * The programs known never to run their operands (`match/shell/tables.ts`): a plain line of one simple command
+ * headed by one of them runs nothing else, whatever its other words.
+ */
+export const INERT_HEADS: ReadonlySet<string> = NEVER_RUNS_OPERANDS;
+
+/**
+ * The plain lines (`match/shell/plain-line.ts`) of one simple command whose first word is `head` exactly: blanks,
+ * `head`, then words of plain characters, none starting with `=`, after blanks. Every shell reads such a line as
+ * that one command and those words.
+ */
+export function inertLinesPattern(head: string): string {
+  const word = "[A-Za-z0-9_\\-./,:@%+][A-Za-z0-9_\\-./,:@%+=]*";
+  return `^[ \\t]*${literal(head)}(?:[ \\t]+${word})*[ \\t]*$`;
+}
+
+/**
+ * A `command` list's answer on every line of {@link inertLinesPattern}`(head)`, when it is the same on all of them,
+ * for a `head` of {@link INERT_HEADS}: true when a prefix is `head` alone (every simple command of the line starts
+ * with it, and the line is of the safe subset), false when no prefix's program may be `head` (the program is
+ * compared by base name ignoring case, or as a versioned name: here any name `head` starts with, or that starts with
+ * `head`, counts), since an inert program's operands are data. Undefined when the answer depends on the other words
+ * (`echo hi`, `{ prefix: echo, options: [-n] }`, `echo$`) or an entry does not read.
+ */
+export function inertAnswer(value: unknown, head: string): Truth | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  let related = false;
+  for (const spec of value) {
+    const read = parseCommandPrefixSpec(spec);
+    if (!read.ok) return undefined;
+    const { words, exact, options } = read.prefix;
+    const first = words[0];
+    if (first === undefined) return undefined;
+    if (first === head && words.length === 1 && !exact && options === undefined) return 1;
+    const name = basename(first).toLowerCase();
+    if (name.startsWith(head) || head.startsWith(name)) related = true;
+  }
+  return related ? undefined : 0;
+}
+
 /** The rooted spelling of a path prefix (as glob patterns read absolute paths: `/a` as `\0/a`). */
 function rooted(prefix: string): string {
   if (!prefix.startsWith("/")) return prefix;
@@ -120,6 +162,8 @@ interface CommandWords {
   readonly words: readonly string[];
   /** A prefix without `$` and without options: certain wherever its words start the command. */
   readonly plain: boolean;
+  /** A prefix with `$`: certain only of a simple command of exactly its words. */
+  readonly exact: boolean;
   readonly key: string;
 }
 
@@ -640,6 +684,9 @@ function agrees(start: LineStart, e: CommandWords): boolean {
 export class FieldFacts {
   readonly #paths = new Map<number, PathReadings>();
   readonly #commands = new Map<number, readonly CommandWords[]>();
+  readonly #commandAtoms = new Map<number, Atom>();
+  /** Per pair of `command` atoms, whether the first certain makes the second false (see `#certainExcludes`). */
+  readonly #excludes = new Map<string, boolean>();
   /** `command` atoms every prefix of which was read (a prefix not read says nothing of first words). */
   readonly #completeCommands = new Set<number>();
   /** `regex` atoms that name the words a line starts with (see {@link lineStartsRegex}). */
@@ -688,9 +735,15 @@ export class FieldFacts {
             continue;
           }
           const plain = !read.prefix.exact && read.prefix.options === undefined;
-          entries.push({ words: read.prefix.words, plain, key: JSON.stringify(spec) });
+          entries.push({
+            words: read.prefix.words,
+            plain,
+            exact: read.prefix.exact,
+            key: JSON.stringify(spec),
+          });
         }
         this.#commands.set(atom.id, entries);
+        this.#commandAtoms.set(atom.id, atom);
         if (complete && entries.length > 0 && entries.every((e) => e.words.length > 0))
           this.#completeCommands.add(atom.id);
       } else if (atom.operator === "regex") {
@@ -730,6 +783,35 @@ export class FieldFacts {
       if (!starts.some((start) => lists.every((list) => list.some((e) => agrees(start, e))))) return false;
     }
     return true;
+  }
+
+  /**
+   * Whether `b` is false wherever `a` is certain: certain means every simple command of the line starts with a
+   * prefix of `a`, and each of them is either an inert program alone (its operands are data, so `b` is false on
+   * every command it heads when `inertAnswer` says so: `["ls", "echo"]` certain, `["rm"]` false) or exact (`$`: the
+   * command is exactly its plain words, on which `b` is run). A line of such commands alone runs nothing else.
+   */
+  #certainExcludes(a: number, b: number): boolean {
+    const key = `${a}\u0000${b}`;
+    let known = this.#excludes.get(key);
+    if (known === undefined) {
+      const entries = this.#commands.get(a) as readonly CommandWords[];
+      const other = this.#commandAtoms.get(b) as Atom;
+      known =
+        this.#completeCommands.has(a) &&
+        entries.every((e) => {
+          const first = e.words[0] as string;
+          if (e.plain && e.words.length === 1 && INERT_HEADS.has(first))
+            return inertAnswer(other.value, first) === 0;
+          if (!e.exact) return false;
+          // Read as the shell reads it: one simple command of exactly these words (no assignment, no keyword).
+          const text = e.words.join(" ");
+          const read = readPlainLine(text);
+          return read?.length === 1 && read[0]?.join(" ") === text && other.test(text) === 0;
+        });
+      this.#excludes.set(key, known);
+    }
+    return known;
   }
 
   #urlsAllow(truths: ReadonlyMap<number, Truth>): boolean {
@@ -875,6 +957,7 @@ export class FieldFacts {
       if (truth !== 1) continue;
       for (const b of ids) {
         if (b === a) continue;
+        if (truths.get(b) !== 0 && this.#certainExcludes(a, b)) return false;
         if (truths.get(b) === 1) {
           // Both certain: the first simple command's words start with a prefix of each, so one of a's prefixes and
           // one of b's are the same words or one starts the other (a list none of whose prefixes reads says nothing).

@@ -33,6 +33,7 @@ import {
   type Dfa,
   intersect,
   intersectLengths,
+  isSubset,
   type LengthSet,
   lengthRange,
   literals,
@@ -46,7 +47,14 @@ import {
   TooComplex,
   union,
 } from "./dfa.js";
-import { commandFirstWords, commandLinesPattern, FieldFacts } from "./facts.js";
+import {
+  commandFirstWords,
+  commandLinesPattern,
+  FieldFacts,
+  INERT_HEADS,
+  inertAnswer,
+  inertLinesPattern,
+} from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import { RegexLanguage } from "./regex-language.js";
@@ -123,7 +131,13 @@ type StringAtom =
    * Not modelled; where it is true, the loose region may still be cut to `certainAnywhere`, and holds a string of
    * `certainLines` (checked, not cut: a `command` list's lines, a larger automaton than every later cut needs).
    */
-  | { readonly kind: "free"; readonly certainAnywhere?: Dfa; readonly certainLines?: () => Dfa };
+  | {
+      readonly kind: "free";
+      readonly certainAnywhere?: Dfa;
+      readonly certainLines?: () => Dfa;
+      /** A `command` list's answer on every plain line of an inert program (facts.ts `inertAnswer`). */
+      readonly inertAnswer?: (head: string) => Truth | undefined;
+    };
 
 /**
  * Every string of the shell's safe subset, and more (`match/shell/safe-subset.ts`): unquoted word characters,
@@ -737,6 +751,10 @@ export class StringTheory {
   readonly #cache = new Map<string, TheoryState | null>();
   /** Per region, whether it meets each `command` atom's lines ({@link meets}). */
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
+  /** The inert programs another operator names (see `#inertAgrees`). */
+  readonly #inertHeads: readonly string[];
+  /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
+  readonly #inertHeadsOf = new WeakMap<Dfa, readonly string[] | null>();
   readonly #witnesses = new Map<string, readonly { readonly text: string; readonly loose: boolean }[]>();
   /** Loose candidates by the loose region and the truths they are drawn from (many states share them). */
   readonly #looseCache = new WeakMap<Dfa, Map<string, LazyStrings>>();
@@ -808,6 +826,13 @@ export class StringTheory {
       const format = formatLanguage(schema.format);
       if (format !== undefined) patterns.push(format);
     }
+    // Inert programs another operator names (`regex: "^echo [a-z]+$"`): a loose region of their plain lines alone
+    // settles every `command` list at once (see `#settleInert`).
+    const named = [...patterns.map((p) => p.pattern), ...texts];
+    this.#inertHeads = atoms.some((a) => a.operator === "command")
+      ? [...INERT_HEADS].filter((h) => named.some((text) => text.includes(h)))
+      : [];
+    for (const h of this.#inertHeads) patterns.push({ pattern: inertLinesPattern(h), flags: "u" });
     this.hasPaths = globs.length > 0 || prefixes.length > 0;
     if (this.hasPaths) pool.addPathBoundaries(builder, globs, prefixes);
     this.hasUrls = urls.length > 0;
@@ -874,10 +899,16 @@ export class StringTheory {
           // Certain only of the safe subset, and only where every simple command starts with a prefix's word.
           const safe = automata.pattern(SAFE_SUBSET_SUPERSET, "u");
           const first = commandFirstWords(a.value);
-          if (first === undefined) return { kind: "free", certainAnywhere: safe };
+          const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
+          if (first === undefined) return { kind: "free", certainAnywhere: safe, inertAnswer: inert };
           // Made when first needed: most lists are never certain where a loose region is left.
           const lines = commandLinesPattern(first);
-          return { kind: "free", certainAnywhere: safe, certainLines: () => automata.pattern(lines, "u") };
+          return {
+            kind: "free",
+            certainAnywhere: safe,
+            certainLines: () => automata.pattern(lines, "u"),
+            inertAnswer: inert,
+          };
         }
         default:
           return { kind: "free" };
@@ -994,6 +1025,7 @@ export class StringTheory {
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;
     if (loose !== null && !this.#meetsLines(loose.dfa, truths)) loose = null;
     if (loose !== null) loose = this.#settle(loose, truths);
+    if (loose !== null && !this.#inertAgrees(loose.dfa, truths)) loose = null;
     if (exact === null && loose === null) return null;
     return { exact, loose, truths };
   }
@@ -1010,6 +1042,36 @@ export class StringTheory {
     if (kept.length === 0) return null;
     if (kept.length === strings.length) return loose;
     return { dfa: literals(this.alphabet, kept), lengths: loose.lengths };
+  }
+
+  /**
+   * Whether the `command` lists may have their assigned truths on a loose region: when every string of it is a plain
+   * line of one simple command headed by an inert program (`echo`, `ls`), each list has one answer on all of that
+   * program's lines (facts.ts `inertAnswer`), and the truths can be had only on the lines of a program whose answers
+   * they are.
+   */
+  #inertAgrees(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
+    if (this.#inertHeads.length === 0) return true;
+    let heads = this.#inertHeadsOf.get(region);
+    if (heads === undefined) {
+      const lines = this.#inertHeads.map((h) => ({
+        h,
+        dfa: this.#automata.pattern(inertLinesPattern(h), "u"),
+      }));
+      const met = lines.filter(({ dfa }) => meets(region, dfa));
+      const all = met.reduce((u, { dfa }) => union(u, dfa), constant(this.alphabet.size, false));
+      heads = met.length > 0 && isSubset(region, all) ? met.map(({ h }) => h) : null;
+      this.#inertHeadsOf.set(region, heads);
+    }
+    if (heads === null) return true;
+    return heads.some((head) =>
+      [...truths].every(([i, truth]) => {
+        const atom = this.#atoms[i] as StringAtom;
+        if (atom.kind !== "free" || atom.inertAnswer === undefined) return true;
+        const answer = atom.inertAnswer(head);
+        return answer === undefined || answer === truth;
+      }),
+    );
   }
 
   #atomTruths(truths: ReadonlyMap<number, Truth>): Map<number, Truth> {

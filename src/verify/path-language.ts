@@ -201,23 +201,34 @@ export class PathLanguages {
       possible: intersect(this.simple, union(exact, folded)),
       // The runtime reads the text as written first: a string that starts with the prefix is a maybe at least.
       neverFalse: exact,
-      certainAnywhere: this.#plainAnywhere(),
+      certainAnywhere: this.#normalAnywhere(),
     };
   }
 
   /**
    * For a glob that names a file anywhere — `**`, a slash, then a last part P of ASCII letters, digits, `.`, `_`,
    * `-` and `*` (as in the globs for `.env*` or `*.pem` files) — the strings whose last `/`-separated segment P
-   * matches, which is never `.`, `..` or empty. Every platform's reading keeps that segment last (a `..` before it
-   * climbs over others, not over it), and the POSIX reading is one of them, so the glob is never false there.
+   * matches, exactly or ignoring case, which is never `.`, `..` or empty. Every platform's reading keeps that
+   * segment last (a `..` before it climbs over others, not over it), and the POSIX reading is one of them, so the
+   * glob is never false there.
    */
   #lastSegment(glob: string): Dfa | undefined {
     const part = /^\*\*\/([A-Za-z0-9._*-]+)$/.exec(glob)?.[1];
     if (part === undefined) return undefined;
     const segment = [...part].map((c) => (c === "*" ? "[^/]*" : literal(c))).join("");
-    const matches = this.#parse(`(?:^|/)${segment}$`, "u");
+    // Ignoring case too: where the exact pattern misses the POSIX reading, the runtime's case-folded one (flag
+    // `iu`, behind a check of the folded literal ends, which folds alike) still matches it.
+    const matches = this.#parse(`(?:^|/)${segment}$`, "iu");
     const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
     return subtract(matches, notNamed);
+  }
+
+  /**
+   * Every string a `path_prefix` may be certain of: a plain path already in normal form, so none starting with `/`
+   * and none with an empty, `.` or `..` segment (`public/../x`, `public//x`, `public/x/` are at most a maybe).
+   */
+  #normalAnywhere(): Dfa {
+    return complement(this.#parse("^/|(?:^|/)\\.{0,2}(?:/|$)", "u"));
   }
 
   /** Every string that may be a plain path: none starting with `/` (a plain path is relative). */

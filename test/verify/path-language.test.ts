@@ -158,13 +158,37 @@ describe("PathLanguages: strings on which an operator is never false", () => {
       "**/.*",
       "**/*a*",
       "**/..a",
+      "**/k*",
+      "**/S.PEM",
     );
     let used = 0;
     fc.assert(
       fc.property(fileGlob, fc.array(anyPath, { maxLength: 20 }), (g, heads) => {
         const compiled = compileCondition({ f: { glob: [g] } });
         if (!compiled.ok) return;
-        const names = ["x.pem", ".env", ".env.local", "id_rsa.pub", "a", ".", "..", "", ".a", "..a", "b"];
+        const names = [
+          "x.pem",
+          ".env",
+          ".env.local",
+          "id_rsa.pub",
+          "a",
+          ".",
+          "..",
+          "",
+          ".a",
+          "..a",
+          "b",
+          // Spelt in other cases: the runtime's reading ignoring case matches them.
+          "X.PEM",
+          "s.Pem",
+          ".ENV",
+          "ID_RSA",
+          "A",
+          "..A",
+          "\u212ay",
+          "K.pem",
+          "\u017f.pem",
+        ];
         const values = heads.flatMap((h, i) => [
           `${h}/${names[i % names.length]}`,
           `${h}${names[i % names.length]}`,
@@ -190,11 +214,13 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     );
     let truths = 0;
     fc.assert(
-      fc.property(operator, fc.array(anyPath, { maxLength: 30 }), (op, values) => {
+      fc.property(operator, fc.array(anyPath, { maxLength: 30 }), (op, tails) => {
         const compiled = compileCondition({ f: op });
         if (!compiled.ok) return;
         const globs = "glob" in op ? (typeof op.glob === "string" ? [op.glob] : op.glob) : [];
         const prefixes = "path_prefix" in op ? [op.path_prefix] : [];
+        // After a prefix too, where `..`, `.` and empty segments keep it from being certain.
+        const values = [...tails, ...prefixes.flatMap((p) => tails.map((t) => `${p}${t}`))];
         const { alphabet, paths } = languages(globs, prefixes, values);
         const { certainAnywhere } =
           "glob" in op ? paths.glob(globs) : paths.pathPrefix(op.path_prefix as string);
@@ -220,6 +246,9 @@ describe("PathLanguages: strings on which an operator is never false", () => {
       ["**/*.pem", "x/a.pem/b", false],
       ["**/a.pem/b", "x/a.pem", false],
       ["**/a.pem/b", "a.pem", false],
+      ["**/*.pem", "x/KEY.PEM", true],
+      ["**/*.pem", "x/KEY.PEM~", false],
+      ["**/.env*", ".ENV.local", true],
     ];
     for (const [glob, value, never] of cases) {
       const { alphabet, paths } = languages([glob], [], [value]);
