@@ -627,7 +627,13 @@ export function regexExact(spec: unknown, maxLength: number): boolean {
     machine?: { shortcut?: { literal?: unknown }; dfaEligible?: boolean; ops?: Int32Array };
   };
   if (regex.machine?.shortcut?.literal !== undefined) return true;
-  if (regex.machine?.dfaEligible !== true) return false;
+  if (regex.machine?.dfaEligible !== true) {
+    // The Pike VM (vm.ts `run`; `\b`, `\B`, flag `m`): one step per code unit at most, each costing 3 per live
+    // thread plus 1, and at most one thread per instruction. A string of `maxLength` code points has at most twice
+    // as many code units.
+    const ops = regex.machine?.ops;
+    return ops !== undefined && 2 * maxLength * (3 * ops.length + 1) <= REGEX_WORK_BOUND;
+  }
   const source = typeof spec === "string" ? spec : (spec as { pattern: string }).pattern;
   const flags = typeof spec === "string" ? "" : `${(spec as { flags?: string }).flags ?? ""}u`;
   const tree = parseRegexTree(source, flags);

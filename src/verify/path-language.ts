@@ -84,8 +84,7 @@ export interface PathOperatorLanguages {
   readonly neverFalse: Dfa;
   /**
    * Strings, modelled or not, on which the operator may be true: only a plain path is (path.ts `readPath`), and none
-   * starts with `/` (nor with `~`, nor holds `\` or `:`, which are left out here: cutting the alphabet at them
-   * would crowd the shortest candidates).
+   * starts with `/` or `~` or holds `\` or `:`; for a `path_prefix`, only one in normal form.
    */
   readonly certainAnywhere: Dfa;
 }
@@ -118,6 +117,8 @@ export class PathLanguages {
     builder.addPoint(0);
     builder.addPoint(0x2f);
     builder.addPoint(0x2e);
+    // `\`, `:` and a leading `~` keep a path from being plain (see `#plainAnywhere`).
+    for (const c of "\\:~ ") builder.addPoint(c.codePointAt(0) as number);
     for (const g of globs) {
       const compiled = compileGlob(g);
       if (!compiled.ok) continue;
@@ -224,16 +225,20 @@ export class PathLanguages {
   }
 
   /**
-   * Every string a `path_prefix` may be certain of: a plain path already in normal form, so none starting with `/`
-   * and none with an empty, `.` or `..` segment (`public/../x`, `public//x`, `public/x/` are at most a maybe).
+   * Every string a `path_prefix` may be certain of: a plain path already in normal form, so besides
+   * `#plainAnywhere`, none with an empty segment or one ending in `.` or a blank (`public/../x`, `public//x`,
+   * `public/x/`, `public/a.` are at most a maybe).
    */
   #normalAnywhere(): Dfa {
-    return complement(this.#parse("^/|(?:^|/)\\.{0,2}(?:/|$)", "u"));
+    return intersect(this.#plainAnywhere(), complement(this.#parse("(?:^|/)(?:/|$)|[. ](?:/|$)", "u")));
   }
 
-  /** Every string that may be a plain path: none starting with `/` (a plain path is relative). */
+  /**
+   * Every string that may be a plain path (path.ts `readPath`): none starting with `/` (a plain path is relative) or
+   * `~` (a home directory), none holding `\` or `:` (other platforms' separators and drives).
+   */
   #plainAnywhere(): Dfa {
-    return complement(this.#parse("^/", "u"));
+    return complement(this.#parse("^[/~]|[\\\\:]", "u"));
   }
 
   #parse(pattern: string, flags: string): Dfa {

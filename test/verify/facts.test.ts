@@ -522,12 +522,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "10 20",
   },
   {
-    why: "an exact prefix is possible, not certain, where its first words start the command",
+    why: "an exact prefix is possible, not certain, where its first words start the command; certain, the other is false",
     ops: [
       ["command", ["git status"]],
       ["command", ["git$"]],
     ],
-    out: "10 20",
+    out: "10 11 20 21",
   },
   {
     why: "a prefix written the same way covers itself, exact or not",
@@ -538,13 +538,13 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "10 12 20",
   },
   {
-    why: "every prefix covered, by one false operator each; git and ls never both certain",
+    why: "every prefix covered, by one false operator each; git and ls never both certain; ls certain, git false",
     ops: [
       ["command", ["git status", "ls -l"]],
       ["command", ["git"]],
       ["command", ["ls"]],
     ],
-    out: "011 100 111 200 211",
+    out: "011 021 100 111 121 200 211 221",
   },
   {
     why: "every prefix covered by one operator",
@@ -571,12 +571,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "01 02 10 20",
   },
   {
-    why: "unrelated command prefixes: never both certain",
+    why: "unrelated command prefixes: never both certain; ls (an inert program) certain, git false",
     ops: [
       ["command", ["git"]],
       ["command", ["ls"]],
     ],
-    out: "11",
+    out: "11 21",
   },
   // url: read at least as strictly, or with nothing in common.
   {

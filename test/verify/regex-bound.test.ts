@@ -152,6 +152,53 @@ describe("regexExact", () => {
     }
   });
 
+  for (const flags of ["", "i", "m"]) {
+    it(`a regex the Pike VM runs (\\b, flag m) read as exact answers every long string within the bound (flags "${flags}")`, () => {
+      let exact = 0;
+      fc.assert(
+        fc.property(
+          pattern.map((p) => `\\b${p}(?:\\b|$)`),
+          fc
+            .integer({ min: 100, max: 4096 })
+            .chain((maxLength) =>
+              fc.tuple(
+                fc.constant(maxLength),
+                fc.array(longInput(maxLength), { minLength: 1, maxLength: 6 }),
+              ),
+            ),
+          (source, [maxLength, inputs]) => {
+            const spec = { pattern: source, flags };
+            const regex = regexOf(source, flags);
+            if (regex === undefined || !regexExact(spec, maxLength)) return;
+            exact++;
+            for (const text of inputs)
+              expect(regex.testBounded(text), `${source} on ${text.length} characters`).toBe(
+                regex.test(text),
+              );
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      expect(exact).toBeGreaterThan(RUNS / 4);
+    });
+  }
+
+  it("reads a word-bounded pattern as exact on a field of a few thousand characters, not past its bound", () => {
+    const spec = { pattern: "\\bdrop\\b", flags: "i" };
+    expect(regexExact(spec, 2000)).toBe(true);
+    expect(regexExact(spec, 100_000)).toBe(false);
+    // Many live threads on every character: the runtime does give up on a long string.
+    const many = "\\b[ab]*a[ab]{60}c";
+    expect(regexExact(many, 8000)).toBe(false);
+    let seed = 11;
+    let text = "";
+    for (let i = 0; i < 8000; i++) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      text += (seed >> 16) % 2 === 0 ? "a" : "b";
+    }
+    expect((regexOf(many, "") as Bounded).testBounded(text)).toBeUndefined();
+  });
+
   it("does not read a pattern with many states as exact on long strings, and the runtime does give up there", () => {
     const source = "^(a|b)*a(a|b){14}$";
     expect(regexExact(source, 30)).toBe(true);
