@@ -51,6 +51,12 @@ interface ModelStatement {
   readonly rank: number;
   readonly when: Formula;
   readonly context: Formula;
+  /**
+   * Whether the statement matches some part of a compound command wherever it matches the whole: it reads each
+   * command field with one `command` operator alone (one that may match a compound command may match one of its
+   * parts, compound-parts.test.ts), and its other conditions read what the parts keep as it is.
+   */
+  readonly partMonotone: boolean;
 }
 
 /** One tool's statements of one policy, as formulas. */
@@ -69,6 +75,11 @@ export class ToolDecision {
 
   constructor(table: AtomTable, tool: string, statements: readonly StatementSpec[], mode: ControllerMode) {
     const mine = statements.filter((s) => s.tools.includes(tool));
+    const fields = commandFields(mine.map((s) => s.when));
+    const isCommandField = (name: string): boolean => {
+      const path = splitFieldPath(name);
+      return (fields?.paths ?? []).some((p) => p.length === path.length && p.every((seg, i) => seg === path[i]));
+    };
     this.#statements = mine
       .filter((s) => s.kind !== "otherwise")
       .map((s) => ({
@@ -76,6 +87,15 @@ export class ToolDecision {
         rank: ACTION_RANK[s.action],
         when: table.condition(s.when, "arguments"),
         context: table.condition(s.context, "context"),
+        partMonotone: Object.entries(s.when ?? {}).every(
+          ([name, spec]) =>
+            !isCommandField(name) ||
+            (spec !== null &&
+              typeof spec === "object" &&
+              !Array.isArray(spec) &&
+              Object.keys(spec).length === 1 &&
+              "command" in spec),
+        ),
       }));
     const fallbacks = mine.filter((s) => s.kind === "otherwise");
     this.#fallback =
@@ -84,7 +104,6 @@ export class ToolDecision {
         : (ACTIONS_BY_RANK[Math.max(...fallbacks.map((s) => ACTION_RANK[s.action]))] as PolicyAction);
     this.#mode = mode;
     // A fallback has no conditions, so it reads no command.
-    const fields = commandFields(mine.map((s) => s.when));
     this.#compound = fields === undefined ? undefined : { onlyCommand: fields.onlyCommand };
     this.#commandPaths = fields?.paths ?? [];
     if (fields !== undefined) {
@@ -157,13 +176,33 @@ export class ToolDecision {
    * statement may give the whole string without its parts being read, and `maySplit`, whether its parts may be read
    * instead (the whole may fall back, or get an ask where `command` is not the only operator on the field).
    */
-  decideWhole(masks: Uint8Array): { readonly stands: number; readonly maySplit: boolean } {
+  decideWhole(masks: Uint8Array): {
+    readonly stands: number;
+    readonly maySplit: boolean;
+    /**
+     * The least action (after the mode) the parts may give when they decide: ask when they decide only because an
+     * ask statement matched the whole (no fallback) and each ask statement that may match carries to a part
+     * (`partMonotone`): that part then gets ask at least. Allow otherwise.
+     */
+    readonly splitFloor: number;
+  } {
     const { policy, mayFallBack } = this.#rules(masks);
     const maySplit = this.#maySplit(masks, policy, mayFallBack);
     // Without a compound field or a separator, every decision stands, the fallback too.
-    if (!maySplit) return { stands: this.decide(masks, false), maySplit };
+    if (!maySplit) return { stands: this.decide(masks, false), maySplit, splitFloor: ALLOW };
     const stands = this.#compound?.onlyCommand === true ? policy : policy & ~ASK;
-    return { stands: applyModeMask(stands, this.#mode), maySplit };
+    const askCarries =
+      !mayFallBack &&
+      this.#statements.every((s) => s.rank !== ACTION_RANK.ask || s.partMonotone || !this.#mayMatch(s, masks));
+    const splitFloor = askCarries ? lowest(applyModeMask(ASK, this.#mode)) : ALLOW;
+    return { stands: applyModeMask(stands, this.#mode), maySplit, splitFloor };
+  }
+
+  /** Whether a statement may match (true, or maybe for an ask or deny) where atoms may have these truths. */
+  #mayMatch(s: ModelStatement, masks: Uint8Array): boolean {
+    const w = evaluate(s.when, masks);
+    const c = evaluate(s.context, masks);
+    return s.rank === 0 ? (w & T) !== 0 && (c & T) !== 0 : (w & (T | U)) !== 0 && (c & (T | U)) !== 0;
   }
 
   #maySplit(masks: Uint8Array, policy: number, mayFallBack: boolean): boolean {
@@ -198,6 +237,11 @@ export class ToolDecision {
     }
     return { policy, mayFallBack: must === 0 };
   }
+}
+
+/** The least strict action of a non-empty mask. */
+function lowest(mask: number): number {
+  return mask & ALLOW ? ALLOW : mask & ASK ? ASK : DENY;
 }
 
 /** `applyMode` on a mask of policy actions. */

@@ -559,13 +559,16 @@ function diffTool(
   // Where no whole string is decided more loosely (wholeMonotone), a compound command decided part by part on both
   // sides is not either: its parts are such strings, and the strictest of them wins on both sides. It may be only
   // where one side reads the parts and the other decides the whole: the old side's parts (any action) against a
-  // new whole that is not deny, or an old whole that is not allow against the new side's parts.
+  // new whole that is not deny, or an old whole that is not allow against the new side's parts — stricter than
+  // what those parts give at least (ask, when only ask statements that carry to a part split the new whole).
   const loosenedByParts: Goal = {
     reach: (masks) => {
       const o = oldDecision.decideWhole(masks);
       const n = newDecision.decideWhole(masks);
+      // The new parts give at least their floor: only an old whole stricter than it may be loosened.
+      const stricter = n.splitFloor === DENY ? 0 : n.splitFloor === ASK ? DENY : ASK | DENY;
       const mixed =
-        (o.maySplit && (n.stands & (ALLOW | ASK)) !== 0) || (n.maySplit && (o.stands & (ASK | DENY)) !== 0);
+        (o.maySplit && (n.stands & (ALLOW | ASK)) !== 0) || (n.maySplit && (o.stands & stricter) !== 0);
       return mixed ? REACHED | MISSED : MISSED;
     },
   };

@@ -68,6 +68,35 @@ describe("diff of shell policies, compound commands", () => {
     expect(shell?.changes.some((c) => c.change === "tightened")).toBe(true);
   });
 
+  it("an exact allow written as a regex beside an ask list is a tightening, complete: the ask carries to a part", () => {
+    // The new side has a regex on the field, so an ask of the whole splits it; the ask's list may run in some
+    // part, so the parts give ask at least, never less than the old side's ask of the whole.
+    const ask: Rule = { decision: "ask", when: '{ command: ["timeout"] }' };
+    const base = side("base", [ask, { decision: "allow", when: '{ command: ["npm test$"] }' }]);
+    const head = side("head", [ask, { decision: "allow", when: '{ regex: "^npm test$" }' }]);
+    expect([
+      outcomeOf(base, "timeout 5 ls && npm test"),
+      outcomeOf(head, "timeout 5 ls && npm test"),
+    ]).toEqual(["ask", "ask"]);
+    const [shell] = diffRegions(base, head);
+    expect(shell?.status, JSON.stringify(shell)).toBe("complete");
+    expect(shell?.changes.some((c) => c.change === "loosened")).toBe(false);
+    expect(shell?.changes.some((c) => c.change === "tightened")).toBe(true);
+    // An ask of a regex does not carry to a part: the new side splits `ls && pwd`, whose parts it allows, where the
+    // old side asked of the whole.
+    const base2 = side("base", [
+      { decision: "ask", when: '{ command: ["pwd"] }' },
+      { decision: "allow", when: '{ command: ["ls"] }' },
+    ]);
+    const head2 = side("head", [
+      { decision: "ask", when: '{ regex: "&&" }' },
+      { decision: "allow", when: '{ command: ["ls", "pwd"] }' },
+    ]);
+    expect([outcomeOf(base2, "ls && pwd"), outcomeOf(head2, "ls && pwd")]).toEqual(["ask", "allow"]);
+    const [other] = diffRegions(base2, head2);
+    expect(other?.status === "unknown" || other?.changes.some((c) => c.change === "loosened")).toBe(true);
+  });
+
   it("a deny entry spelt another way the other entries already cover changes nothing, and diff says so", () => {
     // `rm -R` may run wherever `rm -r` may (option letters in any case), and `rm -R -f` only where `rm -R` may: the
     // deny list denies the same lines before and after.

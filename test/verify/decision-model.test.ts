@@ -312,6 +312,44 @@ describe("compound commands", () => {
     expect(decision.decide(masks(T, T, T))).toBe(DENY);
   });
 
+  it("gives the parts a floor of ask when only asks of a command list alone split the whole (diff)", () => {
+    const table = new AtomTable();
+    const statements = [
+      rule("git", "allow", { cmd: { command: ["git"] } }),
+      rule("timeout", "ask", { cmd: { command: ["timeout"] }, other: { prefix: "a" } }),
+      rule("sudo", "ask", { cmd: { prefix: "sudo" } }),
+    ];
+    const [git, timeout, other, sudo, separators] = [0, 1, 2, 3, 4];
+    const masks = (t: number, l: number, a = T) => {
+      const m = new Uint8Array(table.atoms.length);
+      m[git] = F;
+      m[timeout] = t;
+      m[other] = a;
+      m[sudo] = l;
+      m[separators] = T;
+      return m;
+    };
+    for (const mode of ["enforce", "ci", "observe"] as const) {
+      const decision = new ToolDecision(table, "sh", statements, mode);
+      expect(table.atoms.map((a) => a.operator)).toEqual(["command", "command", "prefix", "prefix", "regex"]);
+      const floor = mode === "enforce" ? ASK : mode === "ci" ? DENY : ALLOW;
+      // The timeout list asks of the whole and may run in a part (its other field is kept): ask at least.
+      // Its ask does not stand (a prefix reads the field too): the parts decide.
+      expect(decision.decideWhole(masks(T, F))).toEqual({
+        stands: 0,
+        maySplit: true,
+        splitFloor: floor,
+      });
+      expect(decision.decideWhole(masks(U, F)).splitFloor).toBe(floor);
+      // An ask of a prefix is not known to carry to a part (the runtime writes parts back its own way): no floor.
+      expect(decision.decideWhole(masks(F, T)).splitFloor).toBe(ALLOW);
+      expect(decision.decideWhole(masks(T, U)).splitFloor).toBe(ALLOW);
+      // A whole that may fall back: no floor either.
+      expect(decision.decideWhole(masks(F, F)).splitFloor).toBe(ALLOW);
+      expect(decision.decideWhole(masks(T, F, F)).splitFloor).toBe(ALLOW);
+    }
+  });
+
   it("leaves a string with an ask alone when only `command` reads the field", () => {
     const table = new AtomTable();
     const statements = [
