@@ -78,7 +78,9 @@ export class ToolDecision {
     const fields = commandFields(mine.map((s) => s.when));
     const isCommandField = (name: string): boolean => {
       const path = splitFieldPath(name);
-      return (fields?.paths ?? []).some((p) => p.length === path.length && p.every((seg, i) => seg === path[i]));
+      return (fields?.paths ?? []).some(
+        (p) => p.length === path.length && p.every((seg, i) => seg === path[i]),
+      );
     };
     this.#statements = mine
       .filter((s) => s.kind !== "otherwise")
@@ -193,7 +195,9 @@ export class ToolDecision {
     const stands = this.#compound?.onlyCommand === true ? policy : policy & ~ASK;
     const askCarries =
       !mayFallBack &&
-      this.#statements.every((s) => s.rank !== ACTION_RANK.ask || s.partMonotone || !this.#mayMatch(s, masks));
+      this.#statements.every(
+        (s) => s.rank !== ACTION_RANK.ask || s.partMonotone || !this.#mayMatch(s, masks),
+      );
     const splitFloor = askCarries ? lowest(applyModeMask(ASK, this.#mode)) : ALLOW;
     return { stands: applyModeMask(stands, this.#mode), maySplit, splitFloor };
   }
