@@ -1223,6 +1223,11 @@ export class StringTheory {
     for (const head of heads.slice(0, 12))
       for (const tail of tails)
         out.push(tail === "" ? head : `${head} ${tail}`, `${head} a ${tail}`.trimEnd());
+    // A prefix whose program is named with a version after it (`python3-1` for `python3`): the runtime reads it as
+    // that program, and as another whose name it starts with only for some separators (`python3.12` is `python`,
+    // `python3-1` is not), so a list of the shorter name may miss it.
+    for (const w of maybe.slice(0, 4))
+      for (const version of ["-1", "_1", ".1", "1"]) out.push(w.replace(/^\S+/, (head) => `${head}${version}`));
     out.push(...joined);
 
     // A prefix with the options it allows (`git log` with `-n`) is certain only where each option after it is

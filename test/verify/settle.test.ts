@@ -117,6 +117,42 @@ describe("command properties", () => {
     expect(result?.status, JSON.stringify(result)).toBe("holds");
   });
 
+  it("fails with a program named with a version the shorter name's list misses (python3-1, not python)", () => {
+    const policy = JSON.stringify({
+      version: 1,
+      otherwise: { run_shell: "ask" },
+      rules: [
+        {
+          id: "no-interpreters",
+          tools: ["run_shell"],
+          decision: "deny",
+          when: { command: { command: ["python", "rm"] } },
+          reason: "no",
+        },
+      ],
+    });
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "p",
+        tools: ["run_shell"],
+        where: { command: { command: ["python3"] } },
+        kind: "always",
+        action: "deny",
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const args = result?.witness?.arguments as { command: string };
+    expect(args.command).toMatch(/^python3[-_]/);
+    expect(
+      ToolPolicy.fromStatements(bundle.statements).decide({
+        callId: "c",
+        toolName: "run_shell",
+        arguments: args,
+      }).action,
+    ).toBe("ask");
+  });
+
   it("fails with a compound command allowed part by part, which the controller confirms", () => {
     const { result, policy } = verify({ command: { command: ["npm test"], not: { regex: "^npm test$" } } });
     expect(result?.status, JSON.stringify(result)).toBe("fails");
