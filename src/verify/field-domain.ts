@@ -1206,6 +1206,9 @@ export class StringTheory {
     for (const a of parts)
       for (const b of parts)
         for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
+    // A part with a plain word in quotes, which the runtime writes back without them (`ls 'a'` is the part `ls a`):
+    // a pattern of quotes sees the whole line, not that part.
+    for (const a of parts.slice(0, 2)) joined.push(`${a} 'a' && ${a}`, `${a} "a" && ${a}`);
     // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
     // pattern of `>` or `&` sees.
     for (const a of parts)
@@ -1227,7 +1230,8 @@ export class StringTheory {
     // that program, and as another whose name it starts with only for some separators (`python3.12` is `python`,
     // `python3-1` is not), so a list of the shorter name may miss it.
     for (const w of maybe.slice(0, 4))
-      for (const version of ["-1", "_1", ".1", "1"]) out.push(w.replace(/^\S+/, (head) => `${head}${version}`));
+      for (const version of ["-1", "_1", ".1", "1"])
+        out.push(w.replace(/^\S+/, (head) => `${head}${version}`));
     out.push(...joined);
 
     // A prefix with the options it allows (`git log` with `-n`) is certain only where each option after it is

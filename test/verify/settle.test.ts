@@ -153,6 +153,26 @@ describe("command properties", () => {
     ).toBe("ask");
   });
 
+  it("fails with a quoted plain word in a part, which the runtime writes back without quotes (ls 'a' && ls)", () => {
+    const { bundle, validators } = loadFromText(TOOLS, QUOTES_ASK);
+    const policy = ToolPolicy.fromStatements(bundle.statements);
+    for (const quote of ["'", '"']) {
+      const [result] = new Verifier(bundle, validators).verify([
+        {
+          id: "p",
+          tools: ["run_shell"],
+          where: { command: { regex: quote } },
+          kind: "never",
+          action: "allow",
+        },
+      ]);
+      expect(result?.status, JSON.stringify(result)).toBe("fails");
+      const args = result?.witness?.arguments as { command: string };
+      expect(args.command).toContain(`${quote}a${quote}`);
+      expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: args }).action).toBe("allow");
+    }
+  });
+
   it("fails with a compound command allowed part by part, which the controller confirms", () => {
     const { result, policy } = verify({ command: { command: ["npm test"], not: { regex: "^npm test$" } } });
     expect(result?.status, JSON.stringify(result)).toBe("fails");
