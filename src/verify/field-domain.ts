@@ -1634,7 +1634,9 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
       const globs = truth === 1 ? list(spec.path) : [];
       const paths = globs.some((g) => /[[\]{}\\]/.test(g)) ? [] : globs;
       const rest =
-        paths.length === 0 ? "(?:[/?#][!-~]*)?" : `(?:${paths.map(urlPathShape).join("|")})(?:[?#][!-~]*)?`;
+        paths.length === 0
+          ? `(?:[/?#]${URL_TEXT_CHAR}*)?`
+          : `(?:${paths.map(urlPathShape).join("|")})(?:[?#]${URL_TEXT_CHAR}*)?`;
       return { pattern: `^(?:${alternatives.join("|")})${rest}$`, flags: "u" };
     }
     default:
@@ -1642,9 +1644,14 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
   }
 }
 
-/** Printable ASCII but `?` and `#`, and the same without `/`: what a URL's path may be written with. */
-const URL_PATH_CHAR = "[\\u{21}\\u{22}\\u{24}-\\u{3e}\\u{40}-\\u{7e}]";
-const URL_SEGMENT_CHAR = "[\\u{21}\\u{22}\\u{24}-\\u{2e}\\u{30}-\\u{3e}\\u{40}-\\u{7e}]";
+/**
+ * Printable ASCII, with `%` only as an escape of a letter (`%41`: a bare `%` or `%zz` is read warily, a property of
+ * the text `%` is best broken by a URL the runtime reads plainly); the same but `?` and `#`, what a URL's path may be
+ * written with; and the same without `/`, a path segment.
+ */
+const URL_TEXT_CHAR = "(?:[!-$&-~]|%4[1-9])";
+const URL_PATH_CHAR = "(?:[\\u{21}\\u{22}\\u{24}\\u{26}-\\u{3e}\\u{40}-\\u{7e}]|%4[1-9])";
+const URL_SEGMENT_CHAR = "(?:[\\u{21}\\u{22}\\u{24}\\u{26}-\\u{2e}\\u{30}-\\u{3e}\\u{40}-\\u{7e}]|%4[1-9])";
 
 /** A URL path glob's shape as a pattern over a written path of printable ASCII, for seeding candidates. */
 function urlPathShape(glob: string): string {

@@ -125,8 +125,18 @@ function certainAnywherePattern(spec: UrlSpec): { pattern: string; flags: string
   const start = `^(?:${schemes.map(anyCase).join("|")})://`;
   const hosts = writtenHosts(spec);
   if (hosts === undefined) return { pattern: `${start}${NO_SUSPECT}$`, flags: "u" };
+  // A URL with nothing after its host but a query or a fragment has the path `/`: when no path glob matches that, a
+  // URL the operator is certain of goes on with `/` (so no `@` of userinfo comes before it).
+  const paths = listOf(spec.path);
+  const rootPath =
+    paths === undefined ||
+    paths.some((g) => {
+      const compiled = compileGlob(g);
+      return !compiled.ok || compiled.glob.test("/");
+    });
+  const rest = rootPath ? `(?:[/?#]${NO_SUSPECT})?` : `/${NO_SUSPECT}`;
   // Ignoring case as `toLowerCase` does: the Kelvin sign is a `k` there, so it is read as one here too.
-  return { pattern: `${start}(?:${hosts})(?::[0-9]*)?(?:[/?#]${NO_SUSPECT})?$`, flags: "iu" };
+  return { pattern: `${start}(?:${hosts})(?::[0-9]*)?${rest}$`, flags: "iu" };
 }
 
 /**

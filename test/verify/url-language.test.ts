@@ -335,6 +335,36 @@ describe("url languages", () => {
     expect(certainOf({ host: "a.b" }, "mailto://a.b/")).toBe(false);
   });
 
+  it("certainAnywhere of an operator whose path globs miss `/` holds only URLs with a path after the host", () => {
+    const specs: UrlSpec[] = [
+      { host: "a.b", path: "/api/**" },
+      { host: "a.b", path: ["/", "/x"] },
+      { host: "a.b", path: "/**" },
+    ];
+    const { automata, urls } = languagesFor(specs, []);
+    const cases: [UrlSpec, string, boolean][] = [
+      [specs[0] as UrlSpec, "https://a.b/api/x", true],
+      [specs[0] as UrlSpec, "https://a.b?x@c.d/api", false],
+      [specs[0] as UrlSpec, "https://a.b#/api/x", false],
+      [specs[0] as UrlSpec, "https://a.b", false],
+      [specs[0] as UrlSpec, "https://a.b:8443/api", true],
+      [specs[1] as UrlSpec, "https://a.b?q", true],
+      [specs[2] as UrlSpec, "https://a.b#f", true],
+    ];
+    for (const [spec, value, want] of cases) {
+      const certain = accepts(
+        (urls.url(spec) as { certainAnywhere: Dfa }).certainAnywhere,
+        automata.alphabet.symbols(value),
+      );
+      expect(certain, `${JSON.stringify(spec)} ${value}`).toBe(want);
+      // Never narrower than the runtime: where it is certain, so is certainAnywhere.
+      if (runtime(spec)(value) === 1) expect(certain, value).toBe(true);
+    }
+    // The runtime is certain of the URLs said to be so here, and of none said not to be, for the first spec.
+    expect(runtime(specs[0] as UrlSpec)("https://a.b/api/x")).toBe(1);
+    expect(runtime(specs[0] as UrlSpec)("https://a.b?x@c.d/api")).not.toBe(1);
+  });
+
   it("certainAnywhere of an operator naming hosts holds only URLs written with one of them, in any case", () => {
     const specs: UrlSpec[] = [{ host: "a.b" }, { host: ["*.x.io", "10.0.0.1"] }, { host: "bücher.de" }];
     const { automata, urls } = languagesFor(specs, []);
