@@ -789,7 +789,12 @@ export class StringTheory {
     const texts: string[] = [];
     /** Every pattern the field's automata are made from: its boundaries cut the alphabet. */
     const patterns: { pattern: string; flags: string }[] = [];
+    /** The texts of the operators that narrow a region to strings (a `command` list never does). */
+    const narrowing: string[] = [];
     for (const a of atoms) {
+      if (a.operator === "regex" || a.operator === "equals" || a.operator === "in" || a.operator === "prefix")
+        narrowing.push(JSON.stringify(a.value));
+      if (a.operator === SCHEMA_OPERATOR) narrowing.push(JSON.stringify((a.value as SchemaSide).schema));
       if (a.operator === "glob")
         globs.push(...(typeof a.value === "string" ? [a.value] : (a.value as string[])));
       if (a.operator === "path_prefix") prefixes.push(a.value as string);
@@ -832,11 +837,11 @@ export class StringTheory {
       const format = formatLanguage(schema.format);
       if (format !== undefined) patterns.push(format);
     }
-    // Inert programs another operator names (`regex: "^echo [a-z]+$"`): a loose region of their plain lines alone
-    // settles every `command` list at once (see `#settleInert`).
-    const named = [...patterns.map((p) => p.pattern), ...texts];
+    // Inert programs an operator that narrows strings names (`regex: "^echo [a-z]+$"`, a schema's `enum`): a loose
+    // region of their plain lines alone settles every `command` list at once (see `#inertAgrees`).
+    for (const { schema } of field.sides) narrowing.push(JSON.stringify(schema));
     this.#inertHeads = atoms.some((a) => a.operator === "command")
-      ? [...INERT_HEADS].filter((h) => named.some((text) => text.includes(h)))
+      ? [...INERT_HEADS].filter((h) => narrowing.some((text) => text.includes(h)))
       : [];
     for (const h of this.#inertHeads) patterns.push({ pattern: inertLinesPattern(h), flags: "u" });
     this.hasPaths = globs.length > 0 || prefixes.length > 0;
