@@ -187,11 +187,23 @@ export class ToolDecision {
      * (`partMonotone`): that part then gets ask at least. Allow otherwise.
      */
     readonly splitFloor: number;
+    /**
+     * The standing actions (ask, deny; in the enforce mode only) every statement that may give them here carries to
+     * a part (`partMonotone`), and no fallback gives: where the whole gets one, some part gets it too, as a string
+     * decided whole.
+     */
+    readonly carried: number;
   } {
     const { policy, mayFallBack } = this.#rules(masks);
     const maySplit = this.#maySplit(masks, policy, mayFallBack);
     // Without a compound field or a separator, every decision stands, the fallback too.
-    if (!maySplit) return { stands: this.decide(masks, false), maySplit, splitFloor: ALLOW };
+    if (!maySplit)
+      return {
+        stands: this.decide(masks, false),
+        maySplit,
+        splitFloor: ALLOW,
+        carried: this.#carried(masks, mayFallBack),
+      };
     const stands = this.#compound?.onlyCommand === true ? policy : policy & ~ASK;
     const askCarries =
       !mayFallBack &&
@@ -199,7 +211,26 @@ export class ToolDecision {
         (s) => s.rank !== ACTION_RANK.ask || s.partMonotone || !this.#mayMatch(s, masks),
       );
     const splitFloor = askCarries ? lowest(applyModeMask(ASK, this.#mode)) : ALLOW;
-    return { stands: applyModeMask(stands, this.#mode), maySplit, splitFloor };
+    // A split whole stands by its statements alone: its fallback is read as the parts.
+    return {
+      stands: applyModeMask(stands, this.#mode),
+      maySplit,
+      splitFloor,
+      carried: this.#carried(masks, false),
+    };
+  }
+
+  /** See `decideWhole`'s `carried`; `mayFallBack` when the fallback may stand too. */
+  #carried(masks: Uint8Array, mayFallBack: boolean): number {
+    if (this.#mode !== "enforce") return 0;
+    let out = 0;
+    for (const action of ["ask", "deny"] as const) {
+      if (mayFallBack && this.#fallback === action) continue;
+      const rank = ACTION_RANK[action];
+      if (this.#statements.every((s) => s.rank !== rank || s.partMonotone || !this.#mayMatch(s, masks)))
+        out |= ACTION_BIT[action];
+    }
+    return out;
   }
 
   /** Whether a statement may match (true, or maybe for an ask or deny) where atoms may have these truths. */

@@ -561,14 +561,21 @@ function diffTool(
   // where one side reads the parts and the other decides the whole: the old side's parts (any action) against a
   // new whole that is not deny, or an old whole that is not allow against the new side's parts — stricter than
   // what those parts give at least (ask, when only ask statements that carry to a part split the new whole).
+  // Both sides split the same fields, so a part is the same string on both.
+  const sameSplit =
+    JSON.stringify(oldDecision.commandFieldPaths) === JSON.stringify(newDecision.commandFieldPaths);
   const loosenedByParts: Goal = {
     reach: (masks) => {
       const o = oldDecision.decideWhole(masks);
       const n = newDecision.decideWhole(masks);
-      // The new parts give at least their floor: only an old whole stricter than it may be loosened.
+      // The new parts give at least their floor: only an old whole stricter than it may be loosened. Nor an old
+      // whole's action that a statement carries to a part (`carried`): that part, decided whole, gets it on the old
+      // side, so at least it on the new one (no string is decided more loosely), and the new parts' strictest too.
       const stricter = n.splitFloor === DENY ? 0 : n.splitFloor === ASK ? DENY : ASK | DENY;
+      const carried = sameSplit ? o.carried : 0;
       const mixed =
-        (o.maySplit && (n.stands & (ALLOW | ASK)) !== 0) || (n.maySplit && (o.stands & stricter) !== 0);
+        (o.maySplit && (n.stands & (ALLOW | ASK)) !== 0) ||
+        (n.maySplit && (o.stands & ~carried & stricter) !== 0);
       return mixed ? REACHED | MISSED : MISSED;
     },
   };

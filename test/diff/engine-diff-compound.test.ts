@@ -97,6 +97,24 @@ describe("diff of shell policies, compound commands", () => {
     expect(other?.status === "unknown" || other?.changes.some((c) => c.change === "loosened")).toBe(true);
   });
 
+  it("a deny list narrowed where the default deny still catches its lines is complete: the old deny carries to a part", () => {
+    const allow: Rule = { decision: "allow", when: '{ command: ["ls", "echo", "npm test$"] }' };
+    const base = side("base", [{ decision: "deny", when: '{ command: ["rm -rf", "sudo"] }' }, allow]);
+    const head = side("head", [{ decision: "deny", when: '{ command: ["rm -rf -i", "sudo"] }' }, allow]);
+    expect([outcomeOf(base, "ls && rm -rf x"), outcomeOf(head, "ls && rm -rf x")]).toEqual(["deny", "deny"]);
+    const [shell] = diffRegions(base, head);
+    expect(shell?.status, JSON.stringify(shell)).toBe("complete");
+    expect(shell?.changes.some((c) => c.change === "loosened")).toBe(false);
+    // A deny of the whole line by a pattern no part shows does not carry: taken out, the parts decide.
+    const ask: Rule = { decision: "ask", when: '{ command: ["sudo"] }' };
+    const lsOnly: Rule = { decision: "allow", when: '{ regex: "^ls$" }' };
+    const withDeny = side("base", [{ decision: "deny", when: '{ regex: "&&" }' }, lsOnly, ask]);
+    const without = side("head", [lsOnly, ask]);
+    expect([outcomeOf(withDeny, "ls && ls"), outcomeOf(without, "ls && ls")]).toEqual(["deny", "allow"]);
+    const [other] = diffRegions(withDeny, without);
+    expect(other?.status === "unknown" || other?.changes.some((c) => c.change === "loosened")).toBe(true);
+  });
+
   it("a deny entry spelt another way the other entries already cover changes nothing, and diff says so", () => {
     // `rm -R` may run wherever `rm -r` may (option letters in any case), and `rm -R -f` only where `rm -R` may: the
     // deny list denies the same lines before and after.

@@ -339,7 +339,11 @@ describe("compound commands", () => {
         stands: 0,
         maySplit: true,
         splitFloor: floor,
+        // No ask stands; a deny would carry (there is none): in the enforce mode only.
+        carried: mode === "enforce" ? ASK | DENY : 0,
       });
+      // An ask of a prefix may match: it does not carry to a part.
+      expect(decision.decideWhole(masks(T, T)).carried).toBe(mode === "enforce" ? DENY : 0);
       expect(decision.decideWhole(masks(U, F)).splitFloor).toBe(floor);
       // An ask of a prefix is not known to carry to a part (the runtime writes parts back its own way): no floor.
       expect(decision.decideWhole(masks(F, T)).splitFloor).toBe(ALLOW);
