@@ -669,6 +669,36 @@ function firstWordsMeet(word: string, first: string): boolean {
  * words where it has words, at the next one a word that starts with the text named (the line's word may go on), and
  * no more words than the line where the line ends.
  */
+/**
+ * Whether a line that starts as `start` says runs the prefix `e` as the runtime reads it (a maybe at least; an exact
+ * prefix or one with options too, which are possible wherever their words start the command):
+ * its first simple command's words start with `e`'s words, as written (matcher.ts `mayRun` compares the first word
+ * by name and the next ones as written, option letters in any order). With blanks of any kind between the line's
+ * words, a newline may end the command after its first word: then only a one-word prefix.
+ */
+function runsStart(start: LineStart, e: CommandWords): boolean {
+  return (
+    e.words.length <= start.words.length &&
+    (start.blanks !== true || e.words.length === 1) &&
+    e.words.every((w, i) => start.words[i] === w)
+  );
+}
+
+/**
+ * What a `prefix` operator says a command line starts with, read as {@link lineStartsRegex} reads `^` and a text:
+ * its whole words (each followed by a blank), then the start of the next word, if any. Undefined unless the text
+ * is plain words separated by one space, the first a plain first word.
+ */
+export function prefixLineStart(value: unknown): readonly LineStart[] | undefined {
+  if (typeof value !== "string" || !/^[A-Za-z0-9_./+,:@%=-]+(?: [A-Za-z0-9_./+,:@%=-]+)* ?$/.test(value))
+    return undefined;
+  const parts = value.split(" ");
+  const last = parts.pop() as string;
+  const words = parts;
+  if (words.length === 0 || !plainFirstWord(words[0] as string)) return undefined;
+  return [last === "" ? { words } : { words, last }];
+}
+
 function agrees(start: LineStart, e: CommandWords): boolean {
   const { words, last, ends } = start;
   return (
@@ -746,8 +776,8 @@ export class FieldFacts {
         this.#commandAtoms.set(atom.id, atom);
         if (complete && entries.length > 0 && entries.every((e) => e.words.length > 0))
           this.#completeCommands.add(atom.id);
-      } else if (atom.operator === "regex") {
-        const start = lineStartsRegex(atom.value);
+      } else if (atom.operator === "regex" || atom.operator === "prefix") {
+        const start = atom.operator === "regex" ? lineStartsRegex(atom.value) : prefixLineStart(atom.value);
         if (start !== undefined) this.#firstWords.set(atom.id, start);
       } else if (atom.operator === "url") {
         const parts = urlParts(atom.value as UrlSpec);
@@ -781,6 +811,11 @@ export class FieldFacts {
         .map((c) => this.#commands.get(c) as readonly CommandWords[]);
       // The line starts one of these ways; whichever it is, every certain list has a prefix that agrees with it.
       if (!starts.some((start) => lists.every((list) => list.some((e) => agrees(start, e))))) return false;
+      // And a list with a plain prefix of the line's first words, as written, may run it: never false there.
+      for (const [c, entries] of this.#commands) {
+        if (truths.get(c) !== 0) continue;
+        if (starts.every((start) => entries.some((e) => runsStart(start, e)))) return false;
+      }
     }
     return true;
   }

@@ -624,15 +624,22 @@ export function regexExact(spec: unknown, maxLength: number): boolean {
   const compiled = compileRegexOperator(spec as string);
   if (!compiled.ok) return false;
   const regex = compiled.regex as unknown as {
-    machine?: { shortcut?: { literal?: unknown }; dfaEligible?: boolean; ops?: Int32Array };
+    machine?: {
+      shortcut?: { literal?: unknown };
+      dfaEligible?: boolean;
+      ops?: Int32Array;
+      unicode?: boolean;
+    };
   };
   if (regex.machine?.shortcut?.literal !== undefined) return true;
   if (regex.machine?.dfaEligible !== true) {
-    // The Pike VM (vm.ts `run`; `\b`, `\B`, flag `m`): one step per code unit at most, each costing 3 per live
-    // thread plus 1, and at most one thread per instruction. A string of `maxLength` code points has at most twice
-    // as many code units.
+    // The Pike VM (vm.ts `run`; `\b`, `\B`, flag `m`): one step per character at most (a code point with flag `u`,
+    // a code unit without: a string of `maxLength` code points has at most twice as many), each costing 3 per live
+    // thread plus 1, and a live thread is a consuming instruction, each at most once.
     const ops = regex.machine?.ops;
-    return ops !== undefined && 2 * maxLength * (3 * ops.length + 1) <= REGEX_WORK_BOUND;
+    if (ops === undefined) return false;
+    const steps = regex.machine?.unicode === true ? maxLength : 2 * maxLength;
+    return steps * (3 * consumingInstructions(ops) + 1) <= REGEX_WORK_BOUND;
   }
   const source = typeof spec === "string" ? spec : (spec as { pattern: string }).pattern;
   const flags = typeof spec === "string" ? "" : `${(spec as { flags?: string }).flags ?? ""}u`;
@@ -720,10 +727,16 @@ function everyStateCost(machine: DfaMachine, source: string, flags: string): num
  * each the start or the instruction after a consuming one, so there are at most 2^(consuming + 1) of them, and the
  * start again where `^` holds.
  */
-function passedStates(ops: Int32Array, maxLength: number): number {
+/** The instructions of a program that consume a character (`char`, `set`, `any`). */
+function consumingInstructions(ops: Int32Array): number {
   let consuming = 0;
   for (const op of ops)
     if (op === REGEX_OPS.char || op === REGEX_OPS.set || op === REGEX_OPS.any) consuming++;
+  return consuming;
+}
+
+function passedStates(ops: Int32Array, maxLength: number): number {
+  const consuming = consumingInstructions(ops);
   const byLength = 2 * maxLength + 1;
   return consuming >= 30 ? byLength : Math.min(byLength, 2 ** (consuming + 1) + 1);
 }
@@ -1214,6 +1227,12 @@ export class StringTheory {
     // A part with a plain word in quotes, which the runtime writes back without them (`ls 'a'` is the part `ls a`):
     // a pattern of quotes sees the whole line, not that part.
     for (const a of parts.slice(0, 2)) joined.push(`${a} 'a' && ${a}`, `${a} "a" && ${a}`);
+    // The same command spelt so that a pattern of its start misses it: a blank first, its first word in quotes, or a
+    // redirection before it (` ls`, `'ls'`, `>/dev/null ls`), each read as that command.
+    for (const a of parts.slice(0, 4)) {
+      const [first, ...rest] = a.split(" ");
+      joined.push(` ${a}`, [`'${first}'`, ...rest].join(" "), `>/dev/null ${a}`);
+    }
     // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
     // pattern of `>` or `&` sees.
     for (const a of parts)

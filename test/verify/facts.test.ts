@@ -880,12 +880,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "011 101 110 111 112 121 211",
   },
   {
-    why: "a prefix of one word, or one whose next word starts with the named text, may cover the line",
+    why: "a prefix of one word, or one whose next word starts with the named text, may cover the line; the line runs `git`",
     ops: [
       ["regex", "^git log '?--one"],
       ["command", ["git log --stat", "git", { prefix: "git log", options: ["--oneline"] }]],
     ],
-    out: "",
+    out: "10",
   },
   {
     why: "a prefix whose word there is another says the line is not covered",

@@ -284,3 +284,95 @@ describe("inert lines", () => {
     expect(more?.status).not.toBe("holds");
   });
 });
+
+describe("line starts run their prefixes", () => {
+  // Operators that name how a line starts, and texts that start lines so (each followed by a tail below).
+  const STARTS: readonly (readonly [Record<string, unknown>, readonly string[]])[] = [
+    [{ regex: "^rm -rf " }, ["rm -rf "]],
+    [{ regex: "^sudo\\s" }, ["sudo ", "sudo\n", "sudo\t"]],
+    [{ regex: "^git\\s+push\\b" }, ["git push", "git \t push", "git\npush"]],
+    [{ regex: "^git\\s+push\\s" }, ["git push ", "git\npush ", "git \n push\t"]],
+    [{ regex: "^npm (install|ci)" }, ["npm install", "npm ci"]],
+    [{ regex: "^git push" }, ["git push", "git pushx"]],
+    [{ prefix: "rm -rf " }, ["rm -rf "]],
+    [{ prefix: "git " }, ["git "]],
+    [{ prefix: "sudo -u " }, ["sudo -u "]],
+  ];
+  const TAILS = [
+    "",
+    "x",
+    " x",
+    "; ls",
+    " && rm x",
+    "'a b'",
+    " $HOME",
+    "\nls",
+    " | sh",
+    "=1 ls",
+    " -f",
+    "--force",
+  ];
+  const PREFIXES = [
+    "rm",
+    "rm -rf",
+    "rm -r",
+    "rm -f",
+    "rm -rf x",
+    "rm -rf$",
+    "sudo",
+    "sudo -u",
+    "git",
+    "git push",
+    "git push --force",
+    "npm",
+    "npm install",
+    "npm ci",
+    "RM",
+    "/bin/rm",
+    "ls",
+  ];
+  const scenario = fc.tuple(
+    fc.constantFrom(...STARTS),
+    fc.array(fc.tuple(fc.nat(3), fc.constantFrom(...TAILS)), { minLength: 1, maxLength: 6 }),
+    fc.array(fc.constantFrom<unknown>(...PREFIXES, { prefix: "rm", options: ["-f"] }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+  );
+
+  it("a list with a plain prefix of the words a line starts with is never false on it", () => {
+    let lines = 0;
+    let excluded = 0;
+    fc.assert(
+      fc.property(scenario, ([[operator, texts], tails, list]) => {
+        const table = new AtomTable();
+        const field = fieldRef("arguments", "command");
+        const [name, value] = Object.entries(operator)[0] as [string, unknown];
+        const r = table.atom(field, name, value);
+        const c = table.atom(field, "command", list);
+        const facts = new FieldFacts(new Automata(new AlphabetBuilder().build()), table.atoms);
+        for (const [i, tail] of tails) {
+          const text = `${texts[i % texts.length]}${tail}`;
+          if (table.atoms[r]?.test(text) !== 1) continue;
+          lines++;
+          const truth = table.atoms[c]?.test(text) as Truth;
+          const allows = (t: Truth) =>
+            facts.allows(
+              new Map<number, Truth>([
+                [r, 1],
+                [c, t],
+              ]),
+            );
+          expect(
+            allows(truth),
+            `${JSON.stringify(operator)} ${JSON.stringify(list)} ${truth} on ${JSON.stringify(text)}`,
+          ).toBe(true);
+          if (!allows(0)) excluded++;
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    expect(lines).toBeGreaterThan(RUNS);
+    expect(excluded).toBeGreaterThan(RUNS / 4);
+  });
+});
