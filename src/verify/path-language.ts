@@ -235,10 +235,11 @@ export class PathLanguages {
 
   /**
    * Every string that may be a plain path (path.ts `readPath`): none starting with `/` (a plain path is relative) or
-   * `~` (a home directory), none holding `\` or `:` (other platforms' separators and drives).
+   * `~` (a home directory), none holding `\` or `:` (other platforms' separators and drives), none whose last
+   * segment ends in a blank (no later `..` removes it, and a plain path has no segment ending so).
    */
   #plainAnywhere(): Dfa {
-    return complement(this.#parse("^[/~]|[\\\\:]", "u"));
+    return complement(this.#parse("^[/~]|[\\\\:]| /*$", "u"));
   }
 
   #parse(pattern: string, flags: string): Dfa {
