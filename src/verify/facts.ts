@@ -361,10 +361,20 @@ function urlExcludes(a: UrlParts, b: UrlParts): boolean {
   // a maybe on a host `readHost` refuses before it reads the path, and then so is `a`.
   if (a.paths !== null && b.paths !== null && (b.hosts === null || a.hosts !== null))
     if (pathsDisjoint(a.paths, b.paths)) return true;
-  if (a.hosts === null || b.hosts === null || a.hosts.suffixes.length > 0) return false;
+  if (a.hosts === null || b.hosts === null) return false;
   const { names: bNames, suffixes: bSuffixes } = b.hosts;
-  return [...a.hosts.names].every(
-    (name) => !bNames.has(name) && !bSuffixes.some((s) => name.endsWith(s) && name.length > s.length),
+  // A host `a` is certain of by a suffix (`*.example.com`) is a name under it, which `b` reads only when one of its
+  // names is under that suffix too or its suffixes and that one meet (the apex `example.com` is under neither).
+  const suffixesApart = a.hosts.suffixes.every(
+    (s) =>
+      ![...bNames].some((n) => n.endsWith(s) && n.length > s.length) &&
+      !bSuffixes.some((t) => t.endsWith(s) || s.endsWith(t)),
+  );
+  return (
+    suffixesApart &&
+    [...a.hosts.names].every(
+      (name) => !bNames.has(name) && !bSuffixes.some((s) => name.endsWith(s) && name.length > s.length),
+    )
   );
 }
 

@@ -588,12 +588,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "10 12 20",
   },
   {
-    why: "the apex is not under its `*.` suffix",
+    why: "the apex is not under its `*.` suffix, nor is a name under the suffix the apex",
     ops: [
       ["url", { host: "example.com" }],
       ["url", { host: "*.example.com" }],
     ],
-    out: "11 12",
+    out: "11 12 21",
   },
   {
     why: "a `*.` suffix under a shorter one",
@@ -604,12 +604,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "10 12 20",
   },
   {
-    why: "a `*.` suffix excludes nothing certain",
+    why: "a `*.` suffix certain excludes a host not under it, and the other way",
     ops: [
       ["url", { host: "*.example.com" }],
       ["url", { host: "x.org" }],
     ],
-    out: "11 21",
+    out: "11 12 21",
   },
   {
     why: "different hosts",
@@ -801,7 +801,7 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["url", { host: "abcdef.org" }],
       ["url", { host: "*.x.org" }],
     ],
-    out: "11 12",
+    out: "11 12 21",
   },
   {
     why: "a url operator and a prefix are not related",
