@@ -36,7 +36,7 @@ import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { Truth } from "../runtime/truth.js";
 import type { Automata } from "./automata.js";
-import { constant, type Dfa, isSubset, literals, subtract, union } from "./dfa.js";
+import { constant, type Dfa, isSubset, literals, meets, subtract, union } from "./dfa.js";
 import type { Atom } from "./formula.js";
 
 function literal(text: string): string {
@@ -760,8 +760,11 @@ export class FieldFacts {
         else {
           // The runtime compares a reading's text (`` for the empty relative path, not `.`).
           const text = rooted(prefix);
+          // A prefix ending in `/` names a folder: the folder itself too (`lib/vendor` for `lib/vendor/`).
+          const folder =
+            prefix.length > 1 && prefix.endsWith("/") ? `|^${literal(rooted(prefix.slice(0, -1)))}$` : "";
           // Ignoring case (which also reads the text as written).
-          possible = parse(`^${literal(text)}`, "iu");
+          possible = parse(`^${literal(text)}${folder}`, "iu");
           possible = subtract(possible, literals(alphabet, ["."]));
         }
         this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, prefix });
@@ -952,6 +955,21 @@ export class FieldFacts {
         // only absolute paths (`/etc/**`, `path_prefix: /etc`), `a` itself included, is false on it.
         if (this.#absoluteOnly(a)) return false;
         for (const b of ids) if (b !== a && truths.get(b) !== 0 && this.#absoluteOnly(b)) return false;
+        // A plain path has that one reading, which a glob reads alone (glob-paths.ts): a glob none of whose possible
+        // readings `a` may be certain of is false there (`src/**` certain, `lib/**` false). Not a `path_prefix`, which
+        // also reads the text as written (`lib/../src/a` starts with `lib/`).
+        for (const b of ids) {
+          if (b === a || truths.get(b) === 0) continue;
+          const pb = this.#paths.get(b) as PathReadings;
+          if (pb.kind !== "glob") continue;
+          const key = `M${a}|${b}`;
+          let met = this.#cache.get(key);
+          if (met === undefined) {
+            met = meets(pa.certain, pb.possible);
+            this.#cache.set(key, met);
+          }
+          if (!met) return false;
+        }
         // Certainly matches a: certainly matches a glob whose exact language covers it, or may match one.
         // Not `a` itself, which is certain.
         const notCertain = ids.filter((b) => truths.get(b) !== 1);
