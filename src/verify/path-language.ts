@@ -152,12 +152,31 @@ export class PathLanguages {
       const last = this.#lastSegment(g);
       if (last !== undefined) neverFalse = union(neverFalse, last);
     }
+    const last = this.#certainLast(patterns);
     return {
       certain: this.#raw(readings.certain, true),
       possible: this.#raw(readings.possible, false),
       neverFalse,
-      certainAnywhere: this.#plainAnywhere(),
+      certainAnywhere: last === undefined ? this.#plainAnywhere() : intersect(this.#plainAnywhere(), last),
     };
+  }
+
+  /**
+   * The strings whose last `/`-separated segment, as written, one of the globs' last parts matches exactly, or whose
+   * last segment is empty, `.` or `..` (the normal form then ends otherwise): a glob is certain only of a plain path
+   * whose normal form it matches, and otherwise the normal form keeps the written last segment. Undefined when a
+   * glob's last part is not read here (`**`, an escape, a brace holding `/`, a negated entry).
+   */
+  #certainLast(patterns: readonly string[]): Dfa | undefined {
+    const parts: string[] = [];
+    for (const g of patterns) {
+      if (g.startsWith("!")) return undefined;
+      const part = globSegmentPattern(g.slice(g.lastIndexOf("/") + 1));
+      if (part === undefined) return undefined;
+      parts.push(part);
+    }
+    if (parts.length === 0) return undefined;
+    return this.#parse(`(?:^|/)(?:${parts.join("|")}|\\.{0,2})$`, "u");
   }
 
   /**
@@ -245,4 +264,56 @@ export class PathLanguages {
   #parse(pattern: string, flags: string): Dfa {
     return this.#automata.pattern(pattern, flags);
   }
+}
+
+/**
+ * One segment of a glob as a pattern over a segment: letters, digits, `.`, `_` and `-` as written, `*` and `?`
+ * (never a `/`), a class of such characters (`[a-z]`, `[!a]`), and braces of alternatives of such text (`{ts,js}`).
+ * Undefined for anything else (`**`, an escape, a brace or class not closed or holding `/`).
+ */
+function globSegmentPattern(segment: string): string | undefined {
+  if (segment === "" || segment.includes("**")) return undefined;
+  const plain = (c: string) => /^[A-Za-z0-9_-]$/.test(c);
+  let out = "";
+  let i = 0;
+  const text = (stop: string): string | undefined => {
+    let t = "";
+    while (i < segment.length && !stop.includes(segment[i] as string)) {
+      const c = segment[i] as string;
+      if (c === "*") t += "[^/]*";
+      else if (c === "?") t += "[^/]";
+      else if (c === ".") t += "\\.";
+      else if (plain(c)) t += c;
+      else if (c === "[") {
+        const end = segment.indexOf("]", i + 2);
+        if (end < 0) return undefined;
+        let body = segment.slice(i + 1, end);
+        const negated = body.startsWith("!") || body.startsWith("^");
+        if (negated) body = body.slice(1);
+        if (!/^(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9])+$/.test(body)) return undefined;
+        t += negated ? `[^/${body}]` : `[${body}]`;
+        i = end;
+      } else return undefined;
+      i++;
+    }
+    return t;
+  };
+  while (i < segment.length) {
+    if (segment[i] === "{") {
+      i++;
+      const alternatives: string[] = [];
+      for (;;) {
+        const alternative = text(",}");
+        if (alternative === undefined || i >= segment.length) return undefined;
+        alternatives.push(alternative);
+        if (segment[i++] === "}") break;
+      }
+      out += `(?:${alternatives.join("|")})`;
+    } else {
+      const piece = text("{");
+      if (piece === undefined) return undefined;
+      out += piece;
+    }
+  }
+  return out;
 }

@@ -209,7 +209,22 @@ describe("PathLanguages: strings on which an operator is never false", () => {
   it("a glob or path_prefix is true only on strings its certainAnywhere holds (plain paths may be)", () => {
     const operator = fc.oneof(
       fc.array(absoluteGlob, { minLength: 1, maxLength: 2 }).map((g) => ({ glob: g })),
-      fc.constantFrom("**", "a/**", "*", "**/a", ".*").map((g) => ({ glob: g })),
+      fc
+        .constantFrom(
+          "**",
+          "a/**",
+          "*",
+          "**/a",
+          ".*",
+          "{a,b}/**/*.{a,b}",
+          "a/[ab]",
+          "*.a",
+          "a/?",
+          "[!a]*",
+          "a/b",
+        )
+        .map((g) => ({ glob: g })),
+      fc.constantFrom(["a/*.a", "b/**/b"], ["{a,b}/*", "**/.a"]).map((g) => ({ glob: g })),
       prefix.map((p) => ({ path_prefix: p })),
     );
     let truths = 0;
