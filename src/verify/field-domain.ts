@@ -1224,6 +1224,10 @@ export class StringTheory {
     for (const a of parts)
       for (const b of parts)
         for (const separator of [" | ", " && ", "; ", " || ", "\n", "|"]) joined.push(`${a}${separator}${b}`);
+    // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
+    // pattern of `>` or `&` sees.
+    for (const a of parts)
+      for (const redirection of HARMLESS_REDIRECTIONS) joined.push(`${a} ${redirection}`);
     // A part with a plain word in quotes, which the runtime writes back without them (`ls 'a'` is the part `ls a`):
     // a pattern of quotes sees the whole line, not that part.
     for (const a of parts.slice(0, 2)) joined.push(`${a} 'a' && ${a}`, `${a} "a" && ${a}`);
@@ -1233,10 +1237,6 @@ export class StringTheory {
       const [first, ...rest] = a.split(" ");
       joined.push(` ${a}`, [`'${first}'`, ...rest].join(" "), `>/dev/null ${a}`);
     }
-    // Each with a redirection the runtime reads as harmless (`ls 2>&1`): a `command` list may allow it, which a
-    // pattern of `>` or `&` sees.
-    for (const a of parts)
-      for (const redirection of HARMLESS_REDIRECTIONS) joined.push(`${a} ${redirection}`);
     if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;

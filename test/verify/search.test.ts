@@ -594,8 +594,9 @@ describe("searchModels, limits and reasons", () => {
       ],
       [
         [
+          // A prefix certain of `src/a…` and the glob only a maybe there: no string the search builds has both.
           ["glob", "src/**"],
-          ["glob", "lib/**"],
+          ["path_prefix", "src/a"],
         ],
         T,
         PATH_REASON,
