@@ -493,8 +493,8 @@ export class FieldDomain {
    * kind of element (its witness, when one is found). The runtime's `any` is the Kleene or of its elements' answers
    * and `all` their and, so an array's answers depend on the kinds of its elements, and arrays grown one kind at a
    * time give every combination: concrete arrays, and `abstract` answers (masks per atom of the field) for those
-   * with a kind that has no witness. Exhaustive when only `any`, `all` and `exists` read the field and every side
-   * lets an array hold one element per reader (no `uniqueItems`, a `maxItems` at least their number).
+   * with a kind that has no witness. Exhaustive when only `any`, `all` and `exists` read the field and no side has
+   * `uniqueItems`.
    */
   #stringItemArrays():
     | {
@@ -589,12 +589,10 @@ export class FieldDomain {
       for (const min of minimums)
         if (min > array.length) values.push([...array, ...Array(min - array.length).fill(array[0])]);
     }
-    const roomy = this.sides.every(
-      ({ schema }) =>
-        schema.uniqueItems !== true &&
-        // An array's answers are had by one element per reader at most (the one that decides it).
-        (typeof schema.maxItems !== "number" || schema.maxItems >= Math.min(readers.length, profiles.length)),
-    );
+    // Breadth first, the array built for a set of answers has the fewest elements any array with those answers
+    // has (one per kind it adds on the way, never more kinds than that array's), so a valid array's answers are had
+    // by one no longer than it: within any `maxItems`. Padding repeats an element, which `uniqueItems` refuses.
+    const roomy = this.sides.every(({ schema }) => schema.uniqueItems !== true);
     const onlyReaders = this.atoms.every(
       (a) => a.operator === "any" || a.operator === "all" || a.operator === "exists",
     );
