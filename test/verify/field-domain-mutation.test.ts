@@ -1,0 +1,209 @@
+/**
+ * Edge cases of field-domain.ts the broader tests do not reach (found by mutation testing of `regexExact`, its
+ * helpers and the string theory): the exact edges of the regex work bounds, the lazy DFA's state count where it
+ * alone decides, the longest string of the sides, and how the string theory reads atoms it models differently.
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../src/runtime/types.js";
+import { AutomataPool } from "../../src/verify/automata.js";
+import {
+  FieldDomain,
+  type FieldSchema,
+  maxLengthOf,
+  regexExact,
+  SCHEMA_OPERATOR,
+  type SchemaSide,
+  type StringTheory,
+  type TheoryState,
+} from "../../src/verify/field-domain.js";
+import { AtomTable, fieldRef } from "../../src/verify/formula.js";
+import { checkValue } from "../../src/verify/schema-facts.js";
+
+const REF = fieldRef("arguments", "f");
+
+function sidesOf(sides: readonly JsonSchema[]): FieldSchema[] {
+  return sides.map((schema) => ({ schema, missingAllowed: false }));
+}
+
+function field(
+  operators: readonly (readonly [string, unknown])[],
+  sides: readonly JsonSchema[] = [{ type: "string" }],
+): FieldDomain {
+  const table = new AtomTable();
+  for (const [operator, value] of operators) table.atom(REF, operator, value);
+  return new FieldDomain(REF, table.atoms, sidesOf(sides), new AutomataPool());
+}
+
+function theoryOf(domain: FieldDomain): StringTheory {
+  const theory = domain.strings();
+  if (theory === null) throw new Error("strings are not modelled");
+  return theory;
+}
+
+interface Reached {
+  readonly truths: string;
+  readonly state: TheoryState;
+  readonly witness: { readonly text: string; readonly loose: boolean } | undefined;
+}
+
+/** Every full assignment of truths `assign` admits, atom after atom in order, with its witness. */
+function reachable(domain: FieldDomain): Reached[] {
+  const theory = theoryOf(domain);
+  const out: Reached[] = [];
+  const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
+    if (i === domain.atoms.length) {
+      out.push({ truths, state, witness: theory.witness(state, path) });
+      return;
+    }
+    for (const truth of [0, 1, 2] as const) {
+      const key = `${path}${i}:${truth};`;
+      const next = theory.assign(state, i, truth, key);
+      if (next !== null) walk(i + 1, next, key, `${truths}${truth}`);
+    }
+  };
+  walk(0, theory.initial, "", "");
+  return out;
+}
+
+/** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none). */
+function summary(domain: FieldDomain): string[] {
+  return reachable(domain).map((r) => {
+    if (r.witness !== undefined)
+      expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+    const text = r.witness === undefined ? "-" : `${r.witness.text}${r.witness.loose ? "~" : ""}`;
+    return `${r.truths}=${text}`;
+  });
+}
+
+describe("regexExact at its edges", () => {
+  it("reads a regex the runtime does not compile as never exact", () => {
+    expect(regexExact("(", 5)).toBe(false);
+    // The object form refuses the flag u (always on).
+    expect(regexExact({ pattern: "a", flags: "u" }, 5)).toBe(false);
+  });
+
+  it("bounds a Pike VM regex by 2 x maxLength x (3 x instructions + 1), exactly", () => {
+    // `\bab\b` has 5 instructions: 2 x 12,500 x 16 = 400,000, the work bound itself.
+    for (const spec of ["\\bab\\b", { pattern: "\\bab\\b", flags: "i" }]) {
+      expect(regexExact(spec, 12_500)).toBe(true);
+      expect(regexExact(spec, 12_501)).toBe(false);
+    }
+  });
+
+  it("bounds a lazy-DFA regex with many states by its length, with the larger of its two sizes", () => {
+    // 66 instructions (the program's size, 65, is smaller): (2 x 273 + 1) x (11 x 66 + 4) = 399,310 fits the bound,
+    // (2 x 274 + 1) x 730 does not, and the pattern has more states than are counted.
+    for (const spec of ["^(a|b)*a(a|b){14}$", { pattern: "^(a|b)*a(a|b){14}$", flags: "i" }]) {
+      expect(regexExact(spec, 273)).toBe(true);
+      expect(regexExact(spec, 274)).toBe(false);
+    }
+  });
+
+  it("reads the pattern of the object form as the runtime does, at any length", () => {
+    expect(regexExact({ pattern: "^[ab]c$", flags: "i" }, 1_000_000)).toBe(true);
+    expect(regexExact({ pattern: "^[ab]c$" }, 1_000_000)).toBe(true);
+  });
+
+  it("counts a dot as a consuming instruction", () => {
+    // 2^15 states after `a`: neither bound lets it pass on long strings.
+    expect(regexExact("^.*a.{14}$", 1_000_000)).toBe(false);
+    expect(regexExact("^.*a.{14}$", 30)).toBe(true);
+  });
+
+  it("counts the lazy DFA's states as the runtime makes them: none past a match, none restarted where anchored", () => {
+    // The start matches the empty string: a run stops there, whatever the other branch's states.
+    expect(regexExact("(?:)|(a|b)*a(a|b){14}", 1_000_000)).toBe(true);
+    expect(regexExact("(a|b)*a(a|b){14}", 1_000_000)).toBe(false);
+    // Anchored, one thread at a time: a few states; unanchored, a thread starts at every character: 2^15 of them.
+    expect(regexExact("^a[ab]{14}c", 1_000_000)).toBe(true);
+    expect(regexExact("a[ab]{14}c", 1_000_000)).toBe(false);
+  });
+});
+
+describe("maxLengthOf", () => {
+  it("is the largest maxLength of the sides, unbounded when one side has none, 0 with no side", () => {
+    expect(maxLengthOf([])).toBe(0);
+    expect(maxLengthOf(sidesOf([{ maxLength: 3 }, { maxLength: 7 }, { maxLength: 5 }]))).toBe(7);
+    expect(maxLengthOf(sidesOf([{ maxLength: 3 }, { type: "string" }]))).toBe(Number.POSITIVE_INFINITY);
+    expect(maxLengthOf(sidesOf([{ type: "string" }, { maxLength: 3 }]))).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("the string theory's atoms", () => {
+  it("reads an operator it does not know as free: its strings leave the exact region", () => {
+    const table = new AtomTable();
+    table.custom(REF, "custom-operator", 1, (v) => (v === "a" ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    const theory = theoryOf(domain);
+    const state = theory.assign(theory.initial, 0, 1, "0:1;");
+    expect(state?.exact).toBeNull();
+    expect(state?.loose).not.toBeNull();
+  });
+
+  it("reads a command list with no first word as free, certain anywhere only of the safe subset", () => {
+    const domain = field([["command", []]]);
+    const theory = theoryOf(domain);
+    const state = theory.assign(theory.initial, 0, 1, "0:1;");
+    expect(state === null || state.exact === null).toBe(true);
+  });
+
+  it("spells a schema side's listed strings with symbols of their own", () => {
+    const schema: JsonSchema = { type: "string", enum: ["b", "xyz"] };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=b"]);
+  });
+
+  it("spells a schema side's pattern with symbols of their own", () => {
+    const schema: JsonSchema = { type: "string", pattern: "^q$" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=q"]);
+  });
+});
+
+describe("the string theory's alphabet", () => {
+  it("reads a side's pattern and a schema side's pattern with the flag u, as the validator does", () => {
+    // `\u{71}` is q with the flag u (and 71 u's without it).
+    expect(summary(field([["equals", "q"]], [{ type: "string", pattern: "^\\u{71}$" }]))).toEqual(["1=q"]);
+    // One code point, however many code units.
+    expect(summary(field([["equals", "😀"]], [{ type: "string", pattern: "^.$" }]))).toEqual(["0=a", "1=😀"]);
+    const schema: JsonSchema = { type: "string", pattern: "^\\u{71}$" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=q"]);
+    const astral: JsonSchema = { type: "string", pattern: "^😀$" };
+    const other = new AtomTable();
+    other.custom(REF, SCHEMA_OPERATOR, { ...side, schema: astral }, (v) =>
+      checkValue(astral, v, false) ? 1 : 0,
+    );
+    expect(
+      summary(new FieldDomain(REF, other.atoms, sidesOf([{ type: "string" }]), new AutomataPool())),
+    ).toEqual(["0=", "1=😀"]);
+  });
+
+  it("cuts the alphabet at a side's format and a schema side's format", () => {
+    expect(summary(field([["prefix", "1"]], [{ type: "string", format: "ipv4" }]))).toEqual([
+      "0=0.0.0.0",
+      "1=1.0.0.0",
+    ]);
+    const schema: JsonSchema = { type: "string", format: "ipv4" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=0.0.0.0"]);
+  });
+
+  it("draws witnesses from letters, digits and the blank", () => {
+    expect(summary(field([["regex", "^[^x]$"]], [{ type: "string" }]))).toEqual(["0=", "1=a"]);
+    expect(summary(field([["regex", "^[!-~]{2}$"]], [{ type: "string" }]))).toEqual(["0=", "1=aa"]);
+    expect(summary(field([["regex", "^[!-@]$"]], [{ type: "string" }]))).toEqual(["0=", "1=0"]);
+  });
+});
