@@ -104,10 +104,22 @@ describe("regexExact at its edges", () => {
     expect(regexExact({ pattern: "^[ab]c$" }, 1_000_000)).toBe(true);
   });
 
-  it("counts a dot as a consuming instruction", () => {
+  it("counts a dot as a consuming instruction, with or without the flag s", () => {
     // 2^15 states after `a`: neither bound lets it pass on long strings.
-    expect(regexExact("^.*a.{14}$", 1_000_000)).toBe(false);
-    expect(regexExact("^.*a.{14}$", 30)).toBe(true);
+    for (const spec of ["^.*a.{14}$", { pattern: "^.*a.{14}$", flags: "s" }]) {
+      expect(regexExact(spec, 1_000_000)).toBe(false);
+      expect(regexExact(spec, 30)).toBe(true);
+    }
+  });
+
+  it("reads a literal as exact at any length, however many states its lazy DFA would have", () => {
+    expect(regexExact("ab".repeat(2500), 1_000_000)).toBe(true);
+  });
+
+  it("restarts a thread at every character where the pattern is not anchored, with ^ false there", () => {
+    // Only the `b` branch restarts: `^a` holds at the start alone.
+    expect(regexExact("^a[ab]{14}c|b", 1_000_000)).toBe(true);
+    expect(regexExact("(?:^a|b)[ab]{14}c", 1_000_000)).toBe(false);
   });
 
   it("counts the lazy DFA's states as the runtime makes them: none past a match, none restarted where anchored", () => {
@@ -117,6 +129,14 @@ describe("regexExact at its edges", () => {
     // Anchored, one thread at a time: a few states; unanchored, a thread starts at every character: 2^15 of them.
     expect(regexExact("^a[ab]{14}c", 1_000_000)).toBe(true);
     expect(regexExact("a[ab]{14}c", 1_000_000)).toBe(false);
+  });
+});
+
+describe("regexExact on patterns with few states of great cost", () => {
+  it("adds up the cost of every state: a few hundred states of hundreds of threads each pass the bound", () => {
+    expect(regexExact("[ab]{0,300}c", 1_000_000)).toBe(false);
+    expect(regexExact("(?:a|b|c|d|e|f|g|h){0,40}x[ab]{6}", 1_000_000)).toBe(false);
+    expect(regexExact("(?:[ab]{0,60}c){4}", 1_000_000)).toBe(true);
   });
 });
 
@@ -163,6 +183,29 @@ describe("the string theory's atoms", () => {
     table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
     const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
     expect(summary(domain)).toEqual(["0=", "1=q"]);
+  });
+});
+
+describe("the string theory's regex atoms", () => {
+  it("reads a regex of the string form without flags: a dot is no newline", () => {
+    const domain = field([
+      ["regex", "^a.b$"],
+      ["equals", "a\nb"],
+    ]);
+    expect(reachable(domain).map((r) => r.truths)).toEqual(["00", "01", "10"]);
+  });
+
+  it("reads a regex of the object form with its flags, and without any", () => {
+    const folded = field([
+      ["regex", { pattern: "^a$", flags: "i" }],
+      ["equals", "A"],
+    ]);
+    expect(summary(folded)).toEqual(["00=", "10=a", "11=A"]);
+    const plain = field([
+      ["regex", { pattern: "^a$" }],
+      ["equals", "A"],
+    ]);
+    expect(summary(plain)).toEqual(["00=", "01=A", "10=a"]);
   });
 });
 
