@@ -250,3 +250,93 @@ describe("the string theory's alphabet", () => {
     expect(summary(field([["regex", "^[!-@]$"]], [{ type: "string" }]))).toEqual(["0=", "1=0"]);
   });
 });
+
+describe("the witnesses of loose regions, by the spellings of paths and URLs they are drawn from", () => {
+  /** `truths=witness` of every reachable assignment, the witness as JSON (`~` when loose, `-` for none). */
+  function witnesses(operators: [string, unknown][]): string {
+    const domain = field(operators);
+    return reachable(domain)
+      .map((r) => {
+        if (r.witness !== undefined)
+          expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+        const text =
+          r.witness === undefined ? "-" : `${JSON.stringify(r.witness.text)}${r.witness.loose ? "~" : ""}`;
+        return `${r.truths}=${text}`;
+      })
+      .join(" ");
+  }
+
+  it.each<[string, string]>([
+    [
+      '[["glob","**/x.txt"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10="0/x.txt" 11="x.txt" 12=- 20="x.txT" 21="/x.txt" 22=-',
+    ],
+    ['[["glob","docs/*"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 10="docs/a" 20="docS/a" 21="docs/\\\\"~'],
+    ['[["glob","a/b"],["regex","~"]]', '00="a" 01="~"~ 10="a/b" 11=- 20="a/B" 21=":~"~'],
+    ['[["glob","a/b"],["regex","^~"]]', '00="a" 01="~"~ 10="a/b" 20="a/B" 21="~\\u0000"~'],
+    ['[["glob","a/b"],["regex",":"]]', '00="a" 01="0:"~ 10="a/b" 20="a/B" 21=":"~'],
+    ['[["glob","a/b"],["regex","^[A-Z]"]]', '00="a" 01="A" 10="a/b" 11=- 20="a/B" 21="A/b"'],
+    ['[["glob","a/b"],["regex","\\\\.$"]]', '00="a" 01="."~ 10="a/b" 11="a/b/."~ 20="a/B" 21=".."~'],
+    ['[["glob","a/b"],["regex"," $"]]', '00="a" 01="a "~ 10="a/b" 11=- 20="a/B" 21=" "~'],
+    ['[["glob","a/b"],["regex","^con$"]]', '00="a" 01="con"~ 10="a/b" 20="a/B"'],
+    ['[["path_prefix","/etc"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 20="/etc" 21="/etc\\\\"~'],
+    ['[["path_prefix","/etc/"],["regex","^C:"]]', '00="a" 01="C:/"~ 20="/etc" 21="C:"~'],
+    ['[["path_prefix","/etc/"],["regex","^//"]]', '00="a" 01="//"~ 20="/etc" 21="//:"~'],
+    ['[["path_prefix","/etc/"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 20="/etc" 21="../"~'],
+    ['[["path_prefix","/etc/"],["regex","[A-Z]"]]', '00="a" 01="A" 20="/etc" 21="/etC"'],
+    ['[["path_prefix","a/b"],["regex","/\\\\.$"]]', '00="a" 01="/."~ 10="a/b" 20="a/B" 21="a/b/."~'],
+    [
+      '[["glob","x/?.md"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10="x/0.md" 11="x/a.md" 12=- 20="x/a.mD" 21=""~ 22=-',
+    ],
+    [
+      '[["glob","x/[ab].md"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10=- 11="x/a.md" 12=- 20="x/a.mD" 21=""~ 22=-',
+    ],
+    [
+      '[["glob","{a,b}/x"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10=- 11="a/x" 12=- 20="a/X" 21=""~ 22=-',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/**"}],["regex","x"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d" 11="ws://a.io/d/x" 20="ws://a.io/D" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/*"}],["regex","x"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d/a" 11="ws://a.io/d/x" 20="ws://a.io/D/a" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/?"}],["regex","x$"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d/a" 11="ws://a.io/d/x" 20="ws://a.io/D/a" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"*.a.io","scheme":"http"}],["regex","@"]]',
+      '00="ws://a" 01=- 10="http://a.a.io" 11="http://a.a.io/@"~ 20="http://a.a.io/."~ 21="http://a@a.a.io"~',
+    ],
+    [
+      '[["url",{"scheme":"http"}],["regex","@"]]',
+      '00="ws://a" 01=- 10="http://a" 11="http://example.com/@"~ 20="http://example.com/."~ 21="http://a@example.com"~',
+    ],
+    ['[["glob","a/b"],["regex","^x/\\\\.\\\\./"]]', '00="a" 01="x/../"~ 10="a/b" 11=- 20="a/B" 21="x/../:"~'],
+    ['[["glob","a/b"],["regex","/\\\\./"]]', '00="a" 01="/./"~ 10="a/b" 11=- 20="a/B" 21="/./:"~'],
+    ['[["glob","a/b"],["regex","a//"]]', '00="a" 01="a//"~ 10="a/b" 11="a//b"~ 20="a/B" 21="a//B"~'],
+    ['[["glob","a/b"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 10="a/b" 11=- 20="a/B" 21="../"~'],
+    ['[["glob","a/b"],["regex","b\\\\.$"]]', '00="a" 01="b."~ 10="a/b" 11=- 20="a/B" 21=":b."~'],
+    ['[["glob","a/b"],["regex","^A/B$"]]', '00="a" 10="a/b" 20="a/B" 21="A/B"'],
+    [
+      '[["glob",".git/**"],["regex","\\\\.\\\\./"]]',
+      '00="a" 01="a../"~ 10=".git" 11=".git/a/../a"~ 20=".giT" 21=".git/a../"~',
+    ],
+    ['[["glob",".git/**"],["regex","^\\\\\\\\"]]', '00="a" 01="\\\\"~ 10=".git" 20=".giT" 21="\\\\:"~'],
+    ['[["glob","/etc/*"],["regex","^C:/"]]', '00="a" 01="C:/"~ 20="/etc/a" 21="C:/:"~'],
+    ['[["glob","/etc/*"],["regex","^//"]]', '00="a" 01="//"~ 20="/etc/a" 21="//:"~'],
+    ['[["glob","/etc/*"],["regex","^a/\\\\.\\\\./"]]', '00="a" 01="a/../"~ 20="/etc/a" 21="a/../:"~'],
+    ['[["path_prefix","src"],["regex","/\\\\.$"]]', '00="a" 01="/."~ 10="src" 20="srC" 21="src/."~'],
+    ['[["path_prefix","src"],["regex","~1"]]', '00="a" 01=- 10="src" 11=- 20="srC" 21="src~1"~'],
+    ['[["glob","**/*.ts"],["regex","~1"]]', '00="a" 01="a~1/a"~ 10=".ts" 11=- 20=".tS" 21="/~1.ts"~'],
+    ['[["glob","**/*.ts"],["regex","^[a-z]:"]]', '00="a" 01="a:/"~ 10=".ts" 20=".tS" 21="a:/.ts"~'],
+    ['[["glob","**/*.ts"],["regex","\\\\.\\\\.$"]]', '00="a" 01="a.."~ 10=".ts" 11=- 20=".tS" 21=".."~'],
+  ])("%s", (operators, expected) => {
+    expect(witnesses(JSON.parse(operators) as [string, unknown][])).toBe(expected);
+  });
+});
