@@ -1,0 +1,342 @@
+/**
+ * Edge cases of field-domain.ts the broader tests do not reach (found by mutation testing of `regexExact`, its
+ * helpers and the string theory): the exact edges of the regex work bounds, the lazy DFA's state count where it
+ * alone decides, the longest string of the sides, and how the string theory reads atoms it models differently.
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonSchema } from "../../src/runtime/types.js";
+import { AutomataPool } from "../../src/verify/automata.js";
+import {
+  FieldDomain,
+  type FieldSchema,
+  maxLengthOf,
+  regexExact,
+  SCHEMA_OPERATOR,
+  type SchemaSide,
+  type StringTheory,
+  type TheoryState,
+} from "../../src/verify/field-domain.js";
+import { AtomTable, fieldRef } from "../../src/verify/formula.js";
+import { checkValue } from "../../src/verify/schema-facts.js";
+
+const REF = fieldRef("arguments", "f");
+
+function sidesOf(sides: readonly JsonSchema[]): FieldSchema[] {
+  return sides.map((schema) => ({ schema, missingAllowed: false }));
+}
+
+function field(
+  operators: readonly (readonly [string, unknown])[],
+  sides: readonly JsonSchema[] = [{ type: "string" }],
+): FieldDomain {
+  const table = new AtomTable();
+  for (const [operator, value] of operators) table.atom(REF, operator, value);
+  return new FieldDomain(REF, table.atoms, sidesOf(sides), new AutomataPool());
+}
+
+function theoryOf(domain: FieldDomain): StringTheory {
+  const theory = domain.strings();
+  if (theory === null) throw new Error("strings are not modelled");
+  return theory;
+}
+
+interface Reached {
+  readonly truths: string;
+  readonly state: TheoryState;
+  readonly witness: { readonly text: string; readonly loose: boolean } | undefined;
+}
+
+/** Every full assignment of truths `assign` admits, atom after atom in order, with its witness. */
+function reachable(domain: FieldDomain): Reached[] {
+  const theory = theoryOf(domain);
+  const out: Reached[] = [];
+  const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
+    if (i === domain.atoms.length) {
+      out.push({ truths, state, witness: theory.witness(state, path) });
+      return;
+    }
+    for (const truth of [0, 1, 2] as const) {
+      const key = `${path}${i}:${truth};`;
+      const next = theory.assign(state, i, truth, key);
+      if (next !== null) walk(i + 1, next, key, `${truths}${truth}`);
+    }
+  };
+  walk(0, theory.initial, "", "");
+  return out;
+}
+
+/** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none). */
+function summary(domain: FieldDomain): string[] {
+  return reachable(domain).map((r) => {
+    if (r.witness !== undefined)
+      expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+    const text = r.witness === undefined ? "-" : `${r.witness.text}${r.witness.loose ? "~" : ""}`;
+    return `${r.truths}=${text}`;
+  });
+}
+
+describe("regexExact at its edges", () => {
+  it("reads a regex the runtime does not compile as never exact", () => {
+    expect(regexExact("(", 5)).toBe(false);
+    // The object form refuses the flag u (always on).
+    expect(regexExact({ pattern: "a", flags: "u" }, 5)).toBe(false);
+  });
+
+  it("bounds a Pike VM regex by 2 x maxLength x (3 x instructions + 1), exactly", () => {
+    // `\bab\b` has 5 instructions: 2 x 12,500 x 16 = 400,000, the work bound itself.
+    for (const spec of ["\\bab\\b", { pattern: "\\bab\\b", flags: "i" }]) {
+      expect(regexExact(spec, 12_500)).toBe(true);
+      expect(regexExact(spec, 12_501)).toBe(false);
+    }
+  });
+
+  it("bounds a lazy-DFA regex with many states by its length, with the larger of its two sizes", () => {
+    // 66 instructions (the program's size, 65, is smaller): (2 x 273 + 1) x (11 x 66 + 4) = 399,310 fits the bound,
+    // (2 x 274 + 1) x 730 does not, and the pattern has more states than are counted.
+    for (const spec of ["^(a|b)*a(a|b){14}$", { pattern: "^(a|b)*a(a|b){14}$", flags: "i" }]) {
+      expect(regexExact(spec, 273)).toBe(true);
+      expect(regexExact(spec, 274)).toBe(false);
+    }
+  });
+
+  it("reads the pattern of the object form as the runtime does, at any length", () => {
+    expect(regexExact({ pattern: "^[ab]c$", flags: "i" }, 1_000_000)).toBe(true);
+    expect(regexExact({ pattern: "^[ab]c$" }, 1_000_000)).toBe(true);
+  });
+
+  it("counts a dot as a consuming instruction, with or without the flag s", () => {
+    // 2^15 states after `a`: neither bound lets it pass on long strings.
+    for (const spec of ["^.*a.{14}$", { pattern: "^.*a.{14}$", flags: "s" }]) {
+      expect(regexExact(spec, 1_000_000)).toBe(false);
+      expect(regexExact(spec, 30)).toBe(true);
+    }
+  });
+
+  it("reads a literal as exact at any length, however many states its lazy DFA would have", () => {
+    expect(regexExact("ab".repeat(2500), 1_000_000)).toBe(true);
+  });
+
+  it("restarts a thread at every character where the pattern is not anchored, with ^ false there", () => {
+    // Only the `b` branch restarts: `^a` holds at the start alone.
+    expect(regexExact("^a[ab]{14}c|b", 1_000_000)).toBe(true);
+    expect(regexExact("(?:^a|b)[ab]{14}c", 1_000_000)).toBe(false);
+  });
+
+  it("counts the lazy DFA's states as the runtime makes them: none past a match, none restarted where anchored", () => {
+    // The start matches the empty string: a run stops there, whatever the other branch's states.
+    expect(regexExact("(?:)|(a|b)*a(a|b){14}", 1_000_000)).toBe(true);
+    expect(regexExact("(a|b)*a(a|b){14}", 1_000_000)).toBe(false);
+    // Anchored, one thread at a time: a few states; unanchored, a thread starts at every character: 2^15 of them.
+    expect(regexExact("^a[ab]{14}c", 1_000_000)).toBe(true);
+    expect(regexExact("a[ab]{14}c", 1_000_000)).toBe(false);
+  });
+});
+
+describe("regexExact on patterns with few states of great cost", () => {
+  it("adds up the cost of every state: a few hundred states of hundreds of threads each pass the bound", () => {
+    expect(regexExact("[ab]{0,300}c", 1_000_000)).toBe(false);
+    expect(regexExact("(?:a|b|c|d|e|f|g|h){0,40}x[ab]{6}", 1_000_000)).toBe(false);
+    expect(regexExact("(?:[ab]{0,60}c){4}", 1_000_000)).toBe(true);
+  });
+});
+
+describe("maxLengthOf", () => {
+  it("is the largest maxLength of the sides, unbounded when one side has none, 0 with no side", () => {
+    expect(maxLengthOf([])).toBe(0);
+    expect(maxLengthOf(sidesOf([{ maxLength: 3 }, { maxLength: 7 }, { maxLength: 5 }]))).toBe(7);
+    expect(maxLengthOf(sidesOf([{ maxLength: 3 }, { type: "string" }]))).toBe(Number.POSITIVE_INFINITY);
+    expect(maxLengthOf(sidesOf([{ type: "string" }, { maxLength: 3 }]))).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("the string theory's atoms", () => {
+  it("reads an operator it does not know as free: its strings leave the exact region", () => {
+    const table = new AtomTable();
+    table.custom(REF, "custom-operator", 1, (v) => (v === "a" ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    const theory = theoryOf(domain);
+    const state = theory.assign(theory.initial, 0, 1, "0:1;");
+    expect(state?.exact).toBeNull();
+    expect(state?.loose).not.toBeNull();
+  });
+
+  it("reads a command list with no first word as free, certain anywhere only of the safe subset", () => {
+    const domain = field([["command", []]]);
+    const theory = theoryOf(domain);
+    const state = theory.assign(theory.initial, 0, 1, "0:1;");
+    expect(state === null || state.exact === null).toBe(true);
+  });
+
+  it("spells a schema side's listed strings with symbols of their own", () => {
+    const schema: JsonSchema = { type: "string", enum: ["b", "xyz"] };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=b"]);
+  });
+
+  it("spells a schema side's pattern with symbols of their own", () => {
+    const schema: JsonSchema = { type: "string", pattern: "^q$" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=q"]);
+  });
+});
+
+describe("the string theory's regex atoms", () => {
+  it("reads a regex of the string form without flags: a dot is no newline", () => {
+    const domain = field([
+      ["regex", "^a.b$"],
+      ["equals", "a\nb"],
+    ]);
+    expect(reachable(domain).map((r) => r.truths)).toEqual(["00", "01", "10"]);
+  });
+
+  it("reads a regex of the object form with its flags, and without any", () => {
+    const folded = field([
+      ["regex", { pattern: "^a$", flags: "i" }],
+      ["equals", "A"],
+    ]);
+    expect(summary(folded)).toEqual(["00=", "10=a", "11=A"]);
+    const plain = field([
+      ["regex", { pattern: "^a$" }],
+      ["equals", "A"],
+    ]);
+    expect(summary(plain)).toEqual(["00=", "01=A", "10=a"]);
+  });
+});
+
+describe("the string theory's alphabet", () => {
+  it("reads a side's pattern and a schema side's pattern with the flag u, as the validator does", () => {
+    // `\u{71}` is q with the flag u (and 71 u's without it).
+    expect(summary(field([["equals", "q"]], [{ type: "string", pattern: "^\\u{71}$" }]))).toEqual(["1=q"]);
+    // One code point, however many code units.
+    expect(summary(field([["equals", "😀"]], [{ type: "string", pattern: "^.$" }]))).toEqual(["0=a", "1=😀"]);
+    const schema: JsonSchema = { type: "string", pattern: "^\\u{71}$" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=q"]);
+    const astral: JsonSchema = { type: "string", pattern: "^😀$" };
+    const other = new AtomTable();
+    other.custom(REF, SCHEMA_OPERATOR, { ...side, schema: astral }, (v) =>
+      checkValue(astral, v, false) ? 1 : 0,
+    );
+    expect(
+      summary(new FieldDomain(REF, other.atoms, sidesOf([{ type: "string" }]), new AutomataPool())),
+    ).toEqual(["0=", "1=😀"]);
+  });
+
+  it("cuts the alphabet at a side's format and a schema side's format", () => {
+    expect(summary(field([["prefix", "1"]], [{ type: "string", format: "ipv4" }]))).toEqual([
+      "0=0.0.0.0",
+      "1=1.0.0.0",
+    ]);
+    const schema: JsonSchema = { type: "string", format: "ipv4" };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(summary(domain)).toEqual(["0=", "1=0.0.0.0"]);
+  });
+
+  it("draws witnesses from letters, digits and the blank", () => {
+    expect(summary(field([["regex", "^[^x]$"]], [{ type: "string" }]))).toEqual(["0=", "1=a"]);
+    expect(summary(field([["regex", "^[!-~]{2}$"]], [{ type: "string" }]))).toEqual(["0=", "1=aa"]);
+    expect(summary(field([["regex", "^[!-@]$"]], [{ type: "string" }]))).toEqual(["0=", "1=0"]);
+  });
+});
+
+describe("the witnesses of loose regions, by the spellings of paths and URLs they are drawn from", () => {
+  /** `truths=witness` of every reachable assignment, the witness as JSON (`~` when loose, `-` for none). */
+  function witnesses(operators: [string, unknown][]): string {
+    const domain = field(operators);
+    return reachable(domain)
+      .map((r) => {
+        if (r.witness !== undefined)
+          expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+        const text =
+          r.witness === undefined ? "-" : `${JSON.stringify(r.witness.text)}${r.witness.loose ? "~" : ""}`;
+        return `${r.truths}=${text}`;
+      })
+      .join(" ");
+  }
+
+  it.each<[string, string]>([
+    [
+      '[["glob","**/x.txt"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10="0/x.txt" 11="x.txt" 12=- 20="x.txT" 21="/x.txt" 22=-',
+    ],
+    ['[["glob","docs/*"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 10="docs/a" 20="docS/a" 21="docs/\\\\"~'],
+    ['[["glob","a/b"],["regex","~"]]', '00="a" 01="~"~ 10="a/b" 11=- 20="a/B" 21=":~"~'],
+    ['[["glob","a/b"],["regex","^~"]]', '00="a" 01="~"~ 10="a/b" 20="a/B" 21="~\\u0000"~'],
+    ['[["glob","a/b"],["regex",":"]]', '00="a" 01="0:"~ 10="a/b" 20="a/B" 21=":"~'],
+    ['[["glob","a/b"],["regex","^[A-Z]"]]', '00="a" 01="A" 10="a/b" 11=- 20="a/B" 21="A/b"'],
+    ['[["glob","a/b"],["regex","\\\\.$"]]', '00="a" 01="."~ 10="a/b" 11="a/b/."~ 20="a/B" 21=".."~'],
+    ['[["glob","a/b"],["regex"," $"]]', '00="a" 01="a "~ 10="a/b" 11=- 20="a/B" 21=" "~'],
+    ['[["glob","a/b"],["regex","^con$"]]', '00="a" 01="con"~ 10="a/b" 20="a/B"'],
+    ['[["path_prefix","/etc"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 20="/etc" 21="/etc\\\\"~'],
+    ['[["path_prefix","/etc/"],["regex","^C:"]]', '00="a" 01="C:/"~ 20="/etc" 21="C:"~'],
+    ['[["path_prefix","/etc/"],["regex","^//"]]', '00="a" 01="//"~ 20="/etc" 21="//:"~'],
+    ['[["path_prefix","/etc/"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 20="/etc" 21="../"~'],
+    ['[["path_prefix","/etc/"],["regex","[A-Z]"]]', '00="a" 01="A" 20="/etc" 21="/etC"'],
+    ['[["path_prefix","a/b"],["regex","/\\\\.$"]]', '00="a" 01="/."~ 10="a/b" 20="a/B" 21="a/b/."~'],
+    [
+      '[["glob","x/?.md"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10="x/0.md" 11="x/a.md" 12=- 20="x/a.mD" 21=""~ 22=-',
+    ],
+    [
+      '[["glob","x/[ab].md"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10=- 11="x/a.md" 12=- 20="x/a.mD" 21=""~ 22=-',
+    ],
+    [
+      '[["glob","{a,b}/x"],["regex","^(?:[a-z/.]|a[a-z/.]{11})*$"]]',
+      '00="0" 01="a" 02=- 10=- 11="a/x" 12=- 20="a/X" 21=""~ 22=-',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/**"}],["regex","x"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d" 11="ws://a.io/d/x" 20="ws://a.io/D" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/*"}],["regex","x"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d/a" 11="ws://a.io/d/x" 20="ws://a.io/D/a" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"a.io","path":"/d/?"}],["regex","x$"]]',
+      '00="ws://a" 01="ws://x" 10="ws://a.io/d/a" 11="ws://a.io/d/x" 20="ws://a.io/D/a" 21="ws://a.io/D/x"',
+    ],
+    [
+      '[["url",{"host":"*.a.io","scheme":"http"}],["regex","@"]]',
+      '00="ws://a" 01=- 10="http://a.a.io" 11="http://a.a.io/@"~ 20="http://a.a.io/."~ 21="http://a@a.a.io"~',
+    ],
+    [
+      '[["url",{"scheme":"http"}],["regex","@"]]',
+      '00="ws://a" 01=- 10="http://a" 11="http://example.com/@"~ 20="http://example.com/."~ 21="http://a@example.com"~',
+    ],
+    ['[["glob","a/b"],["regex","^x/\\\\.\\\\./"]]', '00="a" 01="x/../"~ 10="a/b" 11=- 20="a/B" 21="x/../:"~'],
+    ['[["glob","a/b"],["regex","/\\\\./"]]', '00="a" 01="/./"~ 10="a/b" 11=- 20="a/B" 21="/./:"~'],
+    ['[["glob","a/b"],["regex","a//"]]', '00="a" 01="a//"~ 10="a/b" 11="a//b"~ 20="a/B" 21="a//B"~'],
+    ['[["glob","a/b"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 10="a/b" 11=- 20="a/B" 21="../"~'],
+    ['[["glob","a/b"],["regex","b\\\\.$"]]', '00="a" 01="b."~ 10="a/b" 11=- 20="a/B" 21=":b."~'],
+    ['[["glob","a/b"],["regex","^A/B$"]]', '00="a" 10="a/b" 20="a/B" 21="A/B"'],
+    [
+      '[["glob",".git/**"],["regex","\\\\.\\\\./"]]',
+      '00="a" 01="a../"~ 10=".git" 11=".git/a/../a"~ 20=".giT" 21=".git/a../"~',
+    ],
+    ['[["glob",".git/**"],["regex","^\\\\\\\\"]]', '00="a" 01="\\\\"~ 10=".git" 20=".giT" 21="\\\\:"~'],
+    ['[["glob","/etc/*"],["regex","^C:/"]]', '00="a" 01="C:/"~ 20="/etc/a" 21="C:/:"~'],
+    ['[["glob","/etc/*"],["regex","^//"]]', '00="a" 01="//"~ 20="/etc/a" 21="//:"~'],
+    ['[["glob","/etc/*"],["regex","^a/\\\\.\\\\./"]]', '00="a" 01="a/../"~ 20="/etc/a" 21="a/../:"~'],
+    ['[["path_prefix","src"],["regex","/\\\\.$"]]', '00="a" 01="/."~ 10="src" 20="srC" 21="src/."~'],
+    ['[["path_prefix","src"],["regex","~1"]]', '00="a" 01=- 10="src" 11=- 20="srC" 21="src~1"~'],
+    ['[["glob","**/*.ts"],["regex","~1"]]', '00="a" 01="a~1/a"~ 10=".ts" 11=- 20=".tS" 21="/~1.ts"~'],
+    ['[["glob","**/*.ts"],["regex","^[a-z]:"]]', '00="a" 01="a:/"~ 10=".ts" 20=".tS" 21="a:/.ts"~'],
+    ['[["glob","**/*.ts"],["regex","\\\\.\\\\.$"]]', '00="a" 01="a.."~ 10=".ts" 11=- 20=".tS" 21=".."~'],
+  ])("%s", (operators, expected) => {
+    expect(witnesses(JSON.parse(operators) as [string, unknown][])).toBe(expected);
+  });
+});
