@@ -82,12 +82,14 @@ describe("regexExact at its edges", () => {
     expect(regexExact({ pattern: "a", flags: "u" }, 5)).toBe(false);
   });
 
-  it("bounds a Pike VM regex by 2 x maxLength x (3 x instructions + 1), exactly", () => {
-    // `\bab\b` has 5 instructions: 2 x 12,500 x 16 = 400,000, the work bound itself.
-    for (const spec of ["\\bab\\b", { pattern: "\\bab\\b", flags: "i" }]) {
-      expect(regexExact(spec, 12_500)).toBe(true);
-      expect(regexExact(spec, 12_501)).toBe(false);
-    }
+  it("bounds a Pike VM regex by its steps x (3 x consuming instructions + 1), exactly", () => {
+    // `\bab\b` has 2 consuming instructions. Without flag u a step per code unit, twice the code points:
+    // 2 x 28,571 x 7 = 399,994 fits the work bound, 2 x 28,572 x 7 does not; with u (the object form) one per code
+    // point: 57,142 x 7 fits, 57,143 x 7 does not.
+    expect(regexExact("\\bab\\b", 28_571)).toBe(true);
+    expect(regexExact("\\bab\\b", 28_572)).toBe(false);
+    expect(regexExact({ pattern: "\\bab\\b", flags: "i" }, 57_142)).toBe(true);
+    expect(regexExact({ pattern: "\\bab\\b", flags: "i" }, 57_143)).toBe(false);
   });
 
   it("bounds a lazy-DFA regex with many states by its length, with the larger of its two sizes", () => {
@@ -277,7 +279,8 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
     ['[["glob","a/b"],["regex",":"]]', '00="a" 01="0:"~ 10="a/b" 20="a/B" 21=":"~'],
     ['[["glob","a/b"],["regex","^[A-Z]"]]', '00="a" 01="A" 10="a/b" 11=- 20="a/B" 21="A/b"'],
     ['[["glob","a/b"],["regex","\\\\.$"]]', '00="a" 01="."~ 10="a/b" 11="a/b/."~ 20="a/B" 21=".."~'],
-    ['[["glob","a/b"],["regex"," $"]]', '00="a" 01="a "~ 10="a/b" 11=- 20="a/B" 21=" "~'],
+    // A path ending in a blank is no plain path: the glob is never certain there.
+    ['[["glob","a/b"],["regex"," $"]]', '00="a" 01="a "~ 10="a/b" 20="a/B" 21=" "~'],
     ['[["glob","a/b"],["regex","^con$"]]', '00="a" 01="con"~ 10="a/b" 20="a/B"'],
     ['[["path_prefix","/etc"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 20="/etc" 21="/etc\\\\"~'],
     ['[["path_prefix","/etc/"],["regex","^C:"]]', '00="a" 01="C:/"~ 20="/etc" 21="C:"~'],
@@ -321,7 +324,8 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
     ['[["glob","a/b"],["regex","/\\\\./"]]', '00="a" 01="/./"~ 10="a/b" 11=- 20="a/B" 21="/./:"~'],
     ['[["glob","a/b"],["regex","a//"]]', '00="a" 01="a//"~ 10="a/b" 11="a//b"~ 20="a/B" 21="a//B"~'],
     ['[["glob","a/b"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 10="a/b" 11=- 20="a/B" 21="../"~'],
-    ['[["glob","a/b"],["regex","b\\\\.$"]]', '00="a" 01="b."~ 10="a/b" 11=- 20="a/B" 21=":b."~'],
+    // The glob's last part is `b`: never certain of a path whose last segment is `b.`.
+    ['[["glob","a/b"],["regex","b\\\\.$"]]', '00="a" 01="b."~ 10="a/b" 20="a/B" 21=":b."~'],
     ['[["glob","a/b"],["regex","^A/B$"]]', '00="a" 10="a/b" 20="a/B" 21="A/B"'],
     [
       '[["glob",".git/**"],["regex","\\\\.\\\\./"]]',
