@@ -1034,8 +1034,15 @@ export class FieldFacts {
         }
         const others = this.#commands.get(b) as readonly CommandWords[];
         if (entries.length === 0) continue;
-        // Every part starts with a prefix of a that b lists too: b is certain of it as a is.
-        if (entries.every((e) => others.some((f) => f.key === e.key))) return false;
+        // Every part starts with a prefix of a that b lists too: b is certain of it as a is. So where a's prefix is
+        // exact (`npm test$`: the part is those words alone) and b lists the same words as a plain prefix.
+        const same = (e: CommandWords, f: CommandWords): boolean =>
+          f.key === e.key ||
+          (e.exact &&
+            f.plain &&
+            f.words.length === e.words.length &&
+            f.words.every((w, i) => e.words[i] === w));
+        if (entries.every((e) => others.some((f) => same(e, f)))) return false;
         // Or with one whose first words b lists as a plain prefix: b may run it. Not certainly: the words after
         // the shorter prefix may make it a maybe (`git -c` is certain of `git -c` and a maybe for `git`, whose
         // `-c` may set a command to run).

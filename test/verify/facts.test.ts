@@ -84,6 +84,7 @@ const WORDS = ["git", "status", "log", "ls", "-l", "-n", "--oneline", "x"];
 const COMMAND_LINES = [
   ...allStrings(["git ", "status ", "log ", "ls ", "-l ", "-n ", "--oneline "], 3).map((s) => s.trimEnd()),
   "git status && ls -l",
+  "git -c",
   "git log; ls",
   "ls | git status",
   "git $(ls)",
@@ -528,6 +529,22 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
       ["command", ["git$"]],
     ],
     out: "10 11 20 21",
+  },
+  {
+    why: "an exact prefix certain: the same words as a plain prefix are certain too (the part is those words alone)",
+    ops: [
+      ["command", ["npm test$"]],
+      ["command", ["npm test", "ls"]],
+    ],
+    out: "10 12 20",
+  },
+  {
+    why: "an exact prefix certain: a shorter plain prefix only may run (`git -c` is a maybe for `git`)",
+    ops: [
+      ["command", ["git -c$"]],
+      ["command", ["git"]],
+    ],
+    out: "10 20",
   },
   {
     why: "a prefix written the same way covers itself, exact or not",
