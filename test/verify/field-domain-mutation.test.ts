@@ -14,10 +14,10 @@ import {
   SCHEMA_OPERATOR,
   type SchemaSide,
   type StringTheory,
-  type TheoryState,
 } from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { checkValue } from "../../src/verify/schema-facts.js";
+import { reachable } from "./helpers.js";
 
 const REF = fieldRef("arguments", "f");
 
@@ -38,31 +38,6 @@ function theoryOf(domain: FieldDomain): StringTheory {
   const theory = domain.strings();
   if (theory === null) throw new Error("strings are not modelled");
   return theory;
-}
-
-interface Reached {
-  readonly truths: string;
-  readonly state: TheoryState;
-  readonly witness: { readonly text: string; readonly loose: boolean } | undefined;
-}
-
-/** Every full assignment of truths `assign` admits, atom after atom in order, with its witness. */
-function reachable(domain: FieldDomain): Reached[] {
-  const theory = theoryOf(domain);
-  const out: Reached[] = [];
-  const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
-    if (i === domain.atoms.length) {
-      out.push({ truths, state, witness: theory.witness(state, path) });
-      return;
-    }
-    for (const truth of [0, 1, 2] as const) {
-      const key = `${path}${i}:${truth};`;
-      const next = theory.assign(state, i, truth, key);
-      if (next !== null) walk(i + 1, next, key, `${truths}${truth}`);
-    }
-  };
-  walk(0, theory.initial, "", "");
-  return out;
 }
 
 /** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none). */

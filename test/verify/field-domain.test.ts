@@ -21,7 +21,7 @@ import {
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { checkValue } from "../../src/verify/schema-facts.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText } from "./helpers.js";
+import { loadFromText, reachable } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
 const REF = fieldRef("arguments", "f");
@@ -635,32 +635,6 @@ function allStrings(chars: readonly string[], max: number): string[] {
     layer = layer.flatMap((s) => chars.map((c) => s + c));
     out.push(...layer);
   }
-  return out;
-}
-
-interface Reached {
-  readonly truths: string;
-  readonly state: TheoryState;
-  readonly witness: { readonly text: string; readonly loose: boolean } | undefined;
-}
-
-/** Every full assignment of truths `assign` admits, atom after atom in order, with its witness. */
-function reachable(domain: FieldDomain): Reached[] {
-  const theory = domain.strings();
-  if (theory === null) throw new Error("strings are not modelled");
-  const out: Reached[] = [];
-  const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
-    if (i === domain.atoms.length) {
-      out.push({ truths, state, witness: theory.witness(state, path) });
-      return;
-    }
-    for (const truth of [0, 1, 2] as const) {
-      const key = `${path}${i}:${truth};`;
-      const next = theory.assign(state, i, truth, key);
-      if (next !== null) walk(i + 1, next, key, `${truths}${truth}`);
-    }
-  };
-  walk(0, theory.initial, "", "");
   return out;
 }
 

@@ -47,6 +47,14 @@ const longInput = (maxLength: number) =>
       return text.slice(0, length);
     });
 
+/** A field's maxLength (from `min` to 4096) and a few long strings within it. */
+const longInputs = (min: number) =>
+  fc
+    .integer({ min, max: 4096 })
+    .chain((maxLength) =>
+      fc.tuple(fc.constant(maxLength), fc.array(longInput(maxLength), { minLength: 1, maxLength: 6 })),
+    );
+
 interface Bounded {
   testBounded(input: string): boolean | undefined;
   test(input: string): boolean;
@@ -62,36 +70,23 @@ describe("regexExact", () => {
     it(`a regex read as exact answers every long string within the runtime's bound (flags "${flags}")`, () => {
       let long = 0;
       fc.assert(
-        fc.property(
-          pattern,
-          fc
-            .integer({ min: 200, max: 4096 })
-            .chain((maxLength) =>
-              fc.tuple(
-                fc.constant(maxLength),
-                fc.array(longInput(maxLength), { minLength: 1, maxLength: 6 }),
-              ),
-            ),
-          (source, [maxLength, inputs]) => {
-            const spec = { pattern: source, flags };
-            const regex = regexOf(source, flags);
-            if (regex === undefined || !regexExact(spec, maxLength)) return;
-            for (const text of inputs) {
-              expect(text.length).toBeLessThanOrEqual(maxLength);
-              expect(regex.testBounded(text), `${source} on ${text.length} characters`).toBe(
-                regex.test(text),
-              );
-              // Past the bound by length alone: read as exact by the count of states.
-              if (
-                regexWorkUpperBound(
-                  programSize(parseRegexTree(source, `${flags}u`) as never),
-                  2 * text.length,
-                ) > REGEX_WORK_BOUND
-              )
-                long++;
-            }
-          },
-        ),
+        fc.property(pattern, longInputs(200), (source, [maxLength, inputs]) => {
+          const spec = { pattern: source, flags };
+          const regex = regexOf(source, flags);
+          if (regex === undefined || !regexExact(spec, maxLength)) return;
+          for (const text of inputs) {
+            expect(text.length).toBeLessThanOrEqual(maxLength);
+            expect(regex.testBounded(text), `${source} on ${text.length} characters`).toBe(regex.test(text));
+            // Past the bound by length alone: read as exact by the count of states.
+            if (
+              regexWorkUpperBound(
+                programSize(parseRegexTree(source, `${flags}u`) as never),
+                2 * text.length,
+              ) > REGEX_WORK_BOUND
+            )
+              long++;
+          }
+        }),
         { numRuns: RUNS },
       );
       expect(long).toBeGreaterThan(0);
@@ -158,14 +153,7 @@ describe("regexExact", () => {
       fc.assert(
         fc.property(
           pattern.map((p) => `\\b${p}(?:\\b|$)`),
-          fc
-            .integer({ min: 100, max: 4096 })
-            .chain((maxLength) =>
-              fc.tuple(
-                fc.constant(maxLength),
-                fc.array(longInput(maxLength), { minLength: 1, maxLength: 6 }),
-              ),
-            ),
+          longInputs(100),
           (source, [maxLength, inputs]) => {
             const spec = { pattern: source, flags };
             const regex = regexOf(source, flags);
