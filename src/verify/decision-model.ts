@@ -233,11 +233,9 @@ export class ToolDecision {
     return out;
   }
 
-  /** Whether a statement may match (true, or maybe for an ask or deny) where atoms may have these truths. */
+  /** Whether a statement may match where atoms may have these truths (see {@link matchable}). */
   #mayMatch(s: ModelStatement, masks: Uint8Array): boolean {
-    const w = evaluate(s.when, masks);
-    const c = evaluate(s.context, masks);
-    return s.rank === 0 ? (w & T) !== 0 && (c & T) !== 0 : (w & (T | U)) !== 0 && (c & (T | U)) !== 0;
+    return matchable(s.rank, evaluate(s.when, masks), evaluate(s.context, masks));
   }
 
   #maySplit(masks: Uint8Array, policy: number, mayFallBack: boolean): boolean {
@@ -258,12 +256,11 @@ export class ToolDecision {
       const c = evaluate(s.context, masks);
       // #matches: false if either is false; true if both true; maybe otherwise.
       const canFalse = (w & F) !== 0 || (c & F) !== 0;
-      const canTrue = (w & T) !== 0 && (c & T) !== 0;
       const canMaybe = (w & (T | U)) !== 0 && (c & (T | U)) !== 0 && ((w & U) !== 0 || (c & U) !== 0);
-      const matchable = s.rank === 0 ? canTrue : canTrue || canMaybe;
+      const may = matchable(s.rank, w, c);
       const unmatchable = s.rank === 0 ? canFalse || canMaybe : canFalse;
-      if (matchable) yes |= 1 << s.rank;
-      if (matchable && !unmatchable) must |= 1 << s.rank;
+      if (may) yes |= 1 << s.rank;
+      if (may && !unmatchable) must |= 1 << s.rank;
     }
     let policy = 0;
     for (let rank = 2; rank >= 0; rank--) {
@@ -272,6 +269,16 @@ export class ToolDecision {
     }
     return { policy, mayFallBack: must === 0 };
   }
+}
+
+/**
+ * Whether a statement of this rank may match where its `when` and `context` may have these truths: an allow only when
+ * both may be true, a deny or ask also where either may be a maybe.
+ */
+function matchable(rank: number, when: number, context: number): boolean {
+  return rank === 0
+    ? (when & T) !== 0 && (context & T) !== 0
+    : (when & (T | U)) !== 0 && (context & (T | U)) !== 0;
 }
 
 /** The least strict action of a non-empty mask. */
