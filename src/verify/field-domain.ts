@@ -768,7 +768,7 @@ export class StringTheory {
   readonly #cache = new Map<string, TheoryState | null>();
   /** Per region, whether it meets each `command` atom's lines ({@link meets}). */
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
-  /** The inert programs another operator names (see `#inertAgrees`). */
+  /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
   readonly #inertHeadsOf = new WeakMap<Dfa, readonly string[] | null>();
