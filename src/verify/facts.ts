@@ -709,6 +709,37 @@ export function prefixLineStart(value: unknown): readonly LineStart[] | undefine
   return [last === "" ? { words } : { words, last }];
 }
 
+/**
+ * The texts a command line's first word starts with, one of which it has, when a `regex` (`^sh`, `^(rm|sudo)\\b`)
+ * or a `prefix` (`python`) names only the start of it: for each alternative the plain characters the pattern reads
+ * first (as {@link lineStartsRegex} reads them, up to anything else: `\\b`, a class, an optional part, a blank).
+ * A line of the safe subset that starts so has its first simple command's first word start so: it is a word of
+ * plain characters, quotes or a line continuation at most after the text (a redirection starts with a digit, `<`
+ * or `>`, so no text starting with a digit is read; an assignment is no first word of the subset). An optional
+ * quote before the text (`^'?rm`) starts the word in quotes, which hold the text as it is. Undefined when an
+ * alternative names no such text.
+ */
+export function firstWordStarts(operator: string, value: unknown): readonly string[] | undefined {
+  if (typeof value !== "string") return undefined;
+  let texts: string[];
+  if (operator === "prefix") texts = [/^[A-Za-z0-9_\-./,:@%+=]*/.exec(value)?.[0] ?? ""];
+  else if (operator === "regex") {
+    if (!value.startsWith("^") || topLevelAlternative(value)) return undefined;
+    const read = startsOf(parseStart(value, 1).items);
+    texts = [...read.closed, ...read.cut, ...read.open].map((tokens) => {
+      let text = "";
+      // A quote before the text (`^'?rm`, as the verifier writes a part): the word starts inside the quotes.
+      for (const token of tokens[0] === QUOTE ? tokens.slice(1) : tokens) {
+        if (typeof token !== "string" || !PLAIN_CHARS.includes(token)) break;
+        text += token;
+      }
+      return text;
+    });
+  } else return undefined;
+  if (texts.length === 0 || texts.some((t) => t === "" || /^[0-9=]/.test(t))) return undefined;
+  return texts;
+}
+
 function agrees(start: LineStart, e: CommandWords): boolean {
   const { words, last, ends } = start;
   return (
@@ -731,6 +762,8 @@ export class FieldFacts {
   readonly #completeCommands = new Set<number>();
   /** `regex` atoms that name the words a line starts with (see {@link lineStartsRegex}). */
   readonly #firstWords = new Map<number, readonly LineStart[]>();
+  /** `regex` and `prefix` atoms that name how a line's first word starts (see {@link firstWordStarts}). */
+  readonly #firstWordStarts = new Map<number, readonly string[]>();
   readonly #urls = new Map<number, UrlParts>();
   readonly #k: number;
   readonly #cache = new Map<string, boolean>();
@@ -792,6 +825,8 @@ export class FieldFacts {
       } else if (atom.operator === "regex" || atom.operator === "prefix") {
         const start = atom.operator === "regex" ? lineStartsRegex(atom.value) : prefixLineStart(atom.value);
         if (start !== undefined) this.#firstWords.set(atom.id, start);
+        const texts = firstWordStarts(atom.operator, atom.value);
+        if (texts !== undefined) this.#firstWordStarts.set(atom.id, texts);
       } else if (atom.operator === "url") {
         const parts = urlParts(atom.value as UrlSpec);
         if (parts !== undefined) this.#urls.set(atom.id, parts);
@@ -829,6 +864,16 @@ export class FieldFacts {
         if (truths.get(c) !== 0) continue;
         if (starts.every((start) => entries.some((e) => runsStart(start, e)))) return false;
       }
+    }
+    // A line whose first word starts with one of these texts is certain for a complete list only when a prefix's first
+    // word, as written, starts with it too: certain means the first word is a prefix's first word.
+    for (const [r, texts] of this.#firstWordStarts) {
+      if (truths.get(r) !== 1) continue;
+      const lists = [...this.#completeCommands]
+        .filter((c) => truths.get(c) === 1)
+        .map((c) => this.#commands.get(c) as readonly CommandWords[]);
+      if (!texts.some((t) => lists.every((list) => list.some((e) => (e.words[0] as string).startsWith(t)))))
+        return false;
     }
     return true;
   }
@@ -1035,10 +1080,11 @@ export class FieldFacts {
         const others = this.#commands.get(b) as readonly CommandWords[];
         if (entries.length === 0) continue;
         // Every part starts with a prefix of a that b lists too: b is certain of it as a is. So where a's prefix is
-        // exact (`npm test$`: the part is those words alone) and b lists the same words as a plain prefix.
+        // exact (`npm test$`: the part is those words alone) or has options (`git log` with `-n`: no word after
+        // them runs code, and every option is listed) and b lists the same words as a plain prefix.
         const same = (e: CommandWords, f: CommandWords): boolean =>
           f.key === e.key ||
-          (e.exact &&
+          (!e.plain &&
             f.plain &&
             f.words.length === e.words.length &&
             f.words.every((w, i) => e.words[i] === w));

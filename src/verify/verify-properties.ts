@@ -25,7 +25,7 @@ import type {
 import { AutomataPool } from "./automata.js";
 import { ACTION_BIT, ToolDecision } from "./decision-model.js";
 import { TooComplex } from "./dfa.js";
-import { type LineStart, lineStartsRegex, plainFirstWord } from "./facts.js";
+import { firstWordStarts, type LineStart, lineStartsRegex, plainFirstWord } from "./facts.js";
 import { FieldDomain } from "./field-domain.js";
 import { type Atom, AtomTable, atomsOf, evaluate, F, type Formula, T, U } from "./formula.js";
 import { mayBeMissing, schemaOfField } from "./schema-facts.js";
@@ -254,7 +254,9 @@ const UNQUOTED_WORD = /^[A-Za-z0-9_\-./,:@%+=]+$/;
 
 /** Whether a line start is one the parts keep: a plain first word, then words the runtime writes unquoted. */
 function partWords({ words, last }: LineStart): boolean {
-  if (words.length === 0 || !plainFirstWord(words[0] as string)) return false;
+  // Only how the first word starts (`^sh`, `prefix: python`): `firstWordStarts` read a text that is no redirection.
+  if (words.length === 0) return last !== undefined && UNQUOTED_WORD.test(last) && !/^[0-9=]/.test(last);
+  if (!plainFirstWord(words[0] as string)) return false;
   if (!words.every((w) => UNQUOTED_WORD.test(w) && !w.startsWith("="))) return false;
   return last === undefined || UNQUOTED_WORD.test(last);
 }
@@ -280,9 +282,18 @@ export function lineStartOf(operators: unknown): readonly LineStart[] | undefine
     starts = [last === "" ? { words } : { words, last }];
   } else if (keys[0] === "regex") {
     const read = lineStartsRegex(value);
-    if (read === undefined) return undefined;
+    if (read === undefined) return firstWordStartOf(keys[0], value);
     starts = read;
   } else return undefined;
+  if (starts.every(partWords)) return starts;
+  return firstWordStartOf(keys[0], value);
+}
+
+/** The starts of a line whose operator names only how its first word starts (`firstWordStarts`): no whole word. */
+function firstWordStartOf(operator: string, value: string): readonly LineStart[] | undefined {
+  const texts = firstWordStarts(operator, value);
+  if (texts === undefined) return undefined;
+  const starts = texts.map((last): LineStart => ({ words: [], last }));
   return starts.every(partWords) ? starts : undefined;
 }
 
@@ -442,6 +453,8 @@ const escapeWords = (text: string): string => text.replace(/[.+]/g, (c) => `\\${
  * quotes from its start. One word alone is "the first word is this word"; a start that ends the line ends the part.
  */
 function partStartPattern({ words, last, ends, blanks }: LineStart): string {
+  // The first word starts with the text: written unquoted, or in quotes from its start.
+  if (words.length === 0) return `'?${escapeWords(last as string)}`;
   if (blanks === true) {
     // Blanks of any kind: a newline among them ends the first part after any whole word.
     let tail = last !== undefined ? `(?:$|\\s+'?${escapeWords(last)})` : ends === true ? "$" : "(?:$|\\s)";

@@ -427,6 +427,11 @@ describe("compound commands decided by their parts", () => {
       "^git  status",
       "^a(?:\\s|$)",
       "^ls (-l|-a)+",
+      // Only how the first word starts.
+      "^(rm|sudo|doas)\\b",
+      "^sh",
+      "^l",
+      "^r",
     ];
     // Lines with blanks of other kinds and numbers between the words.
     const spaced = fc
@@ -440,7 +445,22 @@ describe("compound commands decided by their parts", () => {
             ["ls", "-l"],
           ),
           fc.array(
-            fc.constantFrom("git", "log", "status", "-n", "rm", "-rf", "npm", "test", "ls", "-l", "'x y'"),
+            fc.constantFrom(
+              "git",
+              "log",
+              "status",
+              "-n",
+              "rm",
+              "-rf",
+              "npm",
+              "test",
+              "ls",
+              "-l",
+              "'x y'",
+              "rm'a b'",
+              "'ls'x",
+              "l's'",
+            ),
             {
               minLength: 1,
               maxLength: 3,
@@ -559,15 +579,11 @@ describe("compound commands decided by their parts", () => {
     expect(startTexts({ regex: "^git push( -f)?" })).toEqual(["git push"]);
     expect(startTexts({ regex: "^git \\*" })).toEqual(["git "]);
     expect(lineStartOf({ regex: "^git\\s+push" })).toEqual([{ words: ["git"], last: "push", blanks: true }]);
-    for (const operators of [
-      { prefix: "npm  install" },
-      { prefix: "npm 'i'" },
-      { regex: "^ *git " },
-      { regex: "^.git " },
-      { regex: "^git\\s*push" },
-      { regex: "^(git|'x') " },
-    ])
+    for (const operators of [{ regex: "^ *git " }, { regex: "^.git " }, { regex: "^(git|'x') " }])
       expect(lineStartOf(operators), JSON.stringify(operators)).toBeUndefined();
+    // Read by how the first word starts alone: later words the parts do not keep as they are, or glued.
+    for (const operators of [{ prefix: "npm  install" }, { prefix: "npm 'i'" }, { regex: "^npm\\s*install" }])
+      expect(lineStartOf(operators), JSON.stringify(operators)).toEqual([{ words: [], last: "npm" }]);
     const [words] = partsWhere({ command: { prefix: "git push origin" } }, [["command"]]) as [
       { command: { regex: string } },
     ];
@@ -700,7 +716,9 @@ describe("compound commands decided by their parts", () => {
     ).toBe(false);
     expect(partsDecide(property({ where: { command: { prefix: "rm " } } }), schema, paths)).toBe(true);
     expect(partsDecide(property({ where: { command: { regex: "^rm " } } }), schema, paths)).toBe(true);
-    expect(partsDecide(property({ where: { command: { prefix: "rm" } } }), schema, paths)).toBe(false);
+    // The start of the first word alone: the first part's first word starts with it.
+    expect(partsDecide(property({ where: { command: { prefix: "rm" } } }), schema, paths)).toBe(true);
+    expect(partsDecide(property({ where: { command: { prefix: "2" } } }), schema, paths)).toBe(false);
     const patterned = { type: "object", properties: { command: { type: "string", pattern: "^[a-z ]*$" } } };
     expect(partsDecide(property({}), patterned, paths)).toBe(false);
     expect(partsDecide(property({}), schema, [])).toBe(false);

@@ -121,6 +121,15 @@ const COMMAND_LINES = [
   "git status -s",
   "git status '-s'",
   "ls '-l'",
+  "lsx",
+  "gitx status",
+  "ls'x'",
+  "l'' s",
+  "gi't' status",
+  "l\\\ns",
+  "ls\\\nx -l",
+  ">/dev/null ls",
+  "2>/dev/null git status",
 ];
 const PREFIX_SPECS: readonly unknown[] = [
   "git",
@@ -137,6 +146,8 @@ const PREFIX_SPECS: readonly unknown[] = [
   "npm install",
   "git log --oneline",
   "git status -s",
+  "lsx",
+  "gi",
 ];
 const commandOp: fc.Arbitrary<Op> = fc
   .uniqueArray(fc.constantFrom(...PREFIX_SPECS), {
@@ -171,8 +182,21 @@ const firstWordOp: fc.Arbitrary<Op> = fc
     "^git log.* -n",
     "^(git|ls) (-n|status)(?:\\s|$)",
     "^(?:GIT|x)\\s+status",
+    // Only how the first word starts.
+    "^g",
+    "^gi",
+    "^l",
+    "^(ls|rm)\\b",
+    "^git\\b",
+    "^(gi|x)",
+    "^L",
   )
   .map((regex): Op => ["regex", regex]);
+
+/** A `prefix` that names how a line starts: whole words or the start of the first one. */
+const prefixOp: fc.Arbitrary<Op> = fc
+  .constantFrom("gi", "l", "ls", "ls -", "git st", "2>", "LS")
+  .map((text): Op => ["prefix", text]);
 
 /** Operators of one field, each different (equal ones would be one atom). */
 function distinct(ops: readonly Op[]): boolean {
@@ -282,7 +306,7 @@ describe("facts hold on every value", () => {
     let pruned = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(commandOp, firstWordOp), { minLength: 2, maxLength: 3 }).filter(distinct),
+        fc.array(fc.oneof(commandOp, firstWordOp, prefixOp), { minLength: 2, maxLength: 3 }).filter(distinct),
         (ops) => {
           pruned += checkSound(ops, COMMAND_LINES);
         },
@@ -580,12 +604,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "10 20",
   },
   {
-    why: "a plain prefix may run, certainly or not, where a prefix with options is certain",
+    why: "a plain prefix of the same words is certain where a prefix with options is certain",
     ops: [
       ["command", ["git"]],
       ["command", [{ prefix: "git", options: ["-n"] }]],
     ],
-    out: "01 02 10 20",
+    out: "01 02 10 20 21",
   },
   {
     why: "unrelated command prefixes: never both certain; ls (an inert program) certain, git false",
@@ -870,12 +894,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "11",
   },
   {
-    why: "a first word met by a prefix's, either holding the other in any case, says nothing",
+    why: "a first word in another case or with a version is no prefix's first word as written: never certain",
     ops: [
       ["regex", "^LS2(?:\\s|$)"],
       ["command", ["git", "ls"]],
     ],
-    out: "",
+    out: "11",
   },
   {
     why: "a prefix's first word that holds the line's says nothing either",
@@ -922,6 +946,35 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     // Neither start agrees with the first list (11x); the second list agrees with `git commit` (`git pu` has a
     // whole second word, which `push…` is not), and the two lists are never certain together (x11).
     out: "011 110 111 112 211",
+  },
+  {
+    why: "a line whose first word starts with a text is covered only by a prefix whose first word starts so",
+    ops: [
+      ["regex", "^(rm|sudo)\\b"],
+      ["command", ["git status", "ls"]],
+      ["command", ["rmdir", "sudo -n"]],
+    ],
+    // Never certain of such a line (11x); the other list may be (`sudo -n` for `sudo`), but never both (x11).
+    out: "011 110 111 112 211",
+  },
+  {
+    why: "a prefix of the first word's start reads as a regex of it; a digit may start a redirection",
+    ops: [
+      ["prefix", "sh"],
+      ["prefix", "2"],
+      ["command", ["git", "ls"]],
+    ],
+    // A line starting with `sh` is covered by no list of `git` and `ls`; one starting with `2` may be
+    // (`2>/dev/null ls`).
+    out: "101 111 121",
+  },
+  {
+    why: "a prefix with options certain: the same words as a plain prefix are certain too",
+    ops: [
+      ["command", [{ prefix: "git log", options: ["-n"] }, "ls"]],
+      ["command", ["git log", "ls", "cat"]],
+    ],
+    out: "10 12 20",
   },
   {
     why: "a line that ends after its words is covered by no longer prefix",

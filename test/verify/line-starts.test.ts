@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LineStart, lineStartsRegex } from "../../src/verify/facts.js";
+import { firstWordStarts, type LineStart, lineStartsRegex } from "../../src/verify/facts.js";
 import { lineStartOf, partsWhere } from "../../src/verify/verify-properties.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
@@ -192,20 +192,59 @@ describe("lineStartOf and the parts' operator", () => {
     expect(written("^git push")).toBe("^git '?push");
     expect(written("^git push ")).toBe("^git push");
     expect(written("^(a|b) x")).toBe("^(?:a '?x|b '?x)");
+    // Only how the first word starts: written unquoted or in quotes from its start.
+    expect(written("^sh")).toBe("^'?sh");
+    expect(written("^(rm|sudo)\\b")).toBe("^(?:'?rm|'?sudo)");
+    expect(written("^a.b\\+c")).toBe("^'?a");
   });
 
   it("reads one operator alone, a prefix or a regex, whose every start the parts keep", () => {
-    for (const operators of [
-      null,
-      "x",
-      { prefix: 5 },
-      { prefix: "a =b c" },
-      { prefix: "a 'b" },
-      { equals: "^rm x" },
-      { regex: "^(a =b|a c) d" },
-      { prefix: "rm x", regex: "^rm" },
-    ])
+    for (const operators of [null, "x", { prefix: 5 }, { equals: "^rm x" }, { prefix: "rm x", regex: "^rm" }])
       expect(lineStartOf(operators), JSON.stringify(operators)).toBeUndefined();
+    // Words the parts would not keep as they are: read by how the first word starts.
+    for (const operators of [{ prefix: "a =b c" }, { prefix: "a 'b" }, { regex: "^(a =b|a c) d" }])
+      expect(
+        lineStartOf(operators)?.every((s) => s.words.length === 0 && s.last === "a"),
+        JSON.stringify(operators),
+      ).toBe(true);
     expect(lineStartOf({ prefix: "a b= c" })).toEqual([{ words: ["a", "b="], last: "c" }]);
+    // A prefix or regex that names only the start of the first word; not one that may start a redirection, nor
+    // one whose later words the parts would not keep but whose first word they do (read as that first word).
+    expect(lineStartOf({ prefix: "python" })).toEqual([{ words: [], last: "python" }]);
+    expect(lineStartOf({ regex: "^(sh|rm)\\b" })).toEqual([
+      { words: [], last: "sh" },
+      { words: [], last: "rm" },
+    ]);
+    expect(lineStartOf({ prefix: "2" })).toBeUndefined();
+    expect(lineStartOf({ regex: "^2>" })).toBeUndefined();
+    expect(lineStartOf({ regex: "^=a" })).toBeUndefined();
+    expect(lineStartOf({ regex: "^(sh|\\d)" })).toBeUndefined();
+  });
+});
+
+describe("firstWordStarts", () => {
+  it("reads the plain text a prefix or an anchored regex starts with, each alternative's", () => {
+    expect(firstWordStarts("prefix", "python -c")).toEqual(["python"]);
+    expect(firstWordStarts("prefix", "sh")).toEqual(["sh"]);
+    expect(firstWordStarts("regex", "^(rm|sudo|doas)\\b")).toEqual(["rm", "sudo", "doas"]);
+    expect(firstWordStarts("regex", "^'?sh")).toEqual(["sh"]);
+    expect(firstWordStarts("regex", "^(?:'?rm|'?sudo)")).toEqual(["rm", "sudo"]);
+    expect(firstWordStarts("regex", "^git\\s+push")).toEqual(["git"]);
+    expect(firstWordStarts("regex", "^a\\.b")).toEqual(["a.b"]);
+    // No text, a digit or `=` first (a redirection, no first word), not anchored, a top-level alternative, not a
+    // string, another operator.
+    for (const [operator, value] of [
+      ["prefix", " ls"],
+      ["prefix", "'ls'"],
+      ["prefix", "2>/dev/null ls"],
+      ["regex", "^=x"],
+      ["regex", "^[a-z]"],
+      ["regex", "^(a|)"],
+      ["regex", "sh"],
+      ["regex", "^sh|x"],
+      ["regex", { pattern: "^sh", flags: "i" }],
+      ["equals", "sh"],
+    ] as const)
+      expect(firstWordStarts(operator, value), `${operator} ${JSON.stringify(value)}`).toBeUndefined();
   });
 });

@@ -289,7 +289,8 @@ describe("partsDecide on nested and unusual fields", () => {
     expect(partsDecide(property(), nested, paths)).toBe(true);
     expect(partsDecide(property({ "opts.command": { command: ["rm"] } }), nested, paths)).toBe(true);
     expect(partsDecide(property({ "opts.command": { not: { command: ["rm"] } } }), nested, paths)).toBe(true);
-    expect(partsDecide(property({ "opts.command": { prefix: "rm" } }), nested, paths)).toBe(false);
+    expect(partsDecide(property({ "opts.command": { prefix: "rm" } }), nested, paths)).toBe(true);
+    expect(partsDecide(property({ "opts.command": { prefix: "2" } }), nested, paths)).toBe(false);
     expect(partsDecide(property({ "opts.cwd": { equals: "a" } }), nested, paths)).toBe(true);
     // A condition on the object that holds the field would see a part in place of the whole.
     expect(partsDecide(property({ opts: { exists: true } }), nested, paths)).toBe(false);
