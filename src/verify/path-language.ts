@@ -149,7 +149,7 @@ export class PathLanguages {
       ? this.#parse("^/", "u")
       : constant(this.#automata.alphabet.size, false);
     for (const g of patterns) {
-      const last = this.#lastSegment(g);
+      const last = this.#lastSegment(g) ?? this.#folderSegment(g);
       if (last !== undefined) neverFalse = union(neverFalse, last);
     }
     const last = this.#certainLast(patterns);
@@ -240,6 +240,28 @@ export class PathLanguages {
     // `iu`, behind a check of the folded literal ends, which folds alike) still matches it.
     const matches = this.#parse(`(?:^|/)${segment}$`, "iu");
     const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
+    return subtract(matches, notNamed);
+  }
+
+  /**
+   * For a glob that names a folder anywhere — `**`, a slash, a part P as {@link #lastSegment} reads it, a slash, `**`
+   * (as in the globs for `.ssh` folders or dot folders) — the strings with a `/`-separated segment P matches, exactly
+   * or ignoring case, that is not `.` or `..`, followed by a segment that is neither empty, `.` nor `..`, and by no
+   * `..` segment. The POSIX reading, one of the runtime's, removes `.` and empty segments and climbs one segment per
+   * `..`: with none after it, the folder stays in that reading with something under it, so the glob is never false
+   * there.
+   */
+  #folderSegment(glob: string): Dfa | undefined {
+    const part = /^\*\*\/([A-Za-z0-9._*-]+)\/\*\*$/.exec(glob)?.[1];
+    if (part === undefined) return undefined;
+    const segment = [...part].map((c) => (c === "*" ? "[^/]*" : literal(c))).join("");
+    // What follows the folder: segments none of which is `..`, one of which is neither empty nor `.`.
+    const notUp = "(?:\\.?|[^/.][^/]*|\\.[^/.][^/]*|\\.\\.[^/]+)";
+    const named = "(?:[^/.][^/]*|\\.[^/.][^/]*|\\.\\.[^/]+)";
+    const under = `/(?:${notUp}/)*${named}(?:/${notUp})*$`;
+    const matches = this.#parse(`(?:^|/)${segment}${under}`, "iu");
+    // `.` and `..` are no folder: a string where P may match one of them so is left out (a smaller set: sound).
+    const notNamed = this.#parse(`(?:^|/)\\.\\.?${under}`, "u");
     return subtract(matches, notNamed);
   }
 

@@ -206,6 +206,75 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     expect(used).toBeGreaterThan(0);
   });
 
+  it("a glob of a folder anywhere is never false on a string with that folder and something under it", () => {
+    const folderGlob = fc.constantFrom(
+      "**/.ssh/**",
+      "**/.*/**",
+      "**/a/**",
+      "**/*/**",
+      "**/..a/**",
+      "**/S*/**",
+    );
+    // Folders, then what may follow them: names, dot segments, empty segments, other separators.
+    const folders = [".ssh", ".SSH", ".a", "..a", ".", "..", "", "a", "A", "\u017fa", ".\u017f\u017fh", "b"];
+    const under = [
+      "x",
+      "",
+      ".",
+      "..",
+      "x/..",
+      "x/../..",
+      "./x",
+      "x/",
+      "x//y",
+      "..x",
+      "x\\..\\..",
+      "x/.",
+      "\u0000",
+    ];
+    let used = 0;
+    let kept = 0;
+    fc.assert(
+      fc.property(folderGlob, fc.array(anyPath, { maxLength: 12 }), (g, heads) => {
+        const compiled = compileCondition({ f: { glob: [g] } });
+        if (!compiled.ok) return;
+        const values = heads.flatMap((h, i) => {
+          const folder = folders[i % folders.length] as string;
+          return under.map((u) => `${h}/${folder}/${u}`).concat(under.map((u) => `${folder}/${u}`));
+        });
+        const { alphabet, paths } = languages([g], [], values);
+        const { neverFalse } = paths.glob([g]);
+        for (const v of values) {
+          if (!accepts(neverFalse, alphabet.symbols(v))) continue;
+          used++;
+          expect(compiled.condition({ f: v }), `${g} on ${JSON.stringify(v)}`).not.toBe(0);
+        }
+        kept += values.length;
+      }),
+      { numRuns: 300 },
+    );
+    expect(used).toBeGreaterThan(kept / 20);
+    // Nothing under the folder, a `..` after it, or the folder a dot segment: the reading may lose it.
+    const { alphabet, paths } = languages(["**/.*/**"], [], []);
+    const never = (v: string) => accepts(paths.glob(["**/.*/**"]).neverFalse, alphabet.symbols(v));
+    expect(["a/.x/b", ".x/b", "vendor/..x/y/", "/.x/b", ".x//b"].map(never)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(["a/.x", "a/.x/", "a/.x/.", "a/.x/b/..", "../b", "./b", "a/.x/b/../.."].map(never)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it("a glob or path_prefix is true only on strings its certainAnywhere holds (plain paths may be)", () => {
     const operator = fc.oneof(
       fc.array(absoluteGlob, { minLength: 1, maxLength: 2 }).map((g) => ({ glob: g })),
