@@ -6,7 +6,12 @@
  * read as UTF-16 code units (a character above U+FFFF is two of them).
  */
 import { getFoldTable } from "../runtime/match/case-fold.js";
-import { LINE_TERMINATOR_RANGES, type Ranges, WORD_RANGES } from "../runtime/match/regex/char-set.js";
+import {
+  FOLDED_WORD_RANGES,
+  LINE_TERMINATOR_RANGES,
+  type Ranges,
+  WORD_RANGES,
+} from "../runtime/match/regex/char-set.js";
 import { parseRegexTree, type RegexNode } from "../runtime/match/regex/index.js";
 import type { Alphabet, AlphabetBuilder } from "./alphabet.js";
 import { type Dfa, DfaBuilder, minimize, TooComplex } from "./dfa.js";
@@ -104,9 +109,11 @@ const KIND_LINE = 2;
 const KIND_OTHER = 3;
 const KIND_END = 4;
 
-function kindOf(cp: number): number {
+/** A code point's kind around an assertion; with flag `i`, `ſ` and the Kelvin sign are word characters (vm.ts). */
+function kindOf(cp: number, ignoreCase: boolean): number {
   if ((cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || cp === 0x5f)
     return KIND_WORD;
+  if (ignoreCase && (cp === 0x17f || cp === 0x212a)) return KIND_WORD;
   if (cp === 0x0a || cp === 0x0d || cp === 0x2028 || cp === 0x2029) return KIND_LINE;
   return KIND_OTHER;
 }
@@ -212,15 +219,20 @@ export class RegexLanguage {
   /** Whether every character set of the pattern is a union of the alphabet's symbols (see `Alphabet.refines`). */
   fits(alphabet: Alphabet): boolean {
     for (const test of this.#tests) if (test !== undefined && !alphabet.refines(test.ranges)) return false;
-    return alphabet.refines(WORD_RANGES) && alphabet.refines(LINE_TERMINATOR_RANGES);
+    return alphabet.refines(this.#wordRanges) && alphabet.refines(LINE_TERMINATOR_RANGES);
   }
 
   addBoundaries(builder: AlphabetBuilder): void {
     for (const test of this.#tests) if (test !== undefined) builder.addRanges(test.ranges);
-    builder.addRanges(WORD_RANGES);
+    builder.addRanges(this.#wordRanges);
     builder.addRanges(LINE_TERMINATOR_RANGES);
     builder.addRanges([0, 0xffff]);
     if (!this.#unicode) builder.addRanges([0xd800, 0xdbff, 0xdc00, 0xdfff]);
+  }
+
+  /** The word characters of `\b` and `\B`: with flag `i` also `ſ` and the Kelvin sign. */
+  get #wordRanges(): Ranges {
+    return this.#ignoreCase ? FOLDED_WORD_RANGES : WORD_RANGES;
   }
 
   #holds(which: AssertWhich, prev: number, next: number): boolean {
@@ -277,7 +289,7 @@ export class RegexLanguage {
         inRanges(test.ranges, 0xdc00) !== test.negated,
       ]);
     });
-    const kinds = Array.from(alphabet.reps, (cp) => kindOf(cp));
+    const kinds = Array.from(alphabet.reps, (cp) => kindOf(cp, this.#ignoreCase));
     const astral = Array.from(alphabet.reps, (cp) => !this.#unicode && cp > 0xffff);
     const builder = new DfaBuilder(k);
     const ids = new Map<string, number>();

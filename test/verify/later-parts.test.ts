@@ -104,7 +104,9 @@ describe("partsWhere for a later part", () => {
       ],
     );
     // A line's start read as the start of its first word (`lineStartOf`): the same parts.
-    expect(partsWhere({ command: { regex: "^sh" } }, [["command"]])).toEqual([{ command: { regex: "^'?sh" } }]);
+    expect(partsWhere({ command: { regex: "^sh" } }, [["command"]])).toEqual([
+      { command: { regex: "^'?sh" } },
+    ]);
   });
 
   it("reads a later part only on a command field, and leaves other operators as they are", () => {

@@ -67,6 +67,11 @@ export class Machine {
    * no flag `m`).
    */
   readonly dfaEligible: boolean;
+  /**
+   * Whether `\b` and `\B` also count `ſ` and the Kelvin sign as word characters: with flag `i` (always Unicode
+   * simple case folding, as `RegExp` with `iu`) they fold to `s` and `k`, and `RegExp` with `iu` counts them so.
+   */
+  private readonly foldedWords: boolean;
 
   constructor(
     code: readonly number[],
@@ -90,6 +95,7 @@ export class Machine {
       if (op === OP_ASSERT && a >= 2) dfaEligible = false;
     }
     this.dfaEligible = dfaEligible;
+    this.foldedWords = table !== undefined;
     this.listA = new Int32Array(size);
     this.listB = new Int32Array(size);
     this.mark = new Uint32Array(size);
@@ -108,6 +114,11 @@ export class Machine {
     return ++this.generation;
   }
 
+  /** Whether a code unit is a word character for `\b` and `\B` (see {@link foldedWords}). */
+  private isWord(c: number): boolean {
+    return isWordUnit(c) || (this.foldedWords && (c === 0x17f || c === 0x212a));
+  }
+
   private assertHolds(kind: number, input: string, pos: number): boolean {
     const before = pos > 0 ? input.charCodeAt(pos - 1) : -1;
     const after = pos < input.length ? input.charCodeAt(pos) : -1;
@@ -117,9 +128,9 @@ export class Machine {
       case 1:
         return after === -1 || (this.multiline && isLineTerminator(after));
       case 2:
-        return isWordUnit(before) !== isWordUnit(after);
+        return this.isWord(before) !== this.isWord(after);
       default:
-        return isWordUnit(before) === isWordUnit(after);
+        return this.isWord(before) === this.isWord(after);
     }
   }
 
@@ -189,7 +200,7 @@ export class Machine {
           else if (kind === 1)
             holds = after === -1 || (this.multiline && (unknown || isLineTerminator(after)));
           else if (unknown) holds = true;
-          else holds = (isWordUnit(before) !== isWordUnit(after)) === (kind === 2);
+          else holds = (this.isWord(before) !== this.isWord(after)) === (kind === 2);
           if (holds) stack.push(pc + 1);
           break;
         }
