@@ -709,10 +709,54 @@ export function prefixLineStart(value: unknown): readonly LineStart[] | undefine
   return [last === "" ? { words } : { words, last }];
 }
 
+/** The plain text a pattern's alternative starts with, and whether every item so far was read (it may go on). */
+interface Lead {
+  readonly text: string;
+  readonly open: boolean;
+}
+
+/**
+ * The plain texts a sequence of items may start with, one per way through it: a group is each of its alternatives, an
+ * optional item (`(ba)?sh`) is read and left out, a repeated one is read once and ends the text, and anything but a
+ * plain character ends it too. An optional quote before any text (`^'?rm`, as the verifier writes a part) is the
+ * word's start in quotes, which hold the text as it is. Undefined past {@link MAX_STARTS} ways.
+ */
+function leadsOf(items: readonly StartItem[]): Lead[] | undefined {
+  let leads: Lead[] = [{ text: "", open: true }];
+  for (const item of items) {
+    const { atom, min, max } = item;
+    const token = atom !== undefined && "token" in atom ? atom.token : undefined;
+    if (token === "'" && min === 0 && max === 1 && leads.every((l) => l.text === "")) continue;
+    let once: Lead[];
+    if (atom === undefined) once = [{ text: "", open: false }];
+    else if (token !== undefined)
+      once = [
+        typeof token === "string" && PLAIN_CHARS.includes(token)
+          ? { text: token, open: true }
+          : { text: "", open: false },
+      ];
+    else {
+      const inner = (atom as { alternatives: readonly StartItem[][] }).alternatives.map(leadsOf);
+      if (inner.some((l) => l === undefined)) return undefined;
+      once = inner.flat() as Lead[];
+    }
+    if (max > 1) once = once.map((l) => ({ text: l.text, open: false }));
+    if (min === 0) once = [...once, { text: "", open: true }];
+    const next: Lead[] = [];
+    for (const lead of leads) {
+      if (!lead.open) next.push(lead);
+      else for (const o of once) next.push({ text: lead.text + o.text, open: o.open });
+    }
+    if (next.length > MAX_STARTS) return undefined;
+    leads = next;
+  }
+  return leads;
+}
+
 /**
  * The texts a command line's first word starts with, one of which it has, when a `regex` (`^sh`, `^(rm|sudo)\\b`)
  * or a `prefix` (`python`) names only the start of it: for each alternative the plain characters the pattern reads
- * first (as {@link lineStartsRegex} reads them, up to anything else: `\\b`, a class, an optional part, a blank).
+ * first (as {@link leadsOf} reads them: up to anything else, a `\\b`, a class, a blank; an optional part both ways).
  * A line of the safe subset that starts so has its first simple command's first word start so: it is a word of
  * plain characters, quotes or a line continuation at most after the text (a redirection starts with a digit, `<`
  * or `>`, so no text starting with a digit is read; an assignment is no first word of the subset). An optional
@@ -725,16 +769,11 @@ export function firstWordStarts(operator: string, value: unknown): readonly stri
   if (operator === "prefix") texts = [/^[A-Za-z0-9_\-./,:@%+=]*/.exec(value)?.[0] ?? ""];
   else if (operator === "regex") {
     if (!value.startsWith("^") || topLevelAlternative(value)) return undefined;
-    const read = startsOf(parseStart(value, 1).items);
-    texts = [...read.closed, ...read.cut, ...read.open].map((tokens) => {
-      let text = "";
-      // A quote before the text (`^'?rm`, as the verifier writes a part): the word starts inside the quotes.
-      for (const token of tokens[0] === QUOTE ? tokens.slice(1) : tokens) {
-        if (typeof token !== "string" || !PLAIN_CHARS.includes(token)) break;
-        text += token;
-      }
-      return text;
-    });
+    const read = leadsOf(parseStart(value, 1).items);
+    if (read === undefined) return undefined;
+    // A text another one starts says no more than that one: the shortest of each kind are kept, once.
+    const all = read.map((lead) => lead.text);
+    texts = [...new Set(all)].filter((t) => !all.some((u) => u !== t && t.startsWith(u)));
   } else return undefined;
   if (texts.length === 0 || texts.some((t) => t === "" || /^[0-9=]/.test(t))) return undefined;
   return texts;

@@ -190,6 +190,9 @@ const firstWordOp: fc.Arbitrary<Op> = fc
     "^git\\b",
     "^(gi|x)",
     "^L",
+    "^(G|g)?it",
+    "^(?:/bin/)?ls",
+    "^l+s",
   )
   .map((regex): Op => ["regex", regex]);
 

@@ -231,6 +231,19 @@ describe("firstWordStarts", () => {
     expect(firstWordStarts("regex", "^(?:'?rm|'?sudo)")).toEqual(["rm", "sudo"]);
     expect(firstWordStarts("regex", "^git\\s+push")).toEqual(["git"]);
     expect(firstWordStarts("regex", "^a\\.b")).toEqual(["a.b"]);
+    // An optional part both ways, a repeated one once (the text ends there), a group's alternatives each.
+    expect(firstWordStarts("regex", "^(ba)?sh -c")).toEqual(["bash", "sh"]);
+    expect(firstWordStarts("regex", "^(?:/usr/bin/)?(rm|sudo)\\b")).toEqual([
+      "/usr/bin/rm",
+      "/usr/bin/sudo",
+      "rm",
+      "sudo",
+    ]);
+    expect(firstWordStarts("regex", "^a+b")).toEqual(["a"]);
+    expect(firstWordStarts("regex", "^rm'?x")).toEqual(["rm"]);
+    expect(firstWordStarts("regex", "^(rm|rmdir|r)x")).toEqual(["rmx", "rmdirx", "rx"]);
+    expect(firstWordStarts("regex", "^(rm|rmdir)( |$)")).toEqual(["rm"]);
+    expect(firstWordStarts("regex", "^(a|b)(c|d)?e")).toEqual(["ace", "ade", "ae", "bce", "bde", "be"]);
     // No text, a digit or `=` first (a redirection, no first word), not anchored, a top-level alternative, not a
     // string, another operator.
     for (const [operator, value] of [
@@ -240,6 +253,8 @@ describe("firstWordStarts", () => {
       ["regex", "^=x"],
       ["regex", "^[a-z]"],
       ["regex", "^(a|)"],
+      ["regex", "^(ba)?"],
+      ["regex", "^(a|b|c|d)(a|b|c|d)(a|b|c|d)(a|b|c|d)x"],
       ["regex", "sh"],
       ["regex", "^sh|x"],
       ["regex", { pattern: "^sh", flags: "i" }],
