@@ -319,3 +319,209 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
     expect(witnesses(JSON.parse(operators) as [string, unknown][])).toBe(expected);
   });
 });
+
+/**
+ * Every reachable assignment's truths, each checked to have a witness that is valid on some side and has exactly
+ * those truths by the runtime's own answers.
+ */
+function witnessed(domain: FieldDomain): string[] {
+  return reachable(domain).map((r) => {
+    const text = r.witness?.text;
+    expect(text, `a witness of ${r.truths}`).toBeTypeOf("string");
+    expect(domain.atoms.map((a) => a.test(text)).join(""), text).toBe(r.truths);
+    expect(
+      domain.sides.some((_, i) => domain.validOn(i, text)),
+      text,
+    ).toBe(true);
+    return r.truths;
+  });
+}
+
+/** A field read by `operators`, then by an operator the string theory does not know, true on `accepts` alone. */
+function withCustom(operators: readonly (readonly [string, unknown])[], accepts: string): FieldDomain {
+  const table = new AtomTable();
+  for (const [operator, value] of operators) table.atom(REF, operator, value);
+  table.custom(REF, "custom-operator", accepts, (v) => (v === accepts ? 1 : 0));
+  return new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+}
+
+describe("the string theory's narrowing of command lists", () => {
+  it("makes a command list true only on the safe subset, and false or a maybe also outside it", () => {
+    // `é` is in no word or quote of the safe subset: a string holding it is never certainly `ls`.
+    expect(
+      witnessed(
+        field([
+          ["command", ["ls"]],
+          ["regex", "é"],
+        ]),
+      ),
+    ).toEqual(["00", "01", "10", "20", "21"]);
+    // A list with no prefix has no lines to meet: only the safe subset keeps it from being true there.
+    const truths = reachable(
+      field([
+        ["command", []],
+        ["regex", "é"],
+      ]),
+    ).map((r) => r.truths);
+    expect(truths).toContain("01");
+    expect(truths).not.toContain("11");
+  });
+
+  it("gives a command list its one answer on the plain lines of an inert program the field narrows to", () => {
+    // Every string of the regex is a plain `ls` line: the list `ls` is true on each.
+    expect(
+      witnessed(
+        field([
+          ["regex", "^ls( [a-z]+)*$"],
+          ["command", ["ls"]],
+        ]),
+      ),
+    ).toEqual(["00", "01", "02", "11"]);
+    // Lines of `ls` or of `cat`: false on those of `cat`, never a maybe.
+    expect(
+      witnessed(
+        field([
+          ["regex", "^(ls|cat)( [a-z]+)*$"],
+          ["command", ["ls"]],
+        ]),
+      ),
+    ).toEqual(["00", "01", "02", "10", "11"]);
+  });
+
+  it("leaves a command list free where the region also holds strings that are no inert program's plain line", () => {
+    // `lsa` and `ls-1` start with `ls` but are other programs: the list is false or a maybe there.
+    expect(
+      witnessed(
+        field([
+          ["regex", "^ls"],
+          ["command", ["ls"]],
+        ]),
+      ),
+    ).toEqual(["00", "01", "02", "10", "11", "12"]);
+  });
+
+  it("reads the inert lines with an operator the theory does not know among the truths, which has no answer there", () => {
+    const domain = withCustom(
+      [
+        ["regex", "^ls( [a-z]+)*$"],
+        ["command", ["ls"]],
+      ],
+      "ls",
+    );
+    // On the regex's lines the list is true whatever the other operator's answer (which the theory cannot know).
+    const onLines = reachable(domain).filter((r) => r.truths.startsWith("1"));
+    expect(onLines.map((r) => r.truths[1])).toEqual(onLines.map(() => "1"));
+    const text = (truths: string) => onLines.find((r) => r.truths === truths)?.witness?.text;
+    expect(text("111")).toBe("ls");
+    expect(text("110")).toMatch(/^ls ./);
+  });
+});
+
+describe("the string theory's settling of a few strings", () => {
+  it("keeps only the strings with the truths, so that the one left is the witness however many were listed", () => {
+    // 59 strings of two characters, then the one the unknown operator accepts: the last of a loose region's strings
+    // in the order they are read, past the candidates drawn from it.
+    const listed = [..."abcdef"].flatMap((l) => [..."0123456789"].map((d) => `${l}${d}`)).slice(0, 59);
+    const domain = withCustom([["in", [...listed, "zzz"]]], "zzz");
+    const found = reachable(domain).find((r) => r.truths === "11");
+    expect(found?.witness).toEqual({ text: "zzz", loose: true });
+    const other = reachable(domain).find((r) => r.truths === "10");
+    expect(listed).toContain(other?.witness?.text);
+  });
+});
+
+describe("the string theory's witnesses", () => {
+  /** Every reachable assignment's witnesses, each checked to be a distinct string with its truths. */
+  function allWitnesses(domain: FieldDomain): Map<string, readonly { text: string; loose: boolean }[]> {
+    const theory = theoryOf(domain);
+    const out = new Map<string, readonly { text: string; loose: boolean }[]>();
+    for (const r of reachable(domain)) {
+      const found = theory.witnesses(r.state, `all:${r.truths}`);
+      expect(found[0]).toEqual(r.witness);
+      for (const w of found) {
+        expect(w.text, r.truths).toBeTypeOf("string");
+        expect(domain.atoms.map((a) => a.test(w.text)).join(""), w.text).toBe(r.truths);
+      }
+      expect(new Set(found.map((w) => w.text)).size, JSON.stringify(found)).toBe(found.length);
+      out.set(r.truths, found);
+    }
+    return out;
+  }
+
+  it("adds a compound command of the field's command words where a command list is a maybe", () => {
+    const found = allWitnesses(
+      field([
+        ["command", ["git status"]],
+        ["command", ["npm test"]],
+      ]),
+    );
+    // Each list is a maybe on `git status && npm test`, part by part: the controller decides its parts.
+    const both = found.get("22");
+    expect(both).toHaveLength(2);
+    expect(both?.[1]?.loose).toBe(true);
+    expect(both?.[1]?.text).toMatch(/^(git status && npm test|npm test && git status)$/);
+    // Elsewhere no compound of the two has the truths (nor is one looked for without a maybe).
+    for (const [truths, list] of found) if (truths !== "22") expect(list, truths).toHaveLength(1);
+  });
+
+  it("gives the compound command once when it is the first witness", () => {
+    const found = allWitnesses(
+      field([
+        ["command", ["git status"]],
+        ["command", ["npm test"]],
+        ["regex", "^git status && npm test$"],
+      ]),
+    );
+    expect(found.get("221")).toEqual([{ text: "git status && npm test", loose: true }]);
+  });
+
+  it("draws the exact region's witness from strings that pass a side's format no automaton describes", () => {
+    // The shortest path the glob is false on (`a`) is no relative JSON pointer; `0` is, and no loose candidate is.
+    const domain = field([["glob", "a/b"]], [{ type: "string", format: "relative-json-pointer" }]);
+    const found = reachable(domain).find((r) => r.truths === "0");
+    expect(found?.witness?.loose).toBe(false);
+    expect(domain.validOn(0, found?.witness?.text)).toBe(true);
+    expect(domain.atoms[0]?.test(found?.witness?.text)).toBe(0);
+  });
+
+  it("tries the loose candidates with `--` before the words after a prefix that lists its options", () => {
+    // `git log -p` does not list `-p`; after `--` it is an operand, and the list is true. An operator the theory
+    // does not know, true on one string none of the candidates is, makes states with no witness: none is made up.
+    const domain = withCustom(
+      [
+        ["command", [{ prefix: "git log", options: ["-n"] }]],
+        ["regex", " -p"],
+      ],
+      "zzz",
+    );
+    const states = reachable(domain);
+    for (const r of states)
+      if (r.witness !== undefined)
+        expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+    const found = states.find((r) => r.truths === "110");
+    expect(found?.witness?.loose).toBe(true);
+    expect(found?.witness?.text).toMatch(/^git log -- /);
+    expect(states.find((r) => r.truths === "111")?.witness).toBeUndefined();
+  });
+
+  it("checks each exact candidate on the sides, whose listed strings the automata do not model", () => {
+    // The shortest strings the regex is false and true on (``, `a`) are not listed: the witnesses are others.
+    expect(witnessed(field([["regex", "^a"]], [{ type: "string", enum: ["b", "ab"] }]))).toEqual(["0", "1"]);
+  });
+
+  it("gives the compound command as the only witness where no other candidate has the truths", () => {
+    // An operator the theory does not know, true on the compound command alone: no candidate but it has the truths.
+    const domain = withCustom(
+      [
+        ["command", ["git status"]],
+        ["command", ["npm test"]],
+      ],
+      "git status && npm test",
+    );
+    const state = reachable(domain).find((r) => r.truths === "221")?.state;
+    if (state === undefined) throw new Error("221 is reachable");
+    expect(theoryOf(domain).witnesses(state, "only")).toEqual([
+      { text: "git status && npm test", loose: true },
+    ]);
+  });
+});
