@@ -29,10 +29,10 @@
 
 import { CompiledGlob, compileGlob, rootedPath } from "../runtime/match/glob.js";
 import { readHost } from "../runtime/match/host.js";
-import { basename, OPTION_CLUSTER } from "../runtime/match/shell/matcher.js";
+import { basename, codeArgumentsEnd, coversWords, OPTION_CLUSTER } from "../runtime/match/shell/matcher.js";
 import { readPlainLine } from "../runtime/match/shell/plain-line.js";
 import { NEVER_RUNS_OPERANDS } from "../runtime/match/shell/tables.js";
-import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
+import { type CommandPrefix, parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import { hostPattern, type UrlSpec } from "../runtime/match/url.js";
 import type { Truth } from "../runtime/truth.js";
 import type { Automata } from "./automata.js";
@@ -160,6 +160,8 @@ function namesAnyUnknown(list: readonly string[]): boolean {
 
 interface CommandWords {
   readonly words: readonly string[];
+  /** The prefix as the runtime reads it (`coversWords`). */
+  readonly input: CommandPrefix;
   /** A prefix without `$` and without options: certain wherever its words start the command. */
   readonly plain: boolean;
   /** A prefix with `$`: certain only of a simple command of exactly its words. */
@@ -852,6 +854,7 @@ export class FieldFacts {
           const plain = !read.prefix.exact && read.prefix.options === undefined;
           entries.push({
             words: read.prefix.words,
+            input: read.prefix,
             plain,
             exact: read.prefix.exact,
             key: JSON.stringify(spec),
@@ -1118,15 +1121,18 @@ export class FieldFacts {
         }
         const others = this.#commands.get(b) as readonly CommandWords[];
         if (entries.length === 0) continue;
-        // Every part starts with a prefix of a that b lists too: b is certain of it as a is. So where a's prefix is
-        // exact (`npm test$`: the part is those words alone) or has options (`git log` with `-n`: no word after
-        // them runs code, and every option is listed) and b lists the same words as a plain prefix.
+        // Every simple command is covered by a prefix of a that one of b's covers too: b is certain as a is. A
+        // command an exact prefix covers is its words alone (`npm test$`), which the runtime's own `coversWords`
+        // reads for b's prefix. One a plain prefix or one with options covers starts with its words, and no code
+        // argument ends past them; a plain prefix of b made of its first words covers it when none ends past those
+        // either. Arguments are read left to right, each from its own word and those before it, so those that
+        // start inside a's words are those `codeArgumentsEnd` finds in them, and end where they end there unless
+        // they run to the end of a's words (`git -c` covers `git -c x` for `git -c`, not for `git`).
         const same = (e: CommandWords, f: CommandWords): boolean =>
           f.key === e.key ||
-          (!e.plain &&
-            f.plain &&
-            f.words.length === e.words.length &&
-            f.words.every((w, i) => e.words[i] === w));
+          (e.exact
+            ? coversWords(f.input, e.words)
+            : f.plain && startsWithList(e.words, f.words) && codeArgumentsEnd(e.words) <= f.words.length);
         if (entries.every((e) => others.some((f) => same(e, f)))) return false;
         // Or with one whose first words b lists as a plain prefix: b may run it. Not certainly: the words after
         // the shorter prefix may make it a maybe (`git -c` is certain of `git -c` and a maybe for `git`, whose

@@ -1160,13 +1160,13 @@ export class StringTheory {
   #witness(state: TheoryState): { readonly text: string; readonly loose: boolean } | undefined {
     const check = (s: string): boolean => this.#check(state, s);
     if (state.exact !== null) {
-      const formats = this.#field.sides.map((s) => s.schema.format).filter((f) => f !== undefined);
-      const candidates =
-        formats.length === 0
-          ? [shortestString(this.alphabet, state.exact.dfa, state.exact.lengths)]
-          : someStrings(this.alphabet, state.exact.dfa, state.exact.lengths, 200).filter((s) =>
-              formats.every((f) => passesFormat(f, s)),
-            );
+      // A string is a witness when some side takes it: a side without a format takes the shortest one.
+      const formats = this.#field.sides.map((s) => s.schema.format);
+      const candidates = formats.some((f) => f === undefined)
+        ? [shortestString(this.alphabet, state.exact.dfa, state.exact.lengths)]
+        : someStrings(this.alphabet, state.exact.dfa, state.exact.lengths, 200).filter((s) =>
+            formats.some((f) => passesFormat(f as string, s)),
+          );
       for (const s of candidates) if (s !== undefined && check(s)) return { text: s, loose: false };
     }
     if (state.loose !== null) {

@@ -130,6 +130,19 @@ const COMMAND_LINES = [
   "ls\\\nx -l",
   ">/dev/null ls",
   "2>/dev/null git status",
+  "git -c x=y status",
+  "git -c x status",
+  "git -c",
+  "sh -c ls",
+  "sh -c",
+  "find . -exec rm",
+  "find . -exec rm ;",
+  "find . -name x",
+  "find . -name -exec",
+  "find .",
+  "env x=1 ls",
+  "env ls",
+  "git status -c x",
 ];
 const PREFIX_SPECS: readonly unknown[] = [
   "git",
@@ -148,6 +161,13 @@ const PREFIX_SPECS: readonly unknown[] = [
   "git status -s",
   "lsx",
   "gi",
+  "git -c",
+  "sh -c",
+  "find . -exec",
+  "find .",
+  { prefix: "find .", options: ["-name"] },
+  "env",
+  "env x=1",
 ];
 const commandOp: fc.Arbitrary<Op> = fc
   .uniqueArray(fc.constantFrom(...PREFIX_SPECS), {
@@ -542,12 +562,28 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
   },
   // command: prefixes made of first words.
   {
-    why: "a longer command prefix: the shorter one may run, not certainly (git -c)",
+    why: "a longer command prefix certain: the shorter one too, as no code argument ends inside the longer one's words",
     ops: [
       ["command", ["git status"]],
       ["command", ["git"]],
     ],
+    out: "10 12 20",
+  },
+  {
+    why: "a longer command prefix whose words end in a code argument: the shorter one may run, not certainly",
+    ops: [
+      ["command", ["git -c"]],
+      ["command", ["git"]],
+    ],
     out: "10 20",
+  },
+  {
+    why: "an exact prefix certain: another list is certain where the runtime's reading of the words says so",
+    ops: [
+      ["command", ["find . -name x$", "ls -l$"]],
+      ["command", [{ prefix: "find .", options: ["-name"] }, "ls"]],
+    ],
+    out: "10 12 20",
   },
   {
     why: "an exact prefix is possible, not certain, where its first words start the command; certain, the other is false",
@@ -591,20 +627,20 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "011 021 100 111 121 200 211 221",
   },
   {
-    why: "every prefix covered by one operator",
+    why: "every prefix covered by one operator, which is certain wherever they are (no code argument in their words)",
     ops: [
       ["command", ["git status", "ls -l"]],
       ["command", ["git", "ls"]],
     ],
-    out: "10 20",
+    out: "10 12 20",
   },
   {
-    why: "a prefix with options: a plain prefix of its first words may run",
+    why: "a prefix with options: a plain prefix of its first words may run, and is certain where it is",
     ops: [
       ["command", [{ prefix: "git log", options: ["--oneline"] }]],
       ["command", ["git"]],
     ],
-    out: "10 20",
+    out: "10 12 20",
   },
   {
     why: "a plain prefix of the same words is certain where a prefix with options is certain",
@@ -1017,8 +1053,8 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     ],
     // The first two may run where each other may (`rm -R` and `rm -r` in any case, `ls -l` after `ls`): never one
     // false and the other not (x0x / 0xx); `rm -R -f` may run only where `rm -R` may (00x); the third list and
-    // the second are never certain together (x11).
-    out: "001 002 010 011 012 020 021 022 100 101 102 111 200 201 202 211",
+    // the second are never certain together (x11); the first is certain where the third is (2x1).
+    out: "001 002 010 011 012 020 021 022 100 101 102 111 200 201 202 211 221",
   },
   {
     why: "a list that names a folder anywhere but no file says nothing of a short name last",
