@@ -1235,6 +1235,14 @@ export class StringTheory {
       const [first, ...rest] = a.split(" ");
       joined.push(` ${a}`, [`'${first}'`, ...rest].join(" "), `>/dev/null ${a}`);
     }
+    // A certain prefix with a text another operator needs in a quoted word after it (`ls '&&make'` for `&&\s*make`):
+    // the runtime reads the word as an operand, a pattern sees the text.
+    if (certain.length > 0 && state.loose !== null) {
+      const texts = this.#seedCandidates(state, state.loose.lengths)
+        .filter((t) => t !== "" && t.length <= 40 && !t.includes("'"))
+        .slice(0, 6);
+      for (const a of certain.slice(0, 4)) for (const t of texts) joined.push(`${a} '${t}'`);
+    }
     if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
     const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
@@ -1263,10 +1271,31 @@ export class StringTheory {
       for (const spec of atom.value as unknown[]) {
         const read = parseCommandPrefixSpec(spec);
         if (!read.ok || read.prefix.words.length === 0 || read.prefix.options === undefined) continue;
-        for (const option of this.#commandOptions)
-          out.push(`${read.prefix.words.join(" ")} ${option}`, `${read.prefix.words.join(" ")} ${option} 1`);
+        const prefix = read.prefix.words.join(" ");
+        for (const option of this.#commandOptions) out.push(`${prefix} ${option}`, `${prefix} ${option} 1`);
+        // Each option it lists quoted after its first character (`-'-silent'`): the same word to the runtime, other
+        // text to a pattern.
+        for (const option of [...read.prefix.options].slice(0, 8))
+          if (option.length > 1) out.push(`${prefix} ${option[0]}'${option.slice(1)}'`);
       }
     }
+    // A prefix of any list followed by the later words of a maybe one of the same program (`git diff push` for
+    // `git diff` and `git push`): the runtime may read those words as the other's, a maybe where the first is
+    // certain.
+    const every = new Set<string>();
+    for (const atom of this.#field.atoms) {
+      if (atom.operator !== "command") continue;
+      for (const spec of atom.value as unknown[]) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok && read.prefix.words.length > 0) every.add(read.prefix.words.join(" "));
+      }
+    }
+    for (const c of [...every].slice(0, 16))
+      for (const m of maybe.slice(0, 8)) {
+        const [head, ...rest] = m.split(" ");
+        if (rest.length > 0 && c.split(" ")[0] === head && !m.startsWith(c))
+          out.push(`${c} ${rest.join(" ")}`);
+      }
     return out;
   }
 

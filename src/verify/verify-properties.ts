@@ -394,7 +394,10 @@ export function laterPartStartOf(
       const rest = [...itemsOf(parseRegexTree(text) as RegexNode)];
       if (suffix !== "") rest.push(...itemsOf(parseRegexTree(suffix) as RegexNode));
       if (shapeOf([...itemsOf(headTree), ...rest]) !== shapeOf(itemsOf(whole))) continue;
-      // The separator and blanks: the shortest end of the head made of them.
+      // The separator and blanks: the longest end of the head made of them (`&&\\s*`, not `&\\s*`). A match of the
+      // pattern lies in one quoted string or outside quotes (its text holds no quote), so the part that holds a quoted
+      // match holds all of it.
+      let found: { readonly run: string; readonly text: string; readonly end: boolean } | undefined;
       for (let from = head.length - 1; from >= 0; from--) {
         const runTree = parseRegexTree(head.slice(from));
         const before = parseRegexTree(head.slice(0, from));
@@ -413,9 +416,9 @@ export function laterPartStartOf(
         if (separators.length === 0 || !separators.every((item) => reads(item, SEPARATOR_CHAR).ok)) continue;
         if (separators.reduce((n, item) => n + reads(item, SEPARATOR_CHAR).min, 0) === 0) continue;
         const close = end ? "(?:\\s|$)" : "";
-        return { run: `(?:${head.slice(from)})(?:${text})${close}`, text, end };
+        found = { run: `(?:${head.slice(from)})(?:${text})${close}`, text, end };
       }
-      return undefined;
+      return found;
     }
   }
   return undefined;

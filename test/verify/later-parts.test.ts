@@ -15,7 +15,9 @@ describe("laterPartStartOf", () => {
       ["& *rm", "(?:& *)(?:rm)"],
       ["\\| *rm", "(?:\\| *)(?:rm)"],
       ["\\n *rm", "(?:\\n *)(?:rm)"],
-      ["\\|\\|rm", "(?:\\|)(?:rm)"],
+      // The longest end of separators (a quoted match is held whole by its part).
+      ["\\|\\|rm", "(?:\\|\\|)(?:rm)"],
+      ["&&\\s*rm", "(?:&&\\s*)(?:rm)"],
       ["[;|] *rm", "(?:[;|] *)(?:rm)"],
       ["(?:;|&&)\\s*rm", "(?:(?:;|&&)\\s*)(?:rm)"],
     ] as const)
