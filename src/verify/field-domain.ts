@@ -1697,10 +1697,11 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
 
 /**
  * Printable ASCII, with `%` only as an escape of a letter (`%41`: a bare `%` or `%zz` is read warily, a property of
- * the text `%` is best broken by a URL the runtime reads plainly); the same but `?` and `#`, what a URL's path may be
- * written with; and the same without `/`, a path segment.
+ * the text `%` is best broken by a URL the runtime reads plainly), and in a query or fragment (or a path when no glob
+ * shapes it) of any printable character (`?y=%2e` for a property of `%2e`); the same but `?` and `#`, what a URL's
+ * path may be written with; and the same without `/`, a path segment.
  */
-const URL_TEXT_CHAR = "(?:[!-$&-~]|%4[1-9])";
+const URL_TEXT_CHAR = "(?:[!-$&-~]|%4[1-9]|%[2-7][0-9A-Fa-f])";
 const URL_PATH_CHAR = "(?:[\\u{21}\\u{22}\\u{24}\\u{26}-\\u{3e}\\u{40}-\\u{7e}]|%4[1-9])";
 const URL_SEGMENT_CHAR = "(?:[\\u{21}\\u{22}\\u{24}\\u{26}-\\u{2e}\\u{30}-\\u{3e}\\u{40}-\\u{7e}]|%4[1-9])";
 

@@ -69,6 +69,29 @@ rules:
     expect(decided.decide({ callId: "c", toolName: "fetch", arguments: { url } }).action).toBe("allow");
   });
 
+  it("finds an allowed URL with an escape of any printable character after a path the rule reads", () => {
+    const policy = `version: 1
+rules:
+  - id: api
+    tools: [fetch]
+    decision: allow
+    when:
+      url: { url: { scheme: [https], host: ["*.example.com"], port: [443], path: ["/v1/**"] } }
+    reason: the api.
+`;
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    for (const regex of ["%2[eE]", "%7[eE]"]) {
+      const [result] = new Verifier(bundle, validators).verify([
+        { id: "p", tools: ["fetch"], where: { url: { regex } }, kind: "never", action: "allow" },
+      ]);
+      expect(result?.status, JSON.stringify(result)).toBe("fails");
+      const url = (result?.witness?.arguments as { url?: string } | undefined)?.url ?? "";
+      expect(new RegExp(regex).test(url), url).toBe(true);
+      const decided = ToolPolicy.fromStatements(bundle.statements);
+      expect(decided.decide({ callId: "c", toolName: "fetch", arguments: { url } }).action).toBe("allow");
+    }
+  });
+
   it("still proves that a URL with a user before the host is never allowed", () => {
     const { bundle, validators } = loadFromText(TOOLS, POLICY);
     const [result] = new Verifier(bundle, validators).verify([

@@ -1,0 +1,100 @@
+/**
+ * Witnesses of shell properties that only a spelling the runtime reads as other words breaks: an option a prefix
+ * lists quoted after its first character, the later words of another list's prefix after an allowed one, a text a
+ * pattern needs in a quoted word, and a compound command whose later part's run is quoted whole. Each witness is
+ * decided again by the controller.
+ */
+import { describe, expect, it } from "vitest";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import { type Property, Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const TOOLS = JSON.stringify({
+  tools: [
+    {
+      name: "terminal",
+      description: "Runs a command.",
+      input_schema: {
+        type: "object",
+        properties: { command: { type: "string", minLength: 1, maxLength: 2048 } },
+        required: ["command"],
+        additionalProperties: false,
+      },
+    },
+  ],
+});
+
+const POLICY = JSON.stringify({
+  version: 1,
+  otherwise: { terminal: "ask" },
+  rules: [
+    {
+      id: "read-only",
+      tools: ["terminal"],
+      decision: "allow",
+      when: {
+        command: {
+          command: [
+            "git status$",
+            "git diff",
+            "ls",
+            { prefix: "npm run", options: ["--silent"] },
+            "make test$",
+          ],
+        },
+      },
+      reason: "read-only",
+    },
+    {
+      id: "push",
+      tools: ["terminal"],
+      decision: "ask",
+      when: { command: { command: ["git push"] } },
+      reason: "pushes are reviewed",
+    },
+    {
+      id: "make-only-trusted",
+      tools: ["terminal"],
+      decision: "deny",
+      when: { command: { command: ["make"], not: { command: ["make test$"] } } },
+      reason: "builds",
+    },
+  ],
+});
+
+const property = (
+  id: string,
+  regex: string,
+  kind: "never" | "always",
+  action: "allow" | "ask",
+): Property => ({
+  id,
+  tools: ["terminal"],
+  where: { command: { regex } },
+  kind,
+  action,
+});
+
+describe("witnesses of spellings the runtime reads as other words", () => {
+  const { bundle, validators } = loadFromText(TOOLS, POLICY);
+  const policy = ToolPolicy.fromStatements(bundle.statements);
+  const decide = (command: string) =>
+    policy.decide({ callId: "c", toolName: "terminal", arguments: { command } }).action;
+
+  it.each([
+    // `-'-silent'` is the listed option `--silent` to the runtime, and `-` then a quote to the pattern.
+    [property("short-option", "^npm run -[^-]", "never", "allow"), "allow"],
+    // `git diff push`: the runtime may read `push` as git's subcommand, so the ask of `git push` may match.
+    [property("diff-word", "^git diff [a-z]+$", "never", "ask"), "ask"],
+    // `ls '&&make'`: one simple command (the separator is quoted), allowed as `ls`.
+    [property("quoted-run", "&&\\s*make", "never", "allow"), "allow"],
+  ] as const)("%# breaks %o", (p, action) => {
+    const [result] = new Verifier(bundle, validators).verify([p]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const command = String((result?.witness?.arguments as { command?: string } | undefined)?.command);
+    const where = p.where?.command as { regex: string };
+    expect(new RegExp(where.regex).test(command), command).toBe(true);
+    expect(decide(command), command).toBe(action);
+    expect(result?.witness?.decision).toBe(action);
+  });
+});
