@@ -138,6 +138,8 @@ interface PathReadings {
   readonly certain: Dfa;
   /** Readings it may match. */
   readonly possible: Dfa;
+  /** Readings it is never false on, when fewer than `possible` (a `path_prefix` of `.`: not `.` itself). */
+  readonly sure?: Dfa;
   readonly prefix?: string;
   /** A glob list that may match every path with an unknown segment (see {@link namesAnyUnknown}). */
   readonly unknownNames?: boolean;
@@ -841,7 +843,12 @@ export class FieldFacts {
           possible = parse(`^${literal(text)}${folder}`, "iu");
           possible = subtract(possible, literals(alphabet, ["."]));
         }
-        this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, prefix });
+        // The path `.` is plain, in normal form and starts with `.`: a prefix of `.` or `./` is certain of it, which
+        // a glob reads as `.`. Another spelling of the empty path (`a/..`) is read as `.` too, and the prefix is false
+        // there: `.` is a reading it may match, not one it never is false on.
+        const sure = possible;
+        if (prefix === "." || prefix === "./") possible = union(possible, literals(alphabet, ["."]));
+        this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, sure, prefix });
       } else if (atom.operator === "command") {
         const entries: CommandWords[] = [];
         let complete = true;
@@ -1033,7 +1040,10 @@ export class FieldFacts {
               return false;
           }
         } else if (falseIds.length > 0) {
-          const by = falseIds.map((b) => (this.#paths.get(b) as PathReadings).possible);
+          const by = falseIds.map((b) => {
+            const pb = this.#paths.get(b) as PathReadings;
+            return pb.sure ?? pb.possible;
+          });
           if (this.#covered(`P${a}|${falseIds.join(",")}`, pa.possible, by)) return false;
         }
       }
@@ -1077,7 +1087,7 @@ export class FieldFacts {
             used.push(`c${b}`);
           }
           if (truths.get(b) === 0) {
-            by.push(pb.possible);
+            by.push(pb.sure ?? pb.possible);
             used.push(`p${b}`);
           }
         }

@@ -268,10 +268,15 @@ export class PathLanguages {
   /**
    * Every string a `path_prefix` may be certain of: a plain path already in normal form, so besides
    * `#plainAnywhere`, none with an empty segment or one ending in `.` or a blank (`public/../x`, `public//x`,
-   * `public/x/`, `public/a.` are at most a maybe).
+   * `public/x/`, `public/a.` are at most a maybe), and `.` (the empty relative path: `.` and `./` are certain of it).
    */
   #normalAnywhere(): Dfa {
-    return intersect(this.#plainAnywhere(), complement(this.#parse("(?:^|/)(?:/|$)|[. ](?:/|$)", "u")));
+    const normal = intersect(
+      this.#plainAnywhere(),
+      complement(this.#parse("(?:^|/)(?:/|$)|[. ](?:/|$)", "u")),
+    );
+    // `.` itself is the empty relative path, which a prefix of `.`, `./` or nothing is certain of.
+    return union(normal, literals(this.#automata.alphabet, ["."]));
   }
 
   /**

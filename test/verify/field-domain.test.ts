@@ -1012,6 +1012,20 @@ describe("the string theory on paths, commands and URLs", () => {
     );
   });
 
+  it("keeps `.`, which a path_prefix of `.` is certain of (the empty relative path)", () => {
+    expectSound(
+      field(
+        [
+          ["path_prefix", "."],
+          ["glob", ["?"]],
+        ],
+        [{ type: "string", maxLength: 4 }],
+      ),
+      PATHS,
+    );
+    expectSound(field([["path_prefix", "./"]], [{ type: "string", maxLength: 4 }]), PATHS);
+  });
+
   it("finds the shortest path of each truth of a glob", () => {
     const domain = field([["glob", "a/*"]], [{ type: "string", maxLength: 6 }]);
     const theory = domain.strings();

@@ -40,7 +40,7 @@ const GLOB_PARTS = ["**", "*", "?", "a", "b", ".a", "A", "con", "[ab]", "[!a]", 
 const glob = fc
   .tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_PARTS), { minLength: 1, maxLength: 3 }))
   .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
-const prefix = fc.constantFrom("a", "a/", "A", "src", "s", ".a", "a/b", "/a", "/", "co");
+const prefix = fc.constantFrom("a", "a/", "A", "src", "s", ".a", "a/b", "/a", "/", "co", ".", "./");
 
 /** The simple subset, written without automata: what the runtime reads the same on every platform. */
 function isSimple(value: string): boolean {
