@@ -1233,7 +1233,15 @@ export class StringTheory {
     // redirection before it (` ls`, `'ls'`, `>/dev/null ls`), each read as that command.
     for (const a of parts.slice(0, 4)) {
       const [first, ...rest] = a.split(" ");
-      joined.push(` ${a}`, [`'${first}'`, ...rest].join(" "), `>/dev/null ${a}`);
+      joined.push(` ${a}`, [`'${first}'`, ...rest].join(" "), `>/dev/null ${a}`, `2>/dev/null ${a}`);
+      // Its first word quoted from a character on, or broken there by a line continuation the runtime removes
+      // (`l's'`, `rm\<newline>dir`): the same word to the runtime, another text to a pattern.
+      if (first !== undefined)
+        for (let i = 1; i < Math.min(first.length, 12); i++)
+          joined.push(
+            [`${first.slice(0, i)}'${first.slice(i)}'`, ...rest].join(" "),
+            [`${first.slice(0, i)}\\\n${first.slice(i)}`, ...rest].join(" "),
+          );
     }
     // A certain prefix with a text another operator needs in a quoted word after it (`ls '&&make'` for `&&\s*make`):
     // the runtime reads the word as an operand, a pattern sees the text.
@@ -1399,6 +1407,23 @@ export class StringTheory {
         );
       }
     }
+    // A folder a glob names anywhere (`**/.ssh/**`), entered and left again under each text the operators name
+    // (`src/.ssh/..` is `src`): a pattern sees the folder's name, the path's normal form does not.
+    const folders = new Set<string>();
+    const bases = new Set<string>(["a"]);
+    for (const atom of this.#field.atoms) {
+      if (atom.operator === "path_prefix") bases.add((atom.value as string).replace(/^\/+|\/+$/g, ""));
+      if (atom.operator !== "glob") continue;
+      for (const g of typeof atom.value === "string" ? [atom.value] : (atom.value as string[])) {
+        const folder = /^(?:\*\*\/)?([^/*?[\]{}!\\]+)\/\*\*$/.exec(g)?.[1];
+        if (folder !== undefined) folders.add(folder);
+        const base = /^([^*?[\]{}!\\]+?)\/+\*\*?(?:\/.*)?$/.exec(g)?.[1];
+        if (base !== undefined) bases.add(base.replace(/^\/+/, ""));
+      }
+    }
+    for (const folder of [...folders].slice(0, 8))
+      for (const base of [...bases].slice(0, 8))
+        if (base !== "") out.push(`${base}/${folder}/..`, `${base}/${folder}/../a`);
     // Shortest first, as every witness.
     this.#paths = [...new Set(out)].filter((s) => s !== "").sort((a, b) => a.length - b.length);
     return this.#paths;

@@ -98,3 +98,32 @@ describe("witnesses of spellings the runtime reads as other words", () => {
     expect(result?.witness?.decision).toBe(action);
   });
 });
+
+describe("witnesses of a first word spelt in parts", () => {
+  it("finds a line continuation inside an allowed program's name that a pattern of its start reads", () => {
+    const policy = JSON.stringify({
+      version: 1,
+      otherwise: { terminal: "ask" },
+      rules: [
+        {
+          id: "tidy",
+          tools: ["terminal"],
+          decision: "allow",
+          when: { command: { command: ["rmdir", "ls"] } },
+          reason: "tidy",
+        },
+      ],
+    });
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      property("rm-start", "^rm\\b", "never", "allow"),
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const command = String((result?.witness?.arguments as { command?: string } | undefined)?.command);
+    expect(/^rm\b/.test(command), command).toBe(true);
+    const decided = ToolPolicy.fromStatements(bundle.statements);
+    expect(decided.decide({ callId: "c", toolName: "terminal", arguments: { command } }).action).toBe(
+      "allow",
+    );
+  });
+});

@@ -53,6 +53,32 @@ rules:
     expect(decide(path)).toBe("allow");
   });
 
+  it("enters and leaves a folder a glob names anywhere under an allowed folder: `src/.ssh/..` is `src`", () => {
+    const { result, decide } = verify(
+      `version: 1
+otherwise: { read_file: ask }
+rules:
+  - id: src
+    tools: [read_file]
+    decision: allow
+    when: { path: { glob: ["src/**"] } }
+    reason: sources.
+  - id: secrets
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ["**/.ssh/**", "**/node_modules/**"] } }
+    reason: no.
+`,
+      { path: { regex: "(^|/)\\.ssh(/|$)" } },
+      "never",
+      "allow",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
+    expect(path).toMatch(/(^|\/)\.ssh(\/|$)/);
+    expect(decide(path), path).toBe("allow");
+  });
+
   it("climbs back out of a folder prefix: `.git/..` starts with `.git/` and names the workspace", () => {
     const { result, decide } = verify(
       `version: 1
