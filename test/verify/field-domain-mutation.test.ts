@@ -4,6 +4,7 @@
  * alone decides, the longest string of the sides, and how the string theory reads atoms it models differently.
  */
 import { describe, expect, it } from "vitest";
+import { compileRegexOperator } from "../../src/runtime/operators/regex.js";
 import type { JsonSchema } from "../../src/runtime/types.js";
 import { AutomataPool } from "../../src/verify/automata.js";
 import {
@@ -67,6 +68,15 @@ describe("regexExact at its edges", () => {
     expect(regexExact({ pattern: "\\bab\\b", flags: "i" }, 57_143)).toBe(false);
   });
 
+  it("lets a Pike VM regex whose work is exactly the bound pass", () => {
+    // `\ba` has 1 consuming instruction: with u, 100,000 steps x (3 x 1 + 1) = 400,000, the work bound itself;
+    // without u, two steps per code point: 50,000 code points.
+    expect(regexExact({ pattern: "\\ba", flags: "i" }, 100_000)).toBe(true);
+    expect(regexExact({ pattern: "\\ba", flags: "i" }, 100_001)).toBe(false);
+    expect(regexExact("\\ba", 50_000)).toBe(true);
+    expect(regexExact("\\ba", 50_001)).toBe(false);
+  });
+
   it("bounds a lazy-DFA regex with many states by its length, with the larger of its two sizes", () => {
     // 66 instructions (the program's size, 65, is smaller): (2 x 273 + 1) x (11 x 66 + 4) = 399,310 fits the bound,
     // (2 x 274 + 1) x 730 does not, and the pattern has more states than are counted.
@@ -106,6 +116,80 @@ describe("regexExact at its edges", () => {
     // Anchored, one thread at a time: a few states; unanchored, a thread starts at every character: 2^15 of them.
     expect(regexExact("^a[ab]{14}c", 1_000_000)).toBe(true);
     expect(regexExact("a[ab]{14}c", 1_000_000)).toBe(false);
+  });
+});
+
+/** The runtime's bounded test of a regex operator's value: undefined where it gives up (past its work bound). */
+function testBounded(spec: string | { pattern: string; flags?: string }, text: string): boolean | undefined {
+  const compiled = compileRegexOperator(spec);
+  if (!compiled.ok) throw new Error(compiled.message);
+  return (compiled.regex as unknown as { testBounded(input: string): boolean | undefined }).testBounded(text);
+}
+
+describe("regexExact reads the characters of the pattern as the runtime does", () => {
+  it("counts the states of a folded pattern on the letters it folds to (flag i)", () => {
+    // `[AB]` with i holds `a` and `b`: a long run of them passes thousands of costly states, and the runtime gives up.
+    const spec = { pattern: "[AB]{0,300}c", flags: "i" };
+    expect(regexExact(spec, 1_000_000)).toBe(false);
+    expect(testBounded(spec, "ab".repeat(3000))).toBeUndefined();
+  });
+
+  it("counts the states of an unfolded pattern on the letters it names alone (no flag i)", () => {
+    // Without i, `a` and `b` are other letters; `A` and `B` pass the costly states, and the runtime gives up there.
+    const spec = { pattern: "[AB]{0,300}c" };
+    expect(regexExact(spec, 1_000_000)).toBe(false);
+    expect(testBounded(spec, "AB".repeat(3000))).toBeUndefined();
+    expect(testBounded(spec, "ab".repeat(3000))).toBe(false);
+  });
+
+  it("counts the states of the object form on code points (flag u), an astral one among them", () => {
+    const spec = { pattern: "😀[😀ab]{0,300}c" };
+    expect(regexExact(spec, 1_000_000)).toBe(false);
+    expect(testBounded(spec, "😀".repeat(3000))).toBeUndefined();
+  });
+
+  it("counts the states of the string form on code units, the last one (U+FFFF) among them", () => {
+    const spec = "\\uffff[\\uffffab]{0,300}c";
+    expect(regexExact(spec, 1_000_000)).toBe(false);
+    expect(testBounded(spec, "\uffff".repeat(3000))).toBeUndefined();
+  });
+});
+
+describe("regexExact counts every state of the lazy DFA, each once", () => {
+  /** A string of a and b holding every `n` letters in a row once (a de Bruijn sequence), ready to wrap around. */
+  function everyWindow(n: number): string {
+    const a = new Array<number>(2 * n + 1).fill(0);
+    const out: number[] = [];
+    const walk = (t: number, p: number): void => {
+      if (t > n) {
+        if (n % p === 0) for (let j = 1; j <= p; j++) out.push(a[j] as number);
+        return;
+      }
+      a[t] = a[t - p] as number;
+      walk(t + 1, p);
+      for (let j = (a[t - p] as number) + 1; j < 2; j++) {
+        a[t] = j;
+        walk(t + 1, t);
+      }
+    };
+    walk(1, 1);
+    const text = out.map((x) => (x === 1 ? "b" : "a")).join("");
+    return text + text.slice(0, n - 1);
+  }
+
+  it("tells apart states whose threads differ, however their numbers are written", () => {
+    // Unanchored, `a[ab]{10}c` has a state per set of the last 11 letters that were `a`: 2^11 + 1 = 2,049, which the
+    // runtime's own lazy DFA makes on a string holding every 11 letters, all within the count and the bound.
+    const regex = compileRegexOperator("a[ab]{10}c");
+    if (!regex.ok) throw new Error(regex.message);
+    const machine = (regex.regex as unknown as { machine: { dfaStates: unknown[] } }).machine;
+    (regex.regex as unknown as { testBounded(input: string): boolean | undefined }).testBounded(
+      everyWindow(11),
+    );
+    expect(machine.dfaStates.length).toBe(2049);
+    expect(regexExact("a[ab]{10}c", 1_000_000)).toBe(true);
+    // One letter more: 2^12 + 1 = 4,097 states, more than are counted, so it may answer maybe on long strings.
+    expect(regexExact("a[ab]{11}c", 1_000_000)).toBe(false);
   });
 });
 
@@ -183,6 +267,12 @@ describe("the string theory's regex atoms", () => {
       ["equals", "A"],
     ]);
     expect(summary(plain)).toEqual(["00=", "01=A", "10=a"]);
+    // Nor the flag s: a dot is no newline.
+    const dotted = field([
+      ["regex", { pattern: "^a.b$" }],
+      ["equals", "a\nb"],
+    ]);
+    expect(summary(dotted)).toEqual(["00=", "01=a\nb", "10=aab"]);
   });
 });
 
@@ -386,6 +476,45 @@ describe("the string theory's narrowing of command lists", () => {
         ]),
       ),
     ).toEqual(["00", "01", "02", "10", "11"]);
+  });
+
+  it("finds the inert program in the text of any operator that narrows strings, and of a side's schema", () => {
+    // `^l[s]( [a-z]+)*$` holds only plain `ls` lines but does not spell `ls`; another operator naming `ls` (which
+    // the regex's lines may or may not satisfy) lets the list be true on every one of them, never false or a maybe.
+    const lines: [string, unknown] = ["regex", "^l[s]( [a-z]+)*$"];
+    const list: [string, unknown] = ["command", ["ls"]];
+    for (const named of [
+      ["equals", "ls"],
+      ["in", ["ls"]],
+    ] as [string, unknown][])
+      expect(witnessed(field([lines, named, list])), JSON.stringify(named)).toEqual([
+        "000",
+        "001",
+        "002",
+        "101",
+        "111",
+      ]);
+    // A prefix `ls` holds `lsa` and `ls-1` too, other programs; the regex's lines are all `ls` ones.
+    expect(witnessed(field([lines, ["prefix", "ls"], list]))).toEqual([
+      "000",
+      "001",
+      "002",
+      "010",
+      "011",
+      "012",
+      "111",
+    ]);
+    // A schema side's listed string.
+    const schema: JsonSchema = { type: "string", enum: ["ls"] };
+    const side: SchemaSide = { side: "old", schema, missingAllowed: false, absentOnly: false };
+    const table = new AtomTable();
+    table.atom(REF, "regex", "^l[s]( [a-z]+)*$");
+    table.custom(REF, SCHEMA_OPERATOR, side, (v) => (checkValue(schema, v, false) ? 1 : 0));
+    table.atom(REF, "command", ["ls"]);
+    const domain = new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
+    expect(witnessed(domain)).toEqual(["000", "001", "002", "101", "111"]);
+    // A field of command lists alone, narrowed by its side's pattern: every valid string is an `ls` line.
+    expect(witnessed(field([list], [{ type: "string", pattern: "^ls( [a-z]+)*$" }]))).toEqual(["1"]);
   });
 
   it("leaves a command list free where the region also holds strings that are no inert program's plain line", () => {
