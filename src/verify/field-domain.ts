@@ -616,9 +616,18 @@ export class FieldDomain {
 
 /**
  * Whether a regex operator answers exactly (never a maybe past the runtime's work bound) on every string of at most
- * `maxLength` code points.
+ * `maxLength` code points; false where that cannot be shown (an automaton too large to read: `TooComplex`).
  */
 export function regexExact(spec: unknown, maxLength: number): boolean {
+  try {
+    return regexExactOrThrow(spec, maxLength);
+  } catch (error) {
+    if (error instanceof TooComplex) return false;
+    throw error;
+  }
+}
+
+function regexExactOrThrow(spec: unknown, maxLength: number): boolean {
   const compiled = compileRegexOperator(spec as string);
   if (!compiled.ok) return false;
   const regex = compiled.regex as unknown as {

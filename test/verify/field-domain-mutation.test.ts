@@ -654,3 +654,10 @@ describe("the string theory's witnesses", () => {
     ]);
   });
 });
+
+describe("regexExact on a pattern too large to read", () => {
+  it("answers not exact rather than throwing (a pattern without u that tests surrogate halves)", () => {
+    expect(regexExact("😀[😀ab]{0,300}c", 1_000_000)).toBe(false);
+    expect(regexExact("^ab$", 10)).toBe(true);
+  });
+});
