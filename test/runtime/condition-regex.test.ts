@@ -33,6 +33,14 @@ describe("regex operator: flags", () => {
     ["^a.b$", "s", "a\nb", 1],
     ["^a.b$", "", "a\nb", 0],
     ["^.$", "", "\u{1F600}", 1], // the object form reads code points
+    // With i, \b counts ſ and the Kelvin sign as letters, as RegExp with iu does: `dropſ` is one word (as it is to
+    // SQL, whose identifiers take any letter), `drop ſ` and `DROP` are the keyword.
+    ["\\bdrop\\b", "i", "DROP TABLE t", 1],
+    ["\\bdrop\\b", "i", "x drop \u017F", 1],
+    ["\\bdrop\\b", "i", "drop\u017F", 0],
+    ["\\bdrop\\b", "i", "\u212Adrop", 0],
+    ["^ls\\b", "i", "ls\u017F", 0],
+    ["^ls\\b", "i", "ls -l", 1],
   ];
   it.each(cases)("/%s/%s on %j is %d", (pattern, flags, value, expected) => {
     expect(truth({ pattern, flags }, value)).toBe(expected);
