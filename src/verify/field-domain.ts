@@ -1299,15 +1299,7 @@ export class StringTheory {
     // A prefix of any list followed by the later words of a maybe one of the same program (`git diff push` for
     // `git diff` and `git push`): the runtime may read those words as the other's, a maybe where the first is
     // certain.
-    const every = new Set<string>();
-    for (const atom of this.#field.atoms) {
-      if (atom.operator !== "command") continue;
-      for (const spec of atom.value as unknown[]) {
-        const read = parseCommandPrefixSpec(spec);
-        if (read.ok && read.prefix.words.length > 0) every.add(read.prefix.words.join(" "));
-      }
-    }
-    for (const c of [...every].slice(0, 16))
+    for (const c of this.#allCommandWords().slice(0, 16))
       for (const m of maybe.slice(0, 8)) {
         const [head, ...rest] = m.split(" ");
         if (rest.length > 0 && c.split(" ")[0] === head && !m.startsWith(c))
