@@ -641,10 +641,11 @@ export class Verifier {
    * @param parts - the setup for properties decided on the parts of compound commands (see {@link partsDecide}):
    *   the fields the tool reads with `command` without their length bounds (a part may be longer or shorter than
    *   the whole string it came from).
+   * @param alone - a setup of these properties alone, made anew and not kept (see {@link verifyOne}).
    */
-  #setup(tool: string, properties: readonly Property[], parts = false): ToolSetup | undefined {
+  #setup(tool: string, properties: readonly Property[], parts = false, alone = false): ToolSetup | undefined {
     const key = parts ? `${tool}\u0000parts` : tool;
-    let setup = this.#tools.get(key);
+    let setup = alone ? undefined : this.#tools.get(key);
     const missing = properties.filter((p) => setup === undefined || !setup.conditions.has(p));
     if (setup !== undefined && missing.length === 0) return setup;
     const spec = this.#bundle.tools.find((t) => t.name === tool);
@@ -674,7 +675,7 @@ export class Verifier {
     }
     question.buildFields();
     setup = { question, decision, conditions };
-    this.#tools.set(key, setup);
+    if (!alone) this.#tools.set(key, setup);
     return setup;
   }
 
@@ -686,12 +687,12 @@ export class Verifier {
         | { status: "holds" }
         | { status: "fails"; witness: Witness }
         | { status: "unknown"; reason: string };
-      try {
-        result = this.#verifyTool(property, tool);
-      } catch (error) {
-        if (!(error instanceof TooComplex)) throw error;
-        result = { status: "unknown", reason: `too large to decide here (${error.message})` };
-      }
+      result = this.#verifyGuarded(property, tool, false);
+      // The tool's setup is shared by every property of the run: the other properties' operators make its fields
+      // larger (an array field past its element operators, an automaton past its bound). Alone, the property's
+      // answer does not depend on what else is verified with it.
+      if (result.status === "unknown" && this.#sharesSetup(tool, property))
+        result = this.#verifyGuarded(property, tool, true);
       if (result.status === "fails") return { ...base, status: "fails", witness: result.witness };
       if (result.status === "unknown")
         unknown.push(property.tools.length > 1 ? `${tool}: ${result.reason}` : result.reason);
@@ -700,17 +701,43 @@ export class Verifier {
     return { ...base, status: "holds" };
   }
 
+  /** {@link #verifyTool}, with an automaton too large to build as an `unknown`. */
+  #verifyGuarded(
+    property: Property,
+    tool: string,
+    alone: boolean,
+  ): { status: "holds" } | { status: "fails"; witness: Witness } | { status: "unknown"; reason: string } {
+    try {
+      return this.#verifyTool(property, tool, alone);
+    } catch (error) {
+      if (!(error instanceof TooComplex)) throw error;
+      return { status: "unknown", reason: `too large to decide here (${error.message})` };
+    }
+  }
+
+  /** Whether the tool's shared setup holds other properties' conditions besides this one's. */
+  #sharesSetup(tool: string, property: Property): boolean {
+    return [tool, `${tool}\u0000parts`].some((key) => {
+      const setup = this.#tools.get(key);
+      return setup !== undefined && [...setup.conditions.keys()].some((p) => p !== property);
+    });
+  }
+
+  /**
+   * @param alone - search a setup made for this property alone (not kept), not the tool's shared one.
+   */
   #verifyTool(
     property: Property,
     tool: string,
+    alone = false,
   ): { status: "holds" } | { status: "fails"; witness: Witness } | { status: "unknown"; reason: string } {
-    const whole = this.#setup(tool, [property]);
+    const whole = this.#setup(tool, [property], false, alone);
     if (whole === undefined) return { status: "unknown", reason: `tool ${tool} is not declared` };
     const spec = this.#bundle.tools.find((t) => t.name === tool);
     const byParts =
       spec !== undefined && partsDecide(property, spec.inputSchema, whole.decision.commandFieldPaths);
     if (!byParts) return this.#search(property, tool, whole, false);
-    const parts = this.#search(property, tool, this.#setup(tool, [property], true) as ToolSetup, true);
+    const parts = this.#search(property, tool, this.#setup(tool, [property], true, alone) as ToolSetup, true);
     if (parts.status !== "unknown") return parts;
     // The parts' `where` may select more than the property's (a pattern read by its start): the whole strings may
     // still decide it.

@@ -989,6 +989,64 @@ describe("Verifier, past the engine's bounds", () => {
   });
 });
 
+describe("Verifier, properties verified together", () => {
+  const PATCH_TOOLS = `tools:
+  - name: patch
+    description: Applies a patch to some files.
+    input_schema:
+      type: object
+      properties:
+        files: { type: array, items: { type: string, minLength: 1, maxLength: 64 }, maxItems: 20 }
+      required: []
+      additionalProperties: false
+`;
+  const PATCH_POLICY = `version: 1
+otherwise: { patch: ask }
+rules:
+  - id: sources
+    tools: [patch]
+    decision: allow
+    when:
+      files:
+        all: { glob: ["src/**/*.ts", "test/**/*.test.ts"] }
+        not: { any: { glob: "**/generated/**" } }
+    reason: source edits.
+  - id: workflows
+    tools: [patch]
+    decision: deny
+    when: { files: { any: { glob: "**/.github/workflows/**" } } }
+    reason: CI is changed by people.
+`;
+  const missing: Property = {
+    id: "missing",
+    tools: ["patch"],
+    where: { files: { exists: false } },
+    kind: "never",
+    action: "allow",
+  };
+  // Each reads the files' elements with operators of its own: together, more than an array field enumerates.
+  const others: Property[] = ["\\.js$", "\\.md$", "^docs/", "^lib/", "\\.json$", "^vendor/"].map(
+    (pattern, i) => ({
+      id: `other-${i}`,
+      tools: ["patch"],
+      where: { files: { any: { regex: pattern } } },
+      kind: "never",
+      action: "allow",
+    }),
+  );
+
+  it("answers a property as it does alone, whatever the other properties of the run read", () => {
+    const { bundle, validators } = loadFromText(PATCH_TOOLS, PATCH_POLICY);
+    const alone = new Verifier(bundle, validators).verify([missing]);
+    expect(alone).toEqual([{ id: "missing", status: "holds" }]);
+    const together = new Verifier(bundle, validators).verify([missing, ...others]);
+    expect(together[0]).toEqual({ id: "missing", status: "holds" });
+    for (const [i, result] of together.slice(1).entries()) {
+      expect(result).toEqual(new Verifier(bundle, validators).verify([others[i] as Property])[0]);
+    }
+  });
+});
+
 describe("Verifier, an object field and a field inside it", () => {
   const TOOL = `tools:
   - name: store
