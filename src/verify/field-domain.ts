@@ -1378,17 +1378,20 @@ export class StringTheory {
       "~/a",
     ];
     for (const atom of this.#field.atoms) {
+      // A text prefix or literal of the field's is read here as a path too (`prefix: "/etc/"`: `/etc/..` is `/`).
       const texts =
-        atom.operator === "path_prefix"
+        atom.operator === "path_prefix" || atom.operator === "prefix"
           ? [atom.value as string]
-          : atom.operator === "glob"
-            ? (typeof atom.value === "string" ? [atom.value] : (atom.value as string[])).map((g) =>
-                g
-                  .replace(/\*\*/g, "a")
-                  .replace(/[*?]/g, "a")
-                  .replace(/[[\]{}!]/g, ""),
-              )
-            : [];
+          : atom.operator === "equals" || atom.operator === "in"
+            ? [atom.value].flat().filter((v): v is string => typeof v === "string")
+            : atom.operator === "glob"
+              ? (typeof atom.value === "string" ? [atom.value] : (atom.value as string[])).map((g) =>
+                  g
+                    .replace(/\*\*/g, "a")
+                    .replace(/[*?]/g, "a")
+                    .replace(/[[\]{}!]/g, ""),
+                )
+              : [];
       for (const text of texts) {
         if (text === "") continue;
         const relative = text.replace(/^\/+/, "");

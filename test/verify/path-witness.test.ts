@@ -100,6 +100,32 @@ rules:
     expect(decide(path)).toBe("allow");
   });
 
+  it("climbs back out of a text prefix as a path: `/etc/..` starts with `/etc/` and names `/`", () => {
+    const { result, decide } = verify(
+      `version: 1
+otherwise: { read_file: ask }
+rules:
+  - id: system
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ["/etc/**", "/usr/**"] } }
+    reason: no.
+  - id: sources
+    tools: [read_file]
+    decision: allow
+    when: { path: { path_prefix: "src/" } }
+    reason: fine.
+`,
+      { path: { prefix: "/etc/" } },
+      "always",
+      "deny",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
+    expect(path.startsWith("/etc/")).toBe(true);
+    expect(decide(path)).toBe("ask");
+  });
+
   it("finds the dot segment that makes a glob a maybe where a rule asks for certainty", () => {
     const { result, decide } = verify(
       `version: 1
