@@ -1251,6 +1251,15 @@ export class StringTheory {
             [`${first.slice(0, i)}'${first.slice(i)}'`, ...rest].join(" "),
             [`${first.slice(0, i)}\\\n${first.slice(i)}`, ...rest].join(" "),
           );
+      // A later word quoted from a character on (`cat .'env'`): the same operand to the runtime, and a pattern of
+      // its text (`\.env\b`) does not see it.
+      rest.slice(0, 3).forEach((word, j) => {
+        for (let i = 1; i < Math.min(word.length, 8); i++) {
+          const quoted = [...rest];
+          quoted[j] = `${word.slice(0, i)}'${word.slice(i)}'`;
+          joined.push([first, ...quoted].join(" "));
+        }
+      });
     }
     // A certain prefix with a text another operator needs in a quoted word after it (`ls '&&make'` for `&&\s*make`):
     // the runtime reads the word as an operand, a pattern sees the text.

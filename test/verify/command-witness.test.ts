@@ -127,3 +127,45 @@ describe("witnesses of a first word spelt in parts", () => {
     );
   });
 });
+
+describe("witnesses of an operand spelt in parts", () => {
+  it("finds a later word quoted from a character on, which a pattern of its text does not see", () => {
+    const policy = JSON.stringify({
+      version: 1,
+      otherwise: { terminal: "ask" },
+      rules: [
+        {
+          id: "read-only",
+          tools: ["terminal"],
+          decision: "allow",
+          when: { command: { command: ["cat", "ls"] } },
+          reason: "reads",
+        },
+        {
+          id: "secrets",
+          tools: ["terminal"],
+          decision: "deny",
+          when: { command: { regex: "\\.env\\b|id_rsa" } },
+          reason: "secrets",
+        },
+      ],
+    });
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "env",
+        tools: ["terminal"],
+        where: { command: { command: ["cat .env"] } },
+        kind: "never",
+        action: "allow",
+      },
+    ]);
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const command = String((result?.witness?.arguments as { command?: string } | undefined)?.command);
+    expect(command).toMatch(/^cat \S*'/);
+    const decided = ToolPolicy.fromStatements(bundle.statements);
+    expect(decided.decide({ callId: "c", toolName: "terminal", arguments: { command } }).action).toBe(
+      "allow",
+    );
+  });
+});
