@@ -1693,9 +1693,16 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
       // A string that may run none of the prefixes is any other string: no seed narrows it usefully.
       if (truth === 0) return undefined;
       const alternatives = words.map((w) => w.map(literal).join(" ")).join("|");
-      return truth === 1
-        ? { pattern: `^(?:${alternatives})(?: ${word})*$`, flags: "u" }
-        : { pattern: `^(?:${word} )+(?:${alternatives})(?: ${word})*$`, flags: "u" };
+      if (truth === 1) return { pattern: `^(?:${alternatives})(?: ${word})*$`, flags: "u" };
+      // A maybe after other words, or with other words between the program and the prefix's later words
+      // (`kubectl get pods -o delete` for `kubectl delete`: the runtime may read `delete` as its subcommand).
+      const later = words
+        .filter((w) => w.length > 1)
+        .map((w) => `${literal(w[0] as string)}(?: ${word})* ${w.slice(1).map(literal).join(" ")}`);
+      return {
+        pattern: `^(?:(?:${word} )+(?:${alternatives})${later.map((l) => `|${l}`).join("")})(?: ${word})*$`,
+        flags: "u",
+      };
     }
     case "url": {
       if (truth === 0) return undefined;

@@ -86,6 +86,8 @@ describe("witnesses of spellings the runtime reads as other words", () => {
     [property("short-option", "^npm run -[^-]", "never", "allow"), "allow"],
     // `git diff push`: the runtime may read `push` as git's subcommand, so the ask of `git push` may match.
     [property("diff-word", "^git diff [a-z]+$", "never", "ask"), "ask"],
+    // `git diff --stat push`: the same after an option, which a maybe seeded only at the line's start misses.
+    [property("option-word", "^git diff --stat [a-z]+$", "always", "allow"), "ask"],
     // `ls '&&make'`: one simple command (the separator is quoted), allowed as `ls`.
     [property("quoted-run", "&&\\s*make", "never", "allow"), "allow"],
   ] as const)("%# breaks %o", (p, action) => {

@@ -1189,7 +1189,7 @@ describe("the witnesses of loose regions", () => {
     ['[["glob","a/b"],["regex","^A/B$"]]', '00EL="a" 10EL="a/b" 20EL="a/B" 21E="A/B"'],
     [
       '[["command",["ls"]],["command",["rm -rf"]],["command",["sudo"]]]',
-      '000L="a"~ 001L=- 002L="a sudo2"~ 010L="rm -rf"~ 012L="rm -rf sudo2"~ 020L="a rm -rf"~ 021L=- 022L=- 100L="ls"~ 200L="a ls"~ 201L=- 202L=- 210L="rm -rf ls"~ 212L="rm -rf sudo"~ 220L="a ls rm -rf"~ 221L="sudo ls"~ 222L="a sudo"~',
+      '000L="a"~ 001L=- 002L="a sudo2"~ 010L="rm -rf"~ 012L="rm -rf sudo2"~ 020L="a rm -rf"~ 021L=- 022L=- 100L="ls"~ 200L="a ls"~ 201L=- 202L=- 210L="rm -rf ls"~ 212L="rm -rf sudo"~ 220L="rm ls -rf"~ 221L="sudo ls"~ 222L="a sudo"~',
     ],
     [
       '[["url",{"host":"api.x.io","scheme":["http","https"]}],["regex","^http:"]]',
