@@ -42,6 +42,7 @@ import {
   shortestString,
   someStrings,
   startsWith,
+  stringOfLength,
   stringsOf,
   subtract,
   TooComplex,
@@ -71,6 +72,9 @@ import { UrlLanguages } from "./url-language.js";
 
 /** A loose region of at most this many strings is settled by running every atom on each (see `#settle`). */
 const MAX_SETTLED = 64;
+/** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
+const MAX_FALLBACK_STRINGS = 64;
+const MAX_FALLBACK_LENGTH = 4096;
 
 /** One way a field can be, for the search. */
 export type FieldOption =
@@ -299,6 +303,7 @@ export class FieldDomain {
   readonly sides: readonly FieldSchema[];
   #options: FieldOption[] | undefined;
   #strings: StringTheory | null | undefined;
+  #fallback: readonly FieldOption[] | undefined;
 
   /**
    * @param sides - the field's schema on each side that decides (one for `verify`; for `diff` both, and a value
@@ -598,6 +603,85 @@ export class FieldDomain {
     );
     // With the abstract ones, every set of answers a valid array can have is among them.
     return { values, exhaustive: roomy && onlyReaders, abstract: roomy && onlyReaders ? abstract : [] };
+  }
+
+  /**
+   * Strings to try as values where the field's string theory is too large to build ({@link strings} is null): of
+   * each operator's language alone (its pattern, its text, its seed) and of its complement, on each side's valid
+   * strings, the shortest and the most readable one of each length at and next to the sides' length bounds (a
+   * `maxLength` raised past a pattern's window: `drop.{0,46}table` misses the longest strings of `^drop [a-z ]*table$`).
+   * Each is a concrete value whose truths the runtime's operators give: a witness to try, never a proof (the
+   * search keeps the abstract option beside them).
+   */
+  fallbackStrings(): readonly FieldOption[] {
+    if (this.#fallback !== undefined) return this.#fallback;
+    const out: FieldOption[] = [];
+    const seen = new Set<string>();
+    const add = (text: string) => {
+      if (out.length >= MAX_FALLBACK_STRINGS || seen.has(text) || !this.#validSomewhere(text)) return;
+      seen.add(text);
+      out.push(this.#concrete(text));
+    };
+    const sources: { pattern: string; flags: string }[] = [];
+    for (const a of this.atoms) {
+      if (a.operator === "regex") sources.push(regexSource(a.value));
+      if (a.operator === "prefix") sources.push({ pattern: `^${literal(a.value as string)}`, flags: "u" });
+      for (const v of a.operator === "equals" || a.operator === "in" ? [a.value].flat() : [])
+        if (typeof v === "string") add(v);
+      for (const truth of [1, 2] as const) {
+        const seed = seedPattern(a, truth);
+        if (seed !== undefined) sources.push(seed);
+      }
+    }
+    const bounds = new Set<number>();
+    for (const { schema } of this.sides)
+      for (const key of ["minLength", "maxLength"])
+        if (typeof schema[key] === "number") bounds.add(schema[key] as number);
+    const tooLarge = new Set<string>();
+    for (const source of sources) {
+      for (const { schema } of this.sides) {
+        const key = `${source.flags}\u0000${source.pattern}`;
+        if (tooLarge.has(key) || out.length >= MAX_FALLBACK_STRINGS) continue;
+        try {
+          const patterns = [source];
+          if (typeof schema.pattern === "string") patterns.push({ pattern: schema.pattern, flags: "u" });
+          const format = formatLanguage(schema.format);
+          if (format !== undefined) patterns.push(format);
+          const builder = new AlphabetBuilder();
+          for (const { pattern, flags } of patterns) {
+            const language = RegexLanguage.parse(pattern, flags);
+            if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+            language.addBoundaries(builder);
+          }
+          builder.addRanges([0x20, 0x20, 0x30, 0x39, 0x41, 0x5a, 0x61, 0x7a]);
+          const automata = this.#pool.get(builder);
+          let valid = constant(automata.alphabet.size, true);
+          for (const { pattern, flags } of patterns.slice(1))
+            valid = intersect(valid, automata.pattern(pattern, flags));
+          const language = automata.pattern(source.pattern, source.flags);
+          const lo = typeof schema.minLength === "number" ? schema.minLength : 0;
+          const hi = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
+          const lengths = lengthRange(lo, hi);
+          for (const region of [intersect(valid, language), subtract(valid, language)]) {
+            const shortest = shortestLength(region, lengths);
+            if (shortest === undefined) continue;
+            const targets = [shortest];
+            for (const b of bounds) targets.push(b - 1, b, b + 1);
+            if (hi <= MAX_FALLBACK_LENGTH) targets.push(hi);
+            for (const n of new Set(targets)) {
+              if (n < lo || n > hi || n > MAX_FALLBACK_LENGTH) continue;
+              const symbols = stringOfLength(automata.alphabet, region, n);
+              if (symbols !== undefined) add(automata.alphabet.spell(symbols));
+            }
+          }
+        } catch (error) {
+          if (!(error instanceof TooComplex)) throw error;
+          tooLarge.add(key);
+        }
+      }
+    }
+    this.#fallback = out;
+    return out;
   }
 
   /** The string theory of this field (built on first need), or null when strings are not modelled for it. */

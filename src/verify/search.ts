@@ -206,15 +206,18 @@ export function searchModels(
     }
     const field = fields[fi] as FieldDomain;
     const key = field.ref.key;
+    const visitValue = (option: { readonly value: unknown; readonly truths: readonly Truth[] }) => {
+      field.atoms.forEach((a, i) => {
+        masks[a.id] = 1 << (option.truths[i] as Truth);
+      });
+      values.set(key, { value: option.value });
+      visitField(fi + 1);
+      values.delete(key);
+    };
     for (const option of field.options()) {
       if (stopped) break;
       if (option.kind === "value") {
-        field.atoms.forEach((a, i) => {
-          masks[a.id] = 1 << (option.truths[i] as Truth);
-        });
-        values.set(key, { value: option.value });
-        visitField(fi + 1);
-        values.delete(key);
+        visitValue(option);
       } else if (option.kind === "opaque") {
         if (options.concreteOnly) continue;
         field.atoms.forEach((a, i) => {
@@ -234,7 +237,13 @@ export function searchModels(
         const theory = field.strings();
         for (const a of field.atoms) masks[a.id] = ANY;
         if (theory === null) {
-          if (options.concreteOnly) continue;
+          // Strings tried as values, then (not concrete) any string.
+          for (const fallback of field.fallbackStrings()) {
+            if (stopped) break;
+            if (fallback.kind === "value") visitValue(fallback);
+          }
+          for (const a of field.atoms) masks[a.id] = ANY;
+          if (options.concreteOnly || stopped) continue;
           abstract.set(key, "its string operators are too large to decide here");
           visitField(fi + 1);
           abstract.delete(key);

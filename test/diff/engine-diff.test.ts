@@ -134,6 +134,48 @@ describe("toolgate diff on the decision engine", () => {
     expectRegionsConfirmed(base, head);
   });
 
+  it("a raised maxLength past a deny pattern's window, whose automaton is too large to build, is still found", () => {
+    // `drop.{0,46}table` searched anywhere needs an automaton of every set of recent `drop`s: past the engine's
+    // bound. The allowed shape at the new schema's longest length is tried as a value, and confirmed.
+    const policy = `version: 1
+otherwise: { sql: deny }
+rules:
+  - id: drop-shape
+    tools: [sql]
+    decision: allow
+    when: { query: { regex: "^drop [a-z ]*table$" } }
+    reason: drop shape
+  - id: no-drop-table
+    tools: [sql]
+    decision: deny
+    when: { query: { regex: "drop.{0,46}table" } }
+    reason: no drop table
+`;
+    const base = side(
+      "base",
+      toolsWith("sql", "query", "{ type: string, minLength: 1, maxLength: 50 }"),
+      policy,
+    );
+    const head = side(
+      "head",
+      toolsWith("sql", "query", "{ type: string, minLength: 1, maxLength: 200 }"),
+      policy,
+    );
+    const diff = diffPolicies(base, head);
+    const tool = diff.engine.find((t) => t.tool === "sql");
+    expect(tool?.status).toBe("complete");
+    const region = tool?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    const query = (region?.arguments as { query: string } | undefined)?.query ?? "";
+    expect(query).toMatch(/^drop [a-z ]*table$/);
+    expect(query).not.toMatch(/drop.{0,46}table/);
+    expectRegionsConfirmed(base, head);
+    // The other way, nothing loosens, and whether it does is unknown (the automaton is still too large).
+    const back = diffPolicies(head, base).engine.find((t) => t.tool === "sql");
+    expect(back?.changes.filter((c) => c.change === "loosened")).toEqual([]);
+    expect(back?.status).toBe("unknown");
+  });
+
   it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);

@@ -977,6 +977,34 @@ describe("Verifier, past the engine's bounds", () => {
     });
   });
 
+  it("tries strings of each operator's language where the field's automata pass the bound: a witness, never a proof", () => {
+    const tools = `tools:
+  - name: sql
+    description: Runs a query.
+    input_schema: { type: object, properties: { query: { type: string, minLength: 1, maxLength: 200 } }, required: [query], additionalProperties: false }
+`;
+    const policy = (deny: string) => `version: 1
+otherwise: { sql: deny }
+rules:
+  - { id: shape, tools: [sql], decision: allow, when: { query: { regex: "^drop [a-z ]*table$" } }, reason: r. }
+  - { id: window, tools: [sql], decision: deny, when: { query: { regex: "${deny}" } }, reason: r. }
+`;
+    const run = (deny: string) => {
+      const { bundle, validators } = loadFromText(tools, policy(deny));
+      return new Verifier(bundle, validators).verify([
+        { id: "p", tools: ["sql"], where: { query: { regex: "drop" } }, kind: "never", action: "allow" },
+      ])[0];
+    };
+    // The longest allowed shape has `table` past the window.
+    const result = run("drop.{0,46}table");
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    const query = (result?.witness?.arguments as { query?: string } | undefined)?.query ?? "";
+    expect(query).toMatch(/^drop [a-z ]*table$/);
+    expect(query).not.toMatch(/drop.{0,46}table/);
+    // A window as long as the field: no string breaks it, and the engine cannot show that.
+    expect(run("drop.{0,195}table")?.status).toBe("unknown");
+  });
+
   it("does not hide an error other than the engine's bound as unknown", () => {
     const { bundle, validators } = loadFromText(TOOLS, POLICY, CONTEXT);
     const failing = new Map(validators);
