@@ -134,7 +134,16 @@ function rankRange(mask: number): [number, number] {
 /** Keywords of a leaf schema whose changes the engine models exactly (per field, on both sides). */
 const LEAF_KEYWORDS = new Set([...LEAF_VALUE_KEYWORDS, ...ANNOTATIONS]);
 /** Keywords of an object schema the walk below reads (the others must be equal on both sides). */
-const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", ...ANNOTATIONS]);
+const OBJECT_KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  // Definitions validate nothing themselves: a schema that refers to one is read through it (see `resolved`).
+  "$defs",
+  "definitions",
+  ...ANNOTATIONS,
+]);
 
 type Schemaish = Record<string, unknown> | null | undefined;
 
@@ -173,8 +182,13 @@ interface SchemaChanges {
 export function schemaChanges(before: Schemaish, after: Schemaish, what: string): SchemaChanges {
   const out: SchemaChanges = { fields: [], problems: [] };
   // `present`: whether the object at `path` is in every valid call (required all the way down, on both sides).
-  const walk = (o: Schemaish, n: Schemaish, path: string[], present: boolean): void => {
-    if (withoutAnnotations(o) === withoutAnnotations(n)) return;
+  const walk = (oRef: Schemaish, nRef: Schemaish, path: string[], present: boolean): void => {
+    const o = resolved(before, oRef);
+    const n = resolved(after, nRef);
+    // Alike as written, and alike where they refer to (a `$ref` left beside other keywords, or below them).
+    const alike = (x: Schemaish, y: Schemaish) =>
+      withoutAnnotations(x) === withoutAnnotations(y) && refsAgree(before, after, x);
+    if (alike(o, n)) return;
     const where = path.length === 0 ? what : `${what} at ${path.join(".")}`;
     const objectLike = (s: Schemaish) =>
       isObject(s) && isObject(s.properties) && Object.keys(s).every((k) => OBJECT_KEYWORDS.has(k));
@@ -189,8 +203,12 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
         new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       const ra = required(a);
       const rb = required(b);
-      const pa = a.properties as Record<string, Schemaish>;
-      const pb = b.properties as Record<string, Schemaish>;
+      const pa = mapValues(a.properties as Record<string, unknown>, (p) =>
+        resolved(before, p as Schemaish),
+      ) as Record<string, Schemaish>;
+      const pb = mapValues(b.properties as Record<string, unknown>, (p) =>
+        resolved(after, p as Schemaish),
+      ) as Record<string, Schemaish>;
       for (const key of new Set([...Object.keys(pa), ...Object.keys(pb), ...ra, ...rb])) {
         const inA = Object.hasOwn(pa, key);
         const inB = Object.hasOwn(pb, key);
@@ -211,10 +229,7 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
           walk(pa[key], pb[key], [...path, key], present && ra.has(key));
         else if (inA && inB) {
           // Required on one side only: the field's presence is read by its validity atoms.
-          const problem =
-            withoutAnnotations(pa[key]) === withoutAnnotations(pb[key])
-              ? undefined
-              : leafChangeProblem(pa[key], pb[key]);
+          const problem = alike(pa[key], pb[key]) ? undefined : leafChangeProblem(pa[key], pb[key]);
           if (problem !== undefined) out.problems.push(`${where}: ${key} ${problem}`);
           out.fields.push({ path: [...path, key], absentOnly: [false, false] });
         } else {
@@ -242,6 +257,60 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
   };
   walk(before, after, [], true);
   return out;
+}
+
+/**
+ * A schema that only refers to a definition of its root (`{ $ref: "#/$defs/p" }`, with annotations at most), as
+ * the definition it refers to, followed while it is such a reference; any other schema as it is (a `$ref` beside
+ * other keywords stays, and is not modelled).
+ */
+function resolved(root: Schemaish, schema: Schemaish): Schemaish {
+  let current = schema;
+  for (let depth = 0; depth < 16; depth++) {
+    if (!isObject(current) || typeof current.$ref !== "string" || !current.$ref.startsWith("#/")) break;
+    if (!Object.keys(current).every((k) => k === "$ref" || ANNOTATIONS.has(k))) break;
+    const target = pointerTarget(root, current.$ref);
+    if (!isObject(target)) break;
+    current = target;
+  }
+  return current;
+}
+
+/**
+ * Whether every `$ref` in `schema` (and in what they refer to) names the same schema in both roots: a schema
+ * written alike on both sides is then alike in meaning.
+ */
+function refsAgree(before: Schemaish, after: Schemaish, schema: Schemaish): boolean {
+  const seen = new Set<string>();
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    if (!isObject(node)) continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string") {
+        if (seen.has(value)) continue;
+        seen.add(value);
+        if (!value.startsWith("#")) return false;
+        const a = pointerTarget(before, value);
+        if (canonicalJson(a ?? null) !== canonicalJson(pointerTarget(after, value) ?? null)) return false;
+        pending.push(a);
+      } else pending.push(value);
+    }
+  }
+  return true;
+}
+
+/** What a local JSON pointer (`#/$defs/p`) names in a root schema, or undefined. */
+function pointerTarget(root: Schemaish, ref: string): unknown {
+  if (ref === "#") return root;
+  if (!ref.startsWith("#/")) return undefined;
+  let target: unknown = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined;
+  }
+  return target;
 }
 
 /** Why the change between two leaf schemas is not modelled, or undefined when it is. */

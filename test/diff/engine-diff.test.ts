@@ -176,6 +176,38 @@ rules:
     expect(back?.status).toBe("unknown");
   });
 
+  it("a field whose schema refers to a definition is read through it: a widened definition is a loosening", () => {
+    const tools = (pattern: string, sibling = "") => `tools:
+  - name: read_file
+    description: Reads a file.
+    input_schema:
+      type: object
+      $defs:
+        p: { type: string, maxLength: 64, pattern: "${pattern}" }
+      properties:
+        path: { $ref: "#/$defs/p"${sibling} }
+      required: [path]
+      additionalProperties: false
+`;
+    const policy = denyPolicy("read_file", "path", '{ glob: "etc/**" }');
+    const base = side("base", tools("^[a-z/]+$"), policy);
+    const head = side("head", tools("^[a-z/.]+$"), policy);
+    const wider = diffPolicies(base, head).engine.find((t) => t.tool === "read_file");
+    expect(wider?.status).toBe("complete");
+    const region = wider?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    expect((region?.arguments as { path: string } | undefined)?.path).toContain(".");
+    expectRegionsConfirmed(base, head);
+    // The same definition on both sides: nothing changed, decided.
+    expect(diffPolicies(base, side("same", tools("^[a-z/]+$"), policy)).engine).toEqual([]);
+    // A reference beside keywords of its own is not read through: unknown, never "no change".
+    const beside = diffPolicies(
+      side("a", tools("^[a-z/]+$", ", type: string, maxLength: 8"), policy),
+      side("b", tools("^[a-z/.]+$", ", type: string, maxLength: 8"), policy),
+    ).engine.find((t) => t.tool === "read_file");
+    expect(beside?.status).toBe("unknown");
+  });
+
   it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
