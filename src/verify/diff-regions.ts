@@ -195,9 +195,23 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
     if (objectLike(o) && objectLike(n)) {
       const a = o as Record<string, unknown>;
       const b = n as Record<string, unknown>;
-      for (const key of ["type", "additionalProperties"]) {
-        if (canonicalJson(a[key] ?? null) !== canonicalJson(b[key] ?? null))
-          out.problems.push(`${where}: \`${key}\` changed`);
+      if (canonicalJson(a.type ?? null) !== canonicalJson(b.type ?? null))
+        out.problems.push(`${where}: \`type\` changed`);
+      if (canonicalJson(a.additionalProperties ?? true) !== canonicalJson(b.additionalProperties ?? true)) {
+        const closed = (ap: unknown) => ap === false;
+        const open = (ap: unknown) => ap === undefined || ap === true;
+        const [x, y] = [a.additionalProperties, b.additionalProperties];
+        if ((closed(x) && open(y)) || (open(x) && closed(y))) {
+          // Undeclared properties allowed on one side only: one such property, of any value, stands for them (no
+          // statement reads it: a statement's field is declared, or read alike as missing on both sides).
+          const declared = new Set([
+            ...Object.keys(isObject(a.properties) ? a.properties : {}),
+            ...Object.keys(isObject(b.properties) ? b.properties : {}),
+          ]);
+          let name = "undeclared";
+          for (let i = 1; declared.has(name); i++) name = `undeclared_${i}`;
+          out.fields.push({ path: [...path, name], absentOnly: [closed(x), closed(y)] });
+        } else out.problems.push(`${where}: \`additionalProperties\` changed`);
       }
       const required = (s: Record<string, unknown>) =>
         new Set(Array.isArray(s.required) ? (s.required as string[]) : []);

@@ -17,8 +17,8 @@ function temporary(): string {
   made.push(dir);
   return dir;
 }
-/** A tool of one string argument; `closed` says whether other properties are refused. */
-const configureTools = (closed: boolean) => `tools:
+/** A tool of one string argument; `additional` is its schema's `additionalProperties`. */
+const configureTools = (additional: string) => `tools:
   - name: configure
     description: Sets a name.
     input_schema:
@@ -26,7 +26,7 @@ const configureTools = (closed: boolean) => `tools:
       properties:
         name: { type: string }
       required: [name]
-      additionalProperties: ${closed}
+      additionalProperties: ${additional}
 `;
 
 const CONFIGURE_POLICY = `version: 1
@@ -125,13 +125,14 @@ describe("toolgate diff", () => {
   });
 
   it("exit codes: a tool whose loosening is unknown fails --fail-on loosened unless --allow-unknown", () => {
-    // `additionalProperties` is not read per field: whether the tool loosens is unknown.
+    // Other properties refused, then allowed when they are strings: such a schema is not read, whether the tool
+    // loosens is unknown.
     const dir = writeTree({
       "base/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
-      "base/tools.yaml": configureTools(true),
+      "base/tools.yaml": configureTools("false"),
       "base/policy.yaml": CONFIGURE_POLICY,
       "head/toolgate.config.yaml": "tools: [tools.yaml]\npolicy: policy.yaml\n",
-      "head/tools.yaml": configureTools(false),
+      "head/tools.yaml": configureTools("{ type: string }"),
       "head/policy.yaml": CONFIGURE_POLICY,
     });
     const args = ["diff", "--base", join(dir, "base"), "--head", join(dir, "head"), "--fail-on", "loosened"];

@@ -208,6 +208,40 @@ rules:
     expect(beside?.status).toBe("unknown");
   });
 
+  it("undeclared properties allowed where they were refused are a loosening (invalid → the new decision)", () => {
+    const tools = (additional: string) => `tools:
+  - name: read_file
+    description: Reads a file.
+    input_schema:
+      type: object
+      properties:
+        path: { type: string, maxLength: 64 }
+        undeclared: { type: string, maxLength: 8 }
+      required: [path]
+      additionalProperties: ${additional}
+`;
+    const policy = denyPolicy("read_file", "path", '{ glob: "etc/**" }');
+    const closed = side("closed", tools("false"), policy);
+    const open = side("open", tools("true"), policy);
+    const opened = diffPolicies(closed, open).engine.find((t) => t.tool === "read_file");
+    expect(opened?.status).toBe("complete");
+    const region = opened?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    // A property neither side declares (`undeclared` is declared here).
+    expect(Object.keys(region?.arguments as object).sort()).toEqual(["path", "undeclared_1"]);
+    expectRegionsConfirmed(closed, open);
+    // Closed again: tightened only, decided.
+    const back = diffPolicies(open, closed).engine.find((t) => t.tool === "read_file");
+    expect(back?.status).toBe("complete");
+    expect(back?.changes.map((c) => c.change)).toEqual(["tightened"]);
+    expectRegionsConfirmed(open, closed);
+    // An absent `additionalProperties` is `true`: nothing changed, decided.
+    const absent = side("absent", tools("true").replace("      additionalProperties: true\n", ""), policy);
+    expect(diffPolicies(open, absent).engine).toEqual([
+      { tool: "read_file", status: "complete", changes: [] },
+    ]);
+  });
+
   it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);

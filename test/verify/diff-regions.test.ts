@@ -140,17 +140,37 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
     });
   });
 
-  it("an object's type or additionalProperties that changed is a problem; other object keywords make it a leaf", () => {
+  it("an object's type or additionalProperties schema that changed is a problem; other object keywords make it a leaf", () => {
     const props = { a: { type: "string" } };
+    // Undeclared properties refused on one side only: one of them stands for all, refused there alone.
     expect(
       schemaChanges(
         object(props, { additionalProperties: false }),
         object(props, { additionalProperties: true }),
         "input_schema",
-      ).problems,
-    ).toEqual(["input_schema: `additionalProperties` changed"]);
+      ),
+    ).toEqual({ fields: [{ path: ["undeclared"], absentOnly: [true, false] }], problems: [] });
     expect(
-      schemaChanges(object(props), object(props, { additionalProperties: false }), "input_schema").problems,
+      schemaChanges(
+        object({ ...props, undeclared: { type: "string" } }),
+        object({ ...props, undeclared: { type: "string" } }, { additionalProperties: false }),
+        "input_schema",
+      ),
+    ).toEqual({ fields: [{ path: ["undeclared_1"], absentOnly: [false, true] }], problems: [] });
+    // Absent and `true` are alike.
+    expect(
+      schemaChanges(object(props), object(props, { additionalProperties: true }), "input_schema"),
+    ).toEqual({
+      fields: [],
+      problems: [],
+    });
+    // A schema for them is not read.
+    expect(
+      schemaChanges(
+        object(props, { additionalProperties: false }),
+        object(props, { additionalProperties: { type: "string" } }),
+        "input_schema",
+      ).problems,
     ).toEqual(["input_schema: `additionalProperties` changed"]);
     expect(
       schemaChanges(object(props), { ...object(props), type: ["object", "null"] }, "input_schema").problems,
@@ -158,11 +178,18 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
     expect(schemaChanges({ properties: props }, object(props), "input_schema").problems).toEqual([
       "input_schema: `type` changed",
     ]);
-    // Nested: the problem names where.
+    // Nested: the field is inside the object, the problem names where.
     expect(
       schemaChanges(
         object({ o: object(props, { additionalProperties: false }) }),
         object({ o: object(props) }),
+        "input_schema",
+      ).fields,
+    ).toEqual([{ path: ["o", "undeclared"], absentOnly: [true, false] }]);
+    expect(
+      schemaChanges(
+        object({ o: object(props, { additionalProperties: false }) }),
+        object({ o: object(props, { additionalProperties: { type: "number" } }) }),
         "input_schema",
       ).problems,
     ).toEqual(["input_schema at o: `additionalProperties` changed"]);
