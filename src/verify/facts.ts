@@ -141,6 +141,11 @@ interface PathReadings {
   /** Readings it is never false on, when fewer than `possible` (a `path_prefix` of `.`: not `.` itself). */
   readonly sure?: Dfa;
   readonly prefix?: string;
+  /**
+   * A relative `path_prefix`'s texts as written, case and all (`^src/` and `^src$` for `src/`): a string it is
+   * certain of is one of them, plain and in normal form, so its one reading is the string itself.
+   */
+  readonly written?: Dfa;
   /** A glob list that may match every path with an unknown segment (see {@link namesAnyUnknown}). */
   readonly unknownNames?: boolean;
 }
@@ -848,7 +853,22 @@ export class FieldFacts {
         // there: `.` is a reading it may match, not one it never is false on.
         const sure = possible;
         if (prefix === "." || prefix === "./") possible = union(possible, literals(alphabet, ["."]));
-        this.#paths.set(atom.id, { kind: "path_prefix", certain: possible, possible, sure, prefix });
+        // Not the empty path's prefixes (`.` is read as ``) nor an absolute one (never certain).
+        const written =
+          prefix === "" || prefix === "." || prefix === "./" || prefix.startsWith("/")
+            ? undefined
+            : parse(
+                `^${literal(prefix)}${prefix.length > 1 && prefix.endsWith("/") ? `|^${literal(prefix.slice(0, -1))}$` : ""}`,
+                "u",
+              );
+        this.#paths.set(atom.id, {
+          kind: "path_prefix",
+          certain: possible,
+          possible,
+          sure,
+          prefix,
+          ...(written === undefined ? {} : { written }),
+        });
       } else if (atom.operator === "command") {
         const entries: CommandWords[] = [];
         let complete = true;
@@ -1075,6 +1095,17 @@ export class FieldFacts {
             const pb = this.#paths.get(b) as PathReadings;
             if (pb.kind === "path_prefix" && (pa.prefix as string).startsWith(pb.prefix as string))
               return false;
+            // The string is its own one reading, which a glob whose exact language holds every text the prefix is
+            // certain of matches (`src/**` for `src/`): certain too.
+            if (pb.kind === "glob" && pa.written !== undefined) {
+              const key = `W${a}|${b}`;
+              let covered = this.#cache.get(key);
+              if (covered === undefined) {
+                covered = isSubset(pa.written, pb.certain);
+                this.#cache.set(key, covered);
+              }
+              if (covered) return false;
+            }
           }
           continue;
         }

@@ -149,7 +149,7 @@ export class PathLanguages {
       ? this.#parse("^/", "u")
       : constant(this.#automata.alphabet.size, false);
     for (const g of patterns) {
-      const last = this.#lastSegment(g) ?? this.#folderSegment(g);
+      const last = this.#lastSegment(g) ?? this.#folderSegment(g) ?? this.#underFolder(g);
       if (last !== undefined) neverFalse = union(neverFalse, last);
     }
     const last = this.#certainLast(patterns);
@@ -221,7 +221,8 @@ export class PathLanguages {
       possible: intersect(this.simple, union(exact, folded)),
       // The runtime reads the text as written first: a string that starts with the prefix is a maybe at least.
       neverFalse: exact,
-      certainAnywhere: this.#normalAnywhere(),
+      // And it is certain only of a string in normal form that starts with the prefix as written.
+      certainAnywhere: intersect(this.#normalAnywhere(), exact),
     };
   }
 
@@ -263,6 +264,18 @@ export class PathLanguages {
     // `.` and `..` are no folder: a string where P may match one of them so is left out (a smaller set: sound).
     const notNamed = this.#parse(`(?:^|/)\\.\\.?${under}`, "u");
     return subtract(matches, notNamed);
+  }
+
+  /**
+   * For a glob of everything under a folder named from the start — F, a slash, `**`, where F is relative segments of
+   * ASCII letters, digits, `.`, `_` and `-` (not `.` or `..`), as in `src/**` or `.github/workflows/**` — the strings
+   * in normal form (see {@link #normalAnywhere}) that are F or start with F and a slash, as written. The POSIX reading
+   * of such a string, one of the runtime's, is the string itself, which the glob matches: never false there.
+   */
+  #underFolder(glob: string): Dfa | undefined {
+    const folder = /^((?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+)\/\*\*$/.exec(glob)?.[1];
+    if (folder === undefined || folder.split("/").some((s) => s === "." || s === "..")) return undefined;
+    return intersect(this.#normalAnywhere(), this.#parse(`^${literal(folder)}(?:/|$)`, "u"));
   }
 
   /**

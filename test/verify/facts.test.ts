@@ -425,6 +425,22 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "01 02",
   },
   {
+    why: "a folder prefix certain is a plain path in normal form under it, which a glob of all under it matches",
+    ops: [
+      ["path_prefix", "a/"],
+      ["glob", "a/**"],
+    ],
+    out: "01 02 10 12",
+  },
+  {
+    why: "not under globs that miss some path under the folder (`a/b/c`) or read it ignoring case only",
+    ops: [
+      ["path_prefix", "a/"],
+      ["glob", ["a/*", "A/**"]],
+    ],
+    out: "01 02",
+  },
+  {
     why: "the empty prefix covers every glob",
     ops: [
       ["glob", "a"],
@@ -553,12 +569,12 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     out: "01 11 12 21",
   },
   {
-    why: "a prefix is not inside a glob of everything",
+    why: "a prefix certain is a plain relative path, which a glob of everything matches",
     ops: [
       ["path_prefix", "a"],
       ["glob", "**"],
     ],
-    out: "",
+    out: "10 12",
   },
   // command: prefixes made of first words.
   {

@@ -275,6 +275,37 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     ]);
   });
 
+  it("a glob of all under a folder named from the start is never false on a string in normal form under it", () => {
+    const underGlob = fc.constantFrom("a/**", "a/b/**", ".a/**", "a.b/**", "A/**", "a-1/_x/**");
+    const folders = ["a", "a/b", ".a", "a.b", "A", "a-1/_x", "b"];
+    let used = 0;
+    fc.assert(
+      fc.property(underGlob, fc.array(anyPath, { maxLength: 12 }), (g, tails) => {
+        const compiled = compileCondition({ f: { glob: [g] } });
+        if (!compiled.ok) return;
+        const values = tails.flatMap((t, i) => {
+          const folder = folders[i % folders.length] as string;
+          return [`${folder}/${t}`, folder, `${folder}${t}`, t];
+        });
+        const { alphabet, paths } = languages([g], [], values);
+        const { neverFalse } = paths.glob([g]);
+        for (const v of values) {
+          if (!accepts(neverFalse, alphabet.symbols(v))) continue;
+          used++;
+          expect(compiled.condition({ f: v }), `${g} on ${JSON.stringify(v)}`).not.toBe(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(used).toBeGreaterThan(0);
+    const { alphabet, paths } = languages(["src/**"], [], []);
+    const never = (v: string) => accepts(paths.glob(["src/**"]).neverFalse, alphabet.symbols(v));
+    // In normal form under it, the folder itself included; not another spelling, case, or a name that only starts so.
+    expect(
+      ["src/a", "src", "src/.env", "src/a/../b", "./src/a", "SRC/a", "srcx/a", "src//a", "/src/a"].map(never),
+    ).toEqual([true, true, true, false, false, false, false, false, false]);
+  });
+
   it("a glob or path_prefix is true only on strings its certainAnywhere holds (plain paths may be)", () => {
     const operator = fc.oneof(
       fc.array(absoluteGlob, { minLength: 1, maxLength: 2 }).map((g) => ({ glob: g })),

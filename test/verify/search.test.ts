@@ -594,9 +594,10 @@ describe("searchModels, limits and reasons", () => {
       ],
       [
         [
-          // A prefix certain of `src/a…` and the glob only a maybe there: no string the search builds has both.
-          ["glob", "src/**"],
-          ["path_prefix", "src/a"],
+          // A prefix certain of every plain path and a glob of all of them only a maybe there: no string the search
+          // builds has both (nor has any string, which no fact between the two says).
+          ["glob", "**"],
+          ["path_prefix", "."],
         ],
         T,
         PATH_REASON,
