@@ -235,13 +235,30 @@ export class PathLanguages {
    */
   #lastSegment(glob: string): Dfa | undefined {
     const part = /^\*\*\/([A-Za-z0-9._*-]+)$/.exec(glob)?.[1];
-    if (part === undefined) return undefined;
-    const segment = [...part].map((c) => (c === "*" ? "[^/]*" : literal(c))).join("");
+    const segment =
+      part !== undefined
+        ? [...part].map((c) => (c === "*" ? "[^/]*" : literal(c))).join("")
+        : this.#bracedLast(glob);
+    if (segment === undefined) return undefined;
     // Ignoring case too: where the exact pattern misses the POSIX reading, the runtime's case-folded one (flag
-    // `iu`, behind a check of the folded literal ends, which folds alike) still matches it.
-    const matches = this.#parse(`(?:^|/)${segment}$`, "iu");
+    // `iu`, behind a check of the folded literal ends, which folds alike) still matches it. And with dots and
+    // blanks after it when it ends in a letter, a digit, `_` or `-`: the Windows reading drops them from the
+    // segment (`a.exe.` is `a.exe` there).
+    const ends = /\{([^{}]*)\}$/.exec(glob)?.[1]?.split(",") ?? [glob];
+    const trailing = ends.every((e) => /[A-Za-z0-9_-]$/.test(e)) ? "[. ]*" : "";
+    const matches = this.#parse(`(?:^|/)(?:${segment})${trailing}$`, "iu");
     const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
     return subtract(matches, notNamed);
+  }
+
+  /**
+   * The last part of a glob `**` + `/` + P, where P is letters, digits, `.`, `_`, `-`, `*` and braces of such text
+   * (`*.{sh,exe,bat}`), as a pattern over a segment; undefined for any other glob (a class may fold otherwise).
+   */
+  #bracedLast(glob: string): string | undefined {
+    const part = /^\*\*\/([A-Za-z0-9._*{},-]+)$/.exec(glob)?.[1];
+    if (part === undefined || !part.includes("{")) return undefined;
+    return globSegmentPattern(part);
   }
 
   /**

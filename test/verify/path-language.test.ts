@@ -160,6 +160,11 @@ describe("PathLanguages: strings on which an operator is never false", () => {
       "**/..a",
       "**/k*",
       "**/S.PEM",
+      "**/*.{sh,exe,bat}",
+      "**/*.{a,b}",
+      "**/{a,.env}",
+      "**/a.{b,}",
+      "**/*.{pem,}",
     );
     let used = 0;
     fc.assert(
@@ -188,6 +193,15 @@ describe("PathLanguages: strings on which an operator is never false", () => {
           "\u212ay",
           "K.pem",
           "\u017f.pem",
+          // Dots and blanks after the name, which the Windows reading drops.
+          "a.exe",
+          "a.EXE.",
+          "x.pem. ",
+          "b.sh . ",
+          "a.b..",
+          "a. ",
+          ". .",
+          "a.ſh.",
         ];
         const values = heads.flatMap((h, i) => [
           `${h}/${names[i % names.length]}`,
