@@ -75,6 +75,7 @@ const MAX_SETTLED = 64;
 /** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
 const MAX_FALLBACK_STRINGS = 64;
 const MAX_FALLBACK_LENGTH = 4096;
+const MAX_FALLBACK_CELLS = 2_000_000;
 
 /** One way a field can be, for the search. */
 export type FieldOption =
@@ -669,7 +670,8 @@ export class FieldDomain {
             for (const b of bounds) targets.push(b - 1, b, b + 1);
             if (hi <= MAX_FALLBACK_LENGTH) targets.push(hi);
             for (const n of new Set(targets)) {
-              if (n < lo || n > hi || n > MAX_FALLBACK_LENGTH) continue;
+              // Each step of a string of length n reads every state: a large automaton gets the short ones alone.
+              if (n < lo || n > hi || n > MAX_FALLBACK_LENGTH || n * region.n > MAX_FALLBACK_CELLS) continue;
               const symbols = stringOfLength(automata.alphabet, region, n);
               if (symbols !== undefined) add(automata.alphabet.spell(symbols));
             }
