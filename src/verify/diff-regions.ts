@@ -29,7 +29,17 @@ import {
   type SchemaLength,
   type SchemaSide,
 } from "./field-domain.js";
-import { type Atom, evaluate, F, type Formula, fieldRef, T, TRUE_FORMULA, U } from "./formula.js";
+import {
+  type Atom,
+  evaluate,
+  F,
+  FALSE_FORMULA,
+  type Formula,
+  fieldRef,
+  T,
+  TRUE_FORMULA,
+  U,
+} from "./formula.js";
 import {
   checkValue,
   codePointLength,
@@ -445,10 +455,14 @@ export function diffRegions(
   head: RegionSide,
   options: DiffRegionsOptions = {},
 ): ToolRegions[] {
-  const names = base.bundle.tools
+  // A tool declared on the new side alone is searched too: the old side refuses every call of it.
+  const names = head.bundle.tools
     .map((t) => t.name)
-    .filter((name) => head.bundle.tools.some((t) => t.name === name))
-    .filter((name) => toolKey(base.bundle, name) !== toolKey(head.bundle, name))
+    .filter(
+      (name) =>
+        !base.bundle.tools.some((t) => t.name === name) ||
+        toolKey(base.bundle, name) !== toolKey(head.bundle, name),
+    )
     .sort();
   if (names.length === 0) return [];
   const before = decisionOnly(base.bundle, base.validators);
@@ -540,13 +554,19 @@ function diffTool(
   pool: AutomataPool,
   options: DiffRegionsOptions,
 ): ToolRegions {
-  const oldSchema = base.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema;
   const newSchema = head.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema;
+  // Added: the old side knows no such tool and refuses every call (invalid), whatever its schema would say.
+  const added = !base.tools.some((t) => t.name === tool);
+  const oldSchema = added ? newSchema : (base.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema);
   const args = schemaChanges(oldSchema, newSchema, "input_schema");
-  const context = schemaChanges(base.contextSchema, head.contextSchema, "context_schema");
+  const context = added
+    ? { fields: [], problems: [] }
+    : schemaChanges(base.contextSchema, head.contextSchema, "context_schema");
   const problems = [...args.problems, ...context.problems];
   const sameDecisions =
-    base.mode === head.mode && decisionKey(base.statements, tool) === decisionKey(head.statements, tool);
+    !added &&
+    base.mode === head.mode &&
+    decisionKey(base.statements, tool) === decisionKey(head.statements, tool);
   if (sameDecisions && args.fields.length + context.fields.length === 0 && problems.length === 0) {
     return { tool, status: "complete", changes: [] };
   }
@@ -612,7 +632,11 @@ function diffTool(
       });
     }
   });
-  const validOld: Formula = validity[0].length === 0 ? TRUE_FORMULA : { kind: "and", of: validity[0] };
+  const validOld: Formula = added
+    ? FALSE_FORMULA
+    : validity[0].length === 0
+      ? TRUE_FORMULA
+      : { kind: "and", of: validity[0] };
   const validNew: Formula = validity[1].length === 0 ? TRUE_FORMULA : { kind: "and", of: validity[1] };
   const priority = searchPriority([validOld, validNew], [oldDecision, newDecision]);
   question.buildFields(priority);
@@ -663,6 +687,7 @@ function diffTool(
     },
   };
   const loosened =
+    !added &&
     args.fields.length + context.fields.length === 0 &&
     problems.length === 0 &&
     wholeMonotone(tool, base, head, oldSchema, oldDecision, newDecision, pool, options)

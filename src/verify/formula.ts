@@ -57,6 +57,8 @@ export type Formula =
   | { readonly kind: "and"; readonly of: readonly Formula[] };
 
 export const TRUE_FORMULA: Formula = Object.freeze({ kind: "const", truth: 1 });
+/** False on every call (a side that does not declare the tool refuses every call of it). */
+export const FALSE_FORMULA: Formula = Object.freeze({ kind: "const", truth: 0 });
 
 const operators = OPERATORS as readonly Operator<never>[];
 

@@ -242,6 +242,45 @@ rules:
     ]);
   });
 
+  it("a tool declared on the new side alone: every call it does not deny is a loosening (invalid before)", () => {
+    const before = toolsWith("read_file", "path", "{ type: string, maxLength: 64 }");
+    const after = `${before}  - name: delete_repo
+    description: Deletes a repository.
+    input_schema:
+      type: object
+      properties:
+        repo: { type: string, pattern: "^[a-z0-9]+/[a-z0-9]+$" }
+      required: [repo]
+      additionalProperties: false
+`;
+    const policy = (rules?: string) => `version: 1
+allow: [read_file]
+${rules === undefined ? "" : `otherwise: { delete_repo: deny }\nrules:${rules === "" ? " []" : `\n${rules}`}`}
+`;
+    const sandbox = `  - id: sandbox
+    tools: [delete_repo]
+    decision: allow
+    when: { repo: { regex: "^acme/", not: { regex: "[0-9]" } } }
+    reason: sandbox repositories.
+  - id: only-z
+    tools: [delete_repo]
+    decision: deny
+    when: { repo: { not: { regex: "qz$" } } }
+    reason: only these.
+`;
+    const base = side("base", before, policy());
+    const head = side("head", after, policy(sandbox));
+    const added = diffPolicies(base, head).engine.find((t) => t.tool === "delete_repo");
+    expect(added?.status).toBe("complete");
+    const region = added?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    expect((region?.arguments as { repo: string } | undefined)?.repo).toMatch(/^acme\/[a-z]*qz$/);
+    expectRegionsConfirmed(base, head);
+    // Denied whole: nothing loosens, decided.
+    const denied = diffPolicies(base, side("denied", after, policy(""))).engine;
+    expect(denied).toEqual([{ tool: "delete_repo", status: "complete", changes: [] }]);
+  });
+
   it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);

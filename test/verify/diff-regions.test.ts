@@ -519,7 +519,7 @@ function denyDiff(
 }
 
 describe("diffRegions: the tools compared", () => {
-  it("only tools both sides declare whose statements, schema, context schema or mode differ, by name", () => {
+  it("tools the new side declares alone, and those whose statements, schema, context schema or mode differ, by name", () => {
     const tools = (...names: string[]) => names.map((name) => tool(name, { p: { type: "string" } }));
     const deny = (name: string, prefix: string, id = `no-${name}`, reason = "no") => ({
       id,
@@ -551,11 +551,17 @@ describe("diffRegions: the tools compared", () => {
       ],
     });
     const result = regions(base, head);
-    expect(result.map((t) => t.tool)).toEqual(["alpha", "renamed", "reworded", "zeta"]);
+    // `gone` is refused on the new side: nothing of it loosens.
+    expect(result.map((t) => t.tool)).toEqual(["added", "alpha", "renamed", "reworded", "zeta"]);
+    // Added: every call it allows was refused before (the old side knows no such tool).
+    expect(result[0]?.status).toBe("complete");
+    expect(result[0]?.changes.map((c) => [c.change, c.before, c.after])).toEqual([
+      ["loosened", "invalid", "allow"],
+    ]);
     // A statement's id or reason changes no decision.
-    expect(result[1]).toEqual({ tool: "renamed", status: "complete", changes: [] });
-    expect(result[2]).toEqual({ tool: "reworded", status: "complete", changes: [] });
-    for (const t of [result[0], result[3]]) {
+    expect(result[2]).toEqual({ tool: "renamed", status: "complete", changes: [] });
+    expect(result[3]).toEqual({ tool: "reworded", status: "complete", changes: [] });
+    for (const t of [result[1], result[4]]) {
       expect(t?.status).toBe("complete");
       expect(t?.changes.map((c) => [c.change, c.before, c.after, c.arguments])).toEqual([
         ["loosened", "deny", "allow", { p: "a" }],
