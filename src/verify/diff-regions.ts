@@ -152,6 +152,9 @@ const OBJECT_KEYWORDS = new Set([
   // Definitions validate nothing themselves: a schema that refers to one is read through it (see `resolved`).
   "$defs",
   "definitions",
+  // The dialect and the identifier: alike on both sides, or the change is not read.
+  "$schema",
+  "$id",
   ...ANNOTATIONS,
 ]);
 
@@ -205,8 +208,9 @@ export function schemaChanges(before: Schemaish, after: Schemaish, what: string)
     if (objectLike(o) && objectLike(n)) {
       const a = o as Record<string, unknown>;
       const b = n as Record<string, unknown>;
-      if (canonicalJson(a.type ?? null) !== canonicalJson(b.type ?? null))
-        out.problems.push(`${where}: \`type\` changed`);
+      for (const key of ["type", "$schema", "$id"])
+        if (canonicalJson(a[key] ?? null) !== canonicalJson(b[key] ?? null))
+          out.problems.push(`${where}: \`${key}\` changed`);
       if (canonicalJson(a.additionalProperties ?? true) !== canonicalJson(b.additionalProperties ?? true)) {
         const closed = (ap: unknown) => ap === false;
         const open = (ap: unknown) => ap === undefined || ap === true;

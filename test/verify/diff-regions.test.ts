@@ -175,6 +175,18 @@ describe("schemaChanges: which fields' validity differs, and what the engine can
     expect(
       schemaChanges(object(props), { ...object(props), type: ["object", "null"] }, "input_schema").problems,
     ).toEqual(["input_schema: `type` changed"]);
+    // The dialect alike on both sides is read past; another dialect is not read.
+    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#" };
+    expect(
+      schemaChanges(
+        object(props, draft7),
+        object({ a: { type: "string", maxLength: 2 } }, draft7),
+        "input_schema",
+      ),
+    ).toEqual({ fields: [{ path: ["a"], absentOnly: [false, false] }], problems: [] });
+    expect(schemaChanges(object(props), object(props, draft7), "input_schema").problems).toEqual([
+      "input_schema: `$schema` changed",
+    ]);
     expect(schemaChanges({ properties: props }, object(props), "input_schema").problems).toEqual([
       "input_schema: `type` changed",
     ]);
