@@ -16,7 +16,7 @@ import type { OperatorSpec } from "../runtime/condition.js";
 import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
 import { programSize, REGEX_OPS } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
-import { HARMLESS_REDIRECTIONS, isCodeRunner } from "../runtime/match/shell/tables.js";
+import { HARMLESS_REDIRECTIONS, isCodeRunner, SHELLS, WRAPPERS } from "../runtime/match/shell/tables.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import type { UrlSpec } from "../runtime/match/url.js";
 import { compileRegexOperator } from "../runtime/operators/regex.js";
@@ -72,6 +72,19 @@ import { UrlLanguages } from "./url-language.js";
 
 /** A loose region of at most this many strings is settled by running every atom on each (see `#settle`). */
 const MAX_SETTLED = 64;
+/**
+ * Words after which the runtime reads a line as running anything (shells and wrappers as operands of a program that
+ * may run its operands, and the code options `-c` and `-e`), shortest first: seeds of a `command` list's maybe.
+ */
+const RUNNER_WORDS: readonly string[] = [
+  ...[...SHELLS, ...WRAPPERS]
+    .filter((w) => /^[a-z][a-z0-9]*$/.test(w))
+    .sort((a, b) => a.length - b.length || a.localeCompare(b))
+    .slice(0, 12),
+  "-c",
+  "-e",
+];
+
 /** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
 const MAX_FALLBACK_STRINGS = 64;
 const MAX_FALLBACK_LENGTH = 4096;
@@ -934,6 +947,8 @@ export class StringTheory {
         const seed = seedPattern(a, truth);
         if (seed !== undefined) patterns.push(seed);
       }
+      const runners = seedPattern(a, 2, true);
+      if (runners !== undefined && a.operator === "command") patterns.push(runners);
     }
     const sidePatterns = field.sides.map(({ schema }) =>
       typeof schema.pattern === "string" ? { pattern: schema.pattern, flags: "u" } : undefined,
@@ -1272,12 +1287,33 @@ export class StringTheory {
       for (const s of this.#seedCandidates(state, state.loose.lengths))
         if (check(s)) return { text: s, loose: true };
       for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
+      for (const s of this.#falseOperands(state)) if (check(s)) return { text: s, loose: true };
       for (const s of this.#endOfOptions(this.#looseCandidates(state)))
         if (check(s)) return { text: s, loose: true };
       // Then other platforms' spellings of paths, which the candidates above (shortest strings) seldom are.
       for (const s of this.#pathCandidates()) if (check(s)) return { text: s, loose: true };
     }
     return undefined;
+  }
+
+  /**
+   * The words of the `command` lists that are to be false, as operands of an inert program (`ls rm`, `echo rm`): the
+   * runtime runs none of them, a pattern of the line sees them.
+   */
+  #falseOperands(state: TheoryState): string[] {
+    const out: string[] = [];
+    for (const [i, truth] of state.truths) {
+      const atom = this.#field.atoms[i] as Atom;
+      if (truth !== 0 || atom.operator !== "command") continue;
+      for (const spec of (atom.value as unknown[]).slice(0, 8)) {
+        const read = parseCommandPrefixSpec(spec);
+        if (read.ok && read.prefix.words.length > 0) {
+          const words = read.prefix.words.join(" ");
+          out.push(`ls ${words}`, `echo ${words}`);
+        }
+      }
+    }
+    return out;
   }
 
   /** The language candidates for an atom's truth are drawn from (see `seedPattern`). */
@@ -1357,7 +1393,9 @@ export class StringTheory {
     }
     if (certain.length === 0 && maybe.length === 0) return joined;
     const out: string[] = [];
-    const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git"] : certain;
+    // With no certain prefix, programs of every kind: unknown, wrappers, one that may run its operands, and inert
+    // ones (`ls rm` runs no `rm`).
+    const heads = certain.length === 0 ? ["a", "xargs", "env", "sudo", "git", "ls", "echo"] : certain;
     // A program that runs code, named after the first word (`git status sudo`), may run any prefix, so the
     // runtime makes every deny or ask rule a maybe there; the same name with a version after it (`sudo2`) still
     // may run the prefixes headed by that name, and nothing else.
@@ -1660,6 +1698,15 @@ export class StringTheory {
       yield* stringsOf(this.alphabet, seeded, loose.lengths, 40);
       yield* stringsOf(this.alphabet, loose.dfa, loose.lengths, 10);
       if (this.hasPaths) yield* spellings(someStrings(this.alphabet, spelt, loose.lengths, 5));
+      // Where a `command` list is to be a maybe: lines with a word that may run anything.
+      for (const [i, truth] of state.truths) {
+        const atom = this.#field.atoms[i] as Atom;
+        if (truth !== 2 || atom.operator !== "command") continue;
+        const runners = seedPattern(atom, 2, true);
+        if (runners === undefined) continue;
+        const lines = this.#automata.pattern(runners.pattern, runners.flags);
+        yield* stringsOf(this.alphabet, intersect(loose.dfa, lines, false), loose.lengths, 10);
+      }
     } catch (error) {
       if (!(error instanceof TooComplex)) throw error;
     }
@@ -1758,7 +1805,11 @@ function spellings(paths: readonly string[]): string[] {
  * raw string (`**` anything, `*` anything but `/`), for a path prefix the text first, for a command its words at the
  * start (certain), after other words (maybe) or nowhere (false), for a URL the operator's parts.
  */
-function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string } | undefined {
+function seedPattern(
+  atom: Atom,
+  truth: Truth,
+  runners = false,
+): { pattern: string; flags: string } | undefined {
   switch (atom.operator) {
     case "glob": {
       const list = typeof atom.value === "string" ? [atom.value] : (atom.value as string[]);
@@ -1785,6 +1836,12 @@ function seedPattern(atom: Atom, truth: Truth): { pattern: string; flags: string
       const later = words
         .filter((w) => w.length > 1)
         .map((w) => `${literal(w[0] as string)}(?: ${word})* ${w.slice(1).map(literal).join(" ")}`);
+      // Or (`runners`) a later word that may run anything (`find . -name sh`, `git log -c`): every prefix may match.
+      if (runners)
+        return {
+          pattern: `^(?:${word} )+(?:${RUNNER_WORDS.map(literal).join("|")})(?: ${word})*$`,
+          flags: "u",
+        };
       return {
         pattern: `^(?:(?:${word} )+(?:${alternatives})${later.map((l) => `|${l}`).join("")})(?: ${word})*$`,
         flags: "u",

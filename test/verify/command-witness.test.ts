@@ -171,3 +171,75 @@ describe("witnesses of an operand spelt in parts", () => {
     );
   });
 });
+
+describe("witnesses of words a program's operands name", () => {
+  const verifyOne = (
+    rules: unknown[],
+    otherwise: string,
+    regex: string,
+    kind: "never" | "always",
+    action: "allow",
+  ) => {
+    const policy = JSON.stringify({ version: 1, otherwise: { terminal: otherwise }, rules });
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["terminal"], where: { command: { regex } }, kind, action },
+    ]);
+    const decided = ToolPolicy.fromStatements(bundle.statements);
+    const command = String((result?.witness?.arguments as { command?: string } | undefined)?.command);
+    return {
+      result,
+      command,
+      decision: decided.decide({ callId: "c", toolName: "terminal", arguments: { command } }).action,
+    };
+  };
+
+  it("finds an operand that may run anything (a shell or wrapper's name) after an allowed program", () => {
+    const { result, command, decision } = verifyOne(
+      [
+        {
+          id: "find",
+          tools: ["terminal"],
+          decision: "allow",
+          when: { command: { command: [{ prefix: "find", options: ["-name"] }] } },
+          reason: "find",
+        },
+        {
+          id: "exec",
+          tools: ["terminal"],
+          decision: "deny",
+          when: { command: { command: ["docker exec"] } },
+          reason: "no",
+        },
+      ],
+      "ask",
+      "^find [a-z.]+ -name [a-z]+$",
+      "always",
+      "allow",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(command).toMatch(/^find [a-z.]+ -name [a-z]+$/);
+    expect(decision).not.toBe("allow");
+  });
+
+  it("finds a denied program's name as the operand of an inert program, which runs none", () => {
+    const { result, command, decision } = verifyOne(
+      [
+        {
+          id: "rm",
+          tools: ["terminal"],
+          decision: "deny",
+          when: { command: { command: ["rm"] } },
+          reason: "no",
+        },
+      ],
+      "allow",
+      "^[a-z]+ rm$",
+      "never",
+      "allow",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(command).toMatch(/^(ls|echo) rm$/);
+    expect(decision).toBe("allow");
+  });
+});
