@@ -1297,8 +1297,8 @@ export class StringTheory {
   }
 
   /**
-   * The words of the `command` lists that are to be false, as operands of an inert program (`ls rm`, `echo rm`): the
-   * runtime runs none of them, a pattern of the line sees them.
+   * The words of the `command` lists that are to be false, as operands of an inert program (`ls rm`, `echo rm`,
+   * `ls \<newline>rm`): the runtime runs none of them, a pattern of the line sees them.
    */
   #falseOperands(state: TheoryState): string[] {
     const out: string[] = [];
@@ -1309,7 +1309,8 @@ export class StringTheory {
         const read = parseCommandPrefixSpec(spec);
         if (read.ok && read.prefix.words.length > 0) {
           const words = read.prefix.words.join(" ");
-          out.push(`ls ${words}`, `echo ${words}`);
+          // Also after a line continuation, which the runtime removes and a pattern of a line's start sees.
+          out.push(`ls ${words}`, `echo ${words}`, `ls \\\n${words}`);
         }
       }
     }

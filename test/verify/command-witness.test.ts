@@ -242,4 +242,17 @@ describe("witnesses of words a program's operands name", () => {
     expect(command).toMatch(/^(ls|echo) rm$/);
     expect(decision).toBe("allow");
   });
+
+  it("finds it after a line continuation, which the runtime removes and a pattern of a new line sees", () => {
+    const { result, command, decision } = verifyOne(
+      [{ id: "rm", tools: ["terminal"], decision: "deny", when: { command: { command: ["rm"] } }, reason: "no" }],
+      "allow",
+      "\\nrm",
+      "never",
+      "allow",
+    );
+    expect(result?.status, JSON.stringify(result)).toBe("fails");
+    expect(command).toMatch(/\nrm/);
+    expect(decision).toBe("allow");
+  });
 });
