@@ -243,16 +243,31 @@ describe("witnesses of words a program's operands name", () => {
     expect(decision).toBe("allow");
   });
 
-  it("finds it after a line continuation, which the runtime removes and a pattern of a new line sees", () => {
+  it("finds a line continuation before a denied program's name, which the runtime removes", () => {
     const { result, command, decision } = verifyOne(
-      [{ id: "rm", tools: ["terminal"], decision: "deny", when: { command: { command: ["rm"] } }, reason: "no" }],
+      [
+        {
+          id: "rm",
+          tools: ["terminal"],
+          decision: "deny",
+          when: { command: { command: ["rm"] } },
+          reason: "no",
+        },
+        {
+          id: "rm-start",
+          tools: ["terminal"],
+          decision: "deny",
+          when: { command: { regex: "^rm" } },
+          reason: "no",
+        },
+      ],
       "allow",
-      "\\nrm",
+      "\\\\\\nrm",
       "never",
       "allow",
     );
     expect(result?.status, JSON.stringify(result)).toBe("fails");
-    expect(command).toMatch(/\nrm/);
+    expect(command).toMatch(/\\\nrm$/);
     expect(decision).toBe("allow");
   });
 });
