@@ -47,6 +47,7 @@ import {
   mayBeMissing,
   nearMultiple,
   schemaOfField,
+  withOptionalsRead,
 } from "./schema-facts.js";
 import { type Goal, MISSED, type Model, REACHED, searchModels } from "./search.js";
 import {
@@ -558,10 +559,13 @@ function diffTool(
   pool: AutomataPool,
   options: DiffRegionsOptions,
 ): ToolRegions {
-  const newSchema = head.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema;
+  // Read with pydantic's optional fields as leaves (`withOptionalsRead`): the same valid calls.
+  const newSchema = withOptionalsRead(head.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema);
   // Added: the old side knows no such tool and refuses every call (invalid), whatever its schema would say.
   const added = !base.tools.some((t) => t.name === tool);
-  const oldSchema = added ? newSchema : (base.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema);
+  const oldSchema = added
+    ? newSchema
+    : withOptionalsRead(base.tools.find((t) => t.name === tool)?.inputSchema as JsonSchema);
   const args = schemaChanges(oldSchema, newSchema, "input_schema");
   const context = added
     ? { fields: [], problems: [] }

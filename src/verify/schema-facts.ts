@@ -228,6 +228,56 @@ export function checkValue(
   return true;
 }
 
+/**
+ * The schema with every `anyOf` of a leaf schema and `{ type: "null" }` (as pydantic writes an optional field,
+ * `Optional[str]`) read as that leaf with `null` among its types (and its `enum` or `const` values): the same
+ * values are valid, since a leaf's other keywords apply to strings or numbers alone, never to `null`. Walks the
+ * object keywords (`properties`, `items`, `additionalProperties`, `$defs`, `definitions`); everything else is kept
+ * as it is.
+ */
+export function withOptionalsRead(schema: JsonSchema): JsonSchema {
+  const walk = (node: unknown): unknown => {
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return node;
+    const s = node as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(s)) {
+      if ((key === "properties" || key === "$defs" || key === "definitions") && isRecord(value)) {
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+      } else if (key === "items" || key === "additionalProperties") out[key] = walk(value);
+      else out[key] = value;
+    }
+    return optionalAsLeaf(out) ?? out;
+  };
+  return walk(schema) as JsonSchema;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** `{ anyOf: [leaf, { type: "null" }] }` (either order, annotations beside) as one leaf; undefined otherwise. */
+function optionalAsLeaf(s: Record<string, unknown>): Record<string, unknown> | undefined {
+  const branches = s.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
+  if (!Object.keys(s).every((k) => k === "anyOf" || ANNOTATIONS.has(k))) return undefined;
+  const isNull = (b: unknown) =>
+    isRecord(b) && b.type === "null" && Object.keys(b).every((k) => k === "type" || ANNOTATIONS.has(k));
+  const nullAt = branches.findIndex(isNull);
+  if (nullAt < 0) return undefined;
+  const leaf = branches[1 - nullAt];
+  if (!isRecord(leaf) || !Object.keys(leaf).every((k) => LEAF_VALUE_KEYWORDS.has(k) || ANNOTATIONS.has(k)))
+    return undefined;
+  const { anyOf: _, ...annotations } = s;
+  const merged: Record<string, unknown> = { ...leaf, ...annotations };
+  if (leaf.type !== undefined) merged.type = [...new Set([...[leaf.type].flat(), "null"])];
+  if (Array.isArray(leaf.enum)) merged.enum = [...leaf.enum, null];
+  if (Object.hasOwn(leaf, "const")) {
+    delete merged.const;
+    merged.enum = [leaf.const, null];
+  }
+  return merged;
+}
+
 /** The unread keywords of a schema and the schemas below it, for the `unknown` reasons of `diff`. */
 export function unreadKeywords(schema: unknown, out: Set<string> = new Set()): Set<string> {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return out;

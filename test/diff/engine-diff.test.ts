@@ -281,6 +281,34 @@ ${rules === undefined ? "" : `otherwise: { delete_repo: deny }\nrules:${rules ==
     expect(denied).toEqual([{ tool: "delete_repo", status: "complete", changes: [] }]);
   });
 
+  it("an optional field as pydantic writes it (anyOf with null) is read as a leaf: its raised maxLength loosens", () => {
+    const optional = (max: number) =>
+      toolsWith(
+        "search",
+        "query",
+        `{ anyOf: [{ type: string, maxLength: ${max} }, { type: "null" }], default: null }`,
+      );
+    const policy = denyPolicy("search", "query", '{ regex: "password" }');
+    const base = side("base", optional(8), policy);
+    const head = side("head", optional(64), policy);
+    const tool = diffPolicies(base, head).engine.find((t) => t.tool === "search");
+    expect(tool?.status).toBe("complete");
+    const region = tool?.changes.find((c) => c.change === "loosened");
+    expect(region).toMatchObject({ before: "invalid", after: "allow" });
+    expect(((region?.arguments as { query: string } | undefined)?.query ?? "").length).toBeGreaterThan(8);
+    expectRegionsConfirmed(base, head);
+    // Made optional: null is newly valid, and allowed where no rule reads it (the regex is a maybe on null: denied).
+    const open = "version: 1\nallow: [search]\n";
+    const plain = side("plain", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), open);
+    const nullable = diffPolicies(plain, side("optional", optional(8), open)).engine.find(
+      (t) => t.tool === "search",
+    );
+    expect(nullable?.status).toBe("complete");
+    expect(nullable?.changes.find((c) => c.change === "loosened")?.arguments).toEqual({ query: null });
+    const guarded = side("guarded", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
+    expect(diffPolicies(guarded, base).engine).toEqual([{ tool: "search", status: "complete", changes: [] }]);
+  });
+
   it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);

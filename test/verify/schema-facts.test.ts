@@ -17,6 +17,7 @@ import {
   READ_KEYWORDS,
   schemaOfField,
   unreadKeywords,
+  withOptionalsRead,
 } from "../../src/verify/schema-facts.js";
 
 // Each run compiles one small schema: cheap, so more of them than the verifier tests make.
@@ -356,6 +357,73 @@ describe("unreadKeywords", () => {
       "description",
     ]) {
       expect(READ_KEYWORDS.has(keyword), keyword).toBe(true);
+    }
+  });
+});
+
+describe("withOptionalsRead", () => {
+  const optional = (leaf: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    type: "object",
+    properties: { a: { anyOf: [leaf, { type: "null" }], default: null, title: "A", ...extra } },
+  });
+
+  it("reads pydantic's optional field as the leaf with null among its values", () => {
+    expect(withOptionalsRead(optional({ type: "string", maxLength: 5 })).properties).toEqual({
+      a: { type: ["string", "null"], maxLength: 5, default: null, title: "A" },
+    });
+    expect(withOptionalsRead(optional({ enum: ["x", "y"] })).properties).toEqual({
+      a: { enum: ["x", "y", null], default: null, title: "A" },
+    });
+    expect(withOptionalsRead(optional({ const: "x", type: "string" })).properties).toEqual({
+      a: { type: ["string", "null"], enum: ["x", null], default: null, title: "A" },
+    });
+    // Null first, and inside definitions and items.
+    expect(
+      withOptionalsRead({
+        type: "object",
+        $defs: { p: { anyOf: [{ type: "null" }, { type: "integer", minimum: 1 }] } },
+        properties: { l: { type: "array", items: { anyOf: [{ type: "string" }, { type: "null" }] } } },
+      }),
+    ).toEqual({
+      type: "object",
+      $defs: { p: { type: ["integer", "null"], minimum: 1 } },
+      properties: { l: { type: "array", items: { type: ["string", "null"] } } },
+    });
+  });
+
+  it("keeps every other anyOf as written", () => {
+    for (const schema of [
+      optional({ type: "object", properties: {} }),
+      optional({ $ref: "#/$defs/p" }),
+      optional({ type: "string" }, { minLength: 1 }),
+      { type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "integer" }] } } },
+      {
+        type: "object",
+        properties: { a: { anyOf: [{ type: "string" }, { type: "null" }, { type: "integer" }] } },
+      },
+    ])
+      expect(withOptionalsRead(schema as never)).toEqual(schema);
+  });
+
+  it("accepts the values the validator accepts, on either form", () => {
+    const leaves = [
+      { type: "string", maxLength: 2 },
+      { enum: ["x", 1] },
+      { const: "x" },
+      { type: "integer", minimum: 1 },
+    ];
+    const values = [null, "", "x", "xyz", 0, 1, 2, 1.5, true, [], {}];
+    for (const leaf of leaves) {
+      const original = { anyOf: [leaf, { type: "null" }] } as JsonSchema;
+      const read = withOptionalsRead({ type: "object", properties: { a: original } }).properties as Record<
+        string,
+        JsonSchema
+      >;
+      for (const v of values)
+        expect(
+          checkValue(read.a as JsonSchema, v, false),
+          `${JSON.stringify(leaf)} ${JSON.stringify(v)}`,
+        ).toBe(ajvAccepts(original, v));
     }
   });
 });
