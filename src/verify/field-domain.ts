@@ -16,7 +16,13 @@ import type { OperatorSpec } from "../runtime/condition.js";
 import { parseRegexTree, REGEX_WORK_BOUND } from "../runtime/match/regex/index.js";
 import { programSize, REGEX_OPS } from "../runtime/match/regex/program.js";
 import { regexWorkUpperBound } from "../runtime/match/regex/vm.js";
-import { HARMLESS_REDIRECTIONS, isCodeRunner, SHELLS, WRAPPERS } from "../runtime/match/shell/tables.js";
+import {
+  HARMLESS_REDIRECTIONS,
+  isCodeRunner,
+  SHELLS,
+  SUBSET_REFUSED_FIRST_WORDS,
+  WRAPPERS,
+} from "../runtime/match/shell/tables.js";
 import { parseCommandPrefixSpec } from "../runtime/match/shell.js";
 import type { UrlSpec } from "../runtime/match/url.js";
 import { compileRegexOperator } from "../runtime/operators/regex.js";
@@ -84,6 +90,37 @@ const RUNNER_WORDS: readonly string[] = [
   "-c",
   "-e",
 ];
+
+/** A word of a plain line without `=` (plain-line.ts reads such a line as its words split at blanks). */
+const PLAIN_WORD = "[A-Za-z0-9_./,:@%+\\-]+";
+/** The first words the safe subset refuses that are plain words: a plain line starting so is read otherwise. */
+const REFUSED_PLAIN_FIRST = [...SUBSET_REFUSED_FIRST_WORDS].filter((w) => /^[A-Za-z0-9_./,:@%+-]+$/.test(w));
+
+/**
+ * For a `command` list: `lines`, the lines of one simple command of plain words without `=`, one blank between
+ * them (every shell and both of the runtime's readers read such a line as those words, plain-line.ts); `starts`,
+ * those whose words start with a prefix's words as written (exactly them for an exact prefix), and those whose
+ * first word the safe subset refuses (read otherwise: nothing is said of them). A list is certain of a line of
+ * `lines` only in `starts` (certain means every simple command starts with a prefix's words as written); outside
+ * `lines`, nothing is said. Undefined for a list with an entry that does not parse.
+ */
+export function plainCertain(
+  value: unknown,
+): { readonly lines: string; readonly starts: string } | undefined {
+  const alternatives: string[] = [];
+  for (const spec of value as unknown[]) {
+    const read = parseCommandPrefixSpec(spec);
+    if (!read.ok || read.prefix.words.length === 0) return undefined;
+    const words = read.prefix.words.map(literal).join(" ");
+    alternatives.push(read.prefix.exact ? words : `${words}(?: ${PLAIN_WORD})*`);
+  }
+  if (alternatives.length === 0) return undefined;
+  const refused = REFUSED_PLAIN_FIRST.map(literal).join("|");
+  return {
+    lines: `^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`,
+    starts: `^(?:${alternatives.join("|")})$${refused === "" ? "" : `|^(?:${refused})(?: |$)`}`,
+  };
+}
 
 /** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
 const MAX_FALLBACK_STRINGS = 64;
@@ -924,6 +961,9 @@ export class StringTheory {
       // Seeds of candidates spell command words and URL parts: each of their characters is a symbol of its own.
       if (a.operator === "command") {
         patterns.push({ pattern: SAFE_SUBSET_SUPERSET, flags: "u" });
+        const plain = plainCertain(a.value);
+        if (plain !== undefined)
+          patterns.push({ pattern: plain.lines, flags: "u" }, { pattern: plain.starts, flags: "u" });
         const first = commandFirstWords(a.value);
         if (first !== undefined) patterns.push({ pattern: commandLinesPattern(first), flags: "u" });
         for (const spec of a.value as unknown[]) {
@@ -1028,8 +1068,16 @@ export class StringTheory {
           return { kind: "length", lengths: lengthRange(lo, hi ?? Number.POSITIVE_INFINITY) };
         }
         case "command": {
-          // Certain only of the safe subset, and only where every simple command starts with a prefix's word.
-          const safe = automata.pattern(SAFE_SUBSET_SUPERSET, "u");
+          // Certain only of the safe subset, and only where every simple command starts with a prefix's word; on a
+          // line of one plain command, only where its words start with a prefix's words as written (`plainCertain`).
+          const plain = plainCertain(a.value);
+          const safe =
+            plain === undefined
+              ? automata.pattern(SAFE_SUBSET_SUPERSET, "u")
+              : intersect(
+                  automata.pattern(SAFE_SUBSET_SUPERSET, "u"),
+                  union(complement(automata.pattern(plain.lines, "u")), automata.pattern(plain.starts, "u")),
+                );
           const first = commandFirstWords(a.value);
           const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
           if (first === undefined) return { kind: "free", certainAnywhere: safe, inertAnswer: inert };
