@@ -29,7 +29,7 @@ import { compileRegexOperator } from "../runtime/operators/regex.js";
 import type { Truth } from "../runtime/truth.js";
 import type { JsonSchema } from "../runtime/types.js";
 import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
-import type { Automata, AutomataPool } from "./automata.js";
+import { type Automata, type AutomataPool, overAlphabet } from "./automata.js";
 import {
   ANY_LENGTH,
   allStrings,
@@ -64,6 +64,7 @@ import {
 } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
+import { plainCommandPatterns } from "./plain-command.js";
 import { RegexLanguage } from "./regex-language.js";
 import {
   allowedTypes,
@@ -119,6 +120,63 @@ export function plainCertain(
   return {
     lines: `^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`,
     starts: `^(?:${alternatives.join("|")})$${refused === "" ? "" : `|^(?:${refused})(?: |$)`}`,
+  };
+}
+
+/** Where a `command` list is known false, and known true, on plain lines of one command (plain-command.ts). */
+interface PlainAnswers {
+  /** Whether the list has `answer` (0 false, 1 true) on every string of `region`, read over `alphabet`. */
+  holds(region: Dfa, alphabet: Alphabet, answer: 0 | 1): boolean;
+}
+
+/**
+ * {@link PlainAnswers} of a `command` list: its sets' automata are made over an alphabet that also cuts their own
+ * patterns (`joint`, the field's alphabet cut by every list's), not over the field's, whose every other automaton would grow with it;
+ * a region is read over that alphabet to be compared. An automaton too large to build, or to compare, decides
+ * nothing.
+ */
+function plainAnswers(
+  value: unknown,
+  joint: () => Automata,
+): { readonly plain: PlainAnswers } | Record<string, never> {
+  const p = plainCommandPatterns(value);
+  if (p === undefined) return {};
+  let automata: Automata | undefined;
+  const sets: (Dfa | null | undefined)[] = [undefined, undefined];
+  const setOf = (answer: 0 | 1): Dfa | null => {
+    let set = sets[answer];
+    if (set !== undefined) return set;
+    automata ??= joint();
+    const a = automata;
+    try {
+      const plain = p.special.reduce(
+        (left, part) => subtract(left, a.pattern(part, "u")),
+        a.pattern(p.lines, "u"),
+      );
+      set =
+        answer === 0
+          ? subtract(plain, a.pattern(p.mayRun, "u"))
+          : intersect(plain, a.pattern(p.covered, "u"));
+    } catch (error) {
+      if (!(error instanceof TooComplex)) throw error;
+      set = null;
+    }
+    sets[answer] = set;
+    return set;
+  };
+  return {
+    plain: {
+      holds: (region, alphabet, answer) => {
+        const set = setOf(answer);
+        if (set === null || automata === undefined) return false;
+        try {
+          return isSubset(overAlphabet(region, alphabet, automata.alphabet), set);
+        } catch (error) {
+          if (error instanceof TooComplex) return false;
+          throw error;
+        }
+      },
+    },
   };
 }
 
@@ -192,6 +250,8 @@ type StringAtom =
       readonly certainLines?: () => Dfa;
       /** A `command` list's answer on every plain line of an inert program (facts.ts `inertAnswer`). */
       readonly inertAnswer?: (head: string) => Truth | undefined;
+      /** Plain lines on which a `command` list is known false, and known true (plain-command.ts). */
+      readonly plain?: PlainAnswers;
     };
 
 /**
@@ -913,6 +973,8 @@ export class StringTheory {
   readonly #cache = new Map<string, TheoryState | null>();
   /** Per region, whether it meets each `command` atom's lines ({@link meets}). */
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
+  /** Per region, per `command` atom and answer (`2i + answer`), whether the list has that answer on all of it. */
+  readonly #plainInside = new WeakMap<Dfa, Map<number, boolean>>();
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1006,18 +1068,35 @@ export class StringTheory {
       : [];
     for (const h of this.#inertHeads) patterns.push({ pattern: inertLinesPattern(h), flags: "u" });
     this.hasPaths = globs.length > 0 || prefixes.length > 0;
-    if (this.hasPaths) pool.addPathBoundaries(builder, globs, prefixes);
     this.hasUrls = urls.length > 0;
-    if (this.hasUrls) UrlLanguages.addBoundaries(builder, urls);
-    for (const { pattern, flags } of patterns) {
-      const language = RegexLanguage.parse(pattern, flags);
-      if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
-      language.addBoundaries(builder);
-    }
-    for (const t of texts) builder.addText(t);
-    // Letters, digits and the blank: witnesses may use them.
-    builder.addRanges([0x20, 0x20, 0x30, 0x39, 0x41, 0x5a, 0x61, 0x7a]);
+    const register = (b: AlphabetBuilder, more: readonly string[]): void => {
+      if (this.hasPaths) pool.addPathBoundaries(b, globs, prefixes);
+      if (this.hasUrls) UrlLanguages.addBoundaries(b, urls);
+      for (const { pattern, flags } of [...patterns, ...more.map((pattern) => ({ pattern, flags: "u" }))]) {
+        const language = RegexLanguage.parse(pattern, flags);
+        if (language === undefined) throw new TooComplex(`pattern ${pattern} does not parse`);
+        language.addBoundaries(b);
+      }
+      for (const t of texts) b.addText(t);
+      // Letters, digits and the blank: witnesses may use them.
+      b.addRanges([0x20, 0x20, 0x30, 0x39, 0x41, 0x5a, 0x61, 0x7a]);
+    };
+    register(builder, []);
     const automata = pool.get(builder);
+    // The alphabet that also cuts the plain-line patterns of every `command` list of the field (see plainAnswers).
+    let jointAutomata: Automata | undefined;
+    const joint = (): Automata => {
+      if (jointAutomata === undefined) {
+        const more = atoms.flatMap((a) => {
+          const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
+          return p === undefined ? [] : [p.lines, ...p.special, p.mayRun, p.covered];
+        });
+        const b = new AlphabetBuilder();
+        register(b, [...new Set(more)]);
+        jointAutomata = pool.get(b);
+      }
+      return jointAutomata;
+    };
     this.#automata = automata;
     const alphabet = automata.alphabet;
     this.alphabet = alphabet;
@@ -1080,7 +1159,9 @@ export class StringTheory {
                 );
           const first = commandFirstWords(a.value);
           const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
-          if (first === undefined) return { kind: "free", certainAnywhere: safe, inertAnswer: inert };
+          const known = plainAnswers(a.value, joint);
+          if (first === undefined)
+            return { kind: "free", certainAnywhere: safe, inertAnswer: inert, ...known };
           // Made when first needed: most lists are never certain where a loose region is left.
           const lines = commandLinesPattern(first);
           return {
@@ -1088,6 +1169,7 @@ export class StringTheory {
             certainAnywhere: safe,
             certainLines: () => automata.pattern(lines, "u"),
             inertAnswer: inert,
+            ...known,
           };
         }
         default:
@@ -1204,6 +1286,7 @@ export class StringTheory {
     }
     if (loose !== null && !this.#facts.allows(this.#atomTruths(truths))) loose = null;
     if (loose !== null && !this.#meetsLines(loose.dfa, truths)) loose = null;
+    if (loose !== null && this.#plainDecides(loose.dfa, truths)) loose = null;
     if (loose !== null) loose = this.#settle(loose, truths);
     if (loose !== null && !this.#inertAgrees(loose.dfa, truths)) loose = null;
     if (exact === null && loose === null) return null;
@@ -1288,6 +1371,34 @@ export class StringTheory {
   /** Whether every atom has its assigned truth on a string, by the runtime's own answer. */
   #hasTruths(truths: ReadonlyMap<number, Truth>, s: string): boolean {
     return [...truths].every(([i, truth]) => (this.#field.atoms[i] as Atom).test(s) === truth);
+  }
+
+  /**
+   * Whether every string of the region is a plain line on which some `command` list is known to have another answer
+   * than its assigned truth (plain-command.ts): false where it is to be true or a maybe, true where it is to be false
+   * or a maybe.
+   */
+  #plainDecides(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
+    for (const [i, truth] of truths) {
+      const atom = this.#atoms[i] as StringAtom;
+      if (atom.kind !== "free" || atom.plain === undefined) continue;
+      let known = this.#plainInside.get(region);
+      if (known === undefined) {
+        known = new Map();
+        this.#plainInside.set(region, known);
+      }
+      for (const answer of [0, 1] as const) {
+        if (truth === answer) continue;
+        const key = i * 2 + answer;
+        let inside = known.get(key);
+        if (inside === undefined) {
+          inside = atom.plain.holds(region, this.alphabet, answer);
+          known.set(key, inside);
+        }
+        if (inside) return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the region holds a string of every `command` list's lines that the truths make certain. */

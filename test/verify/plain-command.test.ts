@@ -1,0 +1,328 @@
+/**
+ * `plainCommandPatterns` (plain-command.ts) against the runtime: on a plain line of one command that is not read
+ * specially, a `command` list is false wherever no prefix may run, and true wherever a prefix covers the line. Both
+ * are checked on every line of up to two words of a vocabulary that spells the runtime's special words (wrappers,
+ * shells, runners, builtins, code options, versions, paths, case), and on longer generated lines; then the verifier
+ * proves, with them, plain properties it could only leave unknown before.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CommandPrefixSet, parseCommandPrefixSpec } from "../../src/runtime/match/shell.js";
+import { plainCommandPatterns } from "../../src/verify/plain-command.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText } from "./helpers.js";
+
+const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
+
+/** Words of prefixes, the same programs spelt otherwise, and words the runtime reads specially. */
+const WORDS = [
+  "git",
+  "Git",
+  "git2",
+  "git-2.1",
+  "/usr/bin/git",
+  "log",
+  "push",
+  "--force",
+  "status",
+  "-n",
+  "5",
+  "-rf",
+  "-r",
+  "-f",
+  "rm",
+  "RM",
+  "src/rm",
+  "rm3",
+  "npm",
+  "run",
+  "lint",
+  "find",
+  ".",
+  "-name",
+  "-exec",
+  "-delete",
+  "x",
+  "xargs",
+  "Xargs",
+  "sudo",
+  "bash",
+  "zsh5",
+  "fish",
+  "crush",
+  "env",
+  "timeout",
+  "nice",
+  "echo",
+  "ls",
+  "cd",
+  "eval",
+  "source",
+  "exec",
+  "command",
+  "python3.11",
+  "-c",
+  "-e",
+  "node",
+  "--upload-pack",
+  "-C",
+  "+x",
+  "ext::x",
+  "less",
+  "make",
+  "-E",
+  "ssh",
+  "bisect",
+  "rebase",
+  "-x",
+  "-Ofoo",
+  "grep",
+  "--",
+  "-",
+  "if",
+  "alias",
+  "docker",
+  "-a",
+];
+
+const SPECS: readonly unknown[] = [
+  "git",
+  "git log",
+  "git push",
+  "git push --force",
+  "rm",
+  "rm -rf",
+  "npm run lint$",
+  "git status$",
+  "Git log",
+  "/usr/bin/git log",
+  "xargs rm",
+  "timeout 5 rm",
+  "find",
+  "ls",
+  "echo",
+  "bash",
+  "python3 -c",
+  "make",
+  "docker ps",
+  { prefix: "find", options: ["-name", "-type"] },
+  { prefix: "git log", options: ["-n", "--oneline", "--"] },
+  { prefix: "rm", options: ["-r"] },
+];
+
+interface Sets {
+  readonly truth: (line: string) => "true" | "maybe" | "false";
+  readonly knownFalse: (line: string) => boolean;
+  readonly knownTrue: (line: string) => boolean;
+}
+
+function setsOf(entries: readonly unknown[]): Sets | undefined {
+  const patterns = plainCommandPatterns(entries);
+  if (patterns === undefined) return undefined;
+  const set = new CommandPrefixSet();
+  const prefixes = entries.map((entry) => {
+    const read = parseCommandPrefixSpec(entry);
+    if (!read.ok) throw new Error(`${JSON.stringify(entry)} does not parse`);
+    return read.prefix;
+  });
+  const { from, to } = set.add(prefixes);
+  const re = (p: string) => new RegExp(p, "u");
+  const lines = re(patterns.lines);
+  const special = patterns.special.map(re);
+  const mayRun = re(patterns.mayRun);
+  const covered = re(patterns.covered);
+  const plain = (line: string) => lines.test(line) && !special.some((part) => part.test(line));
+  return {
+    truth: (line) => {
+      const m = set.match(line, from, to);
+      return m.certain ? "true" : m.possible ? "maybe" : "false";
+    },
+    knownFalse: (line) => plain(line) && !mayRun.test(line),
+    knownTrue: (line) => plain(line) && covered.test(line),
+  };
+}
+
+/** Checks every line against the runtime; returns how many each set held. */
+function check(entries: readonly unknown[], lines: Iterable<string>): { known: number; lines: number } {
+  const sets = setsOf(entries);
+  if (sets === undefined) throw new Error(`no patterns for ${JSON.stringify(entries)}`);
+  let known = 0;
+  let count = 0;
+  for (const line of lines) {
+    count++;
+    const f = sets.knownFalse(line);
+    const t = sets.knownTrue(line);
+    if (!f && !t) continue;
+    known++;
+    const where = `${JSON.stringify(entries)} on ${JSON.stringify(line)}`;
+    expect(f && t, where).toBe(false);
+    expect(sets.truth(line), where).toBe(f ? "false" : "true");
+  }
+  return { known, lines: count };
+}
+
+function* linesUpTo2(): Generator<string> {
+  for (const a of WORDS) {
+    yield a;
+    for (const b of WORDS) yield `${a} ${b}`;
+  }
+}
+
+describe("plainCommandPatterns", () => {
+  it("is false only where the runtime says false, and true only where it is certain, on every short line", () => {
+    for (const spec of SPECS) {
+      const { known, lines } = check([spec], linesUpTo2());
+      expect(known, JSON.stringify(spec)).toBeGreaterThan(lines / 4);
+    }
+    const both = check(["git log", "rm -rf", { prefix: "find", options: ["-name"] }], linesUpTo2());
+    expect(both.known).toBeGreaterThan(both.lines / 4);
+  });
+
+  it("holds on longer generated lines and lists", () => {
+    let known = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...SPECS), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (entries, lines) => {
+          const prefixWords = entries.flatMap((entry) => {
+            const read = parseCommandPrefixSpec(entry);
+            return read.ok ? [read.prefix.words.join(" ")] : [];
+          });
+          const texts = lines.flatMap((words, i) => {
+            const text = words.join(" ");
+            const start = prefixWords[i % prefixWords.length] as string;
+            return [text, `${start} ${text}`, start];
+          });
+          known += check(entries, texts).known;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    expect(known).toBeGreaterThan(RUNS);
+  });
+
+  it("says nothing of special lines, lines that are not plain, or lists that do not parse", () => {
+    const sets = setsOf(["rm"]);
+    if (sets === undefined) throw new Error("no patterns");
+    // Each may run `rm`, or is read otherwise: never known false.
+    for (const line of [
+      "sudo ls",
+      "xargs ls",
+      "ls xargs",
+      "bash x",
+      "crush x",
+      "eval x",
+      "/bin/ls x",
+      "git -c x=y log",
+      "git --upload-pack x fetch",
+      "git bisect run x",
+      "make -E x",
+      "less +x",
+      "git ext::x",
+      "ssh host x",
+      "ls  x",
+      "ls 'x'",
+      "ls && x",
+      "a=b ls",
+      "find . -exec x",
+    ]) {
+      expect(sets.knownFalse(line), line).toBe(false);
+    }
+    expect(
+      ["git log", "find . -name x", "make test", "python3 x.py", "npm run build"].map(sets.knownFalse),
+    ).toEqual([true, true, true, true, true]);
+    expect(plainCommandPatterns([])).toBeUndefined();
+    expect(plainCommandPatterns(["git", 3])).toBeUndefined();
+    expect(plainCommandPatterns("git")).toBeUndefined();
+  });
+
+  it("lets the verifier decide plain properties of programs that are neither inert nor listed", () => {
+    const tools = JSON.stringify({
+      tools: [
+        {
+          name: "run_shell",
+          description: "Runs a command.",
+          input_schema: {
+            type: "object",
+            properties: { command: { type: "string", minLength: 1, maxLength: 512 } },
+            required: ["command"],
+            additionalProperties: false,
+          },
+        },
+      ],
+    });
+    const policy = JSON.stringify({
+      version: 1,
+      otherwise: { run_shell: "deny" },
+      rules: [
+        {
+          id: "deny-danger",
+          tools: ["run_shell"],
+          decision: "deny",
+          when: { command: { command: ["rm", "git push --force", "sudo"] } },
+          reason: "dangerous",
+        },
+        {
+          id: "ask-push",
+          tools: ["run_shell"],
+          decision: "ask",
+          when: { command: { command: ["git push", "git commit"] } },
+          reason: "a person looks first",
+        },
+        {
+          id: "allow-reading",
+          tools: ["run_shell"],
+          decision: "allow",
+          when: {
+            command: {
+              command: [
+                "git status$",
+                { prefix: "git log", options: ["-n", "--oneline", "--graph"] },
+                { prefix: "find", options: ["-name", "-type"] },
+              ],
+            },
+          },
+          reason: "reading",
+        },
+      ],
+    });
+    const { bundle, validators } = loadFromText(tools, policy);
+    const property = (
+      id: string,
+      regex: string,
+      kind: "always" | "never",
+      action: "allow" | "ask" | "deny",
+    ) => ({
+      id,
+      tools: ["run_shell"],
+      where: { command: { regex } },
+      kind,
+      action,
+    });
+    const results = new Verifier(bundle, validators).verify([
+      property("log-n", "^git log -n [0-9]+$", "always", "allow"),
+      property("log-opts", "^git log( --oneline| -n [0-9]+| --graph)*$", "always", "allow"),
+      property("commit", "^git commit -m [abc]+$", "always", "ask"),
+      property("find-type", "^find \\. -type [a-z]$", "always", "allow"),
+      property("push-words", "^git push( [a-z]+)*$", "never", "allow"),
+      // Not so: `git log -p` takes an option the allow list does not (so `otherwise` denies it), and
+      // `git push -f x` is asked, not denied (`git push --force` is not `-f`).
+      property("log-short", "^git log( -[a-z])*$", "always", "allow"),
+      property("push-deny", "^git push -f [a-z]+$", "always", "deny"),
+    ]);
+    const status = Object.fromEntries(results.map((r) => [r.id, r.status]));
+    expect(status).toEqual({
+      "log-n": "holds",
+      "log-opts": "holds",
+      commit: "holds",
+      "find-type": "holds",
+      "push-words": "holds",
+      "log-short": "fails",
+      "push-deny": "fails",
+    });
+  });
+});
