@@ -39,6 +39,7 @@ import {
   type Dfa,
   intersect,
   intersectLengths,
+  isEmpty,
   isSubset,
   type LengthSet,
   lengthRange,
@@ -64,7 +65,7 @@ import {
 } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
-import { plainCommandPatterns } from "./plain-command.js";
+import { plainCommandPatterns, runnerCommandLines } from "./plain-command.js";
 import { RegexLanguage } from "./regex-language.js";
 import {
   allowedTypes,
@@ -123,60 +124,42 @@ export function plainCertain(
   };
 }
 
-/** Where a `command` list is known false, and known true, on plain lines of one command (plain-command.ts). */
-interface PlainAnswers {
-  /** Whether the list has `answer` (0 false, 1 true) on every string of `region`, read over `alphabet`. */
-  holds(region: Dfa, alphabet: Alphabet, answer: 0 | 1): boolean;
+/**
+ * Plain lines of one command on which a `command` list is known false, known true, and known not false
+ * (plain-command.ts), as automata over the field's joint alphabet (see `StringTheory`'s `joint`); null when an
+ * automaton is too large to build (then they decide nothing).
+ */
+interface PlainSets {
+  readonly automata: Automata;
+  /** Per truth (0 false, 1 true, 2 maybe), the lines on which the list certainly has another answer. */
+  readonly against: readonly [Dfa, Dfa, Dfa];
 }
 
-/**
- * {@link PlainAnswers} of a `command` list: its sets' automata are made over an alphabet that also cuts their own
- * patterns (`joint`, the field's alphabet cut by every list's), not over the field's, whose every other automaton would grow with it;
- * a region is read over that alphabet to be compared. An automaton too large to build, or to compare, decides
- * nothing.
- */
-function plainAnswers(
-  value: unknown,
-  joint: () => Automata,
-): { readonly plain: PlainAnswers } | Record<string, never> {
+/** {@link PlainSets} of a `command` list, made when first asked for; undefined for a list that does not parse. */
+function plainSets(value: unknown, joint: () => Automata): (() => PlainSets | null) | undefined {
   const p = plainCommandPatterns(value);
-  if (p === undefined) return {};
-  let automata: Automata | undefined;
-  const sets: (Dfa | null | undefined)[] = [undefined, undefined];
-  const setOf = (answer: 0 | 1): Dfa | null => {
-    let set = sets[answer];
-    if (set !== undefined) return set;
-    automata ??= joint();
-    const a = automata;
+  if (p === undefined) return undefined;
+  let sets: PlainSets | null | undefined;
+  return () => {
+    if (sets !== undefined) return sets;
+    const a = joint();
     try {
-      const plain = p.special.reduce(
-        (left, part) => subtract(left, a.pattern(part, "u")),
-        a.pattern(p.lines, "u"),
-      );
-      set =
-        answer === 0
-          ? subtract(plain, a.pattern(p.mayRun, "u"))
-          : intersect(plain, a.pattern(p.covered, "u"));
+      const cut = (from: Dfa, parts: readonly string[]): Dfa =>
+        parts.reduce((left, part) => subtract(left, a.pattern(part, "u")), from);
+      const plain = cut(a.pattern(p.lines, "u"), p.special);
+      const known = {
+        false: subtract(plain, a.pattern(p.mayRun, "u")),
+        true: intersect(plain, a.pattern(p.covered, "u")),
+      };
+      const runners = runnerCommandLines();
+      const [lines, later] = runners.within.map((r) => a.pattern(r, "u")) as [Dfa, Dfa];
+      const notFalse = union(cut(intersect(lines, later), runners.outside), known.true);
+      sets = { automata: a, against: [notFalse, known.false, union(known.false, known.true)] };
     } catch (error) {
       if (!(error instanceof TooComplex)) throw error;
-      set = null;
+      sets = null;
     }
-    sets[answer] = set;
-    return set;
-  };
-  return {
-    plain: {
-      holds: (region, alphabet, answer) => {
-        const set = setOf(answer);
-        if (set === null || automata === undefined) return false;
-        try {
-          return isSubset(overAlphabet(region, alphabet, automata.alphabet), set);
-        } catch (error) {
-          if (error instanceof TooComplex) return false;
-          throw error;
-        }
-      },
-    },
+    return sets;
   };
 }
 
@@ -250,8 +233,8 @@ type StringAtom =
       readonly certainLines?: () => Dfa;
       /** A `command` list's answer on every plain line of an inert program (facts.ts `inertAnswer`). */
       readonly inertAnswer?: (head: string) => Truth | undefined;
-      /** Plain lines on which a `command` list is known false, and known true (plain-command.ts). */
-      readonly plain?: PlainAnswers;
+      /** Plain lines on which a `command` list's answer is known (plain-command.ts). */
+      readonly plain?: () => PlainSets | null;
     };
 
 /**
@@ -973,8 +956,8 @@ export class StringTheory {
   readonly #cache = new Map<string, TheoryState | null>();
   /** Per region, whether it meets each `command` atom's lines ({@link meets}). */
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
-  /** Per region, per `command` atom and answer (`2i + answer`), whether the list has that answer on all of it. */
-  readonly #plainInside = new WeakMap<Dfa, Map<number, boolean>>();
+  /** Per region and the truths of its `command` lists, whether their known answers rule all of it out. */
+  readonly #plainInside = new WeakMap<Dfa, Map<string, boolean>>();
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1091,6 +1074,7 @@ export class StringTheory {
           const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
           return p === undefined ? [] : [p.lines, ...p.special, p.mayRun, p.covered];
         });
+        if (more.length > 0) more.push(...runnerCommandLines().within, ...runnerCommandLines().outside);
         const b = new AlphabetBuilder();
         register(b, [...new Set(more)]);
         jointAutomata = pool.get(b);
@@ -1159,7 +1143,8 @@ export class StringTheory {
                 );
           const first = commandFirstWords(a.value);
           const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
-          const known = plainAnswers(a.value, joint);
+          const sets = plainSets(a.value, joint);
+          const known = sets === undefined ? {} : { plain: sets };
           if (first === undefined)
             return { kind: "free", certainAnywhere: safe, inertAnswer: inert, ...known };
           // Made when first needed: most lists are never certain where a loose region is left.
@@ -1375,30 +1360,42 @@ export class StringTheory {
 
   /**
    * Whether every string of the region is a plain line on which some `command` list is known to have another answer
-   * than its assigned truth (plain-command.ts): false where it is to be true or a maybe, true where it is to be false
-   * or a maybe.
+   * than its assigned truth (plain-command.ts), each list ruling out its own lines. Read over the joint alphabet,
+   * so that the field's automata do not grow: the region is not cut, only found empty.
    */
   #plainDecides(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
+    const against: Dfa[] = [];
+    let automata: Automata | undefined;
+    const key: string[] = [];
     for (const [i, truth] of truths) {
       const atom = this.#atoms[i] as StringAtom;
       if (atom.kind !== "free" || atom.plain === undefined) continue;
-      let known = this.#plainInside.get(region);
-      if (known === undefined) {
-        known = new Map();
-        this.#plainInside.set(region, known);
-      }
-      for (const answer of [0, 1] as const) {
-        if (truth === answer) continue;
-        const key = i * 2 + answer;
-        let inside = known.get(key);
-        if (inside === undefined) {
-          inside = atom.plain.holds(region, this.alphabet, answer);
-          known.set(key, inside);
-        }
-        if (inside) return true;
-      }
+      const sets = atom.plain();
+      if (sets === null) continue;
+      automata = sets.automata;
+      against.push(sets.against[truth]);
+      key.push(`${i}:${truth}`);
     }
-    return false;
+    if (automata === undefined) return false;
+    let known = this.#plainInside.get(region);
+    if (known === undefined) {
+      known = new Map();
+      this.#plainInside.set(region, known);
+    }
+    const name = key.join(",");
+    let decided = known.get(name);
+    if (decided === undefined) {
+      try {
+        let left = overAlphabet(region, this.alphabet, automata.alphabet);
+        for (const set of against) left = subtract(left, set);
+        decided = isEmpty(left);
+      } catch (error) {
+        if (!(error instanceof TooComplex)) throw error;
+        decided = false;
+      }
+      known.set(name, decided);
+    }
+    return decided;
   }
 
   /** Whether the region holds a string of every `command` list's lines that the truths make certain. */

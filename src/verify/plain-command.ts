@@ -23,6 +23,7 @@ import { CODE_ARGUMENT_PROGRAMS, type ProgramForms } from "../runtime/match/shel
 import { parseCommandPrefixSpec } from "../runtime/match/shell/reader.js";
 import {
   CODE_RUNNERS,
+  NEVER_RUNS_OPERANDS,
   PARSER_RESERVED_WORDS,
   READABLE_WRAPPERS,
   SHELLS,
@@ -125,10 +126,14 @@ function codeWords(forms: ProgramForms): string[] | undefined {
  * union is meant: one automaton of them all would be far larger than each (they are cut out one by one).
  */
 function specialLines(): readonly string[] {
+  return [...specialFirst(), `^(?:.* )?${namedWord(RUNNERS)}${REST}$`];
+}
+
+/** {@link specialLines} but the later runners: lines whose command word the plain walk does not read alone. */
+function specialFirst(): readonly string[] {
   const parts = [
     `^${WORD_CHAR}*/${WORD_CHAR}*${REST}$`,
     `^(?:${namedWord(SPECIAL_FIRST)}|${WORD_CHAR}*[sS][hH]${VERSION})${REST}$`,
-    `^(?:.* )?${namedWord(RUNNERS)}${REST}$`,
   ];
   // Programs with the same code words (make and gmake, the vims) share a pattern.
   const byWords = new Map<string, string[]>();
@@ -149,11 +154,30 @@ function specialLines(): readonly string[] {
 }
 
 let special: readonly string[] | undefined;
+let runLines: readonly string[] | undefined;
 
 /** {@link specialLines}, made once. */
 export function specialCommandLines(): readonly string[] {
   special ??= specialLines();
   return special;
+}
+
+/**
+ * Plain lines on which every list may run (so none is false), as patterns whose intersection is meant, the last
+ * ones to be cut out: a later word is a shell or a runner (the plain walk then marks every prefix), the command word
+ * neither special ({@link specialFirst}) nor a program that never runs its operands (whose later words are not read).
+ */
+export function runnerCommandLines(): {
+  readonly within: readonly string[];
+  readonly outside: readonly string[];
+} {
+  runLines ??= [
+    PLAIN_COMMAND_LINE,
+    `^${WORD}(?: ${WORD})* ${namedWord(RUNNERS)}${REST}$`,
+    ...specialFirst(),
+    `^(?:${[...NEVER_RUNS_OPERANDS].map(exactly).join("|")})${REST}$`,
+  ];
+  return { within: runLines.slice(0, 2), outside: runLines.slice(2) };
 }
 
 /** The patterns of a `command` list's plain lines; undefined for a list with an entry that does not parse. */
