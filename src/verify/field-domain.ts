@@ -65,7 +65,7 @@ import {
 } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
-import { plainCommandPatterns, runnerCommandLines } from "./plain-command.js";
+import { plainCommandPatterns, plainCommandSets } from "./plain-command.js";
 import { RegexLanguage } from "./regex-language.js";
 import {
   allowedTypes,
@@ -121,45 +121,6 @@ export function plainCertain(
   return {
     lines: `^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`,
     starts: `^(?:${alternatives.join("|")})$${refused === "" ? "" : `|^(?:${refused})(?: |$)`}`,
-  };
-}
-
-/**
- * Plain lines of one command on which a `command` list is known false, known true, and known not false
- * (plain-command.ts), as automata over the field's joint alphabet (see `StringTheory`'s `joint`); null when an
- * automaton is too large to build (then they decide nothing).
- */
-interface PlainSets {
-  readonly automata: Automata;
-  /** Per truth (0 false, 1 true, 2 maybe), the lines on which the list certainly has another answer. */
-  readonly against: readonly [Dfa, Dfa, Dfa];
-}
-
-/** {@link PlainSets} of a `command` list, made when first asked for; undefined for a list that does not parse. */
-function plainSets(value: unknown, joint: () => Automata): (() => PlainSets | null) | undefined {
-  const p = plainCommandPatterns(value);
-  if (p === undefined) return undefined;
-  let sets: PlainSets | null | undefined;
-  return () => {
-    if (sets !== undefined) return sets;
-    const a = joint();
-    try {
-      const cut = (from: Dfa, parts: readonly string[]): Dfa =>
-        parts.reduce((left, part) => subtract(left, a.pattern(part, "u")), from);
-      const plain = cut(a.pattern(p.lines, "u"), p.special);
-      const known = {
-        false: subtract(plain, a.pattern(p.mayRun, "u")),
-        true: intersect(plain, a.pattern(p.covered, "u")),
-      };
-      const runners = runnerCommandLines();
-      const [lines, later] = runners.within.map((r) => a.pattern(r, "u")) as [Dfa, Dfa];
-      const notFalse = union(cut(intersect(lines, later), runners.outside), known.true);
-      sets = { automata: a, against: [notFalse, known.false, union(known.false, known.true)] };
-    } catch (error) {
-      if (!(error instanceof TooComplex)) throw error;
-      sets = null;
-    }
-    return sets;
   };
 }
 
@@ -233,8 +194,8 @@ type StringAtom =
       readonly certainLines?: () => Dfa;
       /** A `command` list's answer on every plain line of an inert program (facts.ts `inertAnswer`). */
       readonly inertAnswer?: (head: string) => Truth | undefined;
-      /** Plain lines on which a `command` list's answer is known (plain-command.ts). */
-      readonly plain?: () => PlainSets | null;
+      /** A `command` list whose answers on plain lines are known (plain-command.ts `plainCommandSets`). */
+      readonly plain?: unknown;
     };
 
 /**
@@ -958,6 +919,9 @@ export class StringTheory {
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
   /** Per region and the truths of its `command` lists, whether their known answers rule all of it out. */
   readonly #plainInside = new WeakMap<Dfa, Map<string, boolean>>();
+  /** The alphabet of the field and of its `command` lists' plain sets, made when first needed. */
+  readonly #joint: () => Alphabet;
+  #jointAlphabet: Alphabet | undefined;
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1066,20 +1030,14 @@ export class StringTheory {
     };
     register(builder, []);
     const automata = pool.get(builder);
-    // The alphabet that also cuts the plain-line patterns of every `command` list of the field (see plainAnswers).
-    let jointAutomata: Automata | undefined;
-    const joint = (): Automata => {
-      if (jointAutomata === undefined) {
-        const more = atoms.flatMap((a) => {
-          const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
-          return p === undefined ? [] : [p.lines, ...p.special, p.mayRun, p.covered];
-        });
-        if (more.length > 0) more.push(...runnerCommandLines().within, ...runnerCommandLines().outside);
-        const b = new AlphabetBuilder();
-        register(b, [...new Set(more)]);
-        jointAutomata = pool.get(b);
-      }
-      return jointAutomata;
+    // The alphabet that also cuts the plain-line patterns of every `command` list of the field (#plainDecides).
+    this.#joint = () => {
+      const b = new AlphabetBuilder();
+      const more = atoms.flatMap((a) =>
+        a.operator === "command" ? (plainCommandSets(a.value)?.patterns ?? []) : [],
+      );
+      register(b, [...new Set(more)]);
+      return b.build();
     };
     this.#automata = automata;
     const alphabet = automata.alphabet;
@@ -1143,8 +1101,7 @@ export class StringTheory {
                 );
           const first = commandFirstWords(a.value);
           const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
-          const sets = plainSets(a.value, joint);
-          const known = sets === undefined ? {} : { plain: sets };
+          const known = plainCommandPatterns(a.value) === undefined ? {} : { plain: a.value };
           if (first === undefined)
             return { kind: "free", certainAnywhere: safe, inertAnswer: inert, ...known };
           // Made when first needed: most lists are never certain where a loose region is left.
@@ -1364,34 +1321,38 @@ export class StringTheory {
    * so that the field's automata do not grow: the region is not cut, only found empty.
    */
   #plainDecides(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
-    const against: Dfa[] = [];
-    let automata: Automata | undefined;
-    const key: string[] = [];
+    const against: [number, Truth][] = [];
     for (const [i, truth] of truths) {
       const atom = this.#atoms[i] as StringAtom;
-      if (atom.kind !== "free" || atom.plain === undefined) continue;
-      const sets = atom.plain();
-      if (sets === null) continue;
-      automata = sets.automata;
-      against.push(sets.against[truth]);
-      key.push(`${i}:${truth}`);
+      if (atom.kind === "free" && atom.plain !== undefined) against.push([i, truth]);
     }
-    if (automata === undefined) return false;
+    if (against.length === 0) return false;
     let known = this.#plainInside.get(region);
     if (known === undefined) {
       known = new Map();
       this.#plainInside.set(region, known);
     }
-    const name = key.join(",");
+    const name = against.map(([i, t]) => `${i}:${t}`).join(",");
     let decided = known.get(name);
     if (decided === undefined) {
+      decided = false;
       try {
-        let left = overAlphabet(region, this.alphabet, automata.alphabet);
-        for (const set of against) left = subtract(left, set);
-        decided = isEmpty(left);
+        this.#jointAlphabet ??= this.#joint();
+        const joint = this.#jointAlphabet;
+        let left = overAlphabet(region, this.alphabet, joint);
+        for (const [i, truth] of against) {
+          const sets = plainCommandSets((this.#atoms[i] as { plain?: unknown }).plain);
+          if (sets === null || sets === undefined) continue;
+          // Every set lies in the plain lines: a region with another string is never ruled out whole.
+          if (!isSubset(left, overAlphabet(sets.lines, sets.alphabet, joint))) break;
+          left = subtract(left, overAlphabet(sets.against[truth], sets.alphabet, joint));
+          if (isEmpty(left)) {
+            decided = true;
+            break;
+          }
+        }
       } catch (error) {
         if (!(error instanceof TooComplex)) throw error;
-        decided = false;
       }
       known.set(name, decided);
     }
