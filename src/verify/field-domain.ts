@@ -65,7 +65,12 @@ import {
 } from "./facts.js";
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
-import { plainCommandPatterns, plainCommandSets } from "./plain-command.js";
+import {
+  PLAIN_COMMAND_LINE,
+  type PlainCommandPatterns,
+  plainCommandPatterns,
+  sharedPlainSets,
+} from "./plain-command.js";
 import { RegexLanguage } from "./regex-language.js";
 import {
   allowedTypes,
@@ -122,6 +127,14 @@ export function plainCertain(
     lines: `^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`,
     starts: `^(?:${alternatives.join("|")})$${refused === "" ? "" : `|^(?:${refused})(?: |$)`}`,
   };
+}
+
+/** The automata of a field's joint alphabet (see `StringTheory`'s `#plainDecides`) and the shared plain sets over it. */
+interface JointPlain {
+  readonly automata: Automata;
+  readonly lines: Dfa;
+  readonly plain: Dfa;
+  readonly runners: Dfa;
 }
 
 /** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
@@ -194,8 +207,8 @@ type StringAtom =
       readonly certainLines?: () => Dfa;
       /** A `command` list's answer on every plain line of an inert program (facts.ts `inertAnswer`). */
       readonly inertAnswer?: (head: string) => Truth | undefined;
-      /** A `command` list whose answers on plain lines are known (plain-command.ts `plainCommandSets`). */
-      readonly plain?: unknown;
+      /** The patterns of a `command` list's known answers on plain lines (plain-command.ts). */
+      readonly plain?: PlainCommandPatterns;
     };
 
 /**
@@ -919,9 +932,9 @@ export class StringTheory {
   readonly #lines = new WeakMap<Dfa, Map<number, boolean>>();
   /** Per region and the truths of its `command` lists, whether their known answers rule all of it out. */
   readonly #plainInside = new WeakMap<Dfa, Map<string, boolean>>();
-  /** The alphabet of the field and of its `command` lists' plain sets, made when first needed. */
-  readonly #joint: () => Alphabet;
-  #jointAlphabet: Alphabet | undefined;
+  /** The automata of the field and of its `command` lists' plain sets, made when first needed. */
+  readonly #joint: () => JointPlain | null;
+  #jointPlain: JointPlain | null | undefined;
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1030,14 +1043,24 @@ export class StringTheory {
     };
     register(builder, []);
     const automata = pool.get(builder);
-    // The alphabet that also cuts the plain-line patterns of every `command` list of the field (#plainDecides).
+    // The automata over an alphabet that also cuts the plain-line patterns of every `command` list of the field
+    // (#plainDecides), and the shared sets read over it.
     this.#joint = () => {
+      const base = sharedPlainSets();
+      if (base === null) return null;
       const b = new AlphabetBuilder();
-      const more = atoms.flatMap((a) =>
-        a.operator === "command" ? (plainCommandSets(a.value)?.patterns ?? []) : [],
-      );
-      register(b, [...new Set(more)]);
-      return b.build();
+      const more = atoms.flatMap((a) => {
+        const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
+        return p === undefined ? [] : [p.mayRun, p.covered];
+      });
+      register(b, [...new Set([...base.patterns, ...more])]);
+      const joint = pool.get(b);
+      return {
+        automata: joint,
+        lines: joint.pattern(PLAIN_COMMAND_LINE, "u"),
+        plain: overAlphabet(base.plain, base.alphabet, joint.alphabet),
+        runners: overAlphabet(base.runners, base.alphabet, joint.alphabet),
+      };
     };
     this.#automata = automata;
     const alphabet = automata.alphabet;
@@ -1101,7 +1124,8 @@ export class StringTheory {
                 );
           const first = commandFirstWords(a.value);
           const inert = (head: string): Truth | undefined => inertAnswer(a.value, head);
-          const known = plainCommandPatterns(a.value) === undefined ? {} : { plain: a.value };
+          const plainPatterns = plainCommandPatterns(a.value);
+          const known = plainPatterns === undefined ? {} : { plain: plainPatterns };
           if (first === undefined)
             return { kind: "free", certainAnywhere: safe, inertAnswer: inert, ...known };
           // Made when first needed: most lists are never certain where a loose region is left.
@@ -1321,34 +1345,46 @@ export class StringTheory {
    * so that the field's automata do not grow: the region is not cut, only found empty.
    */
   #plainDecides(region: Dfa, truths: ReadonlyMap<number, Truth>): boolean {
-    const against: [number, Truth][] = [];
+    const lists: [PlainCommandPatterns, Truth][] = [];
+    const keys: string[] = [];
     for (const [i, truth] of truths) {
       const atom = this.#atoms[i] as StringAtom;
-      if (atom.kind === "free" && atom.plain !== undefined) against.push([i, truth]);
+      if (atom.kind !== "free" || atom.plain === undefined) continue;
+      lists.push([atom.plain, truth]);
+      keys.push(`${i}:${truth}`);
     }
-    if (against.length === 0) return false;
+    if (lists.length === 0) return false;
     let known = this.#plainInside.get(region);
     if (known === undefined) {
       known = new Map();
       this.#plainInside.set(region, known);
     }
-    const name = against.map(([i, t]) => `${i}:${t}`).join(",");
+    const name = keys.join(",");
     let decided = known.get(name);
     if (decided === undefined) {
       decided = false;
       try {
-        this.#jointAlphabet ??= this.#joint();
-        const joint = this.#jointAlphabet;
-        let left = overAlphabet(region, this.alphabet, joint);
-        for (const [i, truth] of against) {
-          const sets = plainCommandSets((this.#atoms[i] as { plain?: unknown }).plain);
-          if (sets === null || sets === undefined) continue;
-          // Every set lies in the plain lines: a region with another string is never ruled out whole.
-          if (!isSubset(left, overAlphabet(sets.lines, sets.alphabet, joint))) break;
-          left = subtract(left, overAlphabet(sets.against[truth], sets.alphabet, joint));
-          if (isEmpty(left)) {
-            decided = true;
-            break;
+        if (this.#jointPlain === undefined) this.#jointPlain = this.#joint();
+        const j = this.#jointPlain;
+        let left = j === null ? null : overAlphabet(region, this.alphabet, j.automata.alphabet);
+        // Every known set lies in the plain lines: a region with another string is never ruled out whole.
+        if (j !== null && left !== null && isSubset(left, j.lines)) {
+          for (const [p, truth] of lists) {
+            // Each product starts from the region, which is small, never from the plain lines alone.
+            const plain = intersect(left, j.plain);
+            const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
+            const knownFalse = (): Dfa => subtract(plain, j.automata.pattern(p.mayRun, "u"));
+            const other =
+              truth === 0
+                ? union(intersect(left, j.runners), covered())
+                : truth === 1
+                  ? knownFalse()
+                  : union(knownFalse(), covered());
+            left = subtract(left, other);
+            if (isEmpty(left)) {
+              decided = true;
+              break;
+            }
           }
         }
       } catch (error) {

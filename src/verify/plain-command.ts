@@ -31,8 +31,8 @@ import {
   WRAPPERS,
 } from "../runtime/match/shell/tables.js";
 import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
-import { Automata, overAlphabet } from "./automata.js";
-import { type Dfa, intersect, subtract, TooComplex, union } from "./dfa.js";
+import { Automata } from "./automata.js";
+import { type Dfa, intersect, subtract, TooComplex } from "./dfa.js";
 import { RegexLanguage } from "./regex-language.js";
 
 /** A character of a plain word (plain-line.ts), `=` left out: a word holding one may be read as code. */
@@ -230,40 +230,34 @@ export function plainCommandPatterns(value: unknown): PlainCommandPatterns | und
 }
 
 /**
- * A `command` list's known answers as automata, over the alphabet its patterns cut (`alphabet`): per truth (0 false,
- * 1 true, 2 maybe), the plain lines on which the list certainly has another answer. `patterns` are those to cut an
- * alphabet with, so that a region can be read over one that fits both (see field-domain.ts `#plainDecides`).
+ * The plain lines no list is read specially on ({@link specialCommandLines} cut out), and those on which every list
+ * may run ({@link runnerCommandLines}), as automata over the alphabet their patterns cut; `patterns` are those to
+ * cut an alphabet with so that it fits them (see field-domain.ts `#plainDecides`). Made once per process: each is
+ * a product of a few hundred states. Null when too large to build.
  */
-export interface PlainCommandSets {
+export interface SharedPlainSets {
   readonly alphabet: Alphabet;
   readonly patterns: readonly string[];
-  readonly lines: Dfa;
-  readonly against: readonly [Dfa, Dfa, Dfa];
+  readonly plain: Dfa;
+  readonly runners: Dfa;
 }
 
-/** Made once per process, by list (each costs products of a few hundred states). */
-const SETS = new Map<string, PlainCommandSets | null>();
-const SETS_LIMIT = 256;
+let shared: SharedPlainSets | null | undefined;
 
-/** The lines no list is known on ({@link specialCommandLines}) and the runners' lines, made once. */
-let shared: { readonly alphabet: Alphabet; readonly plain: Dfa; readonly runners: Dfa } | null | undefined;
-
-function automataOf(patterns: readonly string[]): Automata {
-  const builder = new AlphabetBuilder();
-  for (const pattern of patterns) RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
-  return new Automata(builder.build());
-}
-
-function sharedSets(): typeof shared {
+export function sharedPlainSets(): SharedPlainSets | null {
   if (shared !== undefined) return shared;
   const runners = runnerCommandLines();
-  const a = automataOf([PLAIN_COMMAND_LINE, ...specialCommandLines(), ...runners.within, ...runners.outside]);
+  const patterns = [PLAIN_COMMAND_LINE, ...specialCommandLines(), ...runners.within, ...runners.outside];
+  const builder = new AlphabetBuilder();
+  for (const pattern of patterns) RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
+  const a = new Automata(builder.build());
   try {
     const cut = (from: Dfa, parts: readonly string[]): Dfa =>
       parts.reduce((left, part) => subtract(left, a.pattern(part, "u")), from);
     const [lines, later] = runners.within.map((r) => a.pattern(r, "u")) as [Dfa, Dfa];
     shared = {
       alphabet: a.alphabet,
+      patterns,
       plain: cut(a.pattern(PLAIN_COMMAND_LINE, "u"), specialCommandLines()),
       runners: cut(intersect(lines, later), runners.outside),
     };
@@ -272,39 +266,4 @@ function sharedSets(): typeof shared {
     shared = null;
   }
   return shared;
-}
-
-/** {@link PlainCommandSets} of a list; undefined when it does not parse, null when too large to build. */
-export function plainCommandSets(value: unknown): PlainCommandSets | null | undefined {
-  const p = plainCommandPatterns(value);
-  if (p === undefined) return undefined;
-  const key = JSON.stringify(value);
-  const known = SETS.get(key);
-  if (known !== undefined) return known;
-  let sets: PlainCommandSets | null = null;
-  const base = sharedSets();
-  if (base !== null && base !== undefined) {
-    const runners = runnerCommandLines();
-    const patterns = [p.lines, ...p.special, ...runners.within, ...runners.outside, p.mayRun, p.covered];
-    const a = automataOf(patterns);
-    try {
-      const plain = overAlphabet(base.plain, base.alphabet, a.alphabet);
-      const known = {
-        false: subtract(plain, a.pattern(p.mayRun, "u")),
-        true: intersect(plain, a.pattern(p.covered, "u")),
-      };
-      const notFalse = union(overAlphabet(base.runners, base.alphabet, a.alphabet), known.true);
-      sets = {
-        alphabet: a.alphabet,
-        patterns,
-        lines: a.pattern(p.lines, "u"),
-        against: [notFalse, known.false, union(known.false, known.true)],
-      };
-    } catch (error) {
-      if (!(error instanceof TooComplex)) throw error;
-    }
-  }
-  if (SETS.size >= SETS_LIMIT) SETS.delete(SETS.keys().next().value as string);
-  SETS.set(key, sets);
-  return sets;
 }
