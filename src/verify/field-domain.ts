@@ -1051,7 +1051,7 @@ export class StringTheory {
       const b = new AlphabetBuilder();
       const more = atoms.flatMap((a) => {
         const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
-        return p === undefined ? [] : [p.mayRun, p.covered];
+        return p === undefined ? [] : [...p.mayRun, p.covered];
       });
       register(b, [...new Set([...base.patterns, ...more])]);
       const joint = pool.get(b);
@@ -1370,17 +1370,24 @@ export class StringTheory {
         // Every known set lies in the plain lines: a region with another string is never ruled out whole.
         if (j !== null && left !== null && isSubset(left, j.lines)) {
           for (const [p, truth] of lists) {
-            // Each product starts from the region, which is small, never from the plain lines alone.
-            const plain = intersect(left, j.plain);
-            const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
-            const knownFalse = (): Dfa => subtract(plain, j.automata.pattern(p.mayRun, "u"));
-            const other =
-              truth === 0
-                ? union(intersect(left, j.runners), covered())
-                : truth === 1
-                  ? knownFalse()
-                  : union(knownFalse(), covered());
-            left = subtract(left, other);
+            // Each product starts from the region, which is small, never from the plain lines alone. A list whose
+            // automata are too large rules nothing out; the others still may.
+            const region: Dfa = left;
+            try {
+              const plain = intersect(region, j.plain);
+              const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
+              const knownFalse = (): Dfa =>
+                p.mayRun.reduce((rest, m) => subtract(rest, j.automata.pattern(m, "u")), plain);
+              const other =
+                truth === 0
+                  ? union(intersect(region, j.runners), covered())
+                  : truth === 1
+                    ? knownFalse()
+                    : union(knownFalse(), covered());
+              left = subtract(region, other);
+            } catch (error) {
+              if (!(error instanceof TooComplex)) throw error;
+            }
             if (isEmpty(left)) {
               decided = true;
               break;

@@ -190,8 +190,12 @@ export interface PlainCommandPatterns {
   readonly lines: string;
   /** Lines read specially (those of any of these patterns): neither set below holds one. */
   readonly special: readonly string[];
-  /** Lines on which some prefix may run (a superset): the list is false on the other plain, not special, lines. */
-  readonly mayRun: string;
+  /**
+   * Lines on which some prefix may run (a superset), one pattern per prefix (their union is meant: one automaton of
+   * them all grows with the product of their prefixes' words): the list is false on the other plain lines that are
+   * not special.
+   */
+  readonly mayRun: readonly string[];
   /** Lines a prefix covers (with `special` cut out, and `lines` kept, the list is true on them). */
   readonly covered: string;
 }
@@ -224,7 +228,7 @@ export function plainCommandPatterns(value: unknown): PlainCommandPatterns | und
   return {
     lines: PLAIN_COMMAND_LINE,
     special: specialCommandLines(),
-    mayRun: mayRun.map((p) => `(?:${p})`).join("|"),
+    mayRun: [...new Set(mayRun)],
     covered: covered.map((p) => `(?:${p})`).join("|"),
   };
 }

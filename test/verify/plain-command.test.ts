@@ -130,7 +130,7 @@ function setsOf(entries: readonly unknown[]): Sets | undefined {
   const re = (p: string) => new RegExp(p, "u");
   const lines = re(patterns.lines);
   const special = patterns.special.map(re);
-  const mayRun = re(patterns.mayRun);
+  const mayRun = patterns.mayRun.map(re);
   const covered = re(patterns.covered);
   const plain = (line: string) => lines.test(line) && !special.some((part) => part.test(line));
   const runners = runnerCommandLines();
@@ -142,7 +142,7 @@ function setsOf(entries: readonly unknown[]): Sets | undefined {
       const m = set.match(line, from, to);
       return m.certain ? "true" : m.possible ? "maybe" : "false";
     },
-    knownFalse: (line) => plain(line) && !mayRun.test(line),
+    knownFalse: (line) => plain(line) && !mayRun.some((m) => m.test(line)),
     knownTrue: (line) => plain(line) && covered.test(line),
   };
 }
