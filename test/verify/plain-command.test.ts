@@ -7,9 +7,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { bundleParts } from "../../src/bundle/bundle-parts.js";
+import { assembleController } from "../../src/runtime/assemble.js";
 import { CommandPrefixSet, parseCommandPrefixSpec } from "../../src/runtime/match/shell.js";
+import { applyMode } from "../../src/runtime/mode.js";
 import { plainCommandPatterns, runnerCommandLines } from "../../src/verify/plain-command.js";
-import { Verifier } from "../../src/verify/verify-properties.js";
+import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
@@ -340,5 +343,98 @@ describe("plainCommandPatterns", () => {
       "log-short": "fails",
       "push-deny": "fails",
     });
+  });
+
+  it("never says holds where a plain line breaks the property, on finite languages enumerated whole", () => {
+    const tools = JSON.stringify({
+      tools: [
+        {
+          name: "shell",
+          description: "Runs a command.",
+          input_schema: {
+            type: "object",
+            properties: { command: { type: "string", minLength: 1, maxLength: 200 } },
+            required: ["command"],
+            additionalProperties: false,
+          },
+        },
+      ],
+    });
+    const firsts = ["git", "find", "rm", "make", "ls", "npm", "sh", "Git", "xargs", "docker"];
+    const laters = ["log", "push", "-n", "5", "--force", "-rf", "x", "sh", ".", "-name", "run", "lint", "ps", "-a", "rm"];
+    const words = (from: readonly string[]) => fc.uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 3 });
+    const scenario = fc.record({
+      rules: fc.array(
+        fc.record({
+          decision: fc.constantFrom("allow", "ask", "deny"),
+          prefixes: fc.array(fc.constantFrom(...SPECS), { minLength: 1, maxLength: 3 }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+      otherwise: fc.constantFrom("allow", "ask", "deny"),
+      first: words(firsts),
+      later: words(laters),
+      count: fc.integer({ min: 0, max: 2 }),
+      kind: fc.constantFrom("never", "always"),
+      action: fc.constantFrom("allow", "ask", "deny"),
+    });
+    const escape = (w: string) => w.replace(/[.\-]/g, (c) => `\\${c}`);
+    let decided = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(scenario, (s) => {
+        runs++;
+        const policy = JSON.stringify({
+          version: 1,
+          otherwise: { shell: s.otherwise },
+          rules: s.rules.map((r, i) => ({
+            id: `r${i}`,
+            tools: ["shell"],
+            decision: r.decision,
+            when: { command: { command: r.prefixes } },
+            reason: `rule ${i}`,
+          })),
+        });
+        const { bundle, validators } = loadFromText(tools, policy);
+        const controller = assembleController(bundleParts(bundle, validators), { handlers: { shell: () => 1 } });
+        const decide = (command: string) => {
+          const explained = controller.explain({ callId: "c", toolName: "shell", arguments: { command } }, {});
+          if ("callId" in explained) throw new Error(`${command} is not valid`);
+          return applyMode(explained.decision, bundle.mode).decision.action;
+        };
+        const later = `(?: (?:${s.later.map(escape).join("|")}))?`;
+        const regex = `^(?:${s.first.map(escape).join("|")})${later.repeat(s.count)}$`;
+        // The language, enumerated: every first word, then up to `count` later words.
+        let lines = [...s.first];
+        let all = [...lines];
+        for (let k = 0; k < s.count; k++) {
+          lines = lines.flatMap((l) => s.later.map((w) => `${l} ${w}`));
+          all = [...all, ...lines];
+        }
+        const breaks = (command: string) =>
+          s.kind === "never" ? decide(command) === s.action : decide(command) !== s.action;
+        const property: Property = {
+          id: "p",
+          tools: ["shell"],
+          where: { command: { regex } },
+          kind: s.kind,
+          action: s.action,
+        };
+        const [result] = new Verifier(bundle, validators).verify([property]);
+        const where = `${regex} ${s.kind} ${s.action} under ${policy}`;
+        if (result?.status === "holds") {
+          decided++;
+          for (const line of all) expect(breaks(line), `${line}: ${where}`).toBe(false);
+        }
+        if (result?.status === "fails") {
+          decided++;
+          const command = (result.witness?.arguments as { command: string }).command;
+          expect(breaks(command), `${command}: ${where}`).toBe(true);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+    // Finite plain languages are decided nearly always (a line with `sh` or `xargs` may be left to a witness).
+    expect(decided).toBeGreaterThan((runs * 9) / 10);
   });
 });
