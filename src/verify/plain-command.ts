@@ -94,16 +94,16 @@ const RUNNERS: readonly string[] = [...CODE_RUNNERS, ...SHELLS];
 
 /**
  * Whole words of a program's arguments that may hold code (programs.ts), over every subcommand at once: each
- * option that takes code as written, a cluster of short options holding one of their letters, `--name=…`, a word
- * starting with `+` or with an `anywhere` start, one holding `=`, and the name of a subcommand whose operands are
- * code. Undefined when the program's own operands are code (any line of it may run anything).
+ * option that takes code as written, a cluster of short options holding one of their letters, a word starting with
+ * `+` or with an `anywhere` start, and the name of a subcommand whose operands are code (`--name=…` and make's
+ * assignments hold `=`, which no line of {@link PLAIN_COMMAND_LINE} does). Undefined when the program's own operands
+ * are code (any line of it may run anything).
  */
-function codeWords(forms: ProgramForms): string[] | undefined {
+export function codeWords(forms: ProgramForms): string[] | undefined {
   if (forms.operands !== undefined) return undefined;
   const out: string[] = [];
   const letters = new Set<string>();
   const visit = (f: ProgramForms): void => {
-    // `--name=…` and make's assignments hold `=`, which no line of PLAIN_COMMAND_LINE does.
     for (const map of [f.valued, f.attachedOnly]) {
       for (const option of map?.keys() ?? []) {
         out.push(exactly(option));
@@ -135,17 +135,26 @@ function specialLines(): readonly string[] {
 
 /** {@link specialLines} but the later runners: lines whose command word the plain walk does not read alone. */
 function specialFirst(): readonly string[] {
-  const parts = [
+  return [
     `^${WORD_CHAR}*/${WORD_CHAR}*${REST}$`,
     `^(?:${namedWord(SPECIAL_FIRST)}|${WORD_CHAR}*[sS][hH]${VERSION})${REST}$`,
+    ...programLines(CODE_ARGUMENT_PROGRAMS),
   ];
-  // Programs with the same code words (make and gmake, the vims) share a pattern.
+}
+
+/**
+ * Lines of programs with arguments that may hold code ({@link codeWords}) that hold such a word (every line of one
+ * whose operands are code), one pattern per set of code words: programs with the same words (make and gmake, the
+ * vims) share one.
+ */
+export function programLines(programs: ReadonlyMap<string, ProgramForms>): string[] {
+  const parts: string[] = [];
   const byWords = new Map<string, string[]>();
   const whole: string[] = [];
-  for (const [name, forms] of CODE_ARGUMENT_PROGRAMS) {
+  for (const [name, forms] of programs) {
     const words = codeWords(forms);
     if (words === undefined) whole.push(name);
-    else {
+    else if (words.length > 0) {
       const key = words.join("|");
       byWords.set(key, [...(byWords.get(key) ?? []), name]);
     }

@@ -11,7 +11,12 @@ import { bundleParts } from "../../src/bundle/bundle-parts.js";
 import { assembleController } from "../../src/runtime/assemble.js";
 import { CommandPrefixSet, parseCommandPrefixSpec } from "../../src/runtime/match/shell.js";
 import { applyMode } from "../../src/runtime/mode.js";
-import { plainCommandPatterns, runnerCommandLines } from "../../src/verify/plain-command.js";
+import {
+  codeWords,
+  plainCommandPatterns,
+  programLines,
+  runnerCommandLines,
+} from "../../src/verify/plain-command.js";
 import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
 
@@ -239,12 +244,37 @@ describe("plainCommandPatterns", () => {
       "ls && x",
       "a=b ls",
       "find . -exec x",
+      "git -cx log",
+      "git grep -Ox",
+      "git rebase -i --exec x",
     ]) {
       expect(sets.knownFalse(line), line).toBe(false);
     }
-    expect(
-      ["git log", "find . -name x", "make test", "python3 x.py", "npm run build"].map(sets.knownFalse),
-    ).toEqual([true, true, true, true, true]);
+    // Ordinary lines of programs that may run code elsewhere: a long option is no cluster, `+1` is no code to git.
+    for (const line of [
+      "git log",
+      "git log --oneline -n 5",
+      "git diff --cached",
+      "git status --short",
+      "git log +1",
+      "find . -name x -type f",
+      "make test",
+      "python3 x.py",
+      "npm run build",
+      "docker ps -a",
+      "cargo build --release",
+    ]) {
+      expect(sets.knownFalse(line), line).toBe(true);
+    }
+    // The letters of an option cluster are not read: `rm -rf` may run on `rm -r -f`, `rm -f` and `rm x` alike.
+    const rf = setsOf(["rm -rf"]);
+    expect(["rm -r -f", "rm -f", "rm x", "ls -rf"].map((l) => rf?.knownFalse(l))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(["rm -r -f", "rm -fr x"].map((l) => rf?.truth(l))).toEqual(["maybe", "maybe"]);
     // A later shell or runner: every list may run, unless the command word never runs its operands or is special.
     expect(
       ["git log sh", "make xargs", "find . -name Bash5", "ls sh", "sudo sh", "git -c x sh"].map(
@@ -361,8 +391,25 @@ describe("plainCommandPatterns", () => {
       ],
     });
     const firsts = ["git", "find", "rm", "make", "ls", "npm", "sh", "Git", "xargs", "docker"];
-    const laters = ["log", "push", "-n", "5", "--force", "-rf", "x", "sh", ".", "-name", "run", "lint", "ps", "-a", "rm"];
-    const words = (from: readonly string[]) => fc.uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 3 });
+    const laters = [
+      "log",
+      "push",
+      "-n",
+      "5",
+      "--force",
+      "-rf",
+      "x",
+      "sh",
+      ".",
+      "-name",
+      "run",
+      "lint",
+      "ps",
+      "-a",
+      "rm",
+    ];
+    const words = (from: readonly string[]) =>
+      fc.uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 3 });
     const scenario = fc.record({
       rules: fc.array(
         fc.record({
@@ -378,7 +425,7 @@ describe("plainCommandPatterns", () => {
       kind: fc.constantFrom("never", "always"),
       action: fc.constantFrom("allow", "ask", "deny"),
     });
-    const escape = (w: string) => w.replace(/[.\-]/g, (c) => `\\${c}`);
+    const escape = (w: string) => w.replace(/[.-]/g, (c) => `\\${c}`);
     let decided = 0;
     let runs = 0;
     fc.assert(
@@ -396,9 +443,14 @@ describe("plainCommandPatterns", () => {
           })),
         });
         const { bundle, validators } = loadFromText(tools, policy);
-        const controller = assembleController(bundleParts(bundle, validators), { handlers: { shell: () => 1 } });
+        const controller = assembleController(bundleParts(bundle, validators), {
+          handlers: { shell: () => 1 },
+        });
         const decide = (command: string) => {
-          const explained = controller.explain({ callId: "c", toolName: "shell", arguments: { command } }, {});
+          const explained = controller.explain(
+            { callId: "c", toolName: "shell", arguments: { command } },
+            {},
+          );
           if ("callId" in explained) throw new Error(`${command} is not valid`);
           return applyMode(explained.decision, bundle.mode).decision.action;
         };
@@ -436,5 +488,46 @@ describe("plainCommandPatterns", () => {
     );
     // Finite plain languages are decided nearly always (a line with `sh` or `xargs` may be left to a witness).
     expect(decided).toBeGreaterThan((runs * 9) / 10);
+  });
+
+  it("reads a program's code words over its subcommands, and every line of one whose operands are code", () => {
+    const forms = {
+      valued: new Map([
+        ["-c", "shell" as const],
+        ["--run", "shell" as const],
+      ]),
+      attachedOnly: new Map([["-O", "shell" as const]]),
+      plus: { kind: "opaque" as const },
+      anywhere: [["ext::", "opaque"] as const],
+      subcommands: new Map([
+        ["each", { operands: "argv" as const }],
+        ["fix", { valued: new Map([["-x", "shell" as const]]) }],
+      ]),
+    };
+    expect(codeWords({ operands: "shell" })).toBeUndefined();
+    const parts = programLines(
+      new Map([
+        ["tool", forms],
+        ["tool2", forms],
+        ["runs", { operands: "shell" as const }],
+        ["plain", {}],
+      ]),
+    ).map((p) => new RegExp(p, "u"));
+    const special = (line: string) => parts.some((p) => p.test(line));
+    const yes = [
+      "tool -c x",
+      "TOOL2 --run x",
+      "tool -aO",
+      "tool +x",
+      "tool ext::y",
+      "tool a each b",
+      "tool fix -vx",
+    ];
+    const no = ["tool x", "tool --cached", "tool -a -v", "tool2 eac", "tool fixx", "plain -c x", "other -c"];
+    expect(yes.map(special)).toEqual(yes.map(() => true));
+    expect(no.map(special)).toEqual(no.map(() => false));
+    expect(["runs", "Runs x"].map(special)).toEqual([true, true]);
+    // The programs with the same code words share one pattern; one without any has none.
+    expect(parts).toHaveLength(2);
   });
 });
