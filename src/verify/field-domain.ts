@@ -982,7 +982,10 @@ export class StringTheory {
       if (a.operator === "prefix") texts.push(a.value as string);
       // Seeds of candidates spell command words and URL parts: each of their characters is a symbol of its own.
       if (a.operator === "command") {
-        patterns.push({ pattern: SAFE_SUBSET_SUPERSET, flags: "u" });
+        patterns.push(
+          { pattern: SAFE_SUBSET_SUPERSET, flags: "u" },
+          { pattern: PLAIN_COMMAND_LINE, flags: "u" },
+        );
         const plain = plainCertain(a.value);
         if (plain !== undefined)
           patterns.push({ pattern: plain.lines, flags: "u" }, { pattern: plain.starts, flags: "u" });
@@ -1364,6 +1367,12 @@ export class StringTheory {
     if (decided === undefined) {
       decided = false;
       try {
+        // Every known set lies in the plain lines (whose characters the field's alphabet cuts): a region with
+        // another string is never ruled out whole, and the joint automata are not made.
+        if (!isSubset(region, this.#automata.pattern(PLAIN_COMMAND_LINE, "u"))) {
+          known.set(name, false);
+          return false;
+        }
         if (this.#jointPlain === undefined) this.#jointPlain = this.#joint();
         const j = this.#jointPlain;
         let left = j === null ? null : overAlphabet(region, this.alphabet, j.automata.alphabet);

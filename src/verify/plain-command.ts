@@ -129,7 +129,7 @@ export function codeWords(forms: ProgramForms): string[] | undefined {
  * word holding `/` or special, a later shell or runner, an argument that holds code. Several patterns, whose
  * union is meant: one automaton of them all would be far larger than each (they are cut out one by one).
  */
-function specialLines(): readonly string[] {
+export function specialLines(): readonly string[] {
   return [...specialFirst(), `^(?:.* )?${namedWord(RUNNERS)}${REST}$`];
 }
 
@@ -167,9 +167,9 @@ export function programLines(programs: ReadonlyMap<string, ProgramForms>): strin
 }
 
 let special: readonly string[] | undefined;
-let runLines: readonly string[] | undefined;
+let runLines: ReturnType<typeof runnerLines> | undefined;
 
-/** {@link specialLines}, made once. */
+/** {@link specialLines}, made once (the tests read the tables through `specialLines`, not through the cache). */
 export function specialCommandLines(): readonly string[] {
   special ??= specialLines();
   return special;
@@ -184,13 +184,16 @@ export function runnerCommandLines(): {
   readonly within: readonly string[];
   readonly outside: readonly string[];
 } {
-  runLines ??= [
-    PLAIN_COMMAND_LINE,
-    `^${WORD}(?: ${WORD})* ${namedWord(RUNNERS)}${REST}$`,
-    ...specialFirst(),
-    `^(?:${[...NEVER_RUNS_OPERANDS].map(exactly).join("|")})${REST}$`,
-  ];
-  return { within: runLines.slice(0, 2), outside: runLines.slice(2) };
+  runLines ??= runnerLines();
+  return runLines;
+}
+
+/** {@link runnerCommandLines}, made anew (the tests read the tables through it, not through the cache). */
+export function runnerLines(): { readonly within: readonly string[]; readonly outside: readonly string[] } {
+  return {
+    within: [PLAIN_COMMAND_LINE, `^${WORD}(?: ${WORD})* ${namedWord(RUNNERS)}${REST}$`],
+    outside: [...specialFirst(), `^(?:${[...NEVER_RUNS_OPERANDS].map(exactly).join("|")})${REST}$`],
+  };
 }
 
 /** The patterns of a `command` list's plain lines; undefined for a list with an entry that does not parse. */

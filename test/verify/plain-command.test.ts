@@ -16,6 +16,8 @@ import {
   plainCommandPatterns,
   programLines,
   runnerCommandLines,
+  runnerLines,
+  specialLines,
 } from "../../src/verify/plain-command.js";
 import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { loadFromText } from "./helpers.js";
@@ -137,11 +139,12 @@ function setsOf(entries: readonly unknown[]): Sets | undefined {
   const { from, to } = set.add(prefixes);
   const re = (p: string) => new RegExp(p, "u");
   const lines = re(patterns.lines);
-  const special = patterns.special.map(re);
+  // Made anew from the tables, not read from the module's cache (as `patterns.special` is).
+  const special = specialLines().map(re);
   const mayRun = patterns.mayRun.map(re);
   const covered = re(patterns.covered);
   const plain = (line: string) => lines.test(line) && !special.some((part) => part.test(line));
-  const runners = runnerCommandLines();
+  const runners = runnerLines();
   const within = runners.within.map(re);
   const outside = runners.outside.map(re);
   return {
