@@ -132,7 +132,6 @@ export function plainCertain(
 /** The automata of a field's joint alphabet (see `StringTheory`'s `#plainDecides`) and the shared plain sets over it. */
 interface JointPlain {
   readonly automata: Automata;
-  readonly lines: Dfa;
   readonly plain: Dfa;
   readonly runners: Dfa;
 }
@@ -1060,7 +1059,6 @@ export class StringTheory {
       const joint = pool.get(b);
       return {
         automata: joint,
-        lines: joint.pattern(PLAIN_COMMAND_LINE, "u"),
         plain: overAlphabet(base.plain, base.alphabet, joint.alphabet),
         runners: overAlphabet(base.runners, base.alphabet, joint.alphabet),
       };
@@ -1375,40 +1373,43 @@ export class StringTheory {
         }
         if (this.#jointPlain === undefined) this.#jointPlain = this.#joint();
         const j = this.#jointPlain;
-        let left = j === null ? null : overAlphabet(region, this.alphabet, j.automata.alphabet);
-        // Every known set lies in the plain lines: a region with another string is never ruled out whole.
-        if (j !== null && left !== null && isSubset(left, j.lines)) {
-          for (const [p, truth] of lists) {
-            // Each product starts from the region, which is small, never from the plain lines alone. A list whose
-            // automata are too large rules nothing out; the others still may.
-            const region: Dfa = left;
-            try {
-              const plain = intersect(region, j.plain);
-              const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
-              const knownFalse = (): Dfa =>
-                p.mayRun.reduce((rest, m) => subtract(rest, j.automata.pattern(m, "u")), plain);
-              const other =
-                truth === 0
-                  ? union(intersect(region, j.runners), covered())
-                  : truth === 1
-                    ? knownFalse()
-                    : union(knownFalse(), covered());
-              left = subtract(region, other);
-            } catch (error) {
-              if (!(error instanceof TooComplex)) throw error;
-            }
-            if (isEmpty(left)) {
-              decided = true;
-              break;
-            }
-          }
-        }
+        if (j !== null)
+          decided = this.#ruledOut(overAlphabet(region, this.alphabet, j.automata.alphabet), j, lists);
       } catch (error) {
         if (!(error instanceof TooComplex)) throw error;
       }
       known.set(name, decided);
     }
     return decided;
+  }
+
+  /**
+   * Whether the lists' known answers other than their truths cover the region (over the joint alphabet). Each
+   * product starts from the region, which is small, never from the plain lines alone; a list whose automata are too
+   * large rules nothing out, the others still may.
+   */
+  #ruledOut(region: Dfa, j: JointPlain, lists: readonly (readonly [PlainCommandPatterns, Truth])[]): boolean {
+    let left = region;
+    for (const [p, truth] of lists) {
+      const before = left;
+      try {
+        const plain = intersect(before, j.plain);
+        const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
+        const knownFalse = (): Dfa =>
+          p.mayRun.reduce((rest, m) => subtract(rest, j.automata.pattern(m, "u")), plain);
+        const other =
+          truth === 0
+            ? union(intersect(before, j.runners), covered())
+            : truth === 1
+              ? knownFalse()
+              : union(knownFalse(), covered());
+        left = subtract(before, other);
+      } catch (error) {
+        if (!(error instanceof TooComplex)) throw error;
+      }
+      if (isEmpty(left)) return true;
+    }
+    return false;
   }
 
   /** Whether the region holds a string of every `command` list's lines that the truths make certain. */

@@ -15,7 +15,6 @@ import {
   codeWords,
   plainCommandPatterns,
   programLines,
-  runnerCommandLines,
   runnerLines,
   specialLines,
 } from "../../src/verify/plain-command.js";
@@ -428,7 +427,7 @@ describe("plainCommandPatterns", () => {
       kind: fc.constantFrom("never", "always"),
       action: fc.constantFrom("allow", "ask", "deny"),
     });
-    const escape = (w: string) => w.replace(/[.-]/g, (c) => `\\${c}`);
+    const quoted = (w: string) => w.replace(/[.-]/g, (c) => `\\${c}`);
     let decided = 0;
     let runs = 0;
     fc.assert(
@@ -457,8 +456,8 @@ describe("plainCommandPatterns", () => {
           if ("callId" in explained) throw new Error(`${command} is not valid`);
           return applyMode(explained.decision, bundle.mode).decision.action;
         };
-        const later = `(?: (?:${s.later.map(escape).join("|")}))?`;
-        const regex = `^(?:${s.first.map(escape).join("|")})${later.repeat(s.count)}$`;
+        const later = `(?: (?:${s.later.map(quoted).join("|")}))?`;
+        const regex = `^(?:${s.first.map(quoted).join("|")})${later.repeat(s.count)}$`;
         // The language, enumerated: every first word, then up to `count` later words.
         let lines = [...s.first];
         let all = [...lines];
@@ -483,7 +482,7 @@ describe("plainCommandPatterns", () => {
         }
         if (result?.status === "fails") {
           decided++;
-          const command = (result.witness?.arguments as { command: string }).command;
+          const command = (result.witness?.arguments as { command?: string } | undefined)?.command ?? "";
           expect(breaks(command), `${command}: ${where}`).toBe(true);
         }
       }),
