@@ -265,9 +265,18 @@ describe("plainCommandPatterns", () => {
       "npm run build",
       "docker ps -a",
       "cargo build --release",
+      "git push origin",
+      "git fetch origin",
+      "git grep x",
     ]) {
       expect(sets.knownFalse(line), line).toBe(true);
     }
+    // A later word of a prefix that is no option cluster is needed as written (`-n5`, `run-a`).
+    expect(setsOf(["git log -n5"])?.knownFalse("git log -n 5")).toBe(true);
+    expect(setsOf(["npm run-a"])?.knownFalse("npm test")).toBe(true);
+    expect(
+      ["git log -n 5", "npm test"].map((l, i) => setsOf([["git log -n5", "npm run-a"][i]])?.truth(l)),
+    ).toEqual(["false", "false"]);
     // The letters of an option cluster are not read: `rm -rf` may run on `rm -r -f`, `rm -f` and `rm x` alike.
     const rf = setsOf(["rm -rf"]);
     expect(["rm -r -f", "rm -f", "rm x", "ls -rf"].map((l) => rf?.knownFalse(l))).toEqual([
