@@ -69,7 +69,8 @@ import {
   PLAIN_COMMAND_LINE,
   type PlainCommandPatterns,
   plainCommandPatterns,
-  sharedPlainSets,
+  runnerCommandLines,
+  specialCommandLines,
 } from "./plain-command.js";
 import { RegexLanguage } from "./regex-language.js";
 import {
@@ -129,11 +130,9 @@ export function plainCertain(
   };
 }
 
-/** The automata of a field's joint alphabet (see `StringTheory`'s `#plainDecides`) and the shared plain sets over it. */
+/** The automata of a field's joint alphabet (see `StringTheory`'s `#plainDecides`). */
 interface JointPlain {
   readonly automata: Automata;
-  readonly plain: Dfa;
-  readonly runners: Dfa;
 }
 
 /** At most this many strings, each at most this long, are tried where a string theory is too large to build. */
@@ -932,8 +931,8 @@ export class StringTheory {
   /** Per region and the truths of its `command` lists, whether their known answers rule all of it out. */
   readonly #plainInside = new WeakMap<Dfa, Map<string, boolean>>();
   /** The automata of the field and of its `command` lists' plain sets, made when first needed. */
-  readonly #joint: () => JointPlain | null;
-  #jointPlain: JointPlain | null | undefined;
+  readonly #joint: () => JointPlain;
+  #jointPlain: JointPlain | undefined;
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1048,20 +1047,14 @@ export class StringTheory {
     // The automata over an alphabet that also cuts the plain-line patterns of every `command` list of the field
     // (#plainDecides), and the shared sets read over it.
     this.#joint = () => {
-      const base = sharedPlainSets();
-      if (base === null) return null;
       const b = new AlphabetBuilder();
       const more = atoms.flatMap((a) => {
         const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
         return p === undefined ? [] : [...p.mayRun, p.covered];
       });
-      register(b, [...new Set([...base.patterns, ...more])]);
-      const joint = pool.get(b);
-      return {
-        automata: joint,
-        plain: overAlphabet(base.plain, base.alphabet, joint.alphabet),
-        runners: overAlphabet(base.runners, base.alphabet, joint.alphabet),
-      };
+      const runners = runnerCommandLines();
+      register(b, [...new Set([...specialCommandLines(), ...runners.within, ...runners.outside, ...more])]);
+      return { automata: pool.get(b) };
     };
     this.#automata = automata;
     const alphabet = automata.alphabet;
@@ -1371,10 +1364,9 @@ export class StringTheory {
           known.set(name, false);
           return false;
         }
-        if (this.#jointPlain === undefined) this.#jointPlain = this.#joint();
+        this.#jointPlain ??= this.#joint();
         const j = this.#jointPlain;
-        if (j !== null)
-          decided = this.#ruledOut(overAlphabet(region, this.alphabet, j.automata.alphabet), j, lists);
+        decided = this.#ruledOut(overAlphabet(region, this.alphabet, j.automata.alphabet), j, lists);
       } catch (error) {
         if (!(error instanceof TooComplex)) throw error;
       }
@@ -1389,17 +1381,28 @@ export class StringTheory {
    * large rules nothing out, the others still may.
    */
   #ruledOut(region: Dfa, j: JointPlain, lists: readonly (readonly [PlainCommandPatterns, Truth])[]): boolean {
+    const a = j.automata;
+    const cut = (from: Dfa, parts: readonly string[]): Dfa =>
+      parts.reduce((rest, part) => subtract(rest, a.pattern(part, "u")), from);
+    // The region's plain lines that are not special, and (made when a list is to be false) those with a later
+    // runner; the region is a set of plain lines already.
+    const plainOfRegion = cut(region, specialCommandLines());
+    let runnersOfRegion: Dfa | undefined;
+    const runners = (): Dfa => {
+      const r = runnerCommandLines();
+      runnersOfRegion ??= cut(intersect(region, a.pattern(r.within[1] as string, "u")), r.outside);
+      return runnersOfRegion;
+    };
     let left = region;
     for (const [p, truth] of lists) {
       const before = left;
       try {
-        const plain = intersect(before, j.plain);
-        const covered = (): Dfa => intersect(plain, j.automata.pattern(p.covered, "u"));
-        const knownFalse = (): Dfa =>
-          p.mayRun.reduce((rest, m) => subtract(rest, j.automata.pattern(m, "u")), plain);
+        const plain = intersect(before, plainOfRegion);
+        const covered = (): Dfa => intersect(plain, a.pattern(p.covered, "u"));
+        const knownFalse = (): Dfa => cut(plain, p.mayRun);
         const other =
           truth === 0
-            ? union(intersect(before, j.runners), covered())
+            ? union(intersect(before, runners()), covered())
             : truth === 1
               ? knownFalse()
               : union(knownFalse(), covered());

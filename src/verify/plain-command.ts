@@ -30,10 +30,6 @@ import {
   SUBSET_REFUSED_FIRST_WORDS,
   WRAPPERS,
 } from "../runtime/match/shell/tables.js";
-import { type Alphabet, AlphabetBuilder } from "./alphabet.js";
-import { Automata } from "./automata.js";
-import { type Dfa, intersect, subtract, TooComplex } from "./dfa.js";
-import { RegexLanguage } from "./regex-language.js";
 
 /** A character of a plain word (plain-line.ts), `=` left out: a word holding one may be read as code. */
 const WORD_CHAR = "[A-Za-z0-9_./,:@%+\\-]";
@@ -243,43 +239,4 @@ export function plainCommandPatterns(value: unknown): PlainCommandPatterns | und
     mayRun: [...new Set(mayRun)],
     covered: covered.map((p) => `(?:${p})`).join("|"),
   };
-}
-
-/**
- * The plain lines no list is read specially on ({@link specialCommandLines} cut out), and those on which every list
- * may run ({@link runnerCommandLines}), as automata over the alphabet their patterns cut; `patterns` are those to
- * cut an alphabet with so that it fits them (see field-domain.ts `#plainDecides`). Made once per process: each is
- * a product of a few hundred states. Null when too large to build.
- */
-export interface SharedPlainSets {
-  readonly alphabet: Alphabet;
-  readonly patterns: readonly string[];
-  readonly plain: Dfa;
-  readonly runners: Dfa;
-}
-
-let shared: SharedPlainSets | null | undefined;
-
-export function sharedPlainSets(): SharedPlainSets | null {
-  if (shared !== undefined) return shared;
-  const runners = runnerCommandLines();
-  const patterns = [PLAIN_COMMAND_LINE, ...specialCommandLines(), ...runners.within, ...runners.outside];
-  const builder = new AlphabetBuilder();
-  for (const pattern of patterns) RegexLanguage.parse(pattern, "u")?.addBoundaries(builder);
-  const a = new Automata(builder.build());
-  try {
-    const cut = (from: Dfa, parts: readonly string[]): Dfa =>
-      parts.reduce((left, part) => subtract(left, a.pattern(part, "u")), from);
-    const [lines, later] = runners.within.map((r) => a.pattern(r, "u")) as [Dfa, Dfa];
-    shared = {
-      alphabet: a.alphabet,
-      patterns,
-      plain: cut(a.pattern(PLAIN_COMMAND_LINE, "u"), specialCommandLines()),
-      runners: cut(intersect(lines, later), runners.outside),
-    };
-  } catch (error) {
-    if (!(error instanceof TooComplex)) throw error;
-    shared = null;
-  }
-  return shared;
 }
