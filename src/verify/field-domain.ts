@@ -933,6 +933,8 @@ export class StringTheory {
   /** The automata of the field and of its `command` lists' plain sets, made when first needed. */
   readonly #joint: () => JointPlain;
   #jointPlain: JointPlain | undefined;
+  /** The strings that are not plain lines of one command, over the field's alphabet (made when first needed). */
+  #notPlain: Dfa | undefined;
   /** The inert programs an operator that narrows strings names (see `#inertAgrees`). */
   readonly #inertHeads: readonly string[];
   /** Per loose region, the inert programs whose plain lines hold every string of it, or null for none. */
@@ -1359,8 +1361,10 @@ export class StringTheory {
       decided = false;
       try {
         // Every known set lies in the plain lines (whose characters the field's alphabet cuts): a region with
-        // another string is never ruled out whole, and the joint automata are not made.
-        if (!isSubset(region, this.#automata.pattern(PLAIN_COMMAND_LINE, "u"))) {
+        // another string is never ruled out whole, and the joint automata are not made (a search that stops at
+        // the first such string: most regions have one, and are large).
+        this.#notPlain ??= complement(this.#automata.pattern(PLAIN_COMMAND_LINE, "u"));
+        if (meets(region, this.#notPlain)) {
           known.set(name, false);
           return false;
         }
