@@ -194,17 +194,13 @@ export function runnerLines(): { readonly within: readonly string[]; readonly ou
 
 /** The patterns of a `command` list's plain lines; undefined for a list with an entry that does not parse. */
 export interface PlainCommandPatterns {
-  /** Lines of one plain command (intersect with it: the patterns below say nothing outside it). */
-  readonly lines: string;
-  /** Lines read specially (those of any of these patterns): neither set below holds one. */
-  readonly special: readonly string[];
   /**
    * Lines on which some prefix may run (a superset), one pattern per prefix (their union is meant: one automaton of
-   * them all grows with the product of their prefixes' words): the list is false on the other plain lines that are
-   * not special.
+   * them all grows with the product of their prefixes' words): the list is false on the other lines of
+   * {@link PLAIN_COMMAND_LINE} that are not special ({@link specialCommandLines}).
    */
   readonly mayRun: readonly string[];
-  /** Lines a prefix covers (with `special` cut out, and `lines` kept, the list is true on them). */
+  /** Lines a prefix covers: the list is true on those of them that are plain lines and not special. */
   readonly covered: string;
 }
 
@@ -234,8 +230,6 @@ export function plainCommandPatterns(value: unknown): PlainCommandPatterns | und
     }
   }
   return {
-    lines: PLAIN_COMMAND_LINE,
-    special: specialCommandLines(),
     mayRun: [...new Set(mayRun)],
     covered: covered.map((p) => `(?:${p})`).join("|"),
   };

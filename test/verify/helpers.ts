@@ -55,3 +55,21 @@ export function reachable(domain: FieldDomain): Reached[] {
   walk(0, theory.initial, "", "");
   return out;
 }
+
+/** The tool specs of one shell tool, as `loadFromText` takes them: a required `command` string of 1 to `maxLength`. */
+export function shellTools(name = "run_shell", maxLength = 512): string {
+  return JSON.stringify({
+    tools: [
+      {
+        name,
+        description: "Runs a command.",
+        input_schema: {
+          type: "object",
+          properties: { command: { type: "string", minLength: 1, maxLength } },
+          required: ["command"],
+          additionalProperties: false,
+        },
+      },
+    ],
+  });
+}

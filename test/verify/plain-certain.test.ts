@@ -12,7 +12,7 @@ import { parseCommandPrefixSpec } from "../../src/runtime/match/shell.js";
 import { plainCertain } from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText } from "./helpers.js";
+import { loadFromText, shellTools } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200) * 3;
 
@@ -156,20 +156,7 @@ describe("plainCertain", () => {
   });
 
   it("lets the verifier prove that a plain line with more words than an exact allow list's is never allowed", () => {
-    const tools = JSON.stringify({
-      tools: [
-        {
-          name: "run_shell",
-          description: "Runs a command.",
-          input_schema: {
-            type: "object",
-            properties: { command: { type: "string", minLength: 1, maxLength: 512 } },
-            required: ["command"],
-            additionalProperties: false,
-          },
-        },
-      ],
-    });
+    const tools = shellTools();
     const policy = JSON.stringify({
       version: 1,
       otherwise: { run_shell: "deny" },

@@ -13,13 +13,14 @@ import { CommandPrefixSet, parseCommandPrefixSpec } from "../../src/runtime/matc
 import { applyMode } from "../../src/runtime/mode.js";
 import {
   codeWords,
+  PLAIN_COMMAND_LINE,
   plainCommandPatterns,
   programLines,
   runnerLines,
   specialLines,
 } from "../../src/verify/plain-command.js";
 import { type Property, Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText } from "./helpers.js";
+import { loadFromText, shellTools } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
 
@@ -137,8 +138,8 @@ function setsOf(entries: readonly unknown[]): Sets | undefined {
   });
   const { from, to } = set.add(prefixes);
   const re = (p: string) => new RegExp(p, "u");
-  const lines = re(patterns.lines);
-  // Made anew from the tables, not read from the module's cache (as `patterns.special` is).
+  const lines = re(PLAIN_COMMAND_LINE);
+  // Made anew from the tables, not read from the module's cache (as `specialCommandLines` reads them).
   const special = specialLines().map(re);
   const mayRun = patterns.mayRun.map(re);
   const covered = re(patterns.covered);
@@ -298,20 +299,7 @@ describe("plainCommandPatterns", () => {
   });
 
   it("lets the verifier decide plain properties of programs that are neither inert nor listed", () => {
-    const tools = JSON.stringify({
-      tools: [
-        {
-          name: "run_shell",
-          description: "Runs a command.",
-          input_schema: {
-            type: "object",
-            properties: { command: { type: "string", minLength: 1, maxLength: 512 } },
-            required: ["command"],
-            additionalProperties: false,
-          },
-        },
-      ],
-    });
+    const tools = shellTools();
     const policy = JSON.stringify({
       version: 1,
       otherwise: { run_shell: "deny" },
@@ -387,20 +375,7 @@ describe("plainCommandPatterns", () => {
   });
 
   it("never says holds where a plain line breaks the property, on finite languages enumerated whole", () => {
-    const tools = JSON.stringify({
-      tools: [
-        {
-          name: "shell",
-          description: "Runs a command.",
-          input_schema: {
-            type: "object",
-            properties: { command: { type: "string", minLength: 1, maxLength: 200 } },
-            required: ["command"],
-            additionalProperties: false,
-          },
-        },
-      ],
-    });
+    const tools = shellTools("shell", 200);
     const firsts = ["git", "find", "rm", "make", "ls", "npm", "sh", "Git", "xargs", "docker"];
     const laters = [
       "log",
