@@ -67,6 +67,7 @@ import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formul
 import type { PathLanguages } from "./path-language.js";
 import {
   PLAIN_COMMAND_LINE,
+  PLAIN_WORD,
   type PlainCommandPatterns,
   plainCommandPatterns,
   runnerCommandLines,
@@ -99,8 +100,6 @@ const RUNNER_WORDS: readonly string[] = [
   "-e",
 ];
 
-/** A word of a plain line without `=` (plain-line.ts reads such a line as its words split at blanks). */
-const PLAIN_WORD = "[A-Za-z0-9_./,:@%+\\-]+";
 /** The first words the safe subset refuses that are plain words: a plain line starting so is read otherwise. */
 const REFUSED_PLAIN_FIRST = [...SUBSET_REFUSED_FIRST_WORDS].filter((w) => /^[A-Za-z0-9_./,:@%+-]+$/.test(w));
 
@@ -125,7 +124,7 @@ export function plainCertain(
   if (alternatives.length === 0) return undefined;
   const refused = REFUSED_PLAIN_FIRST.map(literal).join("|");
   return {
-    lines: `^${PLAIN_WORD}(?: ${PLAIN_WORD})*$`,
+    lines: PLAIN_COMMAND_LINE,
     starts: `^(?:${alternatives.join("|")})$${refused === "" ? "" : `|^(?:${refused})(?: |$)`}`,
   };
 }

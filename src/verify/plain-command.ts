@@ -35,7 +35,9 @@ import {
 const WORD_CHAR = "[A-Za-z0-9_./,:@%+\\-]";
 /** The same, but `-`: the first character of an operand. */
 const OPERAND_START = "[A-Za-z0-9_./,:@%+]";
-const WORD = `${WORD_CHAR}+`;
+/** A word of a plain line without `=` (plain-line.ts reads such a line as its words split at blanks). */
+export const PLAIN_WORD = `${WORD_CHAR}+`;
+const WORD = PLAIN_WORD;
 /** The plain lines of one simple command, one blank between words. */
 export const PLAIN_COMMAND_LINE = `^${WORD}(?: ${WORD})*$`;
 /** A version after a name (`bash5.2`, `python3.11`, `git2`): matcher.ts VERSION_SUFFIX, either case. */
