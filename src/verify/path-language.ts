@@ -243,10 +243,14 @@ export class PathLanguages {
     // Ignoring case too: where the exact pattern misses the POSIX reading, the runtime's case-folded one (flag
     // `iu`, behind a check of the folded literal ends, which folds alike) still matches it. And with dots and
     // blanks after it when it ends in a letter, a digit, `_` or `-`: the Windows reading drops them from the
-    // segment (`a.exe.` is `a.exe` there).
+    // segment (`a.exe.` is `a.exe` there) — but only from a segment that holds no `:` (there the name ends at the
+    // `:`, and `aa:a.` is `aa`) and no `\` (a separator there, which leaves a shorter last segment).
     const ends = /\{([^{}]*)\}$/.exec(glob)?.[1]?.split(",") ?? [glob];
-    const trailing = ends.every((e) => /[A-Za-z0-9_-]$/.test(e)) ? "[. ]*" : "";
-    const matches = this.#parse(`(?:^|/)(?:${segment})${trailing}$`, "iu");
+    let matches = this.#parse(`(?:^|/)(?:${segment})$`, "iu");
+    if (ends.every((e) => /[A-Za-z0-9_-]$/.test(e))) {
+      const trailed = this.#parse(`(?:^|/)(?:${segment})[. ]+$`, "iu");
+      matches = union(matches, subtract(trailed, this.#parse("[:\\\\][^/]*$", "u")));
+    }
     const notNamed = this.#parse("(?:^|/)(?:\\.|\\.\\.)?$", "u");
     return subtract(matches, notNamed);
   }

@@ -202,6 +202,12 @@ describe("PathLanguages: strings on which an operator is never false", () => {
           "a. ",
           ". .",
           "a.ſh.",
+          // A `:` ends the Windows name and a `\` separates there: the dots after them are not dropped from it.
+          "aa:..a.",
+          "aa:a.",
+          "b:x.pem.",
+          "x\\ya.",
+          "a\\b.sh.",
         ];
         const values = heads.flatMap((h, i) => [
           `${h}/${names[i % names.length]}`,
@@ -218,6 +224,29 @@ describe("PathLanguages: strings on which an operator is never false", () => {
       { numRuns: 400 },
     );
     expect(used).toBeGreaterThan(0);
+  });
+
+  it("reads no trailing dot away from a last segment that holds a `:` or a `\\`", () => {
+    // Found by the property above: `aa:a.` is the file `aa` on Windows, `a.` on POSIX, and `*.a` matches neither.
+    const cases: [string, string, boolean][] = [
+      ["**/*.{a,b}", "aa:..a.", false],
+      ["**/*.a", "aa:a.", false],
+      ["**/*.a", "b/aa:..a.", false],
+      ["**/a", "x\\ya.", false],
+      ["**/*.a", "x.a.", true],
+      ["**/*.a", "c/x.a. ", true],
+      ["**/*.a", "aa:..a", true],
+    ];
+    for (const [g, v, never] of cases) {
+      const compiled = compileCondition({ f: { glob: [g] } });
+      if (!compiled.ok) throw new Error(compiled.message);
+      const { alphabet, paths } = languages([g], [], [v]);
+      expect(accepts(paths.glob([g]).neverFalse, alphabet.symbols(v)), `${g} on ${JSON.stringify(v)}`).toBe(
+        never,
+      );
+      if (never) expect(compiled.condition({ f: v })).not.toBe(0);
+      else expect(compiled.condition({ f: v })).toBe(0);
+    }
   });
 
   it("a glob of a folder anywhere is never false on a string with that folder and something under it", () => {
