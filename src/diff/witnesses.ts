@@ -13,7 +13,7 @@ import type { ConditionSpec, OperatorSpec } from "../runtime/condition.js";
 import type { StatementSpec } from "../runtime/policy.js";
 import type { JsonSchema, ToolContext } from "../runtime/types.js";
 import { ABSENT, operatorValues, type Value } from "./operator-values.js";
-import { minimalValue, resolveRef } from "./schema-values.js";
+import { boundaryValues, minimalValue, resolveRef, schemaBounds } from "./schema-values.js";
 
 /** What `generateWitnesses` needs to know about one tool. */
 export interface WitnessRequest {
@@ -66,6 +66,38 @@ class FieldPool {
         entry.seen.add(k);
         entry.all.push(v);
       }
+    }
+  }
+
+  /** Values for a field (after those of the conditions, while the field has room). */
+  addValues(field: string, values: readonly unknown[]): void {
+    let entry = this.fields.get(field);
+    if (entry === undefined) {
+      entry = { all: [], seen: new Set() };
+      this.fields.set(field, entry);
+    }
+    for (const v of values) {
+      const k = keyOf(v as Value);
+      if (entry.seen.has(k) || entry.all.length >= this.cap) continue;
+      entry.seen.add(k);
+      entry.all.push(v as Value);
+    }
+  }
+
+  /**
+   * Where the versions of a schema differ, each property's values at the edges of either version
+   * (`boundaryValues`): a raised `maxItems`, a widened `enum` of items, a dropped `uniqueItems`, a loosened
+   * branch of `anyOf` or a nested property's bound shows there, whatever the conditions mention.
+   */
+  addSchemaEdges(schemas: readonly (JsonSchema | undefined)[]): void {
+    const present = schemas.filter((s): s is JsonSchema => s !== undefined);
+    if (new Set(present.map((s) => canonicalJson(s))).size < 2) return;
+    // Each version's bounds are hints for the other's values: `^b` after `maxLength: 1` needs a `b` of two.
+    const bounds = [...new Set(present.flatMap((s) => schemaBounds(s)))];
+    for (const schema of present) {
+      const properties = (resolveRef(schema, schema)?.properties ?? {}) as Record<string, unknown>;
+      for (const [name, property] of Object.entries(properties))
+        this.addValues(name, boundaryValues(property, schema, bounds));
     }
   }
 
@@ -155,6 +187,8 @@ export function generateWitnesses(request: WitnessRequest): WitnessCall[] {
   }
   args.addMidpoints();
   context.addMidpoints();
+  args.addSchemaEdges(request.schemas);
+  context.addSchemaEdges(request.contextSchemas);
   // Every value a context fact may take from an enum: environments and roles are few.
   for (const cs of request.contextSchemas) {
     const properties = (resolveRef(cs, cs)?.properties ?? {}) as Record<string, unknown>;

@@ -200,12 +200,20 @@ rules:
     expectRegionsConfirmed(base, head);
     // The same definition on both sides: nothing changed, decided.
     expect(diffPolicies(base, side("same", tools("^[a-z/]+$"), policy)).engine).toEqual([]);
-    // A reference beside keywords of its own is not read through: unknown, never "no change".
-    const beside = diffPolicies(
+    // A reference beside keywords of its own is not read through: the engine says unknown, never "no change",
+    // and the values at the schema's edges (`boundaryValues`) find the loosening, which decides it.
+    const [a, b] = [
       side("a", tools("^[a-z/]+$", ", type: string, maxLength: 8"), policy),
       side("b", tools("^[a-z/.]+$", ", type: string, maxLength: 8"), policy),
-    ).engine.find((t) => t.tool === "read_file");
-    expect(beside?.status).toBe("unknown");
+    ];
+    expect(diffRegions(a, b).find((t) => t.tool === "read_file")?.status).toBe("unknown");
+    const beside = diffPolicies(a, b);
+    expect(beside.engine.find((t) => t.tool === "read_file")?.status).toBe("complete");
+    expect(beside.decisions.find((d) => d.change === "loosened")).toMatchObject({
+      source: "generated",
+      before: { action: "invalid" },
+      after: { action: "allow" },
+    });
   });
 
   it("undeclared properties allowed where they were refused are a loosening (invalid → the new decision)", () => {
