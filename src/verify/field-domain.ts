@@ -1190,9 +1190,11 @@ export class StringTheory {
     const truths = new Map(state.truths);
     truths.set(index, truth);
     let { exact, loose } = state;
+    // Not minimised: the product already drops the pairs that lead nowhere, and minimising every narrowed region
+    // was most of the cost of narrowing (measured on the diff of the reference policy: 0.5 s of 2.7 s).
     const narrow = (region: Region | null, lang: Dfa): Region | null => {
       if (region === null) return null;
-      const r = { dfa: intersect(region.dfa, lang), lengths: region.lengths };
+      const r = { dfa: intersect(region.dfa, lang, false), lengths: region.lengths };
       return nonEmpty(r) ? r : null;
     };
     // The exact region's strings on which an atom is not modelled move to the loose region: they are still
