@@ -463,31 +463,44 @@ export function isEmpty(a: Dfa): boolean {
   return true;
 }
 
-/** Whether `a` and `b` (over one alphabet) accept a common string: their product searched until a pair accepts. */
+/**
+ * Whether `a` and `b` (over one alphabet) accept a common string: their product searched until a pair accepts,
+ * one symbol of each class of symbols both read alike (no product is built, nothing is minimised).
+ */
 export function meets(a: Dfa, b: Dfa): boolean {
   const k = a.k;
-  const seen = new Uint8Array(a.n * b.n);
+  const { reps } = jointClasses(classesOf(a), classesOf(b));
+  // Pairs seen: a dense table when there are few pairs, a set otherwise.
+  const dense = a.n * b.n <= 1 << 22 ? new Uint8Array(a.n * b.n) : undefined;
+  const sparse = dense === undefined ? new Set<number>() : undefined;
+  const visit = (pair: number): boolean => {
+    if (dense !== undefined) {
+      if (dense[pair] === 1) return false;
+      dense[pair] = 1;
+      return true;
+    }
+    if ((sparse as Set<number>).has(pair)) return false;
+    (sparse as Set<number>).add(pair);
+    return true;
+  };
   const stack = [a.start * b.n + b.start];
-  seen[stack[0] as number] = 1;
+  visit(stack[0] as number);
   while (stack.length > 0) {
     const pair = stack.pop() as number;
     const s = Math.floor(pair / b.n);
     const t = pair - s * b.n;
     if (a.accept[s] === 1 && b.accept[t] === 1) return true;
-    for (let c = 0; c < k; c++) {
+    for (const c of reps) {
       const next = (a.trans[s * k + c] as number) * b.n + (b.trans[t * k + c] as number);
-      if (seen[next] === 0) {
-        seen[next] = 1;
-        stack.push(next);
-      }
+      if (visit(next)) stack.push(next);
     }
   }
   return false;
 }
 
-/** True when every string `a` accepts, `b` accepts too. */
+/** True when every string `a` accepts, `b` accepts too: no string of `a` is one `b` rejects. */
 export function isSubset(a: Dfa, b: Dfa): boolean {
-  return isEmpty(subtract(a, b));
+  return !meets(a, complement(b));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
   lengthRange,
   literals,
   MAX_DFA_STATES,
+  meets,
   minimize,
   product,
   shortestLength,
@@ -213,6 +214,8 @@ describe("dfa", () => {
         const some = (dfa: Dfa) => ALL.some((s) => run(dfa, s));
         expect(isEmpty(a)).toBe(!some(a));
         expect(isSubset(a, b)).toBe(!ALL.some((s) => run(a, s) && !run(b, s)) && isEmpty(subtract(a, b)));
+        expect(meets(a, b)).toBe(ALL.some((s) => run(a, s) && run(b, s)));
+        expect(meets(a, complement(b))).toBe(!isSubset(a, b));
         expect(minimize(a).n).toBeLessThanOrEqual(a.n);
       }),
       { numRuns: 400 },
@@ -238,6 +241,11 @@ describe("dfa", () => {
     }
     expect(run(both, "a")).toBe(false);
     expect(someStrings(ALPHABET, both, ANY_LENGTH, 2)).toEqual(["aaaaaaab", "aaaaaabb"]);
+    // Searched without a product, its pairs seen through a set: they meet; and not beside what starts with `c`.
+    expect(meets(a, b)).toBe(true);
+    expect(meets(a, literals(ALPHABET, words.filter((w) => w.startsWith("c"))))).toBe(false);
+    expect(isSubset(both, a)).toBe(true);
+    expect(isSubset(a, b)).toBe(false);
   });
 
   it("finds the shortest accepted string and length, also under a set of lengths", () => {
