@@ -1851,32 +1851,38 @@ export class StringTheory {
   /** The loose candidates as they are read: most witnesses are among the first few. */
   *#drawLooseCandidates(state: TheoryState): Generator<string> {
     const loose = state.loose as Region;
-    // The seeds narrow the loose region (strings outside what is modelled) and, for other spellings of them, the
-    // valid strings with the exact languages' truths.
+    // The seeds narrow the loose region (strings outside what is modelled) and, for other spellings of them (made
+    // only when they are read: most witnesses are among the strings before them), the valid strings with the exact
+    // languages' truths.
     let seeded = loose.dfa;
-    let spelt = this.#valid.dfa;
+    const seeds: Dfa[] = [];
     for (const [i, truth] of state.truths) {
       // The loose region holds the exact languages' truths already: only the other atoms seed it.
       const atom = this.#atoms[i] as StringAtom;
-      if (atom.kind === "length") continue;
-      if (atom.kind === "lang" || atom.kind === "fixed") {
-        if (this.hasPaths && atom.kind === "lang" && truth !== 2)
-          spelt = intersect(spelt, truth === 1 ? atom.lang : complement(atom.lang), false);
-        continue;
-      }
+      if (atom.kind === "length" || atom.kind === "lang" || atom.kind === "fixed") continue;
       const seed = this.#seed(i, truth);
       if (seed === undefined) continue;
+      seeds.push(seed);
       const narrowed = intersect(seeded, seed, false);
       if (shortestLength(narrowed, loose.lengths) !== undefined) seeded = narrowed;
-      if (this.hasPaths) {
-        const other = intersect(spelt, seed, false);
-        if (shortestLength(other, loose.lengths) !== undefined) spelt = other;
-      }
     }
+    const spelt = (): Dfa => {
+      let out = this.#valid.dfa;
+      for (const [i, truth] of state.truths) {
+        const atom = this.#atoms[i] as StringAtom;
+        if (atom.kind === "lang" && truth !== 2)
+          out = intersect(out, truth === 1 ? atom.lang : complement(atom.lang), false);
+      }
+      for (const seed of seeds) {
+        const other = intersect(out, seed, false);
+        if (shortestLength(other, loose.lengths) !== undefined) out = other;
+      }
+      return out;
+    };
     try {
       yield* stringsOf(this.alphabet, seeded, loose.lengths, 40);
       yield* stringsOf(this.alphabet, loose.dfa, loose.lengths, 10);
-      if (this.hasPaths) yield* spellings(someStrings(this.alphabet, spelt, loose.lengths, 5));
+      if (this.hasPaths) yield* spellings(someStrings(this.alphabet, spelt(), loose.lengths, 5));
       // Where a `command` list is to be a maybe: lines with a word that may run anything.
       for (const [i, truth] of state.truths) {
         const atom = this.#field.atoms[i] as Atom;
