@@ -546,21 +546,30 @@ function inLengths(set: LengthSet, len: number): boolean {
 /** Layers of a forward search before it gives up. */
 const MAX_LAYERS = 100_000;
 
-/** States from which an accepting state can be reached (predecessors as compressed rows, then a search back). */
+/**
+ * States from which an accepting state can be reached (predecessors as compressed rows, then a search back). The
+ * symbols of one class go to the same states: one of each class is enough.
+ */
 function coReachable(a: Dfa): Uint8Array {
   const { k, n } = a;
+  const { reps } = classesOf(a);
+  const width = reps.length;
   const predStart = new Int32Array(n + 1);
-  for (let i = 0; i < n * k; i++) {
-    const t = a.trans[i] as number;
-    predStart[t + 1] = (predStart[t + 1] as number) + 1;
+  for (let s = 0; s < n; s++) {
+    for (let r = 0; r < width; r++) {
+      const t = a.trans[s * k + (reps[r] as number)] as number;
+      predStart[t + 1] = (predStart[t + 1] as number) + 1;
+    }
   }
   for (let t = 0; t < n; t++) predStart[t + 1] = (predStart[t + 1] as number) + (predStart[t] as number);
   const fill = predStart.slice(0, n);
-  const preds = new Int32Array(n * k);
-  for (let i = 0; i < n * k; i++) {
-    const t = a.trans[i] as number;
-    preds[fill[t] as number] = (i / k) | 0;
-    fill[t] = (fill[t] as number) + 1;
+  const preds = new Int32Array(n * width);
+  for (let s = 0; s < n; s++) {
+    for (let r = 0; r < width; r++) {
+      const t = a.trans[s * k + (reps[r] as number)] as number;
+      preds[fill[t] as number] = s;
+      fill[t] = (fill[t] as number) + 1;
+    }
   }
   const useful = new Uint8Array(n);
   const stack: number[] = [];
@@ -626,8 +635,9 @@ function extendLayers(a: Dfa, info: Layers): void {
   if (count === 0) next = [a.start];
   else {
     const set = new Set<number>();
+    const { reps } = classesOf(a);
     for (const s of info.layers[count - 1] as number[]) {
-      for (let c = 0; c < k; c++) {
+      for (const c of reps) {
         const t = a.trans[s * k + c] as number;
         if (info.useful[t] === 1) set.add(t);
       }
