@@ -2,7 +2,8 @@
  * Generated witness calls for `toolgate diff`: for the tools of the statements that changed, calls built
  * from the tool's input schema (`schema-values.ts`) and the literals of both versions of the policy, each
  * operator's literal giving values just inside and just outside it (`operator-values.ts`), with the numbers
- * between two bounds of a field added. The calls vary one field at a time from a call that satisfies the
+ * between two bounds of a field added, and, where the tool's schema changed, each property's values at the edges of
+ * either version of its schema (`boundaryValues`). The calls vary one field at a time from a call that satisfies the
  * changed statement. Only calls that are valid on a side (arguments against the tool's input schema, context
  * against `context_schema`) are returned; the caller evaluates both policies and keeps those whose action
  * differs.
@@ -96,8 +97,9 @@ class FieldPool {
     const bounds = [...new Set(present.flatMap((s) => schemaBounds(s)))];
     for (const schema of present) {
       const properties = (resolveRef(schema, schema)?.properties ?? {}) as Record<string, unknown>;
+      // A name with a dot would be read as a path of fields: such a property is left to the conditions.
       for (const [name, property] of Object.entries(properties))
-        this.addValues(name, boundaryValues(property, schema, bounds));
+        if (!name.includes(".")) this.addValues(name, boundaryValues(property, schema, bounds));
     }
   }
 
