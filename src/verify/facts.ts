@@ -449,10 +449,14 @@ const SPACE = 1;
 const QUOTE = 2;
 const END = 3;
 
-/** An atom of the start: a token, or a group's alternatives; undefined for an atom not read. */
+/**
+ * An atom of the start: a token, a group's alternatives, or a group not read whose every alternative starts with a
+ * blank (`( [a-z]+)`: `lead` is that blank); undefined for an atom not read.
+ */
 type StartAtom =
   | { readonly token: StartToken }
   | { readonly alternatives: readonly StartItem[][] }
+  | { readonly lead: typeof SPACE | typeof BLANK }
   | undefined;
 interface StartItem {
   readonly atom: StartAtom;
@@ -500,11 +504,47 @@ function parseAtom(
   const alternatives: StartItem[][] = [];
   for (;;) {
     const inner = parseStart(source, from);
-    if (inner.stopped || source[inner.next] === undefined) return undefined;
+    if (inner.stopped || source[inner.next] === undefined) return groupLead(source, i);
     alternatives.push(inner.items);
     from = inner.next + 1;
     if (source[inner.next] === ")") return { atom: { alternatives }, next: from };
   }
+}
+
+/**
+ * A group at `i` (`(` or `(?:`) whose alternatives are not read, as the blank each of them starts with (a space, a
+ * tab, `\\s`, a class of blanks, not made optional), and where the group ends; undefined when one does not start so.
+ */
+function groupLead(
+  source: string,
+  i: number,
+): { readonly atom: StartAtom; readonly next: number } | undefined {
+  if (source[i + 1] === "?" && source[i + 2] !== ":") return undefined;
+  const starts = [source[i + 1] === "?" ? i + 3 : i + 1];
+  let depth = 0;
+  let inClass = false;
+  let end = -1;
+  for (let j = starts[0] as number; j < source.length && end === -1; j++) {
+    const c = source[j];
+    if (c === "\\") j++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    else if (c === ")") end = j;
+    else if (c === "|" && depth === 0) starts.push(j + 1);
+  }
+  if (end === -1) return undefined;
+  let lead: typeof SPACE | typeof BLANK | undefined;
+  for (const at of starts) {
+    const rest = source.slice(at, end);
+    const blank = /^(?: |\t|\\s|\\t|\[(?: |\\t|\\s)+\])/.exec(rest);
+    // The blank must be there: not followed by `?`, `*` or a count from 0.
+    if (blank === null || /^(?:[?*]|\{0)/.test(rest.slice(blank[0].length))) return undefined;
+    const kind = blank[0] === " " ? SPACE : BLANK;
+    lead = lead === undefined || lead === kind ? kind : BLANK;
+  }
+  return lead === undefined ? undefined : { atom: { lead }, next: end + 1 };
 }
 
 /**
@@ -558,16 +598,56 @@ interface Starts {
   readonly cut: StartToken[][];
 }
 
-/** The starts of a sequence: each item in turn; an item not read or optional (but a quote) cuts the open ones. */
+/** The blank an item starts with when it is one that is there (a space or another blank), else undefined. */
+function leadingBlank(item: StartItem | undefined): typeof SPACE | typeof BLANK | undefined {
+  if (item === undefined || item.atom === undefined || item.min === 0) return undefined;
+  if ("token" in item.atom)
+    return item.atom.token === SPACE || item.atom.token === BLANK ? item.atom.token : undefined;
+  if ("lead" in item.atom) return item.atom.lead;
+  let kind: typeof SPACE | typeof BLANK | undefined;
+  for (const alternative of item.atom.alternatives) {
+    const first = leadingBlank(alternative[0]);
+    if (first === undefined) return undefined;
+    kind = kind === undefined || kind === first ? first : BLANK;
+  }
+  return kind;
+}
+
+/**
+ * The starts of a sequence: each item in turn; an item not read or optional (but a quote) cuts the open ones. An
+ * optional group that starts with a blank, followed by the end or by a blank, ends the word before it: the line
+ * ends there or goes on with a blank (`^git push( [a-z]+)*$` is `git push` alone, or `git push` and a blank).
+ */
 function startsOf(items: readonly StartItem[]): Starts {
   let open: StartToken[][] = [[]];
   const closed: StartToken[][] = [];
   const cut: StartToken[][] = [];
-  for (const { atom, min, max } of items) {
+  for (const [index, { atom, min, max }] of items.entries()) {
     const token = atom !== undefined && "token" in atom ? atom.token : undefined;
     if (token === "'" && min === 0 && max === 1) {
       for (const o of open) o.push(QUOTE);
       continue;
+    }
+    if (atom !== undefined && min === 0 && open.every((o) => o.length > 0)) {
+      const blank = leadingBlank({ atom, min: 1, max: 1 });
+      const next = items[index + 1];
+      const nextToken = next?.atom !== undefined && "token" in next.atom ? next.atom.token : undefined;
+      const ends = nextToken === END && next?.min === 1 && next.max === 1;
+      const then = leadingBlank(next);
+      if (blank !== undefined && (ends || then !== undefined)) {
+        for (const o of open) {
+          // Without the group: the end, or the blank after it; with it: its blank. A blank of either kind when
+          // they differ.
+          if (ends) closed.push([...o, END]);
+          cut.push([...o, ends || then === blank ? blank : BLANK]);
+        }
+        return { open: [], closed, cut };
+      }
+    }
+    if (atom !== undefined && "lead" in atom) {
+      // A group not read that is there: the word before it ends with its blank.
+      for (const o of open) cut.push(o.length > 0 && min > 0 ? [...o, atom.lead] : o);
+      return { open: [], closed, cut };
     }
     if (atom === undefined || min === 0) {
       cut.push(...open);
@@ -657,7 +737,10 @@ function lineStartOfTokens(tokens: readonly StartToken[]): LineStart | undefined
  * word that starts with `push` or with `commit`", `^npm test$` is "exactly `npm test`", `^git push '?origin` (as the
  * verifier writes a prefix) names a last word perhaps quoted from its start. Read are plain word characters
  * (punctuation escaped), blanks (a space, a tab, `\s`, repeated or not), `$`, and groups of them while they expand to
- * at most {@link MAX_STARTS} alternatives; anything else (a class, `.`, an optional part) ends the reading there.
+ * at most {@link MAX_STARTS} alternatives; anything else (a class, `.`, an optional part) ends the reading there,
+ * but for a group that starts with a blank (read or not: `( [a-z]+)*`), which ends the word before it when it is
+ * there or, optional, when the end or a blank follows it (`^git push( [a-z]+)*$` is `git push` alone or with a blank
+ * after it, never `git pusha`).
  * Undefined when an alternative does not name a whole plain first word, or the pattern has a top-level `|`.
  */
 export function lineStartsRegex(value: unknown): readonly LineStart[] | undefined {
@@ -737,7 +820,7 @@ function leadsOf(items: readonly StartItem[]): Lead[] | undefined {
     const token = atom !== undefined && "token" in atom ? atom.token : undefined;
     if (token === "'" && min === 0 && max === 1 && leads.every((l) => l.text === "")) continue;
     let once: Lead[];
-    if (atom === undefined) once = [{ text: "", open: false }];
+    if (atom === undefined || "lead" in atom) once = [{ text: "", open: false }];
     else if (token !== undefined)
       once = [
         typeof token === "string" && PLAIN_CHARS.includes(token)

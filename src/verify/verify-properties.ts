@@ -466,9 +466,9 @@ function partStartPattern({ words, last, ends, blanks }: LineStart): string {
   }
   const text = escapeWords(words.join(" "));
   if (ends === true) return `${text}$`;
-  if (words.length === 1 && last === undefined) return `${text}(?:\\s|$)`;
-  // `npm install ` (a whole last word): the part may end after it; `^npm install` holds that and more.
-  if (last === undefined) return text;
+  // Whole words (`npm install `): the part ends after them or goes on with a blank (the runtime writes the words
+  // back joined by single blanks).
+  if (last === undefined) return `${text}(?:\\s|$)`;
   return `${text} '?${escapeWords(last)}`;
 }
 

@@ -70,6 +70,20 @@ const CASES: readonly (readonly [string, readonly LineStart[] | undefined])[] = 
   ["^a (b|$)", [start(["a"]), start(["a"], { last: "b" })]],
   ["^a (?:b|c)$", [start(["a", "b"], { ends: true }), start(["a", "c"], { ends: true })]],
   ["^()ls x", [start(["ls"], { last: "x" })]],
+  // An optional group that starts with a blank, then the end or a blank: the word before it is whole (a group not
+  // read, with a class in it, as well as one read).
+  ["^git push( [a-z]+)*$", [start(["git", "push"], { ends: true }), start(["git", "push"])]],
+  ["^git push( -f)?$", [start(["git", "push"], { ends: true }), start(["git", "push"])]],
+  ["^git push( -[a-z])? origin", [start(["git", "push"])]],
+  ["^git push(\\s+[a-z]+)*$", [start(["git", "push"], { ends: true }), start(["git", "push"])]],
+  ["^git push( [a-z]+| -[a-z])*$", [start(["git", "push"], { ends: true }), start(["git", "push"])]],
+  // Followed by something else, or not starting with a blank there: cut before the group, as before.
+  ["^git push( [a-z]+)?x", [start(["git"], { last: "push" })]],
+  ["^git push( ?[a-z]+)*$", [start(["git"], { last: "push" })]],
+  ["^git push([a-z ]+)*$", [start(["git"], { last: "push" })]],
+  ["^git push(?= )", [start(["git"], { last: "push" })]],
+  // A group not read that is there: the word before it ends with its blank.
+  ["^git( [a-z]+)+$", [start(["git"])]],
 ];
 
 describe("lineStartsRegex", () => {
@@ -118,6 +132,11 @@ describe("lineStartsRegex", () => {
       "'?": ["'", ""],
       "x?": ["x", ""],
       "(?:\\s|$)": [" ", "\n", ""],
+      "( [a-z]+)*": ["", " ab", " a b"],
+      "( -f)?": ["", " -f"],
+      "(\\s+[a-z]+)?": ["", "  x", "\ty"],
+      "( [ab])+": [" a", " a b"],
+      "( x|\\ty)*": ["", " x", "\ty x"],
     };
     const BLANKS: Readonly<Record<string, readonly string[]>> = {
       " ": [" "],
@@ -190,7 +209,9 @@ describe("lineStartOf and the parts' operator", () => {
     expect(written("^npm test$")).toBe("^npm test$");
     expect(written("^rm\\s")).toBe("^rm(?:\\s|$)");
     expect(written("^git push")).toBe("^git '?push");
-    expect(written("^git push ")).toBe("^git push");
+    expect(written("^git push ")).toBe("^git push(?:\\s|$)");
+    // The parts of `git push` alone or with more words: never `git pusha`.
+    expect(written("^git push( [a-z]+)*$")).toBe("^(?:git push$|git push(?:\\s|$))");
     expect(written("^(a|b) x")).toBe("^(?:a '?x|b '?x)");
     // Only how the first word starts: written unquoted or in quotes from its start.
     expect(written("^sh")).toBe("^'?sh");
