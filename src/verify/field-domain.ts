@@ -66,6 +66,7 @@ import {
 import { type Atom, AtomTable, type FieldRef, fieldRef, truthOf } from "./formula.js";
 import type { PathLanguages } from "./path-language.js";
 import {
+  notPlainReadLines,
   PLAIN_COMMAND_LINE,
   PLAIN_WORD,
   type PlainCommandPatterns,
@@ -1051,10 +1052,18 @@ export class StringTheory {
       const b = new AlphabetBuilder();
       const more = atoms.flatMap((a) => {
         const p = a.operator === "command" ? plainCommandPatterns(a.value) : undefined;
-        return p === undefined ? [] : [...p.mayRun, p.covered];
+        return p === undefined ? [] : [...p.mayRun, p.covered, p.mayCover];
       });
       const runners = runnerCommandLines();
-      register(b, [...new Set([...specialCommandLines(), ...runners.within, ...runners.outside, ...more])]);
+      register(b, [
+        ...new Set([
+          ...specialCommandLines(),
+          ...runners.within,
+          ...runners.outside,
+          notPlainReadLines(),
+          ...more,
+        ]),
+      ]);
       return { automata: pool.get(b) };
     };
     this.#automata = automata;
@@ -1405,11 +1414,13 @@ export class StringTheory {
         const plain = intersect(before, plainOfRegion);
         const covered = (): Dfa => intersect(plain, a.pattern(p.covered, "u"));
         const knownFalse = (): Dfa => cut(plain, p.mayRun);
+        // Never true: the lines of the region, special or not, that the plain walk reads and no prefix may cover.
+        const neverTrue = (): Dfa => cut(before, [p.mayCover, notPlainReadLines()]);
         const other =
           truth === 0
             ? union(intersect(before, runners()), covered())
             : truth === 1
-              ? knownFalse()
+              ? union(knownFalse(), neverTrue())
               : union(knownFalse(), covered());
         left = subtract(before, other);
       } catch (error) {

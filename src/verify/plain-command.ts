@@ -204,12 +204,19 @@ export interface PlainCommandPatterns {
   readonly mayRun: readonly string[];
   /** Lines a prefix covers: the list is true on those of them that are plain lines and not special. */
   readonly covered: string;
+  /**
+   * Lines a prefix may cover (a superset of the runtime's `coversWords`: after `--` anything, for a program other
+   * than `find`): on the plain lines the runtime reads by its plain walk (all but {@link notPlainReadLines}), special or not, the list
+   * is never true.
+   */
+  readonly mayCover: string;
 }
 
 export function plainCommandPatterns(value: unknown): PlainCommandPatterns | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const mayRun: string[] = [];
   const covered: string[] = [];
+  const mayCover: string[] = [];
   for (const spec of value) {
     const read = parseCommandPrefixSpec(spec);
     if (!read.ok || read.prefix.words.length === 0) return undefined;
@@ -228,11 +235,28 @@ export function plainCommandPatterns(value: unknown): PlainCommandPatterns | und
     else if (options === undefined) covered.push(`${start}(?: ${WORD})*$`);
     else {
       const listed = [...options].map(exactly);
-      covered.push(`${start}(?: (?:${[...listed, `${OPERAND_START}${WORD_CHAR}*`].join("|")}))*$`);
+      const tail = `(?: (?:${[...listed, `${OPERAND_START}${WORD_CHAR}*`].join("|")}))*`;
+      covered.push(`${start}${tail}$`);
+      // matcher.ts `coversWords`: a `--` ends the options (but for `find`, whose expression follows it).
+      const dashes = basename(first).toLowerCase() === "find" ? "" : `(?: \\u{2d}\\u{2d}(?: ${WORD})*)?`;
+      mayCover.push(`${start}${tail}${dashes}$`);
+      continue;
     }
+    mayCover.push(covered[covered.length - 1] as string);
   }
   return {
     mayRun: [...new Set(mayRun)],
     covered: covered.map((p) => `(?:${p})`).join("|"),
+    mayCover: mayCover.map((p) => `(?:${p})`).join("|"),
   };
+}
+
+/**
+ * The lines of {@link PLAIN_COMMAND_LINE} the runtime does not read by its plain walk alone: a first word the plain
+ * reader refuses (plain-line.ts: tables.ts `SUBSET_REFUSED_FIRST_WORDS`, as written) or one holding a `/`
+ * (prefix-set.ts `walkPlain` leaves it to the general walk). On every other such line a list is true only where a
+ * prefix covers the line's words (`coversWords`), so only on {@link PlainCommandPatterns.mayCover}.
+ */
+export function notPlainReadLines(): string {
+  return `^(?:${WORD_CHAR}*/${WORD_CHAR}*|${[...SUBSET_REFUSED_FIRST_WORDS].sort().map(exactly).join("|")})(?: ${WORD})*$`;
 }
