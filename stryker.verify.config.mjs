@@ -21,6 +21,7 @@ export default {
     "src/verify/field-domain.ts",
     "src/verify/formula.ts",
     "src/verify/path-language.ts",
+    "src/verify/plain-command.ts",
     "src/verify/regex-language.ts",
     "src/verify/schema-facts.ts",
     "src/verify/search.ts",
