@@ -208,6 +208,8 @@ class EdgeValues {
     add(minimalValue(s, this.root, depth));
     if (Object.hasOwn(s, "const")) add(s.const);
     if (Array.isArray(s.enum)) for (const v of s.enum.slice(0, 16)) add(v);
+    // A list of values without a type: those are all it accepts.
+    if ((Object.hasOwn(s, "const") || Array.isArray(s.enum)) && s.type === undefined) return out;
     for (const key of ["anyOf", "oneOf", "allOf"] as const) {
       const branches = s[key];
       if (!Array.isArray(branches)) continue;
@@ -317,19 +319,21 @@ class EdgeValues {
   arrays(s: JsonSchema, depth: number, add: (v: unknown) => void): void {
     const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as unknown[]) : [];
     const itemSchema = s.items === undefined || typeof s.items === "boolean" ? {} : s.items;
-    const items = this.of(itemSchema, depth + 1, 16);
-    if (s.contains !== undefined && typeof s.contains !== "boolean")
-      for (const v of this.of(s.contains, depth + 1, 4)) items.push(v);
+    // The values of `contains` first: an array must hold one of them.
+    const items =
+      s.contains !== undefined && typeof s.contains !== "boolean" ? this.of(s.contains, depth + 1, 4) : [];
+    items.push(...this.of(itemSchema, depth + 1, 16));
     const first = prefix.map((p) => minimalValue(p, this.root, depth + 1));
     const counts = [num(s.minItems), num(s.maxItems), prefix.length === 0 ? undefined : prefix.length];
     const fill = (n: number, pick: (i: number) => unknown) =>
       Array.from({ length: n }, (_, i) => (i < first.length ? first[i] : pick(i)));
-    for (const n of around([...counts, ...this.hints], 10)) {
-      // The same item n times (a repeat `uniqueItems` refuses), and each item first with n - 1 others after it,
-      // all distinct where there are as many.
-      for (const item of items.slice(0, 6)) add(fill(n, () => item));
-      for (const item of items.slice(0, 8)) {
-        const others = items.filter((v) => v !== item);
+    // At each count: the same item n times (a repeat `uniqueItems` refuses), and the item first with n - 1 others
+    // after it, all distinct where there are as many; every count with one item before the next item.
+    const counted = around([...counts, ...this.hints], 10);
+    for (const item of items.slice(0, 8)) {
+      const others = items.filter((v) => v !== item);
+      for (const n of counted) {
+        add(fill(n, () => item));
         add(
           fill(n, (i) =>
             i === first.length ? item : others[(i - first.length - 1) % Math.max(others.length, 1)],
