@@ -56,32 +56,22 @@ class FieldPool {
     for (const [field, op] of Object.entries(condition)) {
       const schema = this.schema === undefined ? undefined : fieldSchema(this.schema, field);
       const c = operatorValues(op, schema, this.schema ?? {}, dirs);
-      let entry = this.fields.get(field);
-      if (entry === undefined) {
-        entry = { all: [], seen: new Set() };
-        this.fields.set(field, entry);
-      }
-      for (const v of [...c.inside, ...c.outside]) {
-        const k = keyOf(v);
-        if (entry.seen.has(k) || entry.all.length >= this.cap) continue;
-        entry.seen.add(k);
-        entry.all.push(v);
-      }
+      this.addValues(field, [...c.inside, ...c.outside]);
     }
   }
 
-  /** Values for a field (after those of the conditions, while the field has room). */
-  addValues(field: string, values: readonly unknown[]): void {
+  /** Values for a field, each once, while the field has room (the first added are tried first). */
+  addValues(field: string, values: readonly Value[]): void {
     let entry = this.fields.get(field);
     if (entry === undefined) {
       entry = { all: [], seen: new Set() };
       this.fields.set(field, entry);
     }
     for (const v of values) {
-      const k = keyOf(v as Value);
+      const k = keyOf(v);
       if (entry.seen.has(k) || entry.all.length >= this.cap) continue;
       entry.seen.add(k);
-      entry.all.push(v as Value);
+      entry.all.push(v);
     }
   }
 
