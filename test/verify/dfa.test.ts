@@ -105,6 +105,28 @@ beforeAll(() => {
   );
 });
 
+/**
+ * Whether some string takes `a` and `b` to states where `both` holds: a walk over the pairs of states, written here
+ * apart from dfa.ts (a shortest such string may be longer than the strings of `ALL`).
+ */
+function somePair(a: Dfa, b: Dfa, both: (x: boolean, y: boolean) => boolean): boolean {
+  const seen = new Set<number>([a.start * b.n + b.start]);
+  const queue = [[a.start, b.start] as const];
+  for (let i = 0; i < queue.length; i++) {
+    const [p, q] = queue[i] as readonly [number, number];
+    if (both(a.accept[p] === 1, b.accept[q] === 1)) return true;
+    for (let c = 0; c < a.k; c++) {
+      const next = [a.trans[p * a.k + c] as number, b.trans[q * b.k + c] as number] as const;
+      const key = next[0] * b.n + next[1];
+      if (!seen.has(key)) {
+        seen.add(key);
+        queue.push(next);
+      }
+    }
+  }
+  return false;
+}
+
 const randomDfa: fc.Arbitrary<Dfa> = fc.integer({ min: 1, max: 5 }).chain((n) =>
   fc
     .tuple(
@@ -210,16 +232,47 @@ describe("dfa", () => {
           });
         }
         expect(wrong).toEqual([]);
-        // Within 5 * 5 symbols a product accepts something if it accepts anything; 6 covers each operand alone.
+        // Within 5 symbols an operand accepts something if it accepts anything; a product may need 24.
         const some = (dfa: Dfa) => ALL.some((s) => run(dfa, s));
         expect(isEmpty(a)).toBe(!some(a));
-        expect(isSubset(a, b)).toBe(!ALL.some((s) => run(a, s) && !run(b, s)) && isEmpty(subtract(a, b)));
-        expect(meets(a, b)).toBe(ALL.some((s) => run(a, s) && run(b, s)));
+        expect(isSubset(a, b)).toBe(!somePair(a, b, (x, y) => x && !y));
+        expect(isEmpty(subtract(a, b))).toBe(isSubset(a, b));
+        expect(meets(a, b)).toBe(somePair(a, b, (x, y) => x && y));
+        if (ALL.some((s) => run(a, s) && run(b, s))) expect(meets(a, b)).toBe(true);
         expect(meets(a, complement(b))).toBe(!isSubset(a, b));
         expect(minimize(a).n).toBeLessThanOrEqual(a.n);
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("finds where two automata meet on a shortest common string of eight symbols", () => {
+    // Found by the property above: the strings of ALL (up to six symbols) have none in common.
+    const a = table(
+      [
+        [1, 0, 0],
+        [0, 0, 4],
+        [0, 0, 3],
+        [4, 0, 2],
+        [0, 2, 0],
+      ],
+      [2],
+    );
+    const b = table(
+      [
+        [1, 3, 3],
+        [0, 2, 0],
+        [0, 0, 3],
+        [0, 1, 0],
+      ],
+      [0],
+    );
+    expect(ALL.some((s) => run(a, s) && run(b, s))).toBe(false);
+    const common = shortestString(ALPHABET, intersect(a, b)) as string;
+    expect([common.length, run(a, common), run(b, common)]).toEqual([8, true, true]);
+    expect(meets(a, b)).toBe(true);
+    expect(isEmpty(intersect(a, b))).toBe(false);
+    expect(isSubset(intersect(a, b), a)).toBe(true);
   });
 
   it("combines automata of thousands of states (over four million pairs: pairs numbered through a map)", () => {
