@@ -169,6 +169,25 @@ export class Alphabet {
     return this.#single[symbol] === 1;
   }
 
+  /**
+   * The code points a symbol stands for, in order, when they are at most `max` (`[0-9]` read by no other set is
+   * one symbol of ten); undefined when there are more.
+   */
+  codePoints(symbol: number, max: number): number[] | undefined {
+    const starts = this.#starts;
+    const n = starts.length;
+    const out: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (this.#symbolOfInterval[j] !== symbol) continue;
+      const hi = j + 1 < n ? (starts[j + 1] as number) - 1 : MAX_CODE_POINT;
+      for (let cp = starts[j] as number; cp <= hi; cp++) {
+        if (out.length === max) return undefined;
+        out.push(cp);
+      }
+    }
+    return out;
+  }
+
   /** The symbol of a code point. */
   symbolOf(cp: number): number {
     return this.#symbolOfInterval[this.#intervalOf(cp)] as number;

@@ -832,9 +832,9 @@ function* ofLength(alphabet: Alphabet, a: Dfa, length: number): Generator<string
 }
 
 /**
- * Every string `a` accepts with a length in `lengths`, when they are at most `max` strings of single-code-point
- * symbols (so each is one string, not a class of them); otherwise undefined (more strings, an infinite language, a
- * symbol for several code points, or an automaton larger than `maxStates`).
+ * Every string `a` accepts with a length in `lengths`, when they are at most `max` strings (a symbol for several
+ * code points, such as the digits of `[0-9]`, gives one string for each of them); otherwise undefined (more
+ * strings, an infinite language, or an automaton larger than `maxStates`).
  */
 export function allStrings(
   alphabet: Alphabet,
@@ -848,25 +848,38 @@ export function allStrings(
   const out: string[] = [];
   if (useful[a.start] === 0) return out;
   const { k } = a;
-  const path: number[] = [];
+  const path: string[] = [];
+  // Each symbol's code points, spelt, once (undefined: more than `max`, so more strings than asked for).
+  const spelt = new Map<number, string[] | undefined>();
+  const spell = (c: number): string[] | undefined => {
+    if (!spelt.has(c))
+      spelt.set(
+        c,
+        alphabet.codePoints(c, max)?.map((cp) => String.fromCodePoint(cp)),
+      );
+    return spelt.get(c);
+  };
   // Every path through useful states reaches an accepting one, so a walk visits at most `max` accepted strings
-  // times their length before it stops; a path longer than the states (a cycle: infinitely many strings) or a
-  // symbol of several code points stops it too.
+  // times their length before it stops; a path longer than the states (a cycle: infinitely many strings) stops it
+  // too.
   let accepted = 0;
   const walk = (s: number): boolean => {
     if (a.accept[s] === 1) {
       if (++accepted > max) return false;
-      if (inLengths(lengths, path.length)) out.push(alphabet.spell(path));
+      if (inLengths(lengths, path.length)) out.push(path.join(""));
     }
     if (path.length >= a.n) return false;
     for (let c = 0; c < k; c++) {
       const t = a.trans[s * k + c] as number;
       if (useful[t] !== 1) continue;
-      if (!alphabet.single(c)) return false;
-      path.push(c);
-      const ok = walk(t);
-      path.pop();
-      if (!ok) return false;
+      const chars = spell(c);
+      if (chars === undefined) return false;
+      for (const ch of chars) {
+        path.push(ch);
+        const ok = walk(t);
+        path.pop();
+        if (!ok) return false;
+      }
     }
     return true;
   };

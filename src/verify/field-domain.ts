@@ -1781,7 +1781,6 @@ export class StringTheory {
     return this.#compounds.find((c) => [...state.truths].every(([i, t]) => c.truths[i] === t))?.text;
   }
 
-  /** The words of every `command` prefix read on this field, in the order the atoms were made. */
   /** The texts of the field's `equals`, `in` and patterns of a few fixed strings (`^npm test$`), made once. */
   #fixedTexts(): readonly string[] {
     if (this.#fixed === undefined) {

@@ -458,4 +458,22 @@ describe("symbols of one code point", () => {
     expect(two.size).toBe(3);
     expect([0x10fffe, MAX, 0x10fffd].map((cp) => two.single(two.symbolOf(cp)))).toEqual([true, true, false]);
   });
+
+  it("lists a symbol's code points, over all its intervals and in order, up to a count", () => {
+    const apart = alphabetOf([0x61, 0x61, 0x63, 0x64]);
+    const ac = apart.symbolOf(0x61);
+    expect(apart.codePoints(ac, 3)).toEqual([0x61, 0x63, 0x64]);
+    expect(apart.codePoints(ac, 2)).toBeUndefined();
+    expect(apart.codePoints(apart.symbolOf(0x62), 10)).toBeUndefined();
+    const top = alphabetOf([MAX, MAX]);
+    expect(top.codePoints(top.symbolOf(MAX), 1)).toEqual([MAX]);
+    expect(top.codePoints(top.symbolOf(0), 1000)).toBeUndefined();
+    const digits = alphabetOf([0x30, 0x39]);
+    expect(
+      digits
+        .codePoints(digits.symbolOf(0x35), 10)
+        ?.map((cp) => String.fromCodePoint(cp))
+        .join(""),
+    ).toBe("0123456789");
+  });
 });

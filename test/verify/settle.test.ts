@@ -32,7 +32,7 @@ describe("allStrings", () => {
     expect(allStrings(alphabet, literals(alphabet, [""]), ANY_LENGTH, 10)).toEqual([""]);
   });
 
-  it("gives up on more strings than asked, an infinite language, or a symbol of several code points", () => {
+  it("gives up on more strings than asked, an infinite language, or an automaton past its states", () => {
     const four = literals(alphabet, ["a", "b", "c", "ab"]);
     expect(allStrings(alphabet, four, ANY_LENGTH, 3)).toBeUndefined();
     expect(allStrings(alphabet, four, ANY_LENGTH, 4)).toHaveLength(4);
@@ -41,8 +41,20 @@ describe("allStrings", () => {
     expect(allStrings(alphabet, constant(alphabet.size, true), lengthRange(0, 0), 100)).toBeUndefined();
     expect(allStrings(alphabet, complement(four), ANY_LENGTH, 1000)).toBeUndefined();
     const digit = literals(alphabet, ["7"]);
-    expect(allStrings(alphabet, digit, ANY_LENGTH, 10)).toBeUndefined();
-    expect(allStrings(alphabet, union(four, digit), ANY_LENGTH, 10, 2)).toBeUndefined();
+    expect(allStrings(alphabet, union(four, digit), ANY_LENGTH, 20, 2)).toBeUndefined();
+    expect(allStrings(alphabet, union(four, digit), ANY_LENGTH, 20)).toHaveLength(14);
+  });
+
+  it("spells a symbol of several code points as each of them (the automaton reads every digit as `7`)", () => {
+    const digit = literals(alphabet, ["7"]);
+    expect(allStrings(alphabet, digit, ANY_LENGTH, 10)).toEqual([..."0123456789"]);
+    expect(allStrings(alphabet, digit, ANY_LENGTH, 9)).toBeUndefined();
+    const pairs = literals(alphabet, ["a7", "77"]);
+    expect(allStrings(alphabet, pairs, ANY_LENGTH, 110)).toHaveLength(110);
+    expect(allStrings(alphabet, pairs, lengthRange(2, 2), 109)).toBeUndefined();
+    // A symbol for the rest of Unicode is never spelt out.
+    const other = literals(alphabet, ["\u{1f600}"]);
+    expect(allStrings(alphabet, other, ANY_LENGTH, 1000)).toBeUndefined();
   });
 });
 
@@ -115,6 +127,51 @@ describe("command properties", () => {
   it("holds where the only string a regex allows gives the property's command atom false", () => {
     const { result } = verify({ command: { command: ["npm test --"] } });
     expect(result?.status, JSON.stringify(result)).toBe("holds");
+  });
+
+  it("settles a region of a few strings through a class of characters (`find . -maxdepth [0-9]`)", () => {
+    const policy = JSON.stringify({
+      version: 1,
+      rules: [
+        {
+          id: "inspect",
+          tools: ["run_shell"],
+          decision: "allow",
+          when: { command: { command: [{ prefix: "find", options: ["-name", "-maxdepth"] }] } },
+          reason: "read-only",
+        },
+        {
+          id: "no-deep-seven",
+          tools: ["run_shell"],
+          decision: "deny",
+          when: { command: { command: ["find -delete", "find -exec"] } },
+          reason: "changes files",
+        },
+      ],
+    });
+    const { bundle, validators } = loadFromText(TOOLS, policy);
+    const verifier = new Verifier(bundle, validators);
+    const results = verifier.verify([
+      {
+        id: "depth",
+        tools: ["run_shell"],
+        where: { command: { regex: "^find \\. -maxdepth [0-9]$" } },
+        kind: "always",
+        action: "allow",
+      },
+      {
+        id: "depth-or-delete",
+        tools: ["run_shell"],
+        where: { command: { regex: "^find \\. -(maxdepth [0-9]|delete)$" } },
+        kind: "always",
+        action: "allow",
+      },
+    ]);
+    expect(
+      results.map((r) => r.status),
+      JSON.stringify(results),
+    ).toEqual(["holds", "fails"]);
+    expect(results[1]?.witness?.arguments).toEqual({ command: "find . -delete" });
   });
 
   it("fails with a program named with a version the shorter name's list misses (python3-1, not python)", () => {
