@@ -101,6 +101,22 @@ const RUNNER_WORDS: readonly string[] = [
   "-e",
 ];
 
+/** A word of the safe subset: unquoted characters, or quoted text (`'a b'`, `"x"`), which other atoms may need. */
+const COMMAND_WORD = "(?:[A-Za-z0-9_./=:,+@%-]|'[ -&(-~]*'|\"[ #%-\\[\\]-_a-~]*\")+";
+
+/**
+ * Values of a code option (`-c`, `-e`) that run anything as shell text: `r` (zsh's builtin that runs a command again)
+ * and the shells, also with the leading `-` the runtime takes off shell code (`git log -c -r`), or attached to the
+ * option (`git status -cr`). A value that names an unknown program (`-c -a`) runs only that program.
+ */
+const RUNNER_VALUES: readonly string[] = ["r", "sh", "bash"];
+
+/** Lines with a code option whose value runs anything (see {@link RUNNER_VALUES}), after one word or more. */
+const RUNNER_VALUE_LINES = (() => {
+  const values = RUNNER_VALUES.map(literal).join("|");
+  return `^(?:${COMMAND_WORD} )+-[ce](?: -?)?(?:${values})(?: ${COMMAND_WORD})*$`;
+})();
+
 /** The first words the safe subset refuses that are plain words: a plain line starting so is read otherwise. */
 const REFUSED_PLAIN_FIRST = [...SUBSET_REFUSED_FIRST_WORDS].filter((w) => /^[A-Za-z0-9_./,:@%+-]+$/.test(w));
 
@@ -1899,6 +1915,10 @@ export class StringTheory {
         if (truth !== 2 || atom.operator !== "command") continue;
         const runners = seedPattern(atom, 2, true);
         if (runners === undefined) continue;
+        // A code option with a value that runs anything first (`git log -c -r`): the shortest lines of a code option
+        // alone seldom have one.
+        const valued = this.#automata.pattern(RUNNER_VALUE_LINES, "u");
+        yield* stringsOf(this.alphabet, intersect(loose.dfa, valued, false), loose.lengths, 6);
         const lines = this.#automata.pattern(runners.pattern, runners.flags);
         yield* stringsOf(this.alphabet, intersect(loose.dfa, lines, false), loose.lengths, 10);
       }
@@ -2020,8 +2040,7 @@ function seedPattern(
         if (read.ok) words.push([...read.prefix.words]);
       }
       if (words.length === 0) return undefined;
-      // A word of the safe subset: unquoted characters, or quoted text (`'a b'`, `"x"`), which other atoms may need.
-      const word = "(?:[A-Za-z0-9_./=:,+@%-]|'[ -&(-~]*'|\"[ #%-\\[\\]-_a-~]*\")+";
+      const word = COMMAND_WORD;
       // A string that may run none of the prefixes is any other string: no seed narrows it usefully.
       if (truth === 0) return undefined;
       const alternatives = words.map((w) => w.map(literal).join(" ")).join("|");

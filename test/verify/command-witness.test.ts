@@ -222,6 +222,27 @@ describe("witnesses of words a program's operands name", () => {
     expect(decision).not.toBe("allow");
   });
 
+  it("finds a code option whose value runs anything (`git log -c -r`, `git status -cr`), not only the option", () => {
+    // git's `-c` takes shell text (`core.pager=…`); `r` is zsh's builtin that runs a command again, so the runtime
+    // reads the line as one that may run every prefix. `-c -a` runs only a program `a`, which no list names.
+    const rules = [
+      {
+        id: "blocked",
+        tools: ["terminal"],
+        decision: "deny",
+        when: { command: { command: ["rm", "sudo", "git push --force"] } },
+        reason: "no",
+      },
+    ];
+    for (const regex of ["^git log( -[a-z])*$", "^git status -[a-z]+$"]) {
+      const { result, command, decision } = verifyOne(rules, "allow", regex, "always", "allow");
+      expect(result?.status, JSON.stringify(result)).toBe("fails");
+      expect(command).toMatch(/ -c ?-?r$/);
+      expect(command).toMatch(new RegExp(regex));
+      expect(decision).toBe("deny");
+    }
+  });
+
   it("finds a denied program's name as the operand of an inert program, which runs none", () => {
     const { result, command, decision } = verifyOne(
       [
