@@ -1497,8 +1497,37 @@ export class StringTheory {
         if (check(s)) return { text: s, loose: true };
       // Then other platforms' spellings of paths, which the candidates above (shortest strings) seldom are.
       for (const s of this.#pathCandidates()) if (check(s)) return { text: s, loose: true };
+      for (const s of this.#climbCandidates(state)) if (check(s)) return { text: s, loose: true };
     }
     return undefined;
+  }
+
+  /**
+   * Paths that enter a folder a pattern is to see and climb back out of it to one a path operator is to be certain
+   * of (`.github/../src/a.ts` for `^\.github/` and `src/**`): the runtime reads the path's normal form, a pattern the
+   * text as written.
+   */
+  #climbCandidates(state: TheoryState): string[] {
+    if (!this.hasPaths) return [];
+    const starts: string[] = [];
+    const ends: string[] = [];
+    for (const [i, truth] of state.truths) {
+      const atom = this.#atoms[i] as StringAtom;
+      if (truth !== 1) continue;
+      try {
+        if (atom.kind === "lang") starts.push(...someStrings(this.alphabet, atom.lang, ANY_LENGTH, 3));
+        if (atom.kind === "path") ends.push(...someStrings(this.alphabet, atom.certain, ANY_LENGTH, 3));
+      } catch (error) {
+        if (!(error instanceof TooComplex)) throw error;
+      }
+    }
+    const out: string[] = [];
+    for (const start of starts.slice(0, 6)) {
+      const folder = start.replace(/\/+$/, "");
+      if (folder === "") continue;
+      for (const end of ends.slice(0, 6)) out.push(`${folder}/../${end}`, `${folder}/a/../../${end}`);
+    }
+    return out;
   }
 
   /**

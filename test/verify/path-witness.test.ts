@@ -100,6 +100,31 @@ rules:
     expect(decide(path)).toBe("allow");
   });
 
+  it("climbs out of the folder a pattern names into one an allow glob is certain of: `.github/../src/a.ts`", () => {
+    const policy = `version: 1
+otherwise: { read_file: ask }
+rules:
+  - id: sources
+    tools: [read_file]
+    decision: allow
+    when: { path: { glob: ["src/**/*.ts"], not: { glob: ["**/*.d.ts"] } } }
+    reason: sources.
+  - id: secrets
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ["**/.ssh/**", ".github/**"] } }
+    reason: no.
+`;
+    for (const regex of ["^\\.github/", "(^|/)\\.ssh(/|$)"]) {
+      const { result, decide } = verify(policy, { path: { regex } }, "never", "allow");
+      expect(result?.status, JSON.stringify(result)).toBe("fails");
+      const path = (result?.witness?.arguments as { path?: string } | undefined)?.path ?? "";
+      expect(path).toMatch(new RegExp(regex));
+      expect(path).toContain("/../");
+      expect(decide(path)).toBe("allow");
+    }
+  });
+
   it("climbs back out of a text prefix as a path: `/etc/..` starts with `/etc/` and names `/`", () => {
     const { result, decide } = verify(
       `version: 1
