@@ -385,8 +385,14 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
       '[["url",{"scheme":"http"}],["regex","@"]]',
       '00="ws://a" 01=- 10="http://a" 11="http://example.com/@"~ 20="http://example.com/."~ 21="http://a@example.com"~',
     ],
-    ['[["glob","a/b"],["regex","^x/\\\\.\\\\./"]]', '00="a" 01="x/../"~ 10="a/b" 11="x/../a/../a/b"~ 20="a/B" 21="x/../:"~'],
-    ['[["glob","a/b"],["regex","/\\\\./"]]', '00="a" 01="/./"~ 10="a/b" 11="a/./../a/b"~ 20="a/B" 21="/./:"~'],
+    [
+      '[["glob","a/b"],["regex","^x/\\\\.\\\\./"]]',
+      '00="a" 01="x/../"~ 10="a/b" 11="x/../a/../a/b"~ 20="a/B" 21="x/../:"~',
+    ],
+    [
+      '[["glob","a/b"],["regex","/\\\\./"]]',
+      '00="a" 01="/./"~ 10="a/b" 11="a/./../a/b"~ 20="a/B" 21="/./:"~',
+    ],
     ['[["glob","a/b"],["regex","a//"]]', '00="a" 01="a//"~ 10="a/b" 11="a//b"~ 20="a/B" 21="a//B"~'],
     ['[["glob","a/b"],["regex","^\\\\.\\\\./"]]', '00="a" 01=- 10="a/b" 11=- 20="a/B" 21="../"~'],
     // The glob's last part is `b`: never certain of a path whose last segment is `b.`.
@@ -402,7 +408,10 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
     ['[["glob","/etc/*"],["regex","^a/\\\\.\\\\./"]]', '00="a" 01="a/../"~ 20="/etc/a" 21="a/../:"~'],
     ['[["path_prefix","src"],["regex","/\\\\.$"]]', '00="a" 01="/."~ 10="src" 20="srC" 21="src/."~'],
     ['[["path_prefix","src"],["regex","~1"]]', '00="a" 01=- 10="src" 11=- 20="srC" 21="src~1"~'],
-    ['[["glob","**/*.ts"],["regex","~1"]]', '00="a" 01="a~1/a"~ 10=".ts" 11="a~1/../.ts"~ 20=".tS" 21="/~1.ts"~'],
+    [
+      '[["glob","**/*.ts"],["regex","~1"]]',
+      '00="a" 01="a~1/a"~ 10=".ts" 11="a~1/../.ts"~ 20=".tS" 21="/~1.ts"~',
+    ],
     ['[["glob","**/*.ts"],["regex","^[a-z]:"]]', '00="a" 01="a:/"~ 10=".ts" 20=".tS" 21="a:/.ts"~'],
     ['[["glob","**/*.ts"],["regex","\\\\.\\\\.$"]]', '00="a" 01="a.."~ 10=".ts" 11=- 20=".tS" 21=".."~'],
   ])("%s", (operators, expected) => {
