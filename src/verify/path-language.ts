@@ -1,9 +1,10 @@
 /**
  * Path operators (`glob`, `path_prefix`) as automata, exactly, on the paths every platform reads alike: the
  * *simple* paths — segments of ASCII letters, digits, `_`, `-` and `.`, none empty or ending in `.`, joined by
- * single `/`, relative (no segment a Windows device name) or absolute. On a simple relative path a glob's answer is
- * certain when the glob matches it and possible when it matches ignoring case; on a simple absolute path it is at
- * most possible (DESIGN.md §4.5). Every other spelling (backslashes, `..`, case-unstable letters, streams, short
+ * single `/`, relative or absolute. On a simple relative path a glob's answer is certain when the glob matches it
+ * and possible when it matches ignoring case; on a simple absolute path, and on a relative one with a segment that
+ * names a Windows device (`src/con/a.ts`: the runtime reads it as written, but not as plain), it is at most
+ * possible (DESIGN.md §4.5). Every other spelling (backslashes, `..`, case-unstable letters, streams, short
  * names) is read by the runtime in several ways at once; the verifier does not model those readings and leaves
  * such paths to facts that hold whatever the reading (see `facts.ts`).
  */
@@ -91,18 +92,22 @@ export interface PathOperatorLanguages {
 
 /** The path languages of one verification: the simple subset and the operators' languages on it. */
 export class PathLanguages {
+  /** The simple relative paths an operator may be certain of: none with a segment that names a device. */
   readonly relative: Dfa;
   readonly absolute: Dfa;
   /** Every simple path. */
   readonly simple: Dfa;
+  /** Every simple relative path, a device's name among its segments or not. */
+  readonly #relativeAll: Dfa;
   readonly #automata: PathAutomata;
   readonly #nul: number;
 
   constructor(automata: PathAutomata) {
     this.#automata = automata;
-    this.relative = intersect(automata.pattern(RELATIVE, "u"), complement(automata.pattern(DEVICE, "iu")));
+    this.#relativeAll = automata.pattern(RELATIVE, "u");
+    this.relative = intersect(this.#relativeAll, complement(automata.pattern(DEVICE, "iu")));
     this.absolute = automata.pattern(ABSOLUTE, "u");
-    this.simple = union(this.relative, this.absolute);
+    this.simple = union(this.#relativeAll, this.absolute);
     this.#nul = automata.alphabet.symbolOf(0);
   }
 
@@ -129,7 +134,7 @@ export class PathLanguages {
 
   /** The simple paths whose rooted spelling (`\0/a` for `/a`, `\0` for `/`) a pattern over rooted text accepts. */
   #raw(rooted: Dfa, certainOnly: boolean): Dfa {
-    const relative = intersect(this.relative, rooted);
+    const relative = intersect(certainOnly ? this.relative : this.#relativeAll, rooted);
     if (certainOnly) return relative;
     const after = afterSymbol(rooted, this.#nul);
     let absolute = intersect(this.absolute, after);

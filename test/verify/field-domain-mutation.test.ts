@@ -346,7 +346,7 @@ describe("the witnesses of loose regions, by the spellings of paths and URLs the
     ['[["glob","a/b"],["regex","\\\\.$"]]', '00="a" 01="."~ 10="a/b" 11="a/b/."~ 20="a/B" 21=".."~'],
     // A path ending in a blank is no plain path: the glob is never certain there.
     ['[["glob","a/b"],["regex"," $"]]', '00="a" 01="a "~ 10="a/b" 20="a/B" 21=" "~'],
-    ['[["glob","a/b"],["regex","^con$"]]', '00="a" 01="con"~ 10="a/b" 20="a/B"'],
+    ['[["glob","a/b"],["regex","^con$"]]', '00="a" 01="con" 10="a/b" 20="a/B"'],
     ['[["path_prefix","/etc"],["regex","\\\\\\\\"]]', '00="a" 01="\\\\"~ 20="/etc" 21="/etc\\\\"~'],
     ['[["path_prefix","/etc/"],["regex","^C:"]]', '00="a" 01="C:/"~ 20="/etc" 21="C:"~'],
     ['[["path_prefix","/etc/"],["regex","^//"]]', '00="a" 01="//"~ 20="/etc" 21="//:"~'],

@@ -11,7 +11,7 @@ import { compileGlob, rootedPath } from "../../src/runtime/match/glob.js";
 import { readSimplePath } from "../../src/runtime/match/path.js";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
 import { Automata } from "../../src/verify/automata.js";
-import { accepts, TooComplex } from "../../src/verify/dfa.js";
+import { accepts, type Dfa, TooComplex } from "../../src/verify/dfa.js";
 import { PathLanguages } from "../../src/verify/path-language.js";
 
 const CHARS = [
@@ -42,13 +42,14 @@ const glob = fc
   .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
 const prefix = fc.constantFrom("a", "a/", "A", "src", "s", ".a", "a/b", "/a", "/", "co", ".", "./");
 
-/** The simple subset, written without automata: what the runtime reads the same on every platform. */
+/**
+ * The simple subset, written without automata: what the runtime reads the same on every platform, and relative
+ * paths it reads as written but not as plain, for a segment that names a Windows device (`con`, `a/nul.txt`).
+ */
 function isSimple(value: string): boolean {
   if (readSimplePath(value) !== undefined) return true;
   if (value === "/") return true;
-  if (!value.startsWith("/")) return false;
-  return value
-    .slice(1)
+  return (value.startsWith("/") ? value.slice(1) : value)
     .split("/")
     .every((segment) => /^[A-Za-z0-9_.-]*[A-Za-z0-9_-]$/.test(segment));
 }
@@ -95,6 +96,49 @@ describe("PathLanguages", () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("reads a relative path with a device's name as the runtime does: never certain, possible as written", () => {
+    const names = ["con", "CON", "Aux", "nul.txt", "com1", "lpt9.a", "prn.a.b"];
+    const values = names.flatMap((n) => [n, `a/${n}`, `${n}/a`, `src/${n}/x.ts`, `/${n}`]);
+    values.push("cons", "a/conn", "com", "acon", "con-a");
+    const globs = [
+      "**",
+      "*",
+      "con",
+      "**/con",
+      "a/**",
+      "*.a",
+      "{a,con}",
+      "[!a]*",
+      "**/*.ts",
+      "src/**",
+      "**/nul.*",
+    ];
+    const prefixes = ["a", "con", "co", "a/", "CON", "src/"];
+    const { alphabet, paths } = languages(globs, prefixes, values);
+    let possible = 0;
+    for (const v of values) {
+      expect(isSimple(v), v).toBe(true);
+      const symbols = alphabet.symbols(v);
+      expect(accepts(paths.simple, symbols), v).toBe(true);
+      const languagesOf: [unknown, { certain: Dfa; possible: Dfa }][] = [
+        ...globs.map((g) => [{ glob: g }, paths.glob([g])] as [unknown, { certain: Dfa; possible: Dfa }]),
+        ...prefixes.map(
+          (p) => [{ path_prefix: p }, paths.pathPrefix(p)] as [unknown, { certain: Dfa; possible: Dfa }],
+        ),
+      ];
+      for (const [spec, lang] of languagesOf) {
+        const compiled = compileCondition({ f: spec as never });
+        if (!compiled.ok) throw new Error(JSON.stringify(spec));
+        const truth = compiled.condition({ f: v });
+        expect(accepts(lang.certain, symbols), `${JSON.stringify(spec)} certain ${v}`).toBe(truth === 1);
+        expect(accepts(lang.possible, symbols), `${JSON.stringify(spec)} possible ${v}`).toBe(truth !== 0);
+        if (truth === 2) possible++;
+      }
+    }
+    // Most of the answers on these paths are maybes: a glob or a prefix is never certain of them.
+    expect(possible).toBeGreaterThan(100);
   });
 
   it("gives path_prefix's answers on simple paths", () => {
