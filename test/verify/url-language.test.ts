@@ -136,7 +136,8 @@ const spec: fc.Arbitrary<UrlSpec> = fc
         },
       ),
       port: fc.subarray([443, 8443, 80, 21], { minLength: 1 }),
-      path: fc.subarray(["/repos/**", "/a", "/a/*", "/**"], { minLength: 1 }),
+      // In upper case too: such a glob matches a path exactly, or in lower case a path in lower case.
+      path: fc.subarray(["/repos/**", "/a", "/a/*", "/**", "/Repos/**", "/A"], { minLength: 1 }),
       query: fc.subarray(["a", "b"]).map((keys) => ({ keys })),
     },
     { requiredKeys: [] },
