@@ -399,6 +399,25 @@ const CASES: readonly { readonly why: string; readonly ops: readonly Op[]; reado
     ],
     out: "10 12 20",
   },
+  // Asked of two globs in either order: each glob's answer is its own (kept apart in the facts' cache).
+  {
+    why: "a folder prefix certain makes the glob of its folder certain, not a glob of another folder",
+    ops: [
+      ["path_prefix", "src/"],
+      ["glob", "src/**"],
+      ["glob", "lib/**"],
+    ],
+    out: "010 011 012 020 021 022 100 101 102 111 112 120 121 122 211 212 221",
+  },
+  {
+    why: "a folder prefix certain makes the glob of its folder certain, the other glob asked first",
+    ops: [
+      ["path_prefix", "src/"],
+      ["glob", "lib/**"],
+      ["glob", "src/**"],
+    ],
+    out: "001 002 011 012 021 022 100 102 110 111 112 120 121 122 211 212 221",
+  },
   {
     why: "prefixes are compared as written, case and all",
     ops: [
