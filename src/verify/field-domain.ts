@@ -1938,14 +1938,14 @@ export class StringTheory {
       yield* stringsOf(this.alphabet, seeded, loose.lengths, 40);
       yield* stringsOf(this.alphabet, loose.dfa, loose.lengths, 10);
       if (this.hasPaths) yield* spellings(someStrings(this.alphabet, spelt(), loose.lengths, 5));
-      // Where a `command` list is to be a maybe: lines with a word that may run anything.
-      for (const [i, truth] of state.truths) {
-        const atom = this.#field.atoms[i] as Atom;
-        if (truth !== 2 || atom.operator !== "command") continue;
-        const runners = seedPattern(atom, 2, true);
-        if (runners === undefined) continue;
-        // A code option with a value that runs anything first (`git log -c -r`): the shortest lines of a code option
-        // alone seldom have one.
+      // Where a `command` list is to be a maybe: lines with a word that may run anything (the same lines for every
+      // list), a code option with a value that runs anything first (`git log -c -r`): the shortest lines of a code
+      // option alone seldom have one.
+      const runners = [...state.truths]
+        .filter(([i, truth]) => truth === 2 && (this.#field.atoms[i] as Atom).operator === "command")
+        .map(([i]) => seedPattern(this.#field.atoms[i] as Atom, 2, true))
+        .find((seed) => seed !== undefined);
+      if (runners !== undefined) {
         const valued = this.#automata.pattern(RUNNER_VALUE_LINES, "u");
         yield* stringsOf(this.alphabet, intersect(loose.dfa, valued, false), loose.lengths, 6);
         const lines = this.#automata.pattern(runners.pattern, runners.flags);
