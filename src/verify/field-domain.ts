@@ -2069,24 +2069,23 @@ function seedPattern(
         if (read.ok) words.push([...read.prefix.words]);
       }
       if (words.length === 0) return undefined;
-      const word = COMMAND_WORD;
       // A string that may run none of the prefixes is any other string: no seed narrows it usefully.
       if (truth === 0) return undefined;
       const alternatives = words.map((w) => w.map(literal).join(" ")).join("|");
-      if (truth === 1) return { pattern: `^(?:${alternatives})(?: ${word})*$`, flags: "u" };
+      if (truth === 1) return { pattern: `^(?:${alternatives})(?: ${COMMAND_WORD})*$`, flags: "u" };
       // A maybe after other words, or with other words between the program and the prefix's later words
       // (`kubectl get pods -o delete` for `kubectl delete`: the runtime may read `delete` as its subcommand).
       const later = words
         .filter((w) => w.length > 1)
-        .map((w) => `${literal(w[0] as string)}(?: ${word})* ${w.slice(1).map(literal).join(" ")}`);
+        .map((w) => `${literal(w[0] as string)}(?: ${COMMAND_WORD})* ${w.slice(1).map(literal).join(" ")}`);
       // Or (`runners`) a later word that may run anything (`find . -name sh`, `git log -c`): every prefix may match.
       if (runners)
         return {
-          pattern: `^(?:${word} )+(?:${RUNNER_WORDS.map(literal).join("|")})(?: ${word})*$`,
+          pattern: `^(?:${COMMAND_WORD} )+(?:${RUNNER_WORDS.map(literal).join("|")})(?: ${COMMAND_WORD})*$`,
           flags: "u",
         };
       return {
-        pattern: `^(?:(?:${word} )+(?:${alternatives})${later.map((l) => `|${l}`).join("")})(?: ${word})*$`,
+        pattern: `^(?:(?:${COMMAND_WORD} )+(?:${alternatives})${later.map((l) => `|${l}`).join("")})(?: ${COMMAND_WORD})*$`,
         flags: "u",
       };
     }

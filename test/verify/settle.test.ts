@@ -141,7 +141,7 @@ describe("command properties", () => {
           reason: "read-only",
         },
         {
-          id: "no-deep-seven",
+          id: "changes-files",
           tools: ["run_shell"],
           decision: "deny",
           when: { command: { command: ["find -delete", "find -exec"] } },
