@@ -65,6 +65,14 @@ export class DfaBuilder {
     this.#trans[state * this.k + symbol] = target;
   }
 
+  /** Sets the target of every symbol of `state`: `targets[classOf[symbol]]` (symbols a class goes alike). */
+  setRow(state: number, classOf: Int32Array, targets: Int32Array): void {
+    const trans = this.#trans;
+    const k = this.k;
+    const base = state * k;
+    for (let c = 0; c < k; c++) trans[base + c] = targets[classOf[c] as number] as number;
+  }
+
   build(start = 0): Dfa {
     // A missing transition goes to a dead state, added when needed.
     let dead = -1;
@@ -270,7 +278,7 @@ export function product(
       const c = reps[r] as number;
       targets[r] = idOf(a.trans[x * k + c] as number, b.trans[y * k + c] as number);
     }
-    for (let c = 0; c < k; c++) builder.set(id, c, targets[classOf[c] as number] as number);
+    builder.setRow(id, classOf, targets);
   }
   const built = builder.build(0);
   CLASSES.set(built, classes);
@@ -666,9 +674,17 @@ function extendLayers(a: Dfa, info: Layers): void {
  */
 export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number | undefined {
   if (lengths.length === 0) return undefined;
+  const last = (lengths[lengths.length - 1] as readonly [number, number])[1];
+  // An automaton asked once (a product tried and dropped): a search forwards to the first accepting state gives the
+  // shortest length of all, which answers whenever it is among the lengths or past the last of them, without the
+  // states that lead somewhere (a search back over every state) or the layers.
+  if (!LAYERS.has(a)) {
+    const shortest = shortestAccepted(a);
+    if (shortest === undefined || shortest > last) return undefined;
+    if (inLengths(lengths, shortest)) return shortest;
+  }
   const info = layersOf(a);
   if (info.useful[a.start] === 0) return undefined;
-  const last = (lengths[lengths.length - 1] as readonly [number, number])[1];
   for (let len = 0; len < MAX_LAYERS; len++) {
     if (len === info.layers.length && !info.ended && info.earlier === undefined) extendLayers(a, info);
     if (len < info.layers.length) {
@@ -695,6 +711,30 @@ export function shortestLength(a: Dfa, lengths: LengthSet = ANY_LENGTH): number 
     return best;
   }
   throw new TooComplex("the shortest string of an automaton is too long to find");
+}
+
+/** The length of the shortest string `a` accepts (a search forwards from the start), or undefined when it has none. */
+function shortestAccepted(a: Dfa): number | undefined {
+  if (a.accept[a.start] === 1) return 0;
+  const { k } = a;
+  const { reps } = classesOf(a);
+  const seen = new Uint8Array(a.n);
+  seen[a.start] = 1;
+  let frontier = [a.start];
+  for (let len = 1; frontier.length > 0; len++) {
+    const next: number[] = [];
+    for (const s of frontier) {
+      for (let r = 0; r < reps.length; r++) {
+        const t = a.trans[s * k + (reps[r] as number)] as number;
+        if (seen[t] === 1) continue;
+        if (a.accept[t] === 1) return len;
+        seen[t] = 1;
+        next.push(t);
+      }
+    }
+    frontier = next;
+  }
+  return undefined;
 }
 
 /** `exactly[j][s]` is 1 when from state s an accepting state is reached in exactly j steps; kept per automaton. */

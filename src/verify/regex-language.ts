@@ -318,14 +318,43 @@ export class RegexLanguage {
       for (const s of syms) if (test(s)) out.push((this.#outs[s] as number[])[0] as number);
       return out;
     };
+    // Symbols that every character test, their kind and their code units treat alike go from every state to the
+    // same state: the target is found for the first of them (in order, so states are numbered as symbol by symbol).
+    const columnOf = new Int32Array(k);
+    const firsts: number[] = [];
+    const columns = new Map<string, number>();
+    const memberRows = [...member.values()];
+    for (let c = 0; c < k; c++) {
+      let key = `${kinds[c]}${astral[c] === true ? "+" : "-"}`;
+      for (const row of memberRows) key += row[c] === 1 ? "1" : "0";
+      let column = columns.get(key);
+      if (column === undefined) {
+        column = firsts.length;
+        columns.set(key, column);
+        firsts.push(c);
+      }
+      columnOf[c] = column;
+    }
+    const targets = new Int32Array(firsts.length);
     const start = stateOf([], KIND_START);
     while (pending.length > 0) {
       const { id, kernel, prev } = pending.pop() as { id: number; kernel: number[]; prev: number };
-      for (let c = 0; c < k; c++) {
+      // The states reachable before the next character depend on its kind alone.
+      const closures = new Map<number, { syms: number[]; match: boolean }>();
+      const closureBefore = (kind: number) => {
+        let closure = closures.get(kind);
+        if (closure === undefined) {
+          closure = this.#closure([...kernel, this.#start], prev, kind);
+          closures.set(kind, closure);
+        }
+        return closure;
+      };
+      for (let column = 0; column < firsts.length; column++) {
+        const c = firsts[column] as number;
         let target: number;
         if (astral[c] === true) {
           // Two code units, each a character of its own to the pattern.
-          const first = this.#closure([...kernel, this.#start], prev, KIND_OTHER);
+          const first = closureBefore(KIND_OTHER);
           if (first.match) target = sink();
           else {
             const middle = step(first.syms, (s) => (unitMember.get(s) as [boolean, boolean])[0]);
@@ -339,7 +368,7 @@ export class RegexLanguage {
           }
         } else {
           const kind = kinds[c] as number;
-          const closure = this.#closure([...kernel, this.#start], prev, kind);
+          const closure = closureBefore(kind);
           target = closure.match
             ? sink()
             : stateOf(
@@ -347,8 +376,9 @@ export class RegexLanguage {
                 kind,
               );
         }
-        builder.set(id, c, target);
+        targets[column] = target;
       }
+      builder.setRow(id, columnOf, targets);
     }
     return minimize(builder.build(start));
   }
