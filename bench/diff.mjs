@@ -1,8 +1,9 @@
 // `toolgate diff` speed, over the built package (dist/), end to end in child processes (median of several
 // runs, Node start-up included):
-//   (a) two versions of the reference policy (policies/ and a copy with a narrowed deny glob, a widened
-//       command list and a removed rule), with generated witnesses;
-//   (b) the same pair with 10,000 recorded calls replayed from a JSONL audit log written by the JSONL sink.
+//   (a) two versions of the reference policy: policies/ against a copy with one rule changed (a shell deny
+//       made ask: the issue's measure), and against a copy with three changes (a narrowed deny glob, a widened
+//       command list, that rule made ask), with generated witnesses;
+//   (b) the pair of three changes with 10,000 recorded calls replayed from a JSONL audit log written by the JSONL sink.
 // Targets: (a) under 2 s, (b) under 5 s. Prints a table; `--runs N` (default 5), `--smoke` (1 run, 500 calls).
 //
 //   npm run build && node bench/diff.mjs
@@ -37,19 +38,23 @@ function edit(path, from, to) {
 const work = mkdtempSync(join(tmpdir(), "toolgate-bench-diff-"));
 const base = join(work, "base");
 const head = join(work, "head");
+// The issue's measure: one rule changed (a shell deny made ask), the slowest tool's search.
+const one = join(work, "one");
 copyReference(base);
 copyReference(head);
-edit(join(head, "policies/org/baseline.yaml"), '"**/.env*"', '"**/.env"');
-edit(join(head, "policies/policy.yaml"), '          - "pwd"\n', '          - "pwd"\n          - "cat"\n');
-edit(
-  join(head, "policies/policy.yaml"),
+copyReference(one);
+const madeAsk = [
   `decision: deny
     when:
       command: { regex: "--no-index" }`,
   `decision: ask
     when:
       command: { regex: "--no-index" }`,
-);
+];
+edit(join(head, "policies/org/baseline.yaml"), '"**/.env*"', '"**/.env"');
+edit(join(head, "policies/policy.yaml"), '          - "pwd"\n', '          - "pwd"\n          - "cat"\n');
+edit(join(head, "policies/policy.yaml"), ...madeAsk);
+edit(join(one, "policies/policy.yaml"), ...madeAsk);
 
 // Recorded calls: what a coding agent does all day, through the real JSONL sink.
 const log = join(work, "audit.jsonl");
@@ -109,6 +114,7 @@ function run(args) {
 }
 
 const a = run(["--base", "base", "--head", "head", "--format", "json"]);
+const a1 = run(["--base", "base", "--head", "one", "--format", "json"]);
 const b = run(["--base", "base", "--head", "head", "--format", "json", "--calls", "audit.jsonl"]);
 
 // The same work in this process (no Node start-up): load both sides, read the log, diff. Wall and CPU time.
@@ -138,7 +144,14 @@ const inB = await inProcess(true);
 rmSync(work, { recursive: true, force: true });
 
 const rows = [
-  ["CLI: reference policy, two versions, with witnesses", a.ms, 2000, a.output.summary, a.cpu],
+  [
+    "CLI: reference policy against one rule changed (a shell deny made ask)",
+    a1.ms,
+    2000,
+    a1.output.summary,
+    a1.cpu,
+  ],
+  ["CLI: reference policy against three changes, with witnesses", a.ms, 2000, a.output.summary, a.cpu],
   [`CLI: the same with ${CALLS} recorded calls replayed`, b.ms, 5000, b.output.summary, b.cpu],
   ["in process: load both, diff with witnesses", inA.ms, 2000, inA.summary, inA.cpu],
   [`in process: the same with ${CALLS} recorded calls`, inB.ms, 5000, inB.summary, inB.cpu],

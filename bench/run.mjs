@@ -30,7 +30,7 @@ import { casbinEnforcer, cedarAuthorizer, toolgatePolicyYaml } from "./peers.mjs
 import { benchRealistic } from "./realistic.mjs";
 import { benchStores } from "./stores.mjs";
 import { writeSyntheticConfig } from "./synthetic-config.mjs";
-import { benchVerify } from "./verify.mjs";
+import { benchDiff, benchVerify } from "./verify.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 // Under the repository, so that generated modules resolve `toolgate/runtime` by the package's own name.
@@ -325,7 +325,8 @@ async function lint() {
 }
 
 // 4. Codegen ---------------------------------------------------------------------------------------------------
-// `toolgate verify` as a whole command on twenty properties of the reference policy (bench/verify.mjs).
+// `toolgate verify` as a whole command on twenty properties of the reference policy, and `toolgate diff` of it
+// against one rule changed (bench/verify.mjs).
 async function verify() {
   const r = benchVerify({ runs: smoke ? 1 : 5 });
   row(
@@ -336,6 +337,16 @@ async function verify() {
     undefined,
     "< 2000 ms",
     r.commandMs < 2000,
+  );
+  const d = benchDiff({ runs: smoke ? 1 : 5 });
+  row(
+    "verify",
+    "toolgate diff command, whole process (reference policy against one rule changed)",
+    d.commandMs,
+    "ms",
+    undefined,
+    "< 2000 ms",
+    d.commandMs < 2000,
   );
 }
 
