@@ -188,8 +188,32 @@ export function parseYaml(bytes: Uint8Array, file: string): StageResult<ParsedFi
   if (block !== undefined) {
     return { ok: true, value: { file, data: block.data, positions: block.positions }, diagnostics: [] };
   }
-  return parseYamlText(text, file);
+  // A text the YAML parse read cleanly a moment ago gives the same data again (`diff` loads two versions of a
+  // configuration, most of whose files are alike): a copy of it, so that no reader shares another's objects.
+  const known = RECENT_PARSES.get(text);
+  if (known !== undefined) {
+    return {
+      ok: true,
+      value: { file, data: structuredClone(known.data), positions: known.positions },
+      diagnostics: [],
+    };
+  }
+  const parsed = parseYamlText(text, file);
+  if (parsed.ok && parsed.diagnostics.length === 0) {
+    if (RECENT_PARSES.size >= RECENT_PARSES_KEPT)
+      RECENT_PARSES.delete(RECENT_PARSES.keys().next().value as string);
+    RECENT_PARSES.set(text, { data: structuredClone(parsed.value.data), positions: parsed.value.positions });
+  }
+  return parsed;
 }
+
+/** The texts the YAML parse read last without a diagnostic, and their data and positions (oldest first). */
+const RECENT_PARSES = new Map<
+  string,
+  { readonly data: unknown; readonly positions: ReadonlyMap<string, NodePosition> }
+>();
+/** How many texts {@link RECENT_PARSES} keeps. */
+const RECENT_PARSES_KEPT = 8;
 
 /**
  * A file that is plain JSON, read as the YAML parse (JSON is YAML 1.2) would read it without a diagnostic:

@@ -548,4 +548,30 @@ describe("plain block YAML", () => {
       ],
     ]);
   });
+
+  it("reads a text the YAML parse read before again as a copy, under the new file's name", () => {
+    // A block scalar: not plain block YAML, so the YAML parse reads it (twice, for two versions of a config).
+    const source = "tests:\n  - name: |\n      two\n      lines\n    __proto__: { x: 1 }\n";
+    expect(plainBlockYaml(source)).toBeUndefined();
+    const bytes = new TextEncoder().encode(source);
+    const first = parseYaml(bytes, "base/t.yaml");
+    const second = parseYaml(bytes, "head/t.yaml");
+    if (!first.ok || !second.ok) throw new Error("the text parses");
+    expect(second.value.file).toBe("head/t.yaml");
+    expect(second.value.data).toEqual(first.value.data);
+    expect(second.value.positions).toEqual(first.value.positions);
+    const item = (data: unknown) => (data as { tests: Record<string, unknown>[] }).tests[0] as object;
+    expect(Object.getOwnPropertyNames(item(second.value.data))).toEqual(["name", "__proto__"]);
+    expect(Object.getPrototypeOf(item(second.value.data))).toBe(Object.prototype);
+    // Each reader has data of its own: what one changes, the next does not see.
+    (item(first.value.data) as Record<string, unknown>).name = "changed";
+    (item(second.value.data) as Record<string, unknown>).name = "changed too";
+    const third = parseYaml(bytes, "t.yaml");
+    if (!third.ok) throw new Error("the text parses");
+    expect((item(third.value.data) as Record<string, unknown>).name).toBe("two\nlines\n");
+    // A text with a problem is parsed, and reported, every time.
+    const bad = new TextEncoder().encode("a: |\n  x\na: 1\n");
+    expect(parseYaml(bad, "one.yaml").diagnostics[0]?.file).toBe("one.yaml");
+    expect(parseYaml(bad, "two.yaml").diagnostics[0]?.file).toBe("two.yaml");
+  });
 });
