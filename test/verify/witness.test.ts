@@ -88,6 +88,8 @@ describe("sampleValue", () => {
       ["", ""],
     ],
     ["null items read as any value", { type: "array", minItems: 1, items: null }, [""]],
+    ["no items read as any value", { type: "array", minItems: 2 }, ["", ""]],
+    ["items of every value (true) read as any value", { type: "array", minItems: 1, items: true }, [""]],
     ["null when no type is allowed", { type: [] }, null],
     ["a string when any type is", {}, ""],
   ])("gives %s", (_, schema, expected) => {
