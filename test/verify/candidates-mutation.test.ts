@@ -6,38 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { ToolPolicy } from "../../src/runtime/policy.js";
-import { AutomataPool } from "../../src/verify/automata.js";
-import { FieldDomain, numberRepresentatives, type StringTheory } from "../../src/verify/field-domain.js";
-import { AtomTable, fieldRef } from "../../src/verify/formula.js";
+import { type FieldDomain, numberRepresentatives, type StringTheory } from "../../src/verify/field-domain.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
 import { factsOf, ruledOut } from "./facts-harness.js";
-import { loadFromText, reachable } from "./helpers.js";
-
-const REF = fieldRef("arguments", "f");
-
-function field(operators: readonly (readonly [string, unknown])[]): FieldDomain {
-  const table = new AtomTable();
-  for (const [operator, value] of operators) table.atom(REF, operator, value);
-  return new FieldDomain(
-    REF,
-    table.atoms,
-    [{ schema: { type: "string" }, missingAllowed: false }],
-    new AutomataPool(),
-  );
-}
-
-/** A field of these operators and one the theory does not know, true on the string `accepts` alone. */
-function withCustom(operators: readonly (readonly [string, unknown])[], accepts: string): FieldDomain {
-  const table = new AtomTable();
-  for (const [operator, value] of operators) table.atom(REF, operator, value);
-  table.custom(REF, "custom-operator", accepts, (v) => (v === accepts ? 1 : 0));
-  return new FieldDomain(
-    REF,
-    table.atoms,
-    [{ schema: { type: "string" }, missingAllowed: false }],
-    new AutomataPool(),
-  );
-}
+import { loadFromText, reachable, stringField } from "./helpers.js";
 
 function theoryOf(domain: FieldDomain): StringTheory {
   const theory = domain.strings();
@@ -153,7 +125,7 @@ describe("other spellings of a path a glob names", () => {
   ])("glob %s: the witness of an operator true on %s alone", (glob, text, truths) => {
     // An operator the theory does not know, true on one string: the only witness is that string, among the
     // spellings of the glob's own shortest paths.
-    const domain = withCustom([["glob", glob]], text);
+    const domain = stringField([["glob", glob]], text);
     expect(domain.atoms.map((a) => a.test(text)).join("")).toBe(truths);
     const found = reachable(domain).find((r) => r.truths === truths);
     expect(found?.witness).toEqual({ text, loose: true });
@@ -165,7 +137,7 @@ describe("a compound command as a second witness", () => {
     // One list of both prefixes is certain of `git status && npm test` (each part starts with one of them): with the
     // list true, the compound has the truths, but the controller decides it as it decides `git status`, so it is
     // not offered.
-    const single = field([["command", ["git status", "npm test"]]]);
+    const single = stringField([["command", ["git status", "npm test"]]]);
     const certain = reachable(single).find((r) => r.truths === "1");
     if (certain === undefined) throw new Error("1 is reachable");
     expect(theoryOf(single).witnesses(certain.state, "certain")).toEqual([
@@ -173,7 +145,7 @@ describe("a compound command as a second witness", () => {
     ]);
     // A `url` operator is a maybe on a line it cannot read as a URL, the compound too; a maybe of another operator
     // than a command list is no reason to offer it.
-    const url = field([
+    const url = stringField([
       ["command", ["git status", "npm test"]],
       ["url", { host: "x.org" }],
     ]);
@@ -183,7 +155,7 @@ describe("a compound command as a second witness", () => {
     expect(theoryOf(url).witnesses(other.state, "other")).toEqual([{ text: "git status", loose: true }]);
     // Beside a list of `git status` alone, which is a maybe on the compound (its part `npm test` runs no
     // `git status`, its part `git status` does): offered after the first witness.
-    const pair = field([
+    const pair = stringField([
       ["command", ["git status"]],
       ["command", ["git status", "npm test"]],
     ]);

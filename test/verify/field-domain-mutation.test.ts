@@ -18,7 +18,7 @@ import {
 } from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { checkValue } from "../../src/verify/schema-facts.js";
-import { reachable } from "./helpers.js";
+import { reachable, stringField, summary } from "./helpers.js";
 
 const REF = fieldRef("arguments", "f");
 
@@ -39,16 +39,6 @@ function theoryOf(domain: FieldDomain): StringTheory {
   const theory = domain.strings();
   if (theory === null) throw new Error("strings are not modelled");
   return theory;
-}
-
-/** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none). */
-function summary(domain: FieldDomain): string[] {
-  return reachable(domain).map((r) => {
-    if (r.witness !== undefined)
-      expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
-    const text = r.witness === undefined ? "-" : `${r.witness.text}${r.witness.loose ? "~" : ""}`;
-    return `${r.truths}=${text}`;
-  });
 }
 
 describe("regexExact at its edges", () => {
@@ -436,14 +426,6 @@ function witnessed(domain: FieldDomain): string[] {
   });
 }
 
-/** A field read by `operators`, then by an operator the string theory does not know, true on `accepts` alone. */
-function withCustom(operators: readonly (readonly [string, unknown])[], accepts: string): FieldDomain {
-  const table = new AtomTable();
-  for (const [operator, value] of operators) table.atom(REF, operator, value);
-  table.custom(REF, "custom-operator", accepts, (v) => (v === accepts ? 1 : 0));
-  return new FieldDomain(REF, table.atoms, sidesOf([{ type: "string" }]), new AutomataPool());
-}
-
 describe("the string theory's narrowing of command lists", () => {
   it("makes a command list true only on the safe subset, and false or a maybe also outside it", () => {
     // `é` is in no word or quote of the safe subset: a string holding it is never certainly `ls`.
@@ -539,7 +521,7 @@ describe("the string theory's narrowing of command lists", () => {
   });
 
   it("reads the inert lines with an operator the theory does not know among the truths, which has no answer there", () => {
-    const domain = withCustom(
+    const domain = stringField(
       [
         ["regex", "^ls( [a-z]+)*$"],
         ["command", ["ls"]],
@@ -560,7 +542,7 @@ describe("the string theory's settling of a few strings", () => {
     // 59 strings of two characters, then the one the unknown operator accepts: the last of a loose region's strings
     // in the order they are read, past the candidates drawn from it.
     const listed = [..."abcdef"].flatMap((l) => [..."0123456789"].map((d) => `${l}${d}`)).slice(0, 59);
-    const domain = withCustom([["in", [...listed, "zzz"]]], "zzz");
+    const domain = stringField([["in", [...listed, "zzz"]]], "zzz");
     const found = reachable(domain).find((r) => r.truths === "11");
     expect(found?.witness).toEqual({ text: "zzz", loose: true });
     const other = reachable(domain).find((r) => r.truths === "10");
@@ -625,7 +607,7 @@ describe("the string theory's witnesses", () => {
   it("tries the loose candidates with `--` before the words after a prefix that lists its options", () => {
     // `git log -p` does not list `-p`; after `--` it is an operand, and the list is true. An operator the theory
     // does not know, true on one string none of the candidates is, makes states with no witness: none is made up.
-    const domain = withCustom(
+    const domain = stringField(
       [
         ["command", [{ prefix: "git log", options: ["-n"] }]],
         ["regex", " -p"],
@@ -649,7 +631,7 @@ describe("the string theory's witnesses", () => {
 
   it("gives the compound command as the only witness where no other candidate has the truths", () => {
     // An operator the theory does not know, true on the compound command alone: no candidate but it has the truths.
-    const domain = withCustom(
+    const domain = stringField(
       [
         ["command", ["git status"]],
         ["command", ["npm test"]],

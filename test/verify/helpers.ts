@@ -1,8 +1,11 @@
 import { rmSync } from "node:fs";
+import { expect } from "vitest";
 import type { PolicyBundle } from "../../src/bundle/policy-bundle.js";
 import { loadPolicyResultSync } from "../../src/config/load-policy.js";
 import type { ArgumentValidator } from "../../src/runtime/types.js";
-import type { FieldDomain, TheoryState } from "../../src/verify/field-domain.js";
+import { AutomataPool } from "../../src/verify/automata.js";
+import { FieldDomain, type TheoryState } from "../../src/verify/field-domain.js";
+import { AtomTable, fieldRef } from "../../src/verify/formula.js";
 import { writeTree } from "../cli/cli-helpers.js";
 
 /** Loads a configuration made of a tools file and a policy file (YAML text), through the real loader. */
@@ -71,5 +74,38 @@ export function shellTools(name = "run_shell", maxLength = 512): string {
         },
       },
     ],
+  });
+}
+
+/** The field the string-theory tests read: an argument `f`. */
+export const FIELD_REF = fieldRef("arguments", "f");
+
+/**
+ * A string field of these operators (and, with `accepts`, of an operator the theory does not know, true on that
+ * string alone), with a fresh pool of automata.
+ */
+export function stringField(
+  operators: readonly (readonly [string, unknown])[],
+  accepts?: string,
+): FieldDomain {
+  const table = new AtomTable();
+  for (const [operator, value] of operators) table.atom(FIELD_REF, operator, value);
+  if (accepts !== undefined)
+    table.custom(FIELD_REF, "custom-operator", accepts, (v) => (v === accepts ? 1 : 0));
+  return new FieldDomain(
+    FIELD_REF,
+    table.atoms,
+    [{ schema: { type: "string" }, missingAllowed: false }],
+    new AutomataPool(),
+  );
+}
+
+/** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none), each witness checked. */
+export function summary(domain: FieldDomain): string[] {
+  return reachable(domain).map((r) => {
+    if (r.witness !== undefined)
+      expect(domain.atoms.map((a) => a.test(r.witness?.text)).join(""), r.witness.text).toBe(r.truths);
+    const text = r.witness === undefined ? "-" : `${r.witness.text}${r.witness.loose ? "~" : ""}`;
+    return `${r.truths}=${text}`;
   });
 }
