@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { ToolPolicy } from "../../src/runtime/policy.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText, reachable, stringField, summary } from "./helpers.js";
+import { loadFromText, reachable, shellTools, stringField, summary } from "./helpers.js";
 
 /** The witness of `truths` in a field with an operator true on `text` alone. */
 function customWitness(operators: readonly (readonly [string, unknown])[], text: string, truths: string) {
@@ -73,16 +73,7 @@ describe("a single glob cuts the field's alphabet for its whole text", () => {
   });
 });
 
-const SHELL = `tools:
-  - name: sh
-    description: Run a shell command.
-    input_schema:
-      type: object
-      properties:
-        command: { type: string, maxLength: 64 }
-      required: [command]
-      additionalProperties: false
-`;
+const SHELL = shellTools("sh", 64);
 
 /** One property on `sh`, and the controller's decision on a command. */
 function verifyShell(policy: string, where: unknown, kind: "never" | "always", action: "allow" | "deny") {
