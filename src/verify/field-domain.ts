@@ -1784,7 +1784,8 @@ export class StringTheory {
     const folders = new Set<string>();
     const bases = new Set<string>(["a"]);
     for (const atom of this.#field.atoms) {
-      if (atom.operator === "path_prefix") bases.add((atom.value as string).replace(/^\/+|\/+$/g, ""));
+      // A prefix's folder as written (`/srv/app`): a path made relative could never be under an absolute prefix.
+      if (atom.operator === "path_prefix") bases.add((atom.value as string).replace(/\/+$/, ""));
       if (atom.operator !== "glob") continue;
       for (const g of typeof atom.value === "string" ? [atom.value] : (atom.value as string[])) {
         const folder = /^(?:\*\*\/)?([^/*?[\]{}!\\]+)\/\*\*$/.exec(g)?.[1];

@@ -607,19 +607,31 @@ function anyOf(formulas: readonly Formula[]): Formula {
   return { kind: "not", of: { kind: "and", of: formulas.map((f) => ({ kind: "not", of: f })) } };
 }
 
+/** Options of {@link Verifier}. */
+export interface VerifierOptions {
+  /** Visits per search for a call that breaks a property; default the search's own (tests set a small one). */
+  readonly budget?: number;
+}
+
 /** Verifies properties against a loaded bundle. */
 export class Verifier {
   readonly #bundle: PolicyBundle;
   readonly #controller: ToolController;
   readonly #mode: ControllerMode;
+  readonly #options: VerifierOptions;
   readonly #tools = new Map<string, ToolSetup>();
   /** The automata of this verification, shared by the fields of every tool. */
   readonly #pool = new AutomataPool();
 
-  constructor(bundle: PolicyBundle, validators: ReadonlyMap<string, ArgumentValidator>) {
+  constructor(
+    bundle: PolicyBundle,
+    validators: ReadonlyMap<string, ArgumentValidator>,
+    options: VerifierOptions = {},
+  ) {
     this.#bundle = bundle;
     this.#controller = decisionOnly(bundle, validators);
     this.#mode = bundle.mode;
+    this.#options = options;
   }
 
   /** Every property's result, in order. The automata of a tool are built once for all its properties. */
@@ -793,6 +805,7 @@ export class Verifier {
       concreteOnly: true,
       maxModels: 24,
       order,
+      ...(this.#options.budget === undefined ? {} : { budget: this.#options.budget }),
       accept: (model) => {
         const call = callOf(model, question.fields, question.argumentsSchema, question.contextSchema);
         witness = this.#confirm(property, tool, call.arguments, call.context);
@@ -815,6 +828,7 @@ export class Verifier {
       concreteOnly: false,
       maxModels: 1,
       order,
+      ...(this.#options.budget === undefined ? {} : { budget: this.#options.budget }),
     });
     const model = loose.models[0];
     if (model !== undefined) {
