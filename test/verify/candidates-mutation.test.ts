@@ -9,7 +9,7 @@ import { ToolPolicy } from "../../src/runtime/policy.js";
 import { type FieldDomain, numberRepresentatives, type StringTheory } from "../../src/verify/field-domain.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
 import { factsOf, ruledOut } from "./facts-harness.js";
-import { loadFromText, reachable, stringField } from "./helpers.js";
+import { loadFromText, reachable, readFileTools, stringField } from "./helpers.js";
 
 function theoryOf(domain: FieldDomain): StringTheory {
   const theory = domain.strings();
@@ -35,16 +35,7 @@ describe("the multiples of a piece the search does not try to its end", () => {
   });
 });
 
-const READ_FILE = `tools:
-  - name: read_file
-    description: Read a file.
-    input_schema:
-      type: object
-      properties:
-        path: { type: string, minLength: 1, maxLength: 4096, pattern: "^[^A-Z]*$" }
-      required: [path]
-      additionalProperties: false
-`;
+const READ_FILE = readFileTools("^[^A-Z]*$");
 
 /** The witness path of a property on `read_file`, and the controller's decision on it. */
 function readFileWitness(

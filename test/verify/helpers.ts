@@ -77,6 +77,31 @@ export function shellTools(name = "run_shell", maxLength = 512): string {
   });
 }
 
+/** The tool specs of one `read_file` tool: a required `path` string of 1 to 4,096 characters, of `pattern` if given. */
+export function readFileTools(pattern?: string): string {
+  return JSON.stringify({
+    tools: [
+      {
+        name: "read_file",
+        description: "Read a file.",
+        input_schema: {
+          type: "object",
+          properties: {
+            path: {
+              type: "string",
+              minLength: 1,
+              maxLength: 4096,
+              ...(pattern === undefined ? {} : { pattern }),
+            },
+          },
+          required: ["path"],
+          additionalProperties: false,
+        },
+      },
+    ],
+  });
+}
+
 /** The field the string-theory tests read: an argument `f`. */
 export const FIELD_REF = fieldRef("arguments", "f");
 

@@ -5,18 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { ToolPolicy } from "../../src/runtime/policy.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText } from "./helpers.js";
+import { loadFromText, readFileTools } from "./helpers.js";
 
-const TOOLS = `tools:
-  - name: read_file
-    description: Read a file.
-    input_schema:
-      type: object
-      properties:
-        path: { type: string, minLength: 1, maxLength: 4096 }
-      required: [path]
-      additionalProperties: false
-`;
+const TOOLS = readFileTools();
 
 function verify(policy: string, where: unknown, kind: "never" | "always", action: "allow" | "deny") {
   const { bundle, validators } = loadFromText(TOOLS, policy);

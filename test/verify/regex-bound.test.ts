@@ -13,7 +13,7 @@ import { regexWorkUpperBound } from "../../src/runtime/match/regex/vm.js";
 import { compileRegexOperator } from "../../src/runtime/operators/regex.js";
 import { regexExact } from "../../src/verify/field-domain.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText } from "./helpers.js";
+import { loadFromText, readFileTools } from "./helpers.js";
 
 const RUNS = Number(process.env.TOOLGATE_VERIFY_RUNS ?? 200);
 
@@ -204,16 +204,7 @@ describe("regexExact", () => {
 
   it("lets verify prove a property of a long path field selected by a short regex", () => {
     const { bundle, validators } = loadFromText(
-      `tools:
-  - name: read_file
-    description: Read a file.
-    input_schema:
-      type: object
-      properties:
-        path: { type: string, minLength: 1, maxLength: 4096 }
-      required: [path]
-      additionalProperties: false
-`,
+      readFileTools(),
       `version: 1
 allow: [read_file]
 rules:

@@ -17,7 +17,7 @@ import { AtomTable } from "../../src/verify/formula.js";
 import { PathLanguages } from "../../src/verify/path-language.js";
 import { withOptionalsRead } from "../../src/verify/schema-facts.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { FIELD_REF, loadFromText, shellTools } from "./helpers.js";
+import { FIELD_REF, loadFromText, readFileTools, shellTools } from "./helpers.js";
 
 describe("the strings tried where the string theory is too large", () => {
   it("holds a pattern's strings one past the minLength and one short of the maxLength", () => {
@@ -43,16 +43,7 @@ describe("the strings tried where the string theory is too large", () => {
   });
 });
 
-const READ_FILE = `tools:
-  - name: read_file
-    description: Read a file.
-    input_schema:
-      type: object
-      properties:
-        path: { type: string, minLength: 1, maxLength: 4096 }
-      required: [path]
-      additionalProperties: false
-`;
+const READ_FILE = readFileTools();
 
 describe("a folder a glob names, entered and left under a path_prefix's folder", () => {
   it.each([
