@@ -3,7 +3,7 @@
 // import, not a lone bracket) of the files stryker.verify.config.mjs mutates, leaving out the lines of earlier
 // samples (files of `--mutate` lists given with `--without`).
 //
-//   node scripts/mutation-sample.mjs --seed 7 --count 160 [--without docs/mutation-samples/A.txt]
+//   node scripts/mutation-sample.mjs --seed 7 --count 160 [--without scripts/mutation-samples/A.txt]
 //   npx stryker run stryker.verify.config.mjs --mutate "$(node scripts/mutation-sample.mjs --seed 7)" --concurrency 2
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
