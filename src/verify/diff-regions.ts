@@ -710,6 +710,17 @@ function diffTool(
       return (oLo < nHi ? REACHED : 0) | (oHi >= nLo ? MISSED : 0);
     },
   };
+  // Changed: refused by a deny rule on one side and as invalid on the other (the same rank), where a schema changed
+  // (else validity is the same on both sides): some pair of possible outcomes is so; missed: some pair is not.
+  const changed: Goal = {
+    reach: (masks) => {
+      const [o, n] = sides(masks);
+      if (o === 0 || n === 0) return MISSED;
+      const some = ((o & DENY) !== 0 && (n & INVALID) !== 0) || ((o & INVALID) !== 0 && (n & DENY) !== 0);
+      const only = (o === DENY && n === INVALID) || (o === INVALID && n === DENY);
+      return (some ? REACHED : 0) | (only ? 0 : MISSED);
+    },
+  };
   const atomCount = table.atoms.length;
   const maxModels = options.maxModels ?? 8;
   const search = (goal: Goal, concreteOnly: boolean, max: number, accept?: (model: Model) => boolean) =>
@@ -782,6 +793,7 @@ function diffTool(
   const looseSearch = looseCollected.result;
   unconfirmedLoosened = looseCollected.unconfirmed;
   collect(tightened, "tightened");
+  if (!added && schemaAtoms.length > 0) collect(changed, "changed");
   const done = (status: "complete" | "unknown", reason?: string): ToolRegions => ({
     tool,
     status,

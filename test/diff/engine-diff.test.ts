@@ -241,7 +241,12 @@ rules:
     // Closed again: tightened only, decided.
     const back = diffPolicies(open, closed).engine.find((t) => t.tool === "read_file");
     expect(back?.status).toBe("complete");
-    expect(back?.changes.map((c) => c.change)).toEqual(["tightened"]);
+    // Tightened where the call was allowed; where a deny rule refused it, refused as invalid now: changed.
+    expect(new Set(back?.changes.map((c) => c.change))).toEqual(new Set(["tightened", "changed"]));
+    for (const c of back?.changes ?? [])
+      expect([c.before, c.after]).toEqual(
+        c.change === "tightened" ? ["allow", "invalid"] : ["deny", "invalid"],
+      );
     expectRegionsConfirmed(open, closed);
     // An absent `additionalProperties` is `true`: nothing changed, decided.
     const absent = side("absent", tools("true").replace("      additionalProperties: true\n", ""), policy);
@@ -313,17 +318,34 @@ ${rules === undefined ? "" : `otherwise: { delete_repo: deny }\nrules:${rules ==
     );
     expect(nullable?.status).toBe("complete");
     expect(nullable?.changes.find((c) => c.change === "loosened")?.arguments).toEqual({ query: null });
+    // Guarded by the deny rule, the newly valid null is denied: changed (invalid → deny), nothing loosened.
     const guarded = side("guarded", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
-    expect(diffPolicies(guarded, base).engine).toEqual([{ tool: "search", status: "complete", changes: [] }]);
+    const denied = diffPolicies(guarded, base).engine;
+    expect(denied).toEqual([
+      {
+        tool: "search",
+        status: "complete",
+        changes: [expect.objectContaining({ arguments: { query: null }, before: "invalid", after: "deny" })],
+      },
+    ]);
+    expect(denied[0]?.changes[0]?.change).toBe("changed");
   });
 
-  it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete)", () => {
+  it("a raised maxLength whose new values a deny rule covers entirely is not a loosening (complete), but changed", () => {
     const policy = denyPolicy("search", "query", '{ regex: { pattern: "^.{9,}$", flags: "s" } }');
     const base = side("base", toolsWith("search", "query", "{ type: string, maxLength: 8 }"), policy);
     const head = side("head", toolsWith("search", "query", "{ type: string, maxLength: 64 }"), policy);
     const diff = diffPolicies(base, head);
-    expect(diff.engine).toEqual([{ tool: "search", status: "complete", changes: [] }]);
     expect(diff.summary.loosened).toBe(0);
+    const [tool] = diff.engine;
+    expect(tool?.status).toBe("complete");
+    // The new values were refused as invalid and are denied now: the same rank, a change all the same.
+    expect(tool?.changes.length).toBeGreaterThan(0);
+    for (const c of tool?.changes ?? []) {
+      expect([c.before, c.after, c.change]).toEqual(["invalid", "deny", "changed"]);
+      expect((c.arguments as { query: string }).query.length).toBeGreaterThan(8);
+    }
+    expectRegionsConfirmed(base, head);
   });
 
   it("a tightening: a widened deny glob is tightened, complete, and nothing loosened", () => {

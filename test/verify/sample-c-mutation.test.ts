@@ -1,0 +1,136 @@
+/**
+ * Readings of the verify engine the broader tests did not pin (found by the mutation run of a third random sample of
+ * its lines, docs/verify-mutation.md): a part found written twice around the separator the `where` reads, a region
+ * whose calls go from denied to invalid (`changed`, not loosened or tightened), the keywords of a schema read for
+ * `diff`'s reasons (not the contents of data keywords), and a `|` inside a class of a pattern that names a line's
+ * start.
+ */
+import { describe, expect, it } from "vitest";
+import { compileCondition } from "../../src/runtime/condition.js";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import { diffRegions } from "../../src/verify/diff-regions.js";
+import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
+import { unreadKeywords } from "../../src/verify/schema-facts.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText, shellTools } from "./helpers.js";
+
+const READ_ONLY = `version: 1
+rules:
+  - id: safe
+    tools: [run_shell]
+    decision: allow
+    when: { command: { command: ["git status", "ls", "git log"] } }
+    reason: read-only
+  - id: quotes
+    tools: [run_shell]
+    decision: ask
+    when: { command: { regex: "['\\"\\\\\\\\]" } }
+    reason: quotes hide words
+`;
+
+describe("a part found, written twice around the separator the where reads", () => {
+  it.each([
+    ["\\| *l", "ls | ls"],
+    ["&& *l", "ls && ls"],
+    ["; *l", "ls; ls"],
+    ["\\|\\| *l", "ls || ls"],
+    ["\\n *l", "ls\nls"],
+    // Without blanks around it: the spaced separators give no line the pattern selects.
+    ["s\\|l", "ls|ls"],
+    ["s&&l", "ls&&ls"],
+    ["s;l", "ls;ls"],
+    ["s\\|\\|l", "ls||ls"],
+  ])("%s: the witness is %j", (regex, command) => {
+    // The search finds the part `ls` (a part after the separator starts with `l`); alone it has no separator, so
+    // the where does not select it, and the part joined with itself by the first separator that gives a line the
+    // where selects is the witness: shorter than a line of two different parts.
+    const { bundle, validators } = loadFromText(shellTools(), READ_ONLY);
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "run_shell", arguments: { command }, context: {}, decision: "allow" },
+    });
+    const policy = ToolPolicy.fromStatements(bundle.statements);
+    expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: { command } }).action).toBe(
+      "allow",
+    );
+    const where = compileCondition({ command: { regex } });
+    if (!where.ok) throw new Error("the where does not compile");
+    expect(where.condition({ command })).toBe(1);
+  });
+});
+
+describe("a `|` inside a class of a pattern that names a line's start", () => {
+  it("is no alternative at the pattern's top level", () => {
+    // `^ls [a|b]` is `ls` and a word starting with `a`, `|` or `b`: one line start, not `^ls [a` or `b]`.
+    expect(lineStartsRegex("^ls [a|b]")).toEqual([{ words: ["ls"] }]);
+    expect(lineStartsRegex("^git [(|]x")).toEqual([{ words: ["git"] }]);
+    expect(firstWordStarts("regex", "^ls[a|b]")).toEqual(["ls"]);
+    // Outside a class it is one: the pattern names no single start.
+    expect(lineStartsRegex("^ls |b")).toBeUndefined();
+    expect(firstWordStarts("regex", "^ls|b")).toBeUndefined();
+  });
+});
+
+describe("the keywords of a schema that diff does not read", () => {
+  it("are the schema's own and its subschemas', not the contents of data keywords", () => {
+    const schema = {
+      type: "object",
+      properties: { mode: { type: "string", default: { note: 1 }, contentMediaType: "text/plain" } },
+      default: { path: "a", unknownThing: 2 },
+      examples: [{ x: 1 }],
+      const: { c: 1 },
+      minProperties: 1,
+      items: { type: "string", contentEncoding: "base64" },
+      additionalProperties: { type: "string", format: "email", propertyNames: { maxLength: 3 } },
+    };
+    // `const` is read (a leaf value keyword), `default` and `examples` are annotations: their values are data.
+    expect([...unreadKeywords(schema)].sort()).toEqual([
+      "contentEncoding",
+      "contentMediaType",
+      "minProperties",
+      "propertyNames",
+    ]);
+  });
+});
+
+describe("a region whose calls go from denied to invalid", () => {
+  it("is changed: neither loosened nor tightened (invalid ranks as deny)", () => {
+    const tools = (maxLength: number): string => `tools:
+  - name: search
+    description: Searches.
+    input_schema:
+      type: object
+      properties:
+        query: { type: string, maxLength: ${maxLength} }
+      required: [query]
+      additionalProperties: false
+`;
+    const policy = `version: 1
+allow: [search]
+rules:
+  - id: no-passwords
+    tools: [search]
+    decision: deny
+    when: { query: { regex: password } }
+    reason: no passwords
+`;
+    const base = { label: "base", ...loadFromText(tools(64), policy) };
+    const head = { label: "head", ...loadFromText(tools(8), policy) };
+    const [tool] = diffRegions(base, head);
+    const changed = tool?.changes.filter((c) => c.before === "deny" && c.after === "invalid") ?? [];
+    expect(changed.length, JSON.stringify(tool)).toBeGreaterThan(0);
+    for (const c of changed) {
+      expect(c.change).toBe("changed");
+      const query = (c.arguments as { query: string }).query;
+      expect(query).toContain("password");
+      expect(query.length).toBeGreaterThan(8);
+    }
+    // The calls that were allowed and are now refused are tightened.
+    const refused = tool?.changes.find((c) => c.before === "allow" && c.after === "invalid");
+    expect(refused?.change).toBe("tightened");
+  });
+});
