@@ -11,8 +11,8 @@ import { ToolPolicy } from "../../src/runtime/policy.js";
 import { diffRegions } from "../../src/verify/diff-regions.js";
 import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
 import { unreadKeywords } from "../../src/verify/schema-facts.js";
-import { Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText, shellTools } from "./helpers.js";
+import { lineStartOf, Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText, readFileTools, shellTools } from "./helpers.js";
 
 const READ_ONLY = `version: 1
 rules:
@@ -132,5 +132,107 @@ rules:
     // The calls that were allowed and are now refused are tightened.
     const refused = tool?.changes.find((c) => c.before === "allow" && c.after === "invalid");
     expect(refused?.change).toBe("tightened");
+  });
+});
+
+describe("a folder a glob names from the start (`.ssh/**`)", () => {
+  it("is entered and left under a path_prefix's folder: the only witness", () => {
+    // Every `.ssh` folder under `src/` is denied, and `.ssh/**` names the folder: `src/app/.ssh/..` is `src/app`
+    // to the globs (denied by neither), while the property's regex sees `.ssh` as written. The folder comes from
+    // `.ssh/**` alone (`src/**/.ssh/**` names no single folder).
+    const policy = `version: 1
+allow: [read_file]
+rules:
+  - id: secrets
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: [".ssh/**", "src/**/.ssh/**"] } }
+    reason: no.
+`;
+    const { bundle, validators } = loadFromText(readFileTools(), policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      {
+        id: "ssh-under-app-denied",
+        tools: ["read_file"],
+        where: { path: { path_prefix: "src/app/", regex: "(^|/)\\.ssh(/|$)" } },
+        kind: "always",
+        action: "deny",
+      },
+    ]);
+    expect(result).toEqual({
+      id: "ssh-under-app-denied",
+      status: "fails",
+      witness: { tool: "read_file", arguments: { path: "src/app/.ssh/.." }, context: {}, decision: "allow" },
+    });
+    const decision = ToolPolicy.fromStatements(bundle.statements).decide({
+      callId: "c",
+      toolName: "read_file",
+      arguments: { path: "src/app/.ssh/.." },
+    }).action;
+    expect(decision).toBe("allow");
+  });
+});
+
+describe("the operators inside a string array's any, read as a field of their own", () => {
+  const TOOLS = `tools:
+  - name: t
+    description: A tool.
+    input_schema:
+      type: object
+      properties:
+        xs: { type: array, items: { type: string, pattern: "^[a-z]*$", maxLength: 4 }, maxItems: 3 }
+      required: [xs]
+      additionalProperties: false
+`;
+  /** `count` deny rules, each of one word among the array's elements; the properties' operators add to them. */
+  const verify = (count: number) => {
+    const words = Array.from({ length: count }, (_, i) => `w${"abcdefghij"[i]}`);
+    const rules = words
+      .map(
+        (w) =>
+          `  - id: no-${w}\n    tools: [t]\n    decision: deny\n    when: { xs: { any: { equals: ${w} } } }\n    reason: no.\n`,
+      )
+      .join("");
+    const { bundle, validators } = loadFromText(TOOLS, `version: 1\nallow: [t]\nrules:\n${rules}`);
+    return new Verifier(bundle, validators).verify([
+      {
+        id: "first",
+        tools: ["t"],
+        where: { xs: { any: { equals: words[0] } } },
+        kind: "never",
+        action: "allow",
+      },
+      { id: "w", tools: ["t"], where: { xs: { any: { prefix: "w" } } }, kind: "never", action: "allow" },
+    ]);
+  };
+
+  it("are exact up to eight operators: seven rules' and the property's", () => {
+    expect(verify(7)).toEqual([
+      { id: "first", status: "holds" },
+      {
+        id: "w",
+        status: "fails",
+        witness: { tool: "t", arguments: { xs: ["w"] }, context: {}, decision: "allow" },
+      },
+    ]);
+  });
+
+  it("past eight, the contents of the arrays are not enumerated: unknown, never a wrong answer", () => {
+    for (const result of verify(9)) {
+      expect(result.status).toBe("unknown");
+      expect(result.reason).toContain("the contents of arrays are not enumerated");
+    }
+  });
+});
+
+describe("how a regex says a line's first word starts", () => {
+  it("is a start of parts only when every alternative is a word's start, never a redirection or an assignment", () => {
+    expect(lineStartOf({ regex: "^(rm|sh)" })).toEqual([
+      { words: [], last: "rm" },
+      { words: [], last: "sh" },
+    ]);
+    // `2` starts a redirection (`2>x`) and `=` no command: the pattern names no start of a simple command.
+    for (const regex of ["^(rm|2)", "^(ba|2)", "^(rm|=)", "^(sh|2>)"])
+      expect(lineStartOf({ regex }), regex).toBeUndefined();
   });
 });
