@@ -491,11 +491,13 @@ function regions(base: RegionSide, head: RegionSide, options: DiffRegionsOptions
       const b = outcomeOf(base, c.tool, c.arguments, c.context);
       const a = outcomeOf(head, c.tool, c.arguments, c.context);
       expect([b, a]).toEqual([c.before, c.after]);
-      expect(c.change).toBe(RANK[a] < RANK[b] ? "loosened" : "tightened");
+      // Between deny and invalid (both refuse): changed.
+      expect(c.change).toBe(RANK[a] < RANK[b] ? "loosened" : RANK[a] > RANK[b] ? "tightened" : "changed");
     }
-    // Loosened first.
+    // Loosened first, then tightened, then changed.
+    const order = { loosened: 0, tightened: 1, changed: 2 };
     const kinds = t.changes.map((c) => c.change);
-    expect(kinds).toEqual([...kinds].sort((x, y) => (x === y ? 0 : x === "loosened" ? -1 : 1)));
+    expect(kinds).toEqual([...kinds].sort((x, y) => order[x] - order[y]));
   }
   return result;
 }
@@ -783,6 +785,8 @@ describe("diffRegions: a region's condition, in words", () => {
     );
     expect(shorter?.changes.map(line)).toEqual([
       `loosened | invalid→allow | {"p":"aa"} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 3..∞: false | p valid under the new schema: true | p length within the new schema's 2..∞: true`,
+      // Newly valid and denied: as strict as before, but no longer for the same reason.
+      `changed | invalid→deny | {"p":"za"} | {} | p starts with "z": true | p valid under the old schema: true | p length within the old schema's 3..∞: false | p valid under the new schema: true | p length within the new schema's 2..∞: true`,
     ]);
     const [bounded] = regions(
       load(schema({ type: "string", minLength: 1, maxLength: 3 }), deny),
@@ -792,6 +796,7 @@ describe("diffRegions: a region's condition, in words", () => {
     expect(bounded?.changes.map(line)).toEqual([
       `loosened | invalid→allow | {"p":""} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: false | p valid under the new schema: true | p length within the new schema's 0..2: true`,
       `tightened | allow→invalid | {"p":"aaa"} | {} | p starts with "z": false | p valid under the old schema: true | p length within the old schema's 1..3: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
+      `changed | deny→invalid | {"p":"zaa"} | {} | p starts with "z": true | p valid under the old schema: true | p length within the old schema's 1..3: true | p valid under the new schema: true | p length within the new schema's 0..2: false`,
     ]);
   });
 });
@@ -881,10 +886,14 @@ describe("diffRegions: a tool's status and reason", () => {
     );
     expect(both?.status).toBe("complete");
     // The argument too long before, the context value not allowed before, and both.
+    // Where the deny rule reads the newly valid values, they are denied now: changed.
     expect(both?.changes.map((c) => [c.change, c.before, c.after, c.arguments, c.context])).toEqual([
       ["loosened", "invalid", "allow", { p: "baa" }, {}],
       ["loosened", "invalid", "allow", {}, { env: "prod" }],
       ["loosened", "invalid", "allow", { p: "baa" }, { env: "prod" }],
+      ["changed", "invalid", "deny", { p: "aaa" }, {}],
+      ["changed", "invalid", "deny", { p: "aaa" }, { env: "prod" }],
+      ["changed", "invalid", "deny", { p: "a" }, { env: "prod" }],
     ]);
   });
 
@@ -920,10 +929,12 @@ describe("diffRegions: a tool's status and reason", () => {
       'tightened | allow→invalid | {"p":null} | {} | p valid under the old schema: true | p valid under the new schema: false',
     ]);
     // Where the old schema forbade it, a present value was invalid and is now denied: no loosening (deny is as
-    // strict as invalid), and a missing one is allowed on both sides.
+    // strict as invalid) but a change, and a missing one is allowed on both sides.
     const exists = { allow: ["t"], rules: [rule("r", "deny", { p: { exists: true } })] };
-    expect(regions(load(none, allow), load(one, exists))).toStrictEqual([
-      { tool: "t", status: "complete", changes: [] },
+    const [denied] = regions(load(none, allow), load(one, exists));
+    expect(denied?.status).toBe("complete");
+    expect(denied?.changes.map(line)).toEqual([
+      'changed | invalid→deny | {"p":""} | {} | p exists true: true | p valid under the old schema: false | p valid under the new schema: true',
     ]);
     // A nested field: its dotted path.
     const nested = (maxLength: number) => [
@@ -934,6 +945,7 @@ describe("diffRegions: a tool's status and reason", () => {
     const deny = { allow: ["t"], rules: [rule("r", "deny", { "o.p": { prefix: "a" } })] };
     expect(regions(load(nested(2), deny), load(nested(3), deny))[0]?.changes.map(line)).toEqual([
       `loosened | invalid→allow | {"o":{"p":"baa"}} | {} | o.p starts with "a": false | o.p valid under the old schema: true | o.p length within the old schema's 0..2: false | o.p valid under the new schema: true | o.p length within the new schema's 0..3: true`,
+      `changed | invalid→deny | {"o":{"p":"aaa"}} | {} | o.p starts with "a": true | o.p valid under the old schema: true | o.p length within the old schema's 0..2: false | o.p valid under the new schema: true | o.p length within the new schema's 0..3: true`,
     ]);
     const required = (yes: boolean) => [tool("t", { p: { type: "string" } }, yes ? { required: ["p"] } : {})];
     const denyZ = denyPrefix("z");
