@@ -1,6 +1,6 @@
 /**
- * Readings of the verify engine the broader tests did not pin (found by the mutation run of a third random sample of
- * its lines, docs/verify-mutation.md): a part found written twice around the separator the `where` reads, a region
+ * Readings of the verify engine the broader tests did not pin (found by the mutation runs of a third and a fourth
+ * random sample of its lines, docs/verify-mutation.md): a part found written twice around the separator the `where` reads, a region
  * whose calls go from denied to invalid (`changed`, not loosened or tightened), the keywords of a schema read for
  * `diff`'s reasons (not the contents of data keywords), and a `|` inside a class of a pattern that names a line's
  * start.
@@ -8,11 +8,14 @@
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
 import { ToolPolicy } from "../../src/runtime/policy.js";
+import { AutomataPool } from "../../src/verify/automata.js";
 import { diffRegions } from "../../src/verify/diff-regions.js";
 import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
+import { FieldDomain } from "../../src/verify/field-domain.js";
+import { AtomTable } from "../../src/verify/formula.js";
 import { unreadKeywords } from "../../src/verify/schema-facts.js";
 import { lineStartOf, Verifier } from "../../src/verify/verify-properties.js";
-import { loadFromText, readFileTools, shellTools } from "./helpers.js";
+import { FIELD_REF, loadFromText, readFileTools, shellTools } from "./helpers.js";
 
 const READ_ONLY = `version: 1
 rules:
@@ -234,5 +237,98 @@ describe("how a regex says a line's first word starts", () => {
     // `2` starts a redirection (`2>x`) and `=` no command: the pattern names no start of a simple command.
     for (const regex of ["^(rm|2)", "^(ba|2)", "^(rm|=)", "^(sh|2>)"])
       expect(lineStartOf({ regex }), regex).toBeUndefined();
+  });
+});
+
+describe("a schema that refers to the same definition on both sides", () => {
+  it("is read through it, so a tightening of the rules alone is decided (complete)", () => {
+    // Only `$ref` keys name references: the schema's other strings (`object`, a pattern) are not references
+    // to compare, and the definitions agree, so the field is read through them.
+    const tools = `tools:
+  - name: read_file
+    description: Reads a file.
+    input_schema:
+      type: object
+      $defs:
+        p: { type: string, maxLength: 64, pattern: "^[a-z/]+$" }
+      properties:
+        path: { $ref: "#/$defs/p" }
+      required: [path]
+      additionalProperties: false
+`;
+    const policy = (globs: string) => `version: 1
+allow: [read_file]
+rules:
+  - id: deny-some
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: ${globs} } }
+    reason: never
+`;
+    const base = { label: "base", ...loadFromText(tools, policy('"etc/**"')) };
+    const head = { label: "head", ...loadFromText(tools, policy('["etc/**", "var/**"]')) };
+    const [tool] = diffRegions(base, head);
+    expect(tool?.status, JSON.stringify(tool)).toBe("complete");
+    expect(tool?.changes.length).toBeGreaterThan(0);
+    for (const c of tool?.changes ?? []) {
+      expect([c.change, c.before, c.after]).toEqual(["tightened", "allow", "deny"]);
+      expect((c.arguments as { path: string }).path).toMatch(/^var(\/|$)/);
+    }
+  });
+});
+
+describe("a glob's alternatives in braces", () => {
+  it("are each read: a deny of `{a,b}/**` holds for paths under either", () => {
+    const policy = `version: 1
+allow: [read_file]
+rules:
+  - id: no-a-or-b
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: "{a,bc,d}/**" } }
+    reason: no.
+`;
+    const { bundle, validators } = loadFromText(readFileTools(), policy);
+    // Plain paths under each (`a/..` climbs out: the deny does not hold there, and neither does `a/**`).
+    const under = (folder: string) => ({ path: { regex: `^${folder}/[a-z]+$` } });
+    const results = new Verifier(bundle, validators).verify(
+      ["a", "bc", "d"].map((folder) => ({
+        id: folder,
+        tools: ["read_file"],
+        where: under(folder),
+        kind: "never" as const,
+        action: "allow" as const,
+      })),
+    );
+    expect(results.map((r) => r.status)).toEqual(["holds", "holds", "holds"]);
+    // Outside them, allowed: the glob is no wider than its alternatives.
+    const [outside] = new Verifier(bundle, validators).verify([
+      { id: "b", tools: ["read_file"], where: under("b"), kind: "never", action: "allow" },
+    ]);
+    expect(outside?.status).toBe("fails");
+  });
+});
+
+describe("the strings tried where the string theory is too large, under a schema pattern", () => {
+  it("are strings of the pattern too: valid values, not the operator's strings alone", () => {
+    const table = new AtomTable();
+    table.atom(FIELD_REF, "regex", "^(?:a{5}|x{6}|b{9})$");
+    const domain = new FieldDomain(
+      FIELD_REF,
+      table.atoms,
+      [
+        {
+          schema: { type: "string", minLength: 5, maxLength: 10, pattern: "^[ab]+$" },
+          missingAllowed: false,
+        },
+      ],
+      new AutomataPool(),
+    );
+    const values = domain.fallbackStrings().flatMap((o) => (o.kind === "value" ? [o.value] : []));
+    expect(values).toContain("aaaaa");
+    expect(values).toContain("bbbbbbbbb");
+    // `xxxxxx` is the operator's, but no valid value: the schema's pattern refuses it.
+    expect(values).not.toContain("xxxxxx");
+    for (const v of values) expect(v, String(v)).toMatch(/^[ab]+$/);
   });
 });
