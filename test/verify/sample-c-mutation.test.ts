@@ -278,7 +278,7 @@ rules:
 });
 
 describe("a glob's alternatives in braces", () => {
-  it("are each read: a deny of `{a,b}/**` holds for paths under either", () => {
+  it("are each read: a deny of `{a,bc,d}/**` holds for paths under either", () => {
     const policy = `version: 1
 allow: [read_file]
 rules:
@@ -306,6 +306,36 @@ rules:
       { id: "b", tools: ["read_file"], where: under("b"), kind: "never", action: "allow" },
     ]);
     expect(outside?.status).toBe("fails");
+  });
+
+  it("in a glob's last segment, are each certain: an allow of `src/*.{ts,js,md}` holds for every such file", () => {
+    const policy = `version: 1
+rules:
+  - id: sources
+    tools: [read_file]
+    decision: allow
+    when: { path: { glob: "src/*.{ts,js,md}" } }
+    reason: sources.
+`;
+    const { bundle, validators } = loadFromText(readFileTools(), policy);
+    // Five letters or more: no device name of Windows (`aux.ts` is no plain file there, so never certain).
+    const file = (ext: string) => ({ path: { regex: `^src/[a-z]{5,}\\.${ext}$` } });
+    const results = new Verifier(bundle, validators).verify([
+      ...["ts", "js", "md"].map((ext) => ({
+        id: ext,
+        tools: ["read_file"],
+        where: file(ext),
+        kind: "always" as const,
+        action: "allow" as const,
+      })),
+      { id: "css", tools: ["read_file"], where: file("css"), kind: "never", action: "allow" },
+    ]);
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ["ts", "holds"],
+      ["js", "holds"],
+      ["md", "holds"],
+      ["css", "holds"],
+    ]);
   });
 });
 
