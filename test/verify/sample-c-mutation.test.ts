@@ -1,6 +1,6 @@
 /**
  * Readings of the verify engine the broader tests did not pin (found by the mutation runs of a third and a fourth
- * random sample of its lines, docs/verify-mutation.md): a part found written twice around the separator the `where` reads, a region
+ * random samples of its lines, docs/verify-mutation.md): a part found written twice around the separator the `where` reads, a region
  * whose calls go from denied to invalid (`changed`, not loosened or tightened), the keywords of a schema read for
  * `diff`'s reasons (not the contents of data keywords), and a `|` inside a class of a pattern that names a line's
  * start.
@@ -360,5 +360,56 @@ describe("the strings tried where the string theory is too large, under a schema
     // `xxxxxx` is the operator's, but no valid value: the schema's pattern refuses it.
     expect(values).not.toContain("xxxxxx");
     for (const v of values) expect(v, String(v)).toMatch(/^[ab]+$/);
+  });
+});
+
+describe("the tools diff's engine searches", () => {
+  const tools = (additional: string) => `tools:
+  - name: read_file
+    description: Reads a file.
+    input_schema:
+      type: object
+      properties:
+        path: { type: string, maxLength: 64 }
+      required: [path]
+      additionalProperties: ${additional}
+  - name: search
+    description: Searches.
+    input_schema:
+      type: object
+      properties:
+        query: { type: string, maxLength: 64 }
+      required: [query]
+      additionalProperties: false
+`;
+  const policy = (glob: string) => `version: 1
+allow: [read_file, search]
+rules:
+  - id: no-secrets
+    tools: [read_file]
+    decision: deny
+    when: { path: { glob: "${glob}" } }
+    reason: no.
+  - id: no-passwords
+    tools: [search]
+    decision: deny
+    when: { query: { regex: password } }
+    reason: no.
+`;
+
+  it("are only those the change touches: a read_file rule changed leaves search out", () => {
+    const base = { label: "base", ...loadFromText(tools("false"), policy("**/.env")) };
+    const head = { label: "head", ...loadFromText(tools("false"), policy("**/.env*")) };
+    const regions = diffRegions(base, head);
+    expect(regions.map((t) => [t.tool, t.status])).toEqual([["read_file", "complete"]]);
+  });
+
+  it("are unknown where additionalProperties turns from true to a schema (not modelled), never unchanged", () => {
+    const base = { label: "base", ...loadFromText(tools("true"), policy("**/.env")) };
+    const head = { label: "head", ...loadFromText(tools("{ type: string }"), policy("**/.env")) };
+    const [tool] = diffRegions(base, head);
+    expect(tool?.tool).toBe("read_file");
+    expect(tool?.status).toBe("unknown");
+    expect(tool?.reason).toContain("`additionalProperties` changed");
   });
 });
