@@ -23,7 +23,11 @@ const CORE_TESTS = [
 
 // The verify engine's own tests (stryker.verify.config.mjs sets TOOLGATE_MUTATION_SCOPE=verify); the property
 // file's diagnostics and schema are the loader's side (and change the working directory, which workers refuse).
-const VERIFY_TESTS = ["test/verify/**/*.test.ts", "test/diff/engine-diff.test.ts"];
+const VERIFY_TESTS = [
+  "test/verify/**/*.test.ts",
+  "test/diff/engine-diff.test.ts",
+  "test/diff/engine-diff-compound.test.ts",
+];
 const NOT_VERIFY_ENGINE = [
   "test/verify/property-diagnostics.test.ts",
   "test/verify/properties-schema.test.ts",
