@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { expect } from "vitest";
 import type { PolicyBundle } from "../../src/bundle/policy-bundle.js";
 import { loadPolicyResultSync } from "../../src/config/load-policy.js";
-import type { ArgumentValidator } from "../../src/runtime/types.js";
+import type { ArgumentValidator, JsonSchema } from "../../src/runtime/types.js";
 import { AutomataPool } from "../../src/verify/automata.js";
 import { FieldDomain, type TheoryState } from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
@@ -107,22 +107,23 @@ export const FIELD_REF = fieldRef("arguments", "f");
 
 /**
  * A string field of these operators (and, with `accepts`, of an operator the theory does not know, true on that
- * string alone), with a fresh pool of automata.
+ * string alone) under `schema`, with a fresh pool of automata.
  */
 export function stringField(
   operators: readonly (readonly [string, unknown])[],
   accepts?: string,
+  schema: JsonSchema = { type: "string" },
 ): FieldDomain {
   const table = new AtomTable();
   for (const [operator, value] of operators) table.atom(FIELD_REF, operator, value);
   if (accepts !== undefined)
     table.custom(FIELD_REF, "custom-operator", accepts, (v) => (v === accepts ? 1 : 0));
-  return new FieldDomain(
-    FIELD_REF,
-    table.atoms,
-    [{ schema: { type: "string" }, missingAllowed: false }],
-    new AutomataPool(),
-  );
+  return new FieldDomain(FIELD_REF, table.atoms, [{ schema, missingAllowed: false }], new AutomataPool());
+}
+
+/** The values a field falls back to where its string theory is too large (`fallbackStrings`), in order. */
+export function fallbackValues(domain: FieldDomain): unknown[] {
+  return domain.fallbackStrings().flatMap((o) => (o.kind === "value" ? [o.value] : []));
 }
 
 /** `truths=witness` of every reachable assignment (`~` after a loose witness, `-` for none), each witness checked. */

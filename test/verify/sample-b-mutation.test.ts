@@ -10,29 +10,25 @@ import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
 import { ToolPolicy } from "../../src/runtime/policy.js";
 import { AlphabetBuilder } from "../../src/verify/alphabet.js";
-import { Automata, AutomataPool } from "../../src/verify/automata.js";
+import { Automata } from "../../src/verify/automata.js";
 import { accepts } from "../../src/verify/dfa.js";
-import { FieldDomain } from "../../src/verify/field-domain.js";
-import { AtomTable } from "../../src/verify/formula.js";
 import { PathLanguages } from "../../src/verify/path-language.js";
 import { withOptionalsRead } from "../../src/verify/schema-facts.js";
 import { Verifier } from "../../src/verify/verify-properties.js";
-import { FIELD_REF, loadFromText, readFileTools, shellTools } from "./helpers.js";
+import { fallbackValues, loadFromText, readFileTools, shellTools, stringField } from "./helpers.js";
 
 describe("the strings tried where the string theory is too large", () => {
   it("holds a pattern's strings one past the minLength and one short of the maxLength", () => {
     // `^(?:a{5}|b{6}|c{9})$` on strings of 5 to 10: its shortest string is `aaaaa`; `bbbbbb` (6, one past the
     // minimum) and `ccccccccc` (9, one short of the maximum) are of the lengths next to the bounds, which the
     // fallback tries so that a pattern's strings near a raised bound are found (a rule may read only them).
-    const table = new AtomTable();
-    table.atom(FIELD_REF, "regex", "^(?:a{5}|b{6}|c{9})$");
-    const domain = new FieldDomain(
-      FIELD_REF,
-      table.atoms,
-      [{ schema: { type: "string", minLength: 5, maxLength: 10 }, missingAllowed: false }],
-      new AutomataPool(),
+    const values = fallbackValues(
+      stringField([["regex", "^(?:a{5}|b{6}|c{9})$"]], undefined, {
+        type: "string",
+        minLength: 5,
+        maxLength: 10,
+      }),
     );
-    const values = domain.fallbackStrings().flatMap((o) => (o.kind === "value" ? [o.value] : []));
     expect(values).toContain("aaaaa");
     expect(values).toContain("bbbbbb");
     expect(values).toContain("ccccccccc");

@@ -8,14 +8,11 @@
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
 import { ToolPolicy } from "../../src/runtime/policy.js";
-import { AutomataPool } from "../../src/verify/automata.js";
 import { diffRegions } from "../../src/verify/diff-regions.js";
 import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
-import { FieldDomain } from "../../src/verify/field-domain.js";
-import { AtomTable } from "../../src/verify/formula.js";
 import { unreadKeywords } from "../../src/verify/schema-facts.js";
 import { lineStartOf, Verifier } from "../../src/verify/verify-properties.js";
-import { FIELD_REF, loadFromText, readFileTools, shellTools } from "./helpers.js";
+import { fallbackValues, loadFromText, readFileTools, shellTools, stringField } from "./helpers.js";
 
 const READ_ONLY = `version: 1
 rules:
@@ -341,20 +338,14 @@ rules:
 
 describe("the strings tried where the string theory is too large, under a schema pattern", () => {
   it("are strings of the pattern too: valid values, not the operator's strings alone", () => {
-    const table = new AtomTable();
-    table.atom(FIELD_REF, "regex", "^(?:a{5}|x{6}|b{9})$");
-    const domain = new FieldDomain(
-      FIELD_REF,
-      table.atoms,
-      [
-        {
-          schema: { type: "string", minLength: 5, maxLength: 10, pattern: "^[ab]+$" },
-          missingAllowed: false,
-        },
-      ],
-      new AutomataPool(),
+    const values = fallbackValues(
+      stringField([["regex", "^(?:a{5}|x{6}|b{9})$"]], undefined, {
+        type: "string",
+        minLength: 5,
+        maxLength: 10,
+        pattern: "^[ab]+$",
+      }),
     );
-    const values = domain.fallbackStrings().flatMap((o) => (o.kind === "value" ? [o.value] : []));
     expect(values).toContain("aaaaa");
     expect(values).toContain("bbbbbbbbb");
     // `xxxxxx` is the operator's, but no valid value: the schema's pattern refuses it.
