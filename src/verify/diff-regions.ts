@@ -116,6 +116,10 @@ const MAX_FAILED_WITNESSES = 12;
 /** Candidate calls one search of `diff` builds and has both controllers decide, at most. */
 const MAX_CANDIDATES = 40;
 
+/** Regions between deny and invalid (`changed`) one search confirms at most, and the candidates it builds. */
+const MAX_CHANGED = 2;
+const MAX_CHANGED_CANDIDATES = 8;
+
 /** Classifies two different outcomes as `diff` does. */
 function classify(before: SideOutcome, after: SideOutcome): RegionChangeKind {
   if (RANK[after] < RANK[before]) return "loosened";
@@ -770,10 +774,10 @@ function diffTool(
    * {@link MAX_CANDIDATES} are built).
    * @returns the search and the number of candidates that were not confirmed.
    */
-  const collect = (goal: Goal, wanted: RegionChangeKind) => {
+  const collect = (goal: Goal, wanted: RegionChangeKind, most = maxModels, candidates = MAX_CANDIDATES) => {
     let unconfirmed = 0;
     let confirmed = 0;
-    const result = search(goal, true, MAX_CANDIDATES, (model) => {
+    const result = search(goal, true, candidates, (model) => {
       const change = confirm(model);
       if (change === undefined || change.change !== wanted) {
         unconfirmed++;
@@ -785,7 +789,7 @@ function diffTool(
         changes.push(change);
         confirmed++;
       }
-      return confirmed >= maxModels;
+      return confirmed >= most;
     });
     return { result, unconfirmed, confirmed };
   };
@@ -793,7 +797,8 @@ function diffTool(
   const looseSearch = looseCollected.result;
   unconfirmedLoosened = looseCollected.unconfirmed;
   collect(tightened, "tightened");
-  if (!added && schemaAtoms.length > 0) collect(changed, "changed");
+  // Changed regions are shown, never counted on: a few, from a short search.
+  if (!added && schemaAtoms.length > 0) collect(changed, "changed", MAX_CHANGED, MAX_CHANGED_CANDIDATES);
   const done = (status: "complete" | "unknown", reason?: string): ToolRegions => ({
     tool,
     status,
