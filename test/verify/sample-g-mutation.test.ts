@@ -1,0 +1,31 @@
+/**
+ * Readings of the verify engine the broader tests did not pin (found by the mutation run of a seventh random sample
+ * of its lines, docs/verify-mutation.md): a group after a pattern's first word whose alternatives are not read is a
+ * blank after that word only when every alternative starts with one.
+ */
+import { describe, expect, it } from "vitest";
+import { compileCondition } from "../../src/runtime/condition.js";
+import { lineStartsRegex } from "../../src/verify/facts.js";
+
+describe("a group after the first word whose alternatives are not read", () => {
+  it.each(["^ls( \\w|x)", "^ls( .|x)", "^ls(?: \\d{2,}|x)", "^ls( [^a]|(x|y))", "^rm(?: a\\b|(?:x))"])(
+    "%s names no line start: an alternative without a blank runs on in the first word",
+    (pattern) => {
+      // The reading of the group's first alternative stops at a class or a boundary; the group is then read as the
+      // blank each alternative starts with. The last one starts with no blank: the pattern matches `lsx` (or
+      // `rmx`), whose first word is not `ls`.
+      expect(lineStartsRegex(pattern)).toBeUndefined();
+      const where = compileCondition({ command: { regex: pattern } });
+      if (!where.ok) throw new Error("the pattern does not compile");
+      expect(where.condition({ command: `${pattern.slice(1, 3)}x` })).toBe(1);
+    },
+  );
+
+  it.each(["^ls( \\w| b)", "^ls(?: .|\\tb)", "^ls( \\w(a|b)| c)"])(
+    "%s starts lines with `ls`: each alternative starts with a blank",
+    (pattern) => {
+      // A `|` inside a group of an alternative (`(a|b)`) starts no alternative of the outer group.
+      expect(lineStartsRegex(pattern)).toEqual([{ words: ["ls"] }]);
+    },
+  );
+});
