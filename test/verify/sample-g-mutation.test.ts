@@ -1,11 +1,16 @@
 /**
  * Readings of the verify engine the broader tests did not pin (found by the mutation run of a seventh random sample
  * of its lines, docs/verify-mutation.md): a group after a pattern's first word whose alternatives are not read is a
- * blank after that word only when every alternative starts with one.
+ * blank after that word only when every alternative starts with one; and a command the policy allows, spelt so that a
+ * pattern of its start misses it (a blank first, a redirection first, its first word quoted), as the witness of a
+ * property of such lines.
  */
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
+import { ToolPolicy } from "../../src/runtime/policy.js";
 import { lineStartsRegex } from "../../src/verify/facts.js";
+import { Verifier } from "../../src/verify/verify-properties.js";
+import { loadFromText, shellTools } from "./helpers.js";
 
 describe("a group after the first word whose alternatives are not read", () => {
   it.each(["^ls( \\w|x)", "^ls( .|x)", "^ls(?: \\d{2,}|x)", "^ls( [^a]|(x|y))", "^rm(?: a\\b|(?:x))"])(
@@ -28,4 +33,40 @@ describe("a group after the first word whose alternatives are not read", () => {
       expect(lineStartsRegex(pattern)).toEqual([{ words: ["ls"] }]);
     },
   );
+});
+
+describe("a command the policy allows, spelt so that a pattern of its start misses it", () => {
+  it.each([
+    ["^ ", " ls -l"],
+    ["^>/dev/null ", ">/dev/null ls -l"],
+    ["^2>", "2>/dev/null ls -l"],
+    ["^'ls'", "'ls' -l"],
+    ["^l'", "l's' -l"],
+    ["' -l", "'ls' -l"],
+  ])("is the witness of a property of lines of %j: %j", (regex, command) => {
+    // Each spelling is `ls -l` to the runtime (a blank, a redirection, quotes around or inside the first word), so
+    // the controller allows it; the engine's own strings of the region are not certain to run `ls -l`, and without
+    // these candidates the property would only be `unknown`.
+    const policy = `version: 1
+rules:
+  - id: listed
+    tools: [run_shell]
+    decision: allow
+    when: { command: { command: ["ls -l"] } }
+    reason: listed
+`;
+    const { bundle, validators } = loadFromText(shellTools(), policy);
+    const [result] = new Verifier(bundle, validators).verify([
+      { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
+    ]);
+    expect(result).toEqual({
+      id: "p",
+      status: "fails",
+      witness: { tool: "run_shell", arguments: { command }, context: {}, decision: "allow" },
+    });
+    const controller = ToolPolicy.fromStatements(bundle.statements);
+    expect(controller.decide({ callId: "c", toolName: "run_shell", arguments: { command } }).action).toBe(
+      "allow",
+    );
+  });
 });
