@@ -2,10 +2,12 @@ import { rmSync } from "node:fs";
 import { expect } from "vitest";
 import type { PolicyBundle } from "../../src/bundle/policy-bundle.js";
 import { loadPolicyResultSync } from "../../src/config/load-policy.js";
-import type { ArgumentValidator, JsonSchema } from "../../src/runtime/types.js";
+import { ToolPolicy } from "../../src/runtime/policy.js";
+import type { ArgumentValidator, JsonSchema, PolicyAction } from "../../src/runtime/types.js";
 import { AutomataPool } from "../../src/verify/automata.js";
 import { FieldDomain, type TheoryState } from "../../src/verify/field-domain.js";
 import { AtomTable, fieldRef } from "../../src/verify/formula.js";
+import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { writeTree } from "../cli/cli-helpers.js";
 
 /** Loads a configuration made of a tools file and a policy file (YAML text), through the real loader. */
@@ -134,4 +136,28 @@ export function summary(domain: FieldDomain): string[] {
     const text = r.witness === undefined ? "-" : `${r.witness.text}${r.witness.loose ? "~" : ""}`;
     return `${r.truths}=${text}`;
   });
+}
+
+/**
+ * Verifies one property of a policy (tools and policy as `loadFromText` takes them) and expects it to fail with
+ * exactly these arguments (no context) as the witness, which the controller itself decides as `decision`.
+ */
+export function expectFailsWith(
+  tools: string,
+  policy: string,
+  property: Property,
+  args: Record<string, unknown>,
+  decision: PolicyAction,
+): void {
+  const { bundle, validators } = loadFromText(tools, policy);
+  const [result] = new Verifier(bundle, validators).verify([property]);
+  expect(result).toEqual({
+    id: property.id,
+    status: "fails",
+    witness: { tool: property.tools[0], arguments: args, context: {}, decision },
+  });
+  const controller = ToolPolicy.fromStatements(bundle.statements);
+  expect(
+    controller.decide({ callId: "c", toolName: property.tools[0] as string, arguments: args }).action,
+  ).toBe(decision);
 }

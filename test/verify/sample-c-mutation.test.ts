@@ -12,7 +12,14 @@ import { diffRegions } from "../../src/verify/diff-regions.js";
 import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
 import { unreadKeywords } from "../../src/verify/schema-facts.js";
 import { lineStartOf, Verifier } from "../../src/verify/verify-properties.js";
-import { fallbackValues, loadFromText, readFileTools, shellTools, stringField } from "./helpers.js";
+import {
+  expectFailsWith,
+  fallbackValues,
+  loadFromText,
+  readFileTools,
+  shellTools,
+  stringField,
+} from "./helpers.js";
 
 const READ_ONLY = `version: 1
 rules:
@@ -44,17 +51,12 @@ describe("a part found, written twice around the separator the where reads", () 
     // The search finds the part `ls` (a part after the separator starts with `l`); alone it has no separator, so
     // the where does not select it, and the part joined with itself by the first separator that gives a line the
     // where selects is the witness: shorter than a line of two different parts.
-    const { bundle, validators } = loadFromText(shellTools(), READ_ONLY);
-    const [result] = new Verifier(bundle, validators).verify([
-      { id: "p", tools: ["run_shell"], where: { command: { regex } }, kind: "never", action: "allow" },
-    ]);
-    expect(result).toEqual({
-      id: "p",
-      status: "fails",
-      witness: { tool: "run_shell", arguments: { command }, context: {}, decision: "allow" },
-    });
-    const policy = ToolPolicy.fromStatements(bundle.statements);
-    expect(policy.decide({ callId: "c", toolName: "run_shell", arguments: { command } }).action).toBe(
+    const property = { id: "p", tools: ["run_shell"], where: { command: { regex } } } as const;
+    expectFailsWith(
+      shellTools(),
+      READ_ONLY,
+      { ...property, kind: "never", action: "allow" },
+      { command },
       "allow",
     );
     const where = compileCondition({ command: { regex } });
