@@ -141,6 +141,7 @@ export function summary(domain: FieldDomain): string[] {
 /**
  * Verifies one property of a policy (tools and policy as `loadFromText` takes them) and expects it to fail with
  * exactly these arguments (no context) as the witness, which the controller itself decides as `decision`.
+ * @returns the policy's controller, for further calls.
  */
 export function expectFailsWith(
   tools: string,
@@ -148,7 +149,7 @@ export function expectFailsWith(
   property: Property,
   args: Record<string, unknown>,
   decision: PolicyAction,
-): void {
+): ToolPolicy {
   const { bundle, validators } = loadFromText(tools, policy);
   const [result] = new Verifier(bundle, validators).verify([property]);
   expect(result).toEqual({
@@ -160,4 +161,5 @@ export function expectFailsWith(
   expect(
     controller.decide({ callId: "c", toolName: property.tools[0] as string, arguments: args }).action,
   ).toBe(decision);
+  return controller;
 }

@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
-import { ToolPolicy } from "../../src/runtime/policy.js";
 import { diffRegions } from "../../src/verify/diff-regions.js";
 import { firstWordStarts, lineStartsRegex } from "../../src/verify/facts.js";
 import { unreadKeywords } from "../../src/verify/schema-facts.js";
@@ -151,8 +150,9 @@ rules:
     when: { path: { glob: [".ssh/**", "src/**/.ssh/**"] } }
     reason: no.
 `;
-    const { bundle, validators } = loadFromText(readFileTools(), policy);
-    const [result] = new Verifier(bundle, validators).verify([
+    expectFailsWith(
+      readFileTools(),
+      policy,
       {
         id: "ssh-under-app-denied",
         tools: ["read_file"],
@@ -160,18 +160,9 @@ rules:
         kind: "always",
         action: "deny",
       },
-    ]);
-    expect(result).toEqual({
-      id: "ssh-under-app-denied",
-      status: "fails",
-      witness: { tool: "read_file", arguments: { path: "src/app/.ssh/.." }, context: {}, decision: "allow" },
-    });
-    const decision = ToolPolicy.fromStatements(bundle.statements).decide({
-      callId: "c",
-      toolName: "read_file",
-      arguments: { path: "src/app/.ssh/.." },
-    }).action;
-    expect(decision).toBe("allow");
+      { path: "src/app/.ssh/.." },
+      "allow",
+    );
   });
 });
 

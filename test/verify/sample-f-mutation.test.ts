@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileCondition } from "../../src/runtime/condition.js";
-import { ToolPolicy } from "../../src/runtime/policy.js";
-import { expectFailsWith, loadFromText, shellTools, stringField, summary } from "./helpers.js";
+import { expectFailsWith, shellTools, stringField, summary } from "./helpers.js";
 
 describe("two programs whose names meet only in capitals", () => {
   it("are apart: `ls` is run where `lſ` is not", () => {
@@ -41,14 +40,13 @@ rules:
     reason: listed
 `;
     const rm = { id: "rm", tools: ["run_shell"], where: { command: { command: ["rm"] } } } as const;
-    expectFailsWith(
+    const controller = expectFailsWith(
       shellTools(),
       policy,
       { ...rm, kind: "always", action: "deny" },
       { command: "rm" },
       "allow",
     );
-    const controller = ToolPolicy.fromStatements(loadFromText(shellTools(), policy).bundle.statements);
     expect(
       controller.decide({ callId: "c", toolName: "run_shell", arguments: { command: "rm | rm" } }).action,
     ).toBe("allow");
