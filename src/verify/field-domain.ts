@@ -1473,6 +1473,32 @@ export class StringTheory {
   }
 
   #witness(state: TheoryState): { readonly text: string; readonly loose: boolean } | undefined {
+    for (const found of this.#witnessesInOrder(state)) return found;
+    return undefined;
+  }
+
+  /**
+   * Every string the witness search finds with the state's truths, in the order it tries them (the first is the
+   * witness), at most `limit`, without repeats: what the engine can show for these truths. For tests, which pin it
+   * on a corpus, so that a candidate dropped or a stage read out of order is seen even where another string would
+   * still be the first witness.
+   */
+  witnessCandidates(
+    state: TheoryState,
+    limit: number,
+  ): readonly { readonly text: string; readonly loose: boolean }[] {
+    const out: { readonly text: string; readonly loose: boolean }[] = [];
+    const seen = new Set<string>();
+    for (const found of this.#witnessesInOrder(state)) {
+      if (seen.has(found.text)) continue;
+      seen.add(found.text);
+      out.push(found);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  *#witnessesInOrder(state: TheoryState): Generator<{ readonly text: string; readonly loose: boolean }> {
     const check = (s: string): boolean => this.#check(state, s);
     if (state.exact !== null) {
       // A string is a witness when some side takes it: a side without a format takes the shortest one.
@@ -1482,24 +1508,23 @@ export class StringTheory {
         : someStrings(this.alphabet, state.exact.dfa, state.exact.lengths, 200).filter((s) =>
             formats.some((f) => passesFormat(f as string, s)),
           );
-      for (const s of candidates) if (s !== undefined && check(s)) return { text: s, loose: false };
+      for (const s of candidates) if (s !== undefined && check(s)) yield { text: s, loose: false };
     }
     if (state.loose !== null) {
       // Command lines made of the command atoms' words, then strings of each atom's seed alone (made once per atom
       // and truth): both cheap to check. The costly candidates narrowed by every seed at once come only when none
       // of them has all the truths.
-      for (const s of this.#commandCandidates(state)) if (check(s)) return { text: s, loose: true };
+      for (const s of this.#commandCandidates(state)) if (check(s)) yield { text: s, loose: true };
       for (const s of this.#seedCandidates(state, state.loose.lengths))
-        if (check(s)) return { text: s, loose: true };
-      for (const s of this.#looseCandidates(state)) if (check(s)) return { text: s, loose: true };
-      for (const s of this.#falseOperands(state)) if (check(s)) return { text: s, loose: true };
+        if (check(s)) yield { text: s, loose: true };
+      for (const s of this.#looseCandidates(state)) if (check(s)) yield { text: s, loose: true };
+      for (const s of this.#falseOperands(state)) if (check(s)) yield { text: s, loose: true };
       for (const s of this.#endOfOptions(this.#looseCandidates(state)))
-        if (check(s)) return { text: s, loose: true };
+        if (check(s)) yield { text: s, loose: true };
       // Then other platforms' spellings of paths, which the candidates above (shortest strings) seldom are.
-      for (const s of this.#pathCandidates()) if (check(s)) return { text: s, loose: true };
-      for (const s of this.#climbCandidates(state)) if (check(s)) return { text: s, loose: true };
+      for (const s of this.#pathCandidates()) if (check(s)) yield { text: s, loose: true };
+      for (const s of this.#climbCandidates(state)) if (check(s)) yield { text: s, loose: true };
     }
-    return undefined;
   }
 
   /**
