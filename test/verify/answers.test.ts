@@ -13,7 +13,7 @@ import { type Property, Verifier } from "../../src/verify/verify-properties.js";
 import { answerCorpus } from "./answer-corpus.js";
 import { loadFromText } from "./helpers.js";
 
-const CASES = answerCorpus(Number(process.env.TOOLGATE_ANSWER_CASES ?? 40));
+const CASES = answerCorpus(Number(process.env.TOOLGATE_ANSWER_CASES ?? 20));
 
 describe("verify's answers on the corpus", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
@@ -41,6 +41,6 @@ describe("verify's answers on the corpus", () => {
       }
       return r.status === "holds" ? `${r.id} holds` : `${r.id} unknown: ${r.reason}`;
     });
-    expect({ policy: JSON.parse(c.policy), properties: c.properties, answers }).toMatchSnapshot();
+    expect(answers).toMatchSnapshot();
   });
 });

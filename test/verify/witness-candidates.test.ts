@@ -1,6 +1,6 @@
 /**
  * Every string the witness search finds for each assignment of truths a string field admits (`witnessCandidates`,
- * up to eight, in the order they are tried), on a fixed corpus of command, path and URL operators drawn from the
+ * up to sixteen, in the order they are tried), on a fixed corpus of command, path and URL operators drawn from the
  * answer corpus's leaves, against a snapshot. Each string is checked to have its assignment's truths by the
  * runtime's own operators. The engine needs one witness per assignment; this pins the others too, so that a
  * candidate dropped, added or moved in the lists the search reads (field-domain.ts) is seen even where another
@@ -53,7 +53,7 @@ function printable(s: string): string {
   return out;
 }
 
-const COUNT = Number(process.env.TOOLGATE_CANDIDATE_CASES ?? 40);
+const COUNT = Number(process.env.TOOLGATE_CANDIDATE_CASES ?? 100);
 const CASES = [
   ...cases("command", commandLeaf, 1207, COUNT),
   ...cases("path", pathLeaf, 1208, COUNT),
@@ -68,7 +68,7 @@ describe("the witnesses the search finds for each assignment of truths", () => {
     const lines: string[] = [];
     const walk = (i: number, state: TheoryState, path: string, truths: string): void => {
       if (i === domain.atoms.length) {
-        const found = theory.witnessCandidates(state, 8);
+        const found = theory.witnessCandidates(state, 16);
         for (const w of found)
           expect(domain.atoms.map((a) => a.test(w.text)).join(""), `${truths}: ${w.text}`).toBe(truths);
         lines.push(`${truths}=${found.map((w) => `${printable(w.text)}${w.loose ? "~" : ""}`).join(" | ")}`);
