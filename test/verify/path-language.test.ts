@@ -40,6 +40,49 @@ const GLOB_PARTS = ["**", "*", "?", "a", "b", ".a", "A", "con", "[ab]", "[!a]", 
 const glob = fc
   .tuple(fc.boolean(), fc.array(fc.constantFrom(...GLOB_PARTS), { minLength: 1, maxLength: 3 }))
   .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
+/** Folders and last parts of globs as people write them, and the segments of paths they are about. */
+const REAL_FOLDERS = ["src", "lib", "test", ".ssh", "node_modules", "{src,lib}", "[a-z]*", "s?c", "*"];
+const REAL_LASTS = [
+  "*.{ts,js}",
+  "*.ts",
+  ".env*",
+  "*.pem",
+  "?.md",
+  "[a-z]*",
+  "*",
+  "x.ts",
+  "{a,b}.md",
+  "*.[tj]s",
+];
+const REAL_SEGMENTS = [
+  "src",
+  "lib",
+  "SRC",
+  "a",
+  "x.ts",
+  "y.js",
+  "x.TS",
+  "x.tsx",
+  ".ts",
+  ".env",
+  ".env.local",
+  "b.pem",
+  "node_modules",
+  "c.md",
+  "a.md",
+  "cc.md",
+  "test",
+  ".ssh",
+  ".",
+  "..",
+  "x.ts.",
+  "x.ts ",
+  "a\\x.ts",
+  "x.ts:y",
+  "C:",
+  "src.",
+  "SRC.",
+];
 const prefix = fc.constantFrom("a", "a/", "A", "src", "s", ".a", "a/b", "/a", "/", "co", ".", "./");
 
 /**
@@ -71,6 +114,50 @@ describe("PathLanguages", () => {
           expect(accepts(paths.simple, alphabet.symbols(v)), JSON.stringify(v)).toBe(isSimple(v));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("gives the glob operator's answers on paths made of the segments people's globs name", () => {
+    // Random characters seldom spell a path a glob of real names matches: these paths are made of such names,
+    // their other cases and spellings (a trailing dot, a dot segment, `..`), under globs of those names.
+    const realGlob = fc
+      .tuple(
+        fc.constantFrom("", "/"),
+        fc.constantFrom(...REAL_FOLDERS),
+        fc.constantFrom("{f}/**/{l}", "**/{l}", "{f}/{l}", "**/{f}/**", "{f}/**", "{l}"),
+        fc.constantFrom(...REAL_LASTS),
+      )
+      .map(([root, folder, shape, last]) => `${root}${shape.replace("{f}", folder).replace("{l}", last)}`);
+    const realPath = fc
+      .tuple(fc.boolean(), fc.array(fc.constantFrom(...REAL_SEGMENTS), { minLength: 1, maxLength: 3 }))
+      .map(([absolute, segments]) => `${absolute ? "/" : ""}${segments.join("/")}`);
+    fc.assert(
+      fc.property(
+        fc.array(realGlob, { minLength: 1, maxLength: 2 }),
+        fc.array(realPath, { minLength: 1, maxLength: 24 }),
+        (globs, values) => {
+          if (!globs.every((g) => compileGlob(g).ok)) return;
+          const { alphabet, paths } = languages(globs, [], values);
+          const { certain, possible, neverFalse, certainAnywhere } = paths.glob(globs);
+          const compiled = compileCondition({ f: { glob: globs } });
+          if (!compiled.ok) return;
+          for (const v of values) {
+            const truth = compiled.condition({ f: v });
+            const symbols = alphabet.symbols(v);
+            // On every string, simple or not: never false where it says so, certain only where it may be.
+            if (accepts(neverFalse, symbols))
+              expect(truth, `${globs} never false on ${JSON.stringify(v)}`).not.toBe(0);
+            if (truth === 1)
+              expect(accepts(certainAnywhere, symbols), `${globs} certain of ${JSON.stringify(v)}`).toBe(
+                true,
+              );
+            if (!isSimple(v)) continue;
+            expect(accepts(certain, symbols), `${globs} certain ${JSON.stringify(v)}`).toBe(truth === 1);
+            expect(accepts(possible, symbols), `${globs} possible ${JSON.stringify(v)}`).toBe(truth !== 0);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.TOOLGATE_VERIFY_RUNS ?? 400) },
     );
   });
 
