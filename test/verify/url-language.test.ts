@@ -590,6 +590,48 @@ describe("url languages", () => {
     expect(pruned).toBeGreaterThan(0);
   });
 
+  it("facts keep paths apart only where their globs' texts do not meet, whichever starts the other", () => {
+    // `/src/a*` and `/src/*` both match `/src/ab`: the text one glob's paths start with starts the other's, in
+    // either order, so no fact may say a URL certain for one is false for the other.
+    for (const [a, b] of [
+      ["/src/a*", "/src/*"],
+      ["/src/*", "/src/a*"],
+      ["/docs/v1/*", "/docs/**"],
+      ["/docs/**", "/docs/v1/*"],
+    ] as const) {
+      for (const value of ["https://x.org/src/ab", "https://x.org/docs/v1/a"]) {
+        const pa = runtime({ path: a })(value);
+        const pb = runtime({ path: b })(value);
+        if (pa !== 1 || pb !== 1) continue;
+        const { automata } = languagesFor([{ path: a }, { path: b }], [value]);
+        const atoms = [a, b].map((path, id) => ({ id, operator: "url", value: { path } }) as unknown as Atom);
+        const facts = new FieldFacts(automata, atoms);
+        expect(
+          facts.allows(
+            new Map([
+              [0, 1],
+              [1, 1],
+            ]),
+          ),
+          `${value}: ${a} and ${b}`,
+        ).toBe(true);
+      }
+    }
+    // Paths that do not meet are kept apart: certain for one, the other is false.
+    const { automata } = languagesFor([{ path: "/src/*" }, { path: "/docs/*" }], []);
+    const atoms = ["/src/*", "/docs/*"].map(
+      (path, id) => ({ id, operator: "url", value: { path } }) as unknown as Atom,
+    );
+    expect(
+      new FieldFacts(automata, atoms).allows(
+        new Map([
+          [0, 1],
+          [1, 1],
+        ]),
+      ),
+    ).toBe(false);
+  });
+
   it("facts relate the operators the reference policy's rules and properties write", () => {
     const cases: { a: UrlSpec; b: UrlSpec; value: string }[] = [
       { a: { host: "a.example.com" }, b: { host: "*.example.com" }, value: "https://a.example.com/" },
