@@ -547,6 +547,49 @@ describe("PathLanguages: strings on which an operator is never false", () => {
     }
   });
 
+  it("reads `?` and classes in a glob's last part: certain of no other last segment, and of every one the runtime is", () => {
+    // Each case: a glob, a path, whether the glob may be certain there (certainAnywhere; where it is, the runtime is).
+    const cases: [string, string, boolean][] = [
+      ["src/*.[tj]s", "src/a.ts", true],
+      ["src/*.[tj]s", "src/a.js", true],
+      ["src/*.[tj]s", "src/a.cs", false],
+      ["docs/?.md", "docs/a.md", true],
+      ["docs/?.md", "docs/ab.md", false],
+      ["src/[!a]x.ts", "src/bx.ts", true],
+      ["src/[!a]x.ts", "src/ax.ts", false],
+      ["x/[a-c1]z.md", "x/1z.md", true],
+      ["x/[a-c1]z.md", "x/dz.md", false],
+      ["x/[^b]z.md", "x/cz.md", true],
+      ["x/[^b]z.md", "x/bz.md", false],
+      ["x/{a,[b_]z}.md", "x/_z.md", true],
+      ["x/{a,[b_]z}.md", "x/cz.md", false],
+    ];
+    for (const [glob, value, may] of cases) {
+      const { alphabet, paths } = languages([glob], [], [value]);
+      const compiled = compileCondition({ f: { glob } });
+      if (!compiled.ok) throw new TypeError(`${glob} compiles`);
+      if (may) expect(compiled.condition({ f: value }), `${glob} on ${value} (runtime)`).toBe(1);
+      expect(
+        accepts(paths.glob([glob]).certainAnywhere, alphabet.symbols(value)),
+        `${glob} on ${value}`,
+      ).toBe(may);
+    }
+    // Classes the runtime may read otherwise than a pattern would (an escape, a dash at an end, a star): wherever
+    // the runtime is certain, certainAnywhere holds the path.
+    for (const glob of ["x/[\\d]z.md", "x/[a-]z.md", "x/[.-]z.md", "x/[a*]z.md", "x/[!-a]z.md"]) {
+      if (!compileGlob(glob).ok) continue;
+      for (const value of ["x/dz.md", "x/5z.md", "x/-z.md", "x/az.md", "x/*z.md", "x/.z.md", "x/bz.md"]) {
+        const { alphabet, paths } = languages([glob], [], [value]);
+        const compiled = compileCondition({ f: { glob } });
+        if (!compiled.ok || compiled.condition({ f: value }) !== 1) continue;
+        expect(
+          accepts(paths.glob([glob]).certainAnywhere, alphabet.symbols(value)),
+          `${glob} on ${value}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   it("cuts the alphabet for the globs that compile and skips one that does not", () => {
     const builder = new AlphabetBuilder();
     expect(() => PathLanguages.addBoundaries(builder, ["a[", "**/q.pem"], [])).not.toThrow();
