@@ -3,7 +3,7 @@
  * a search that runs out of its budget (set small through the Verifier's options) is `unknown`, never `holds`; the
  * reason kept when a property's parts and its whole strings both stay `unknown`; a later part's `regex` that is not a
  * sequence; `diff` reading a tightening of a shell tool's `command` list as complete; a `{` in a pattern's start
- * that is no quantifier; and the shell's reserved words `function` and `coproc`, which are no plain first words.
+ * that is no quantifier; and the shell's reserved words (`do`, `in`, `function`, `coproc`, …), which are no plain first words.
  */
 import { describe, expect, it } from "vitest";
 import { diffRegions } from "../../src/verify/diff-regions.js";
@@ -200,9 +200,13 @@ describe("a `{` in a pattern's start that is no quantifier", () => {
 });
 
 describe("reserved words", () => {
-  it.each(["function", "coproc"])("%s is no plain first word", (word) => {
-    // `function f { … }` defines a function and `coproc cmd` runs a coprocess: the word is the shell's, not a
-    // program's, so a line starting with it is not a simple command named by it.
+  it.each([
+    ...["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in"],
+    ...["function", "select", "time", "coproc"],
+  ])("%s is no plain first word", (word) => {
+    // The POSIX shell's reserved words, and bash's and zsh's `function`, `select`, `time` and `coproc` (`function f
+    // { … }` defines a function, `coproc cmd` runs a coprocess): the word is the shell's, not a program's, so a line
+    // starting with it is not a simple command named by it.
     expect(plainFirstWord(word)).toBe(false);
     expect(lineStartsRegex(`^${word} x`)).toBeUndefined();
     // A program name that merely starts with it is plain.
