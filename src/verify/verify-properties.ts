@@ -706,8 +706,11 @@ export class Verifier {
       if (result.status === "unknown" && this.#sharesSetup(tool, property))
         result = this.#verifyGuarded(property, tool, true);
       if (result.status === "fails") return { ...base, status: "fails", witness: result.witness };
-      if (result.status === "unknown")
-        unknown.push(property.tools.length > 1 ? `${tool}: ${result.reason}` : result.reason);
+      // Only an explicit `holds` is one: any other answer is not known (fail closed).
+      if (result.status !== "holds") {
+        const reason = result.status === "unknown" ? result.reason : "the engine gave no answer";
+        unknown.push(property.tools.length > 1 ? `${tool}: ${reason}` : reason);
+      }
     }
     if (unknown.length > 0) return { ...base, status: "unknown", reason: unknown.join("; ") };
     return { ...base, status: "holds" };
